@@ -1,0 +1,284 @@
+"""The ``quicksilver`` command: run, score, doctor."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.live import Live
+from rich.logging import RichHandler
+from rich.panel import Panel
+from rich.table import Table
+
+from quicksilver.config import MeasureConfig, SandboxConfig, SandboxLimits
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Build code-efficiency benchmarks and score solutions against them.",
+)
+err = Console(stderr=True)
+log = logging.getLogger("quicksilver")
+
+
+def _logging(verbose: bool) -> None:
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        format="%(message)s",
+        handlers=[RichHandler(console=err, show_path=False, show_time=False)],
+        force=True,
+    )
+
+
+MeterOpt = Annotated[str, typer.Option("--meter", help="cpu | instructions | callgrind")]
+
+
+def _configs(
+    timeout: float | None,
+    memory: int | None,
+    allow_weak: bool,
+    meter: str,
+    max_rounds: int | None = None,
+    budget: float | None = None,
+) -> tuple[SandboxConfig, MeasureConfig]:
+    limits: dict[str, Any] = {}
+    if timeout is not None:
+        limits["cpu_seconds"] = timeout
+    if memory is not None:
+        limits["memory_mb"] = memory
+    sandbox = SandboxConfig(allow_weak=allow_weak, limits=SandboxLimits(**limits))
+    measure_kw: dict[str, Any] = {"meter": meter}
+    if max_rounds is not None:
+        measure_kw["max_rounds"] = max_rounds
+        measure_kw["min_rounds"] = min(6, max_rounds)
+    if budget is not None:
+        measure_kw["budget_seconds"] = budget
+    return sandbox, MeasureConfig(**measure_kw)
+
+
+def _fmt_cost(value: float | None, unit: str) -> str:
+    if value is None:
+        return "-"
+    if unit == "s":
+        for scale, name in ((1, "s"), (1e-3, "ms"), (1e-6, "µs")):
+            if value >= scale:
+                return f"{value / scale:.3g}{name}"
+        return f"{value * 1e9:.3g}ns"
+    return f"{value:,.0f}"
+
+
+@app.command()
+def run(
+    task: Annotated[Path, typer.Option("--task", help="task record (JSON row, Mercury format)")],
+    solution: Annotated[Path, typer.Option("--solution", help="Python source of the solution")],
+    meter: MeterOpt = "cpu",
+    timeout: Annotated[float | None, typer.Option(help="CPU seconds for one pass")] = None,
+    memory: Annotated[int | None, typer.Option(help="memory limit in MB")] = None,
+    max_rounds: Annotated[int | None, typer.Option(help="rounds per test case, at most")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+    allow_weak_sandbox: Annotated[bool, typer.Option(help="run without bubblewrap")] = False,
+    verbose: bool = False,
+) -> None:
+    """Run one solution against one task record, judge it and measure its cost."""
+    _logging(verbose)
+    from quicksilver.profiler import ProfileTask, profile_solution
+    from quicksilver.records import RecordError, load_records
+    from quicksilver.sandbox.isolation import SandboxUnavailable
+
+    loaded = load_records(task)
+    if not loaded.records:
+        reasons = "; ".join(f"{r.source}: {r.reason}" for r in loaded.rejects) or "no rows"
+        err.print(f"[red]error:[/] {task}: no usable task record ({reasons})")
+        raise typer.Exit(2)
+    record = loaded.records[0]
+    try:
+        code = solution.read_text()
+        ptask = ProfileTask.from_record(record)
+    except (OSError, RecordError) as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from exc
+    sandbox, measure = _configs(timeout, memory, allow_weak_sandbox, meter, max_rounds)
+    try:
+        result = profile_solution(ptask, code, sandbox=sandbox, measure=measure)
+    except SandboxUnavailable as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(3) from exc
+    data = result.to_dict()
+    if as_json:
+        sys.stdout.write(json.dumps(data) + "\n")
+    else:
+        table = Table(title=f"{record.task_key}: {result.status.upper()}")
+        for col in ("case", "rounds", "calls/window", "median", "CI95", "charged"):
+            table.add_column(col)
+        for c in result.cases:
+            table.add_row(
+                str(c.index),
+                str(c.rounds),
+                str(c.calls_per_window),
+                _fmt_cost(c.median, result.unit),
+                f"[{_fmt_cost(c.ci_low, result.unit)}, {_fmt_cost(c.ci_high, result.unit)}]",
+                _fmt_cost(c.charged, result.unit) if c.charged else "",
+            )
+        Console().print(table)
+        Console().print(
+            f"runtime: {_fmt_cost(result.runtime, result.unit)}  meter: {result.meter}"
+            f"  isolation: {result.isolation}" + (f"\n{result.error}" if result.error else "")
+        )
+    raise typer.Exit(
+        0 if result.status in ("passed", "failed", "timeout", "memory", "error") else 1
+    )
+
+
+@app.command()
+def score(
+    dataset: Annotated[
+        Path, typer.Option(help="Parquet file, folder of Parquet splits, or save_to_disk folder")
+    ],
+    samples: Annotated[
+        Path, typer.Option(help="JSONL {task_id|slug_name, completion|solution} or Mercury JSON")
+    ],
+    split: Annotated[str | None, typer.Option(help="split to use (e.g. eval)")] = None,
+    k: Annotated[int, typer.Option(help="k of pass@k / Beyond@k")] = 1,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="write the full report here")
+    ] = None,
+    meter: MeterOpt = "cpu",
+    recollect: Annotated[bool, typer.Option(help="ignore cached reference runtimes")] = False,
+    cache_dir: Annotated[Path | None, typer.Option(help="reference cache folder")] = None,
+    workers: Annotated[int | None, typer.Option(help="solutions profiled in parallel")] = None,
+    timeout: Annotated[float | None, typer.Option(help="CPU seconds for one pass")] = None,
+    memory: Annotated[int | None, typer.Option(help="memory limit in MB")] = None,
+    max_rounds: Annotated[int | None, typer.Option(help="rounds per test case, at most")] = None,
+    budget: Annotated[
+        float | None, typer.Option(help="CPU seconds of repeated rounds per solution")
+    ] = None,
+    allow_weak_sandbox: Annotated[bool, typer.Option(help="run without bubblewrap")] = False,
+    verbose: bool = False,
+) -> None:
+    """Score model samples against a dataset (Pass@k, Beyond@k, percentile, DPS)."""
+    _logging(verbose)
+    from quicksilver.records import RecordError, load_records
+    from quicksilver.samples import load_samples
+    from quicksilver.sandbox.isolation import SandboxUnavailable
+    from quicksilver.scoring import ReferenceCache, SampleScore, TaskScore
+    from quicksilver.scoring import score as run_score
+
+    try:
+        loaded = load_records(dataset, split=split)
+    except RecordError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from exc
+    for r in loaded.rejects:
+        log.warning("dataset row set aside: %s (%s): %s", r.source, r.task, r.reason)
+    sample_set = load_samples(samples)
+    for source, reason in sample_set.rejects:
+        log.warning("sample set aside: %s: %s", source, reason)
+    if not sample_set.samples:
+        err.print(f"[red]error:[/] {samples}: no usable samples")
+        raise typer.Exit(2)
+    sandbox, measure = _configs(timeout, memory, allow_weak_sandbox, meter, max_rounds, budget)
+    cache = ReferenceCache(cache_dir, enabled=not recollect)
+    difficulty = {rec.task_key: rec.difficulty for rec in loaded.records}
+
+    table = Table(title="Quicksilver score", expand=False)
+    for col in ("#", "Problem", "Diff", "Status", "Cost", "Pctl", "Beyond"):
+        table.add_column(col)
+    unit = "s" if meter == "cpu" else "instructions"
+    counter = [0]
+
+    def on_sample(task: TaskScore, s: SampleScore) -> None:
+        counter[0] += 1
+        status = {
+            "passed": "[green]OK[/]",
+            "failed": "[red]FAIL[/]",
+            "timeout": "[yellow]TLE[/]",
+            "memory": "[yellow]MLE[/]",
+        }.get(s.status, "[red]ERR[/]")
+        table.add_row(
+            str(counter[0]),
+            f"{task.task}[{s.index}]",
+            (difficulty.get(task.task) or "?")[:1],
+            status,
+            _fmt_cost(s.runtime, unit),
+            "-" if s.percentile is None or s.status != "passed" else f"P{s.percentile:.0f}",
+            "-" if s.beyond is None else f"{s.beyond:.3f}",
+        )
+
+    try:
+        with Live(table, console=err, refresh_per_second=4, transient=False):
+            report = run_score(
+                loaded.records,
+                sample_set.by_task(),
+                k=k,
+                meter=meter,
+                sandbox=sandbox,
+                measure=measure,
+                cache=cache,
+                workers=workers,
+                on_sample=on_sample,
+                sample_rejects=sample_set.rejects,
+            )
+    except SandboxUnavailable as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(3) from exc
+    except ValueError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from exc
+    data = report.to_dict()
+    key_pass = "pass_at_1" if k == 1 else f"pass_at_{k}"
+    key_beyond = "beyond_at_1" if k == 1 else f"beyond_at_{k}"
+    lines = [
+        f"tasks: {data['n_tasks']} (unscorable: {data['n_unscorable']})",
+        f"Pass@{k}: {data[key_pass]:.3f}   Beyond@{k}: "
+        + ("-" if data[key_beyond] is None else f"{data[key_beyond]:.3f}")
+        + ("" if data["gap"] is None else f"   Gap: {data['gap']:.3f}"),
+    ]
+    if "dps" in data:
+        lines.append(f"DPS: {data['dps']:.1f}   DPS_norm: {data['dps_norm']:.1f}")
+    for name, g in data["by_difficulty"].items():
+        lines.append(
+            f"  {name}: Pass {g['pass_at_k']:.3f}  Beyond "
+            + ("-" if g["beyond_at_k"] is None else f"{g['beyond_at_k']:.3f}")
+        )
+    Console().print(Panel("\n".join(lines), title=f"meter {meter} · isolation {report.isolation}"))
+    if json_out is not None:
+        json_out.write_text(json.dumps(data, indent=1))
+        err.print(f"report written to {json_out}")
+
+
+@app.command()
+def doctor(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """Report which isolation and which meters this machine has (by trying them)."""
+    _logging(False)
+    from quicksilver.doctor import run_doctor
+
+    report = run_doctor()
+    if as_json:
+        sys.stdout.write(json.dumps(report) + "\n")
+        return
+    table = Table(title="quicksilver doctor")
+    table.add_column("check")
+    table.add_column("")
+    table.add_column("detail", overflow="fold")
+    for c in report["checks"]:
+        table.add_row(c["name"], "[green]yes[/]" if c["ok"] else "[red]no[/]", c["detail"])
+    console = Console()
+    console.print(table)
+    m = report["machine"]
+    console.print(
+        f"machine {m['machine_id']}: {m['cpu']}, {m['cores']} cores, {m['arch']}, "
+        f"Linux {m['kernel']}, Python {m['python']}"
+    )
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+"""Typed configuration for the sandbox and the meters.
+
+Every limit the profiler enforces lives here, with its default and unit, so that runs record the
+numbers they used and nothing is a magic number inline. Values come from YAML (configs/*.yaml),
+the CLI, or code, and are validated on construction: a bad value is a clear error.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+MeterName = Literal["cpu", "instructions", "callgrind"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SandboxLimits(_Strict):
+    """Resource limits for one sandboxed solution process."""
+
+    memory_mb: int = Field(2048, ge=16, description="address-space limit (RLIMIT_AS)")
+    cpu_seconds: float = Field(
+        30.0, gt=0, description="CPU time for one pass over all test cases (the verdict run)"
+    )
+    wall_seconds: float | None = Field(
+        None, gt=0, description="wall time for one pass; default 2 x cpu_seconds + 5"
+    )
+    processes: int = Field(
+        1, ge=1, description="RLIMIT_NPROC for the sandbox user; 1 forbids fork and threads"
+    )
+    file_size_mb: int = Field(16, ge=0, description="largest file the solution may write")
+    open_files: int = Field(64, ge=16, description="RLIMIT_NOFILE")
+    output_bytes: int = Field(
+        64 * 1024, ge=0, description="stdout/stderr kept per solution; the rest is counted"
+    )
+    recursion_limit: int | None = Field(
+        None, ge=100, description="sys.setrecursionlimit in the sandbox; None keeps Python's"
+    )
+
+    @property
+    def wall(self) -> float:
+        return self.wall_seconds if self.wall_seconds is not None else 2 * self.cpu_seconds + 5
+
+
+class SandboxConfig(_Strict):
+    """How solutions are isolated."""
+
+    isolation: Literal["auto", "bwrap", "weak"] = Field(
+        "auto", description="auto uses bubblewrap and refuses to run without it unless allow_weak"
+    )
+    allow_weak: bool = Field(
+        False, description="permit the weak mode (rlimits and a scrubbed env, no namespaces)"
+    )
+    sandbox_uid: int = Field(
+        61_234, ge=1, description="unprivileged uid/gid the solution runs as when started by root"
+    )
+    limits: SandboxLimits = SandboxLimits()
+
+
+class MeasureConfig(_Strict):
+    """How cost is measured (see docs/profiler.md)."""
+
+    meter: MeterName = "cpu"
+    min_rounds: int = Field(6, ge=1, description="rounds per test case before stopping early")
+    max_rounds: int = Field(128, ge=1, description="as the Mercury evaluator's 128 iterations")
+    target_rel_ci: float = Field(
+        0.02, gt=0, description="stop when the CI95 half-width <= this share of the median"
+    )
+    budget_seconds: float = Field(
+        20.0, gt=0, description="CPU spent on repeated rounds of one solution, at most"
+    )
+    window_target_ms: float = Field(
+        2.0,
+        ge=0,
+        description="calls per timed window are batched until a window lasts about this long",
+    )
+    max_calls_per_window: int = Field(1000, ge=1)
+    batch_memory_mb: int = Field(
+        64, ge=1, description="memory the batched input copies may take, at most"
+    )
+    charge_tolerance: float = Field(
+        3.0, ge=1, description="untimed phases may cost this many times their calibration"
+    )
+    charge_slack_ms: float = Field(2.0, ge=0)
+    workers: int | None = Field(
+        None, ge=1, description="solutions profiled in parallel; default one per core"
+    )
+
+    @model_validator(mode="after")
+    def _rounds(self) -> MeasureConfig:
+        if self.min_rounds > self.max_rounds:
+            raise ValueError(f"min_rounds ({self.min_rounds}) > max_rounds ({self.max_rounds})")
+        return self
+
+    def for_meter(self) -> MeasureConfig:
+        """Deterministic meters need one round and no batching."""
+        if self.meter == "callgrind":
+            return self.model_copy(
+                update={"min_rounds": 1, "max_rounds": 1, "window_target_ms": 0.0}
+            )
+        return self

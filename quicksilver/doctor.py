@@ -1,0 +1,167 @@
+"""``quicksilver doctor``: what isolation and which meters this machine really has.
+
+Every line is the result of trying the thing, not of looking for a binary: the sandbox is
+started and probed from inside (network, file system, uid, fork), and each meter takes a reading.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from quicksilver.config import MeasureConfig, SandboxConfig
+from quicksilver.machine import machine_info
+from quicksilver.meters import METERS
+from quicksilver.sandbox import isolation as iso
+
+PROBE = r"""
+import os, socket, json
+out = {}
+try:
+    socket.create_connection(("127.0.0.1", 22), timeout=1).close(); out["loopback"] = "reachable"
+except OSError as e:
+    out["loopback"] = type(e).__name__ + ": " + str(e)
+try:
+    socket.getaddrinfo("pypi.org", 443); out["dns"] = "resolves"
+except OSError as e:
+    out["dns"] = type(e).__name__
+out["root_entries"] = sorted(os.listdir("/"))
+out["home_visible"] = os.path.exists("/root/.bashrc") or os.path.exists("/home")
+out["pid"] = os.getpid()
+out["env"] = sorted(os.environ)
+print(json.dumps(out))
+"""
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+
+def _sandbox_probe() -> list[Check]:
+    ok, detail = iso.probe_bwrap()
+    checks = [Check("bubblewrap", ok, detail)]
+    if not ok:
+        return checks
+    argv = [
+        *iso.bwrap_argv(iso.RUNTIME_DIR, with_out=False),
+        str(iso.interpreter()),
+        "-I",
+        "-S",
+        "-c",
+        PROBE,
+    ]
+    try:
+        proc = subprocess.run(argv, capture_output=True, timeout=30, check=False)
+        import json
+
+        info = json.loads(proc.stdout)
+    except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
+        checks.append(Check("sandbox probe", False, f"could not run: {exc}"))
+        return checks
+    net_blocked = info["loopback"] != "reachable" and info["dns"] != "resolves"
+    checks.append(
+        Check(
+            "network (loopback included)",
+            net_blocked,
+            f"blocked: connect 127.0.0.1 -> {info['loopback']}; DNS -> {info['dns']}",
+        )
+    )
+    checks.append(
+        Check(
+            "file system", not info["home_visible"], "sees only " + ", ".join(info["root_entries"])
+        )
+    )
+    checks.append(Check("pid namespace", info["pid"] == 1, f"solution runs as pid {info['pid']}"))
+    checks.append(
+        Check(
+            "environment",
+            set(info["env"]) <= set(iso.BASE_ENV) | {"PWD", "LC_CTYPE"},
+            "only " + ", ".join(info["env"]),
+        )
+    )
+    return checks
+
+
+def _privilege_check() -> list[Check]:
+    from quicksilver.profiler import Case, ProfileTask, profile_solution
+
+    task = ProfileTask("doctor", "f", (Case([], 0),))
+    code = (
+        "import os, threading\n"
+        "class Solution:\n"
+        "    def f(self):\n"
+        "        r = 0\n"
+        "        try:\n            os.fork()\n        except OSError:\n            r += 1\n"
+        "        try:\n            threading.Thread(target=print).start()\n"
+        "        except RuntimeError:\n            r += 1\n"
+        "        return 2 - r\n"
+    )
+    cfg = SandboxConfig()
+    try:
+        res = profile_solution(
+            task, code, sandbox=cfg, measure=MeasureConfig(max_rounds=1, min_rounds=1)
+        )
+    except iso.SandboxUnavailable as exc:
+        return [Check("process limit", False, str(exc))]
+    uid_note = f"runs as uid {cfg.sandbox_uid}" if os.geteuid() == 0 else "runs as the caller's uid"
+    return [
+        Check(
+            "no fork, no threads",
+            res.passed,
+            f"{uid_note}; RLIMIT_NPROC=1: "
+            + (
+                "fork and threads refused"
+                if res.passed
+                else f"NOT contained ({res.status}: {res.error})"
+            ),
+        )
+    ]
+
+
+def _meter_checks() -> list[Check]:
+    out = []
+    for name, cls in METERS.items():
+        status = cls.probe()
+        detail = status.detail
+        if name == "callgrind" and status.available:
+            detail += "; " + _callgrind_trial()
+        out.append(Check(f"meter {name}", status.available and "FAILED" not in detail, detail))
+    return out
+
+
+def _callgrind_trial() -> str:
+    from quicksilver.profiler import Case, ProfileTask, profile_solution
+
+    code = "def f(n):\n    return sum(range(n))\n"
+    task = ProfileTask("doctor", "f", (Case([200], 19900),), kind="function")
+    try:
+        a = profile_solution(task, code, meter="callgrind")
+        b = profile_solution(task, code, meter="callgrind")
+    except iso.SandboxUnavailable as exc:
+        return f"FAILED: {exc}"
+    if not (a.passed and b.passed):
+        return f"FAILED: {a.status}: {a.error}"
+    same = "identical" if a.runtime == b.runtime else f"differ ({a.runtime} vs {b.runtime})"
+    return f"trial call counted {a.runtime:.0f} instructions twice: {same}"
+
+
+def run_doctor() -> dict[str, Any]:
+    checks = _sandbox_probe()
+    if checks[0].ok:
+        checks += _privilege_check()
+    checks.append(
+        Check("weak mode", True, "available only with --allow-weak-sandbox (warns on every run)")
+    )
+    checks += _meter_checks()
+    checks.append(
+        Check(
+            "valgrind", shutil.which("valgrind") is not None, shutil.which("valgrind") or "missing"
+        )
+    )
+    return {"machine": dict(machine_info()), "checks": [asdict(c) for c in checks]}

@@ -1,0 +1,311 @@
+"""Framing and strict serialisation shared by the harness (inside the sandbox) and the host.
+
+This module is imported by the sandboxed harness, so it uses the standard library only.
+
+Values cross the sandbox boundary as JSON with tags. Only plain data is accepted: exact
+``int``, ``float``, ``bool``, ``str``, ``None``, ``list``, ``tuple``, ``dict``, ``set``,
+``frozenset``, ``bytes``, and the LeetCode ``TreeNode`` / ``ListNode`` shapes (sent as level-order
+and value lists). Anything else, including subclasses of the builtins (a ``class Evil(int)`` with
+a permissive ``__eq__``), is an error: the host compares values it rebuilt itself, so a solution
+cannot smuggle an object that decides its own verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import struct
+from typing import Any
+
+MAX_FRAME = 256 * 1024 * 1024
+_HEADER = struct.Struct(">I")
+
+
+class WireError(Exception):
+    """A value or a frame that breaks the protocol."""
+
+
+class NotPlainData(WireError):
+    """A value that is not plain data (see the module docstring)."""
+
+
+# ---------------------------------------------------------------------------- framing
+
+
+def write_frame(fd: int, obj: Any) -> None:
+    data = json.dumps(obj, separators=(",", ":"), allow_nan=False).encode()
+    if len(data) > MAX_FRAME:
+        raise WireError(f"frame of {len(data)} bytes exceeds {MAX_FRAME}")
+    buf = _HEADER.pack(len(data)) + data
+    view = memoryview(buf)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def read_exact(fd: int, n: int) -> bytes:
+    chunks = []
+    while n:
+        chunk = os.read(fd, min(n, 1 << 20))
+        if not chunk:
+            raise EOFError("peer closed the channel")
+        chunks.append(chunk)
+        n -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_frame(fd: int) -> Any:
+    (size,) = _HEADER.unpack(read_exact(fd, _HEADER.size))
+    if size > MAX_FRAME:
+        raise WireError(f"frame of {size} bytes exceeds {MAX_FRAME}")
+    return json.loads(read_exact(fd, size))
+
+
+class FrameDecoder:
+    """Incremental decoder for the host side, which reads with select() and a deadline."""
+
+    def __init__(self, max_frame: int = MAX_FRAME) -> None:
+        self._buf = bytearray()
+        self._max = max_frame
+
+    def feed(self, data: bytes) -> list[Any]:
+        self._buf += data
+        out = []
+        while len(self._buf) >= _HEADER.size:
+            (size,) = _HEADER.unpack_from(self._buf)
+            if size > self._max:
+                raise WireError(f"frame of {size} bytes exceeds {self._max}")
+            if len(self._buf) < _HEADER.size + size:
+                break
+            payload = bytes(self._buf[_HEADER.size : _HEADER.size + size])
+            del self._buf[: _HEADER.size + size]
+            try:
+                out.append(json.loads(payload))
+            except ValueError as exc:
+                raise WireError(f"undecodable frame: {exc}") from exc
+        return out
+
+
+# ---------------------------------------------------------------------------- values
+
+_TAG = "$"  # every non-list value that JSON cannot carry is {"$": tag, "v": payload}
+
+
+def _float_enc(x: float) -> Any:
+    # json keeps 2.0 a float; only the non-finite values need a tag.
+    if math.isnan(x):
+        return {_TAG: "float", "v": "nan"}
+    if math.isinf(x):
+        return {_TAG: "float", "v": "inf" if x > 0 else "-inf"}
+    return x
+
+
+def _instance_fields(obj: Any, names: tuple[str, ...], what: str) -> list[Any]:
+    try:
+        fields = object.__getattribute__(obj, "__dict__")
+    except AttributeError as exc:
+        raise NotPlainData(f"{what} without an instance __dict__") from exc
+    if type(fields) is not dict:
+        raise NotPlainData(f"{what} with a non-dict __dict__")
+    return [fields.get(n) for n in names]
+
+
+def encode(value: Any, *, max_items: int = 20_000_000) -> Any:
+    """Encode plain data strictly; raise NotPlainData naming the offending type and path."""
+    budget = [max_items]
+    active: set[int] = set()
+
+    def spend(n: int = 1) -> None:
+        budget[0] -= n
+        if budget[0] < 0:
+            raise NotPlainData(f"value has more than {max_items} items")
+
+    def enc(x: Any, path: str) -> Any:
+        spend()
+        t = type(x)
+        if x is None or t is bool or t is str:
+            return x
+        if t is int:
+            return x if -(2**63) <= x < 2**63 else {_TAG: "int", "v": str(x)}
+        if t is float:
+            return _float_enc(x)
+        if t in (list, tuple, set, frozenset, dict):
+            if id(x) in active:
+                raise NotPlainData(f"{path}: container contains itself")
+            active.add(id(x))
+            try:
+                if t is list:
+                    return [enc(v, f"{path}[{i}]") for i, v in enumerate(x)]
+                if t is tuple:
+                    return {_TAG: "tuple", "v": [enc(v, f"{path}[{i}]") for i, v in enumerate(x)]}
+                if t is dict:
+                    return {
+                        _TAG: "dict",
+                        "v": [
+                            [enc(k, f"{path}.key"), enc(v, f"{path}[{k!r}]")] for k, v in x.items()
+                        ],
+                    }
+                items = [enc(v, f"{path}{{}}") for v in x]
+                return {_TAG: "set" if t is set else "frozenset", "v": items}
+            finally:
+                active.discard(id(x))
+        if t is bytes:
+            return {_TAG: "bytes", "v": x.hex()}
+        name = getattr(t, "__name__", "?")
+        if name == "ListNode":
+            return {_TAG: "ListNode", "v": enc_list_node(x, path)}
+        if name == "TreeNode":
+            return {_TAG: "TreeNode", "v": enc_tree_node(x, path)}
+        raise NotPlainData(
+            f"{path}: object of type {t.__module__}.{t.__qualname__} is not plain data"
+        )
+
+    def enc_list_node(node: Any, path: str) -> list[Any]:
+        vals: list[Any] = []
+        seen: set[int] = set()
+        while node is not None:
+            if getattr(type(node), "__name__", "") != "ListNode":
+                raise NotPlainData(f"{path}: ListNode.next is a {type(node).__qualname__}")
+            if id(node) in seen:
+                raise NotPlainData(f"{path}: the linked list has a cycle")
+            seen.add(id(node))
+            val, nxt = _instance_fields(node, ("val", "next"), "ListNode")
+            vals.append(enc(val, f"{path}.val"))
+            node = nxt
+        return vals
+
+    def enc_tree_node(root: Any, path: str) -> list[Any]:
+        # LeetCode level order: children of every non-null node, trailing nulls dropped.
+        out: list[Any] = []
+        queue = [root]
+        seen: set[int] = set()
+        i = 0
+        while i < len(queue):
+            node = queue[i]
+            i += 1
+            if node is None:
+                out.append(None)
+                continue
+            if getattr(type(node), "__name__", "") != "TreeNode":
+                raise NotPlainData(f"{path}: a tree child is a {type(node).__qualname__}")
+            if id(node) in seen:
+                raise NotPlainData(f"{path}: the tree shares or repeats a node")
+            seen.add(id(node))
+            val, left, right = _instance_fields(node, ("val", "left", "right"), "TreeNode")
+            spend(2)
+            out.append(enc(val, f"{path}.val"))
+            queue.append(left)
+            queue.append(right)
+        while out and out[-1] is None:
+            out.pop()
+        return out
+
+    return enc(value, "value")
+
+
+def decode(data: Any, *, tree_node: Any = None, list_node: Any = None) -> Any:
+    """Rebuild values from :func:`encode` output.
+
+    Without node classes, trees and linked lists come back as the tagged level-order / value
+    lists (``{"$": "TreeNode", "v": [...]}``); pass classes to rebuild node objects.
+    """
+    if isinstance(data, list):
+        return [decode(v, tree_node=tree_node, list_node=list_node) for v in data]
+    if not isinstance(data, dict):
+        return data
+    tag = data.get(_TAG)
+    v = data.get("v")
+    if tag == "float":
+        return float(v)
+    if tag == "int":
+        return int(v)
+    if tag == "bytes":
+        return bytes.fromhex(v)
+
+    def sub(x: Any) -> Any:
+        return decode(x, tree_node=tree_node, list_node=list_node)
+
+    if tag == "tuple":
+        return tuple(sub(x) for x in v)
+    if tag == "set":
+        return {sub(x) for x in v}
+    if tag == "frozenset":
+        return frozenset(sub(x) for x in v)
+    if tag == "dict":
+        return {sub(k): sub(val) for k, val in v}
+    if tag == "ListNode":
+        vals = [sub(x) for x in v]
+        if list_node is None:
+            return Tagged("ListNode", vals)
+        head = None
+        for val in reversed(vals):
+            head = list_node(val, head)
+        return head
+    if tag == "TreeNode":
+        vals = [sub(x) for x in v]
+        if tree_node is None:
+            return Tagged("TreeNode", vals)
+        return build_tree(vals, tree_node)
+    raise WireError(f"unknown tag in {str(data)[:80]}")
+
+
+class Tagged:
+    """A TreeNode or ListNode as its LeetCode list form, when no node class is available."""
+
+    __slots__ = ("kind", "values")
+
+    def __init__(self, kind: str, values: list[Any]) -> None:
+        self.kind = kind
+        self.values = values
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Tagged and other.kind == self.kind and other.values == self.values
+
+    def __hash__(self) -> int:
+        return hash((self.kind, repr(self.values)))
+
+    def __repr__(self) -> str:
+        return f"{self.kind}({self.values!r})"
+
+
+def build_tree(vals: list[Any], tree_node: Any) -> Any:
+    if not vals or vals[0] is None:
+        return None
+    it = iter(vals)
+    root = tree_node(next(it))
+    queue = [root]
+    head = 0
+    for left in it:
+        node = queue[head]
+        head += 1
+        if left is not None:
+            node.left = tree_node(left)
+            queue.append(node.left)
+        right = next(it, None)
+        if right is not None:
+            node.right = tree_node(right)
+            queue.append(node.right)
+    return root
+
+
+def to_plain(data: Any) -> Any:
+    """Decode to plain Python with trees and linked lists as their LeetCode lists (for JSON)."""
+    value = decode(data)
+
+    def strip(x: Any) -> Any:
+        if isinstance(x, Tagged):
+            return strip(x.values)
+        if isinstance(x, list | tuple):
+            return [strip(v) for v in x]
+        if isinstance(x, set | frozenset):
+            return sorted((strip(v) for v in x), key=repr)
+        if isinstance(x, dict):
+            return {str(k): strip(v) for k, v in x.items()}
+        if isinstance(x, bytes):
+            return x.hex()
+        if isinstance(x, float) and not math.isfinite(x):
+            return str(x)
+        return x
+
+    return strip(value)
