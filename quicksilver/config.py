@@ -82,9 +82,14 @@ class MeasureConfig(_Strict):
         64, ge=1, description="memory the batched input copies may take, at most"
     )
     charge_tolerance: float = Field(
-        3.0, ge=1, description="untimed phases may cost this many times their calibration"
+        2.0, ge=1, description="untimed phases may cost this many times their calibration"
     )
-    charge_slack_ms: float = Field(2.0, ge=0)
+    charge_slack_ms: float = Field(
+        0.5, ge=0, description="...plus this much, before the excess is charged to the call"
+    )
+    idle_slack_ms: float = Field(
+        0.1, ge=0, description="CPU a blocked harness may use between a reply and a command"
+    )
     workers: int | None = Field(
         None, ge=1, description="solutions profiled in parallel; default one per core"
     )

@@ -192,6 +192,7 @@ class _Run:
         self.overhead = 0
         self.overhead_cpu = 0
         self.slack = int(measure.charge_slack_ms * 1e6)  # ns, or ~instructions (1/ns)
+        self.idle_slack = int(measure.idle_slack_ms * 1e6)
         self.load_cost: int | None = None
         self.measure_cpu_ns = 0
 
@@ -243,7 +244,7 @@ class _Run:
                 preps.append(
                     self.ok(self.req("prep", case=i, k=1), f"convert_offline on case {i}").cost
                 )
-                releases.append(self.req("release").cost)
+                releases.append(self.req("release", collect=1).cost)
             self.cal_prep.append(max(preps))
             self.cal_release.append(max(releases))
         if self.task.cases:
@@ -342,11 +343,11 @@ class _Run:
                         "(after passing the verdict run)",
                         i,
                     )
-                rel = self.req("release")
+                rel = self.req("release", collect=1)
                 excess = (
                     max(0, prep.cost - int(k * self.cal_prep[i] * tol) - self.slack)
                     + max(0, rel.cost - int(k * self.cal_release[i] * tol) - self.slack)
-                    + sum(max(0, e.idle - self.slack) for e in (prep, go, rel))
+                    + sum(max(0, e.idle - self.idle_slack) for e in (prep, go, rel))
                 )
                 net = max(0, go.cost - self.overhead)
                 raw[i].append(net + excess)

@@ -1,0 +1,550 @@
+"""The sandbox under attack: every abuse the profiler must contain, with the verdict it must give.
+
+Each test runs a hostile solution through the real profiler (bubblewrap, kernel-read meters,
+separate judge) and asserts both containment (the host is untouched) and the verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from quicksilver.config import MeasureConfig, SandboxConfig
+from quicksilver.profiler import Case, ProfileTask, profile_solution
+from quicksilver.sandbox import isolation as iso
+from tests.conftest import QUICK, quick_sandbox, requires_bwrap
+
+pytestmark = requires_bwrap
+
+
+def run(task: ProfileTask, code: str, **limits: object):
+    return profile_solution(
+        task, textwrap.dedent(code), sandbox=quick_sandbox(**limits), measure=QUICK
+    )
+
+
+def test_honest_solution_passes_and_is_measured(echo_task: ProfileTask) -> None:
+    res = run(
+        echo_task,
+        """
+        class Solution:
+            def f(self, x):
+                return x + 1
+    """,
+    )
+    assert res.status == "passed", res.error
+    assert res.isolation == "bwrap"
+    assert res.runtime is not None and res.runtime > 0
+    assert all(c.ci_low <= c.median <= c.ci_high for c in res.cases)
+
+
+def test_network_is_blocked_loopback_included(echo_task: ProfileTask) -> None:
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    server.settimeout(0.2)
+    port = server.getsockname()[1]
+    accepted: list[object] = []
+
+    def accept() -> None:
+        deadline = time.time() + 8
+        while time.time() < deadline:
+            try:
+                conn, _ = server.accept()
+                accepted.append(conn)
+            except OSError:
+                continue
+
+    t = threading.Thread(target=accept)
+    t.start()
+    res = run(
+        echo_task,
+        f"""
+        import socket
+        class Solution:
+            def f(self, x):
+                try:
+                    socket.create_connection(("127.0.0.1", {port}), timeout=1).close()
+                    return -1
+                except OSError:
+                    return x + 1
+    """,
+    )
+    t.join()
+    server.close()
+    assert accepted == []
+    assert res.status == "passed", res.error  # the connection failed inside
+
+
+def test_file_system_shows_no_home_project_or_credentials(
+    tmp_path: Path, echo_task: ProfileTask
+) -> None:
+    secret = Path.cwd() / "pyproject.toml"
+    home_file = Path.home() / ".qs-test-secret"
+    home_file.write_text("credentials")
+    try:
+        res = run(
+            echo_task,
+            f"""
+            import os
+            class Solution:
+                def f(self, x):
+                    seen = [p for p in ({str(secret)!r}, {str(home_file)!r}, {str(tmp_path)!r},
+                                        "/etc/passwd", "/root/.bashrc")
+                            if os.path.exists(p)]
+                    print("SEEN", seen)
+                    return x + 1 if not seen else -1
+        """,
+        )
+    finally:
+        home_file.unlink()
+    assert res.status == "passed", (res.error, res.stdout)
+    assert "SEEN []" in res.stdout
+
+
+def test_file_system_is_read_only_and_tmp_is_private(echo_task: ProfileTask) -> None:
+    marker = f"qs-private-{os.getpid()}"
+    res = run(
+        echo_task,
+        f"""
+        import os
+        class Solution:
+            def f(self, x):
+                denied = 0
+                for path in ("/usr/qs-evil", "/qs/runtime/evil.py", "/evil"):
+                    try:
+                        open(path, "w").write("x")
+                    except OSError:
+                        denied += 1
+                open("/tmp/{marker}", "w").write("mine")
+                return x + 1 if denied == 3 else -denied
+    """,
+    )
+    assert res.status == "passed", res.error
+    assert not Path(f"/tmp/{marker}").exists()
+    assert not Path("/usr/qs-evil").exists()
+
+
+def test_environment_is_scrubbed(monkeypatch: pytest.MonkeyPatch, echo_task: ProfileTask) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-must-not-leak")
+    monkeypatch.setenv("LEETCODE_SESSION", "cookie-must-not-leak")
+    res = run(
+        echo_task,
+        """
+        import os
+        class Solution:
+            def f(self, x):
+                print(sorted(os.environ.items()))
+                return x + 1
+    """,
+    )
+    assert res.status == "passed"
+    assert "must-not-leak" not in res.stdout
+    assert "PYTHONHASHSEED" in res.stdout
+
+
+def test_own_pid_namespace_and_unprivileged_user(echo_task: ProfileTask) -> None:
+    res = run(
+        echo_task,
+        """
+        import os
+        class Solution:
+            def f(self, x):
+                print("IDS", os.getpid(), os.getuid(), sorted(os.listdir("/proc"))[:40])
+                return x + 1
+    """,
+    )
+    assert res.status == "passed"
+    line = next(ln for ln in res.stdout.splitlines() if ln.startswith("IDS"))
+    parts = line.split(" ", 3)
+    assert parts[1] == "1"
+    if os.geteuid() == 0:
+        assert parts[2] == str(SandboxConfig().sandbox_uid)
+
+
+def test_expected_output_never_enters_the_process() -> None:
+    token = "EXPECTED-TOKEN-7f3a9c"
+    task = ProfileTask("peek", "f", (Case(["in"], token),))
+    res = run(
+        task,
+        """
+        import gc, sys
+        class Solution:
+            def f(self, s):
+                for obj in gc.get_objects():
+                    if isinstance(obj, str) and obj.startswith("EXPECTED-TOKEN"):
+                        return obj
+                    if isinstance(obj, dict):
+                        for v in obj.values():
+                            if isinstance(v, str) and v.startswith("EXPECTED-TOKEN"):
+                                return v
+                return "not found"
+    """,
+    )
+    assert res.status == "failed"
+    assert "not found" in (res.error or "")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a permissive __eq__ on a plain object
+        "class Eq:\n    def __eq__(self, o): return True\n    def __ne__(self, o): return False\n"
+        "RESULT = Eq()",
+        # a subclass of int that claims equality with everything
+        "class Evil(int):\n    def __eq__(self, o): return True\n    __hash__ = int.__hash__\n"
+        "RESULT = Evil(0)",
+        # a list subclass
+        "class L(list):\n    def __eq__(self, o): return True\nRESULT = L()",
+    ],
+)
+def test_permissive_eq_is_not_plain_data(body: str, echo_task: ProfileTask) -> None:
+    code = body + "\nclass Solution:\n    def f(self, x):\n        return RESULT\n"
+    res = profile_solution(echo_task, code, sandbox=quick_sandbox(), measure=QUICK)
+    assert res.status == "error"
+    assert "not plain data" in (res.error or "")
+
+
+def test_forged_reply_on_the_reply_channel_is_a_protocol_violation(echo_task: ProfileTask) -> None:
+    res = run(
+        echo_task,
+        """
+        import json, os, struct, sys
+        class Solution:
+            def f(self, x):
+                fd = int(sys.argv[2])
+                for seq in range(1, 200):
+                    body = json.dumps({"seq": seq, "ok": True}).encode()
+                    os.write(fd, struct.pack(">I", len(body)) + body)
+                return x + 1
+    """,
+    )
+    assert res.status == "error"
+    assert "protocol" in (res.error or "")
+
+
+def test_writing_junk_to_every_descriptor_cannot_pass(echo_task: ProfileTask) -> None:
+    res = run(
+        echo_task,
+        """
+        import os
+        class Solution:
+            def f(self, x):
+                for fd in range(0, 64):
+                    try:
+                        os.write(fd, b"\\x00\\x00\\x00\\x0b{\\"ok\\":true}PASSED")
+                    except OSError:
+                        pass
+                return -1
+    """,
+    )
+    assert res.status != "passed"
+
+
+@pytest.mark.parametrize(
+    ("exit_call", "status"),
+    [
+        ("sys.exit(0)", "error"),
+        ("os._exit(0)", "error"),
+        ("raise SystemExit(0)", "error"),
+        # pid 1 of a namespace ignores its own SIGKILL: the call returns None, a wrong answer
+        ("os.kill(os.getpid(), 9)", "failed"),
+        ("os.abort()", "error"),
+    ],
+)
+def test_exiting_early_is_never_a_pass(exit_call: str, status: str, echo_task: ProfileTask) -> None:
+    res = run(
+        echo_task,
+        f"""
+        import os, sys
+        class Solution:
+            def f(self, x):
+                {exit_call}
+    """,
+    )
+    assert res.status == status, res.error
+    assert res.runtime is None
+
+
+def test_killing_the_parent_or_everyone_is_contained(echo_task: ProfileTask) -> None:
+    res = run(
+        echo_task,
+        """
+        import os, signal
+        class Solution:
+            def f(self, x):
+                for pid in (os.getppid(), 1, -1):
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+                return x + 1
+    """,
+    )
+    # We are still here, and the solution at most killed itself.
+    assert os.getpid() > 0
+    assert res.status in ("passed", "error")
+
+
+def test_fork_and_threads_are_refused(echo_task: ProfileTask) -> None:
+    res = run(
+        echo_task,
+        """
+        import os, threading, subprocess
+        class Solution:
+            def f(self, x):
+                refused = 0
+                try:
+                    pid = os.fork()
+                    if pid == 0:
+                        os._exit(0)
+                except OSError:
+                    refused += 1
+                try:
+                    threading.Thread(target=lambda: None).start()
+                except RuntimeError:
+                    refused += 1
+                try:
+                    subprocess.run(["/bin/true"])
+                except OSError:
+                    refused += 1
+                return x + 1 if refused == 3 else -refused
+    """,
+    )
+    assert res.status == "passed", res.error
+
+
+def test_cpu_limit_with_signals_ignored(echo_task: ProfileTask) -> None:
+    t0 = time.monotonic()
+    res = run(
+        echo_task,
+        """
+        import signal
+        for s in (signal.SIGTERM, signal.SIGXCPU, signal.SIGINT, signal.SIGALRM):
+            signal.signal(s, signal.SIG_IGN)
+        class Solution:
+            def f(self, x):
+                while True:
+                    pass
+    """,
+        cpu_seconds=1.0,
+    )
+    assert res.status == "timeout"
+    assert time.monotonic() - t0 < 15
+
+
+def test_wall_limit_catches_sleeping(echo_task: ProfileTask) -> None:
+    res = run(
+        echo_task,
+        """
+        import time
+        class Solution:
+            def f(self, x):
+                time.sleep(60)
+    """,
+        cpu_seconds=1.0,
+        wall_seconds=2.0,
+    )
+    assert res.status == "timeout"
+    assert "wall" in (res.error or "")
+
+
+def test_memory_exhaustion_gives_memory_verdict(echo_task: ProfileTask) -> None:
+    res = run(
+        echo_task,
+        """
+        class Solution:
+            def f(self, x):
+                hog = []
+                while True:
+                    hog.append(bytearray(50 * 1024 * 1024))
+    """,
+        memory_mb=512,
+    )
+    assert res.status == "memory"
+
+
+def test_file_size_and_open_files_limits(echo_task: ProfileTask) -> None:
+    res = run(
+        echo_task,
+        """
+        import errno
+        class Solution:
+            def f(self, x):
+                hits = 0
+                try:
+                    with open("/tmp/big", "wb") as fh:
+                        fh.write(b"x" * (8 << 20))
+                except OSError as e:
+                    hits += e.errno == errno.EFBIG
+                files = []
+                try:
+                    for i in range(1000):
+                        files.append(open("/tmp/f%d" % i, "w"))
+                except OSError as e:
+                    hits += e.errno == errno.EMFILE
+                return x + 1 if hits == 2 else -hits
+    """,
+        file_size_mb=1,
+    )
+    assert res.status == "passed", res.error
+
+
+def test_printed_output_is_bounded_and_kept_apart(echo_task: ProfileTask) -> None:
+    res = run(
+        echo_task,
+        """
+        import sys
+        class Solution:
+            def f(self, x):
+                sys.stdout.write("A" * 300000)
+                sys.stderr.write("B" * 300000)
+                print('{"status": "passed"}')
+                return x + 1
+    """,
+        output_bytes=1000,
+    )
+    assert res.status == "passed"
+    assert len(res.stdout) <= 1000 and len(res.stderr) <= 1000
+    assert res.output_dropped_bytes > 500_000
+
+
+def test_replacing_time_functions_does_not_shrink_cost(sum_task: ProfileTask) -> None:
+    honest = """
+        class Solution:
+            def f(self, n):
+                return sum(range(n))
+    """
+    cheat = """
+        import time, resource, os
+        time.process_time = lambda: 0.0
+        time.perf_counter = lambda: 0.0
+        time.thread_time = lambda: 0.0
+        time.clock_gettime_ns = lambda *a: 0
+        resource.getrusage = lambda *a: None
+        os.times = lambda: None
+        class Solution:
+            def f(self, n):
+                return sum(range(n))
+    """
+    a = run(sum_task, honest)
+    b = run(sum_task, cheat)
+    assert a.passed and b.passed
+    assert a.runtime and b.runtime
+    assert 0.5 < b.runtime / a.runtime < 2.0
+
+
+def _burn_cheat(trigger: str) -> str:
+    """A solution that answers honestly in the verdict run, then defers ~5 ms of work per call."""
+    return textwrap.dedent(f"""
+        import signal
+        CALLS = [0]
+        def burn(*_):
+            s = 0
+            for i in range(100_000):
+                s += i
+        class Heavy:
+            def __del__(self):
+                burn()
+        signal.signal(signal.SIGALRM, burn)
+        class Solution:
+            def f(self, xs):
+                CALLS[0] += 1
+                if CALLS[0] > 1:
+                    {trigger}
+                return sum(xs[:3])
+    """)
+
+
+@pytest.mark.parametrize(
+    "trigger",
+    [
+        "xs.append(Heavy())",  # a finalizer that runs when the harness releases the input
+        "signal.setitimer(signal.ITIMER_REAL, 0.0002)",  # a handler that fires after the call
+    ],
+)
+def test_work_shifted_out_of_the_timed_window_is_charged(trigger: str) -> None:
+    task = ProfileTask("shift", "f", (Case([[1, 2, 3]], 6),))
+    honest = "class Solution:\n    def f(self, xs):\n        return sum(xs[:3])\n"
+    measure = MeasureConfig(min_rounds=8, max_rounds=8, budget_seconds=5.0, window_target_ms=0.0)
+    a = profile_solution(task, honest, sandbox=quick_sandbox(), measure=measure)
+    b = profile_solution(task, _burn_cheat(trigger), sandbox=quick_sandbox(), measure=measure)
+    assert a.passed and b.passed, (a.error, b.error)
+    assert a.runtime is not None and b.runtime is not None
+    # ~5 ms of deferred work per call comes back as cost; the honest call costs microseconds.
+    assert b.cases[0].charged > 1e-3
+    assert b.runtime > a.runtime + 1e-3
+
+
+def test_sandbox_dies_with_its_parent(tmp_path: Path) -> None:
+    script = tmp_path / "host.py"
+    script.write_text(
+        textwrap.dedent("""
+        import sys, time
+        from quicksilver.config import SandboxConfig
+        from quicksilver.meters import CpuMeter
+        from quicksilver.sandbox.session import SandboxSession
+        s = SandboxSession(SandboxConfig(), CpuMeter())
+        s.start()
+        print(s.pid, flush=True)
+        time.sleep(60)
+    """)
+    )
+    host = subprocess.Popen(
+        [sys.executable, str(script)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert host.stdout is not None
+    pid = int(host.stdout.readline())
+    assert Path(f"/proc/{pid}").exists()
+    host.send_signal(signal.SIGKILL)
+    host.wait()
+    deadline = time.time() + 10
+    while time.time() < deadline and Path(f"/proc/{pid}").exists():
+        stat = Path(f"/proc/{pid}/stat").read_text() if Path(f"/proc/{pid}/stat").exists() else ""
+        if stat.split(") ")[-1].startswith("Z"):
+            break
+        time.sleep(0.1)
+    alive = Path(f"/proc/{pid}/stat").exists() and not Path(f"/proc/{pid}/stat").read_text().split(
+        ") "
+    )[-1].startswith("Z")
+    assert not alive
+
+
+def test_without_bwrap_refuses_unless_weak_allowed(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, echo_task: ProfileTask
+) -> None:
+    monkeypatch.setattr(iso, "probe_bwrap", lambda: (False, "bubblewrap (bwrap) is not installed"))
+    with pytest.raises(iso.SandboxUnavailable, match="refusing"):
+        profile_solution(
+            echo_task,
+            "class Solution:\n    def f(self, x):\n        return x+1\n",
+            sandbox=quick_sandbox(),
+            measure=QUICK,
+        )
+    weak = SandboxConfig(allow_weak=True, limits=quick_sandbox().limits)
+    code = "class Solution:\n    def f(self, x):\n        return x+1\n"
+    with caplog.at_level("WARNING"):
+        r1 = profile_solution(echo_task, code, sandbox=weak, measure=QUICK)
+        r2 = profile_solution(echo_task, code, sandbox=weak, measure=QUICK)
+    assert r1.passed and r2.passed
+    assert r1.isolation == "weak"
+    assert sum("WEAK SANDBOX" in r.getMessage() for r in caplog.records) >= 2
+
+
+def test_run_result_json_is_plain(echo_task: ProfileTask) -> None:
+    res = run(echo_task, "class Solution:\n    def f(self, x):\n        return x + 1\n")
+    data = json.loads(json.dumps(res.to_dict()))
+    assert data["status"] == "passed" and data["meter"] == "cpu" and data["unit"] == "s"
