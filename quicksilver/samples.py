@@ -48,6 +48,16 @@ def _pick(obj: dict[str, Any], keys: tuple[str, ...]) -> Any:
     return None
 
 
+def _all_lines_parse(text: str) -> bool:
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    try:
+        for ln in lines:
+            json.loads(ln)
+    except ValueError:
+        return False
+    return len(lines) > 1
+
+
 def load_samples(path: str | Path) -> SampleSet:
     path = Path(path)
     result = SampleSet()
@@ -76,8 +86,17 @@ def load_samples(path: str | Path) -> SampleSet:
         extra = {k: v for k, v in obj.items() if k not in _TASK_KEYS + _CODE_KEYS}
         result.samples.append(Sample(key, code, idx, source, extra))
 
-    stripped = text.lstrip()
-    if path.suffix == ".jsonl" or (stripped.startswith("{") and "\n{" in stripped.rstrip()):
+    doc: Any = None
+    whole = path.suffix != ".jsonl"
+    if whole:
+        try:
+            doc = json.loads(text)
+        except ValueError as exc:
+            if path.suffix == ".json" and not _all_lines_parse(text):
+                result.rejects.append((str(path), f"invalid JSON: {exc}"))
+                return result
+            whole = False  # not one JSON document: read it as JSONL, line by line
+    if not whole:
         for n, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
@@ -87,11 +106,6 @@ def load_samples(path: str | Path) -> SampleSet:
                 result.rejects.append((f"{path}:{n}", f"invalid JSON: {exc}"))
                 continue
             add(obj, f"{path}:{n}")
-        return result
-    try:
-        doc = json.loads(text)
-    except ValueError as exc:
-        result.rejects.append((str(path), f"invalid JSON: {exc}"))
         return result
     if isinstance(doc, list):
         for i, obj in enumerate(doc):

@@ -59,7 +59,10 @@ def read_frame(fd: int) -> Any:
     (size,) = _HEADER.unpack(read_exact(fd, _HEADER.size))
     if size > MAX_FRAME:
         raise WireError(f"frame of {size} bytes exceeds {MAX_FRAME}")
-    return json.loads(read_exact(fd, size))
+    try:
+        return json.loads(read_exact(fd, size))
+    except ValueError as exc:
+        raise WireError(f"undecodable frame: {exc}") from exc
 
 
 class FrameDecoder:
@@ -127,7 +130,8 @@ def encode(value: Any, *, max_items: int = 20_000_000) -> Any:
         if x is None or t is bool or t is str:
             return x
         if t is int:
-            return x if -(2**63) <= x < 2**63 else {_TAG: "int", "v": str(x)}
+            # hex: decimal conversion of huge ints is capped (sys.int_info.str_digits_check)
+            return x if -(2**63) <= x < 2**63 else {_TAG: "int", "v": format(x, "x")}
         if t is float:
             return _float_enc(x)
         if t in (list, tuple, set, frozenset, dict):
@@ -153,15 +157,22 @@ def encode(value: Any, *, max_items: int = 20_000_000) -> Any:
         if t is bytes:
             return {_TAG: "bytes", "v": x.hex()}
         name = getattr(t, "__name__", "?")
-        if name == "ListNode":
-            return {_TAG: "ListNode", "v": enc_list_node(x, path)}
-        if name == "TreeNode":
-            return {_TAG: "TreeNode", "v": enc_tree_node(x, path)}
+        if name in ("ListNode", "TreeNode"):
+            if id(x) in active:
+                raise NotPlainData(f"{path}: a node contains itself")
+            active.add(id(x))
+            try:
+                if name == "ListNode":
+                    return {_TAG: "ListNode", "v": enc_list_node(x, path)}
+                return {_TAG: "TreeNode", "v": enc_tree_node(x, path)}
+            finally:
+                active.discard(id(x))
         raise NotPlainData(
             f"{path}: object of type {t.__module__}.{t.__qualname__} is not plain data"
         )
 
     def enc_list_node(node: Any, path: str) -> list[Any]:
+        head = node
         vals: list[Any] = []
         seen: set[int] = set()
         while node is not None:
@@ -170,7 +181,9 @@ def encode(value: Any, *, max_items: int = 20_000_000) -> Any:
             if id(node) in seen:
                 raise NotPlainData(f"{path}: the linked list has a cycle")
             seen.add(id(node))
-            val, nxt = _instance_fields(node, ("val", "next"), "ListNode")
+            if node is not head and id(node) in active:
+                raise NotPlainData(f"{path}: a node contains itself")
+            val, nxt = _instance_fields(node, ("val", "next"), f"{path}: ListNode")
             vals.append(enc(val, f"{path}.val"))
             node = nxt
         return vals
@@ -192,7 +205,9 @@ def encode(value: Any, *, max_items: int = 20_000_000) -> Any:
             if id(node) in seen:
                 raise NotPlainData(f"{path}: the tree shares or repeats a node")
             seen.add(id(node))
-            val, left, right = _instance_fields(node, ("val", "left", "right"), "TreeNode")
+            if node is not root and id(node) in active:
+                raise NotPlainData(f"{path}: a node contains itself")
+            val, left, right = _instance_fields(node, ("val", "left", "right"), f"{path}: TreeNode")
             spend(2)
             out.append(enc(val, f"{path}.val"))
             queue.append(left)
@@ -219,7 +234,7 @@ def decode(data: Any, *, tree_node: Any = None, list_node: Any = None) -> Any:
     if tag == "float":
         return float(v)
     if tag == "int":
-        return int(v)
+        return int(v, 16)
     if tag == "bytes":
         return bytes.fromhex(v)
 

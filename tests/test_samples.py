@@ -1,0 +1,221 @@
+"""Tests for quicksilver.samples: JSONL, Mercury JSON and JSON lists, bad entries set aside."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from quicksilver.samples import Sample, SampleSet, load_samples
+
+CODE_A = "class Solution:\n    def f(self, x):\n        return x\n"
+CODE_B = "class Solution:\n    def f(self, x):\n        return x + 0\n"
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def jsonl(path: Path, *objs: object) -> Path:
+    return write(path, "".join(json.dumps(o) + "\n" for o in objs))
+
+
+def test_jsonl_basic_fields_index_and_extra(tmp_path: Path) -> None:
+    path = jsonl(
+        tmp_path / "s.jsonl",
+        {"task_id": "two-sum", "completion": CODE_A, "model": "m1", "temperature": 0.2},
+        {"slug_name": "add-two-numbers", "solution": CODE_B},
+        {"task_id": "two-sum", "completion": CODE_B, "model": "m2"},
+    )
+    result = load_samples(path)
+    assert result.rejects == []
+    assert result.samples == [
+        Sample("two-sum", CODE_A, 0, f"{path}:1", {"model": "m1", "temperature": 0.2}),
+        Sample("add-two-numbers", CODE_B, 0, f"{path}:2", {}),
+        Sample("two-sum", CODE_B, 1, f"{path}:3", {"model": "m2"}),
+    ]
+
+
+def test_jsonl_accepts_a_str_path_and_int_task(tmp_path: Path) -> None:
+    path = jsonl(tmp_path / "s.jsonl", {"task_id": 42, "code": CODE_A})
+    result = load_samples(str(path))
+    assert result.samples == [Sample("42", CODE_A, 0, f"{path}:1", {})]
+
+
+def test_jsonl_malformed_lines_are_set_aside(tmp_path: Path) -> None:
+    lines = [
+        json.dumps({"task_id": "a", "completion": CODE_A}),
+        "",
+        "{this is not json",
+        json.dumps([1, 2]),
+        json.dumps({"completion": CODE_A}),
+        json.dumps({"task_id": "a", "completion": ""}),
+        json.dumps({"task_id": "a", "completion": "   \n\t"}),
+        json.dumps({"task_id": "a", "completion": 5}),
+        json.dumps({"task_id": ["a"], "completion": CODE_A}),
+        json.dumps({"task_id": "a", "completion": CODE_B}),
+    ]
+    path = write(tmp_path / "s.jsonl", "\n".join(lines) + "\n")
+    result = load_samples(path)
+
+    assert result.samples == [
+        Sample("a", CODE_A, 0, f"{path}:1", {}),
+        Sample("a", CODE_B, 1, f"{path}:10", {}),
+    ]
+    sources = [src for src, _ in result.rejects]
+    assert sources == [f"{path}:{n}" for n in (3, 4, 5, 6, 7, 8, 9)]
+    reasons = [reason for _, reason in result.rejects]
+    assert reasons[0].startswith("invalid JSON: ")
+    assert reasons[1:] == [
+        "expected an object, got list",
+        "no task_id or slug_name",
+        "task a: no completion or solution text",
+        "task a: no completion or solution text",
+        "task a: no completion or solution text",
+        "no task_id or slug_name",
+    ]
+
+
+def test_empty_completion_falls_back_to_solution(tmp_path: Path) -> None:
+    path = jsonl(
+        tmp_path / "s.jsonl",
+        {"task_id": "", "slug_name": "x", "completion": "", "solution": CODE_A},
+    )
+    result = load_samples(path)
+    assert result.rejects == []
+    assert result.samples == [Sample("x", CODE_A, 0, f"{path}:1", {})]
+
+
+def test_jsonl_content_detected_without_jsonl_suffix(tmp_path: Path) -> None:
+    path = jsonl(
+        tmp_path / "samples.json",
+        {"task_id": "a", "completion": CODE_A},
+        {"task_id": "b", "completion": CODE_B},
+    )
+    result = load_samples(path)
+    assert [(s.task, s.source) for s in result.samples] == [
+        ("a", f"{path}:1"),
+        ("b", f"{path}:2"),
+    ]
+
+
+def test_mercury_json(tmp_path: Path) -> None:
+    doc = {
+        "two-sum": [
+            {"task_id": 1, "completion": CODE_A},
+            {"task_id": 1, "completion": CODE_B, "round": 2},
+        ],
+        "add-two-numbers": [{"task_id": 2, "completion": CODE_B}],
+    }
+    path = write(tmp_path / "mercury.json", json.dumps(doc, indent=2))
+    result = load_samples(path)
+    assert result.rejects == []
+    assert result.samples == [
+        Sample("two-sum", CODE_A, 0, f"{path}:two-sum[0]", {}),
+        Sample("two-sum", CODE_B, 1, f"{path}:two-sum[1]", {"round": 2}),
+        Sample("add-two-numbers", CODE_B, 0, f"{path}:add-two-numbers[0]", {}),
+    ]
+
+
+def test_mercury_json_with_nested_objects_at_line_start(tmp_path: Path) -> None:
+    doc = {"two-sum": [{"task_id": 1, "completion": CODE_A}]}
+    path = write(tmp_path / "mercury.json", json.dumps(doc, indent=0))
+    result = load_samples(path)
+    assert result.rejects == []
+    assert result.samples == [Sample("two-sum", CODE_A, 0, f"{path}:two-sum[0]", {})]
+
+
+def test_mercury_json_bad_entries(tmp_path: Path) -> None:
+    doc = {
+        "a": [{"completion": CODE_A}, {"completion": ""}, "oops"],
+        "b": {"completion": CODE_B},
+        "c": [{"task_id": "c", "solution": CODE_B}],
+    }
+    path = write(tmp_path / "mercury.json", json.dumps(doc))
+    result = load_samples(path)
+    assert result.samples == [
+        Sample("a", CODE_A, 0, f"{path}:a[0]", {}),
+        Sample("c", CODE_B, 0, f"{path}:c[0]", {}),
+    ]
+    assert result.rejects == [
+        (f"{path}:a[1]", "task a: no completion or solution text"),
+        (f"{path}:a[2]", "expected an object, got str"),
+        (f"{path}:b", "expected a list of samples"),
+    ]
+
+
+def test_json_list(tmp_path: Path) -> None:
+    doc = [
+        {"task_id": "a", "completion": CODE_A, "model": "m"},
+        7,
+        {"slug_name": "a", "solution": CODE_B},
+    ]
+    path = write(tmp_path / "list.json", json.dumps(doc, indent=2))
+    result = load_samples(path)
+    assert result.samples == [
+        Sample("a", CODE_A, 0, f"{path}[0]", {"model": "m"}),
+        Sample("a", CODE_B, 1, f"{path}[2]", {}),
+    ]
+    assert result.rejects == [(f"{path}[1]", "expected an object, got int")]
+
+
+def test_single_json_object(tmp_path: Path) -> None:
+    path = write(tmp_path / "one.json", json.dumps({"task_id": "t", "completion": CODE_A}))
+    result = load_samples(path)
+    assert result.samples == [Sample("t", CODE_A, 0, str(path), {})]
+    assert result.rejects == []
+
+
+def test_invalid_whole_json_file(tmp_path: Path) -> None:
+    path = write(tmp_path / "bad.json", '[{"task_id": "a",')
+    result = load_samples(path)
+    assert result.samples == []
+    assert len(result.rejects) == 1
+    assert result.rejects[0][0] == str(path)
+    assert result.rejects[0][1].startswith("invalid JSON: ")
+
+
+def test_missing_file_is_one_reject(tmp_path: Path) -> None:
+    path = tmp_path / "nope.jsonl"
+    result = load_samples(path)
+    assert result.samples == []
+    assert len(result.rejects) == 1
+    assert result.rejects[0][0] == str(path)
+    assert result.rejects[0][1].startswith("cannot read: ")
+    assert "No such file" in result.rejects[0][1]
+
+
+def test_non_utf8_file_is_one_reject(tmp_path: Path) -> None:
+    path = tmp_path / "latin.jsonl"
+    path.write_bytes(b'{"task_id": "a", "completion": "\xff\xfe"}\n')
+    result = load_samples(path)
+    assert result.samples == []
+    assert len(result.rejects) == 1
+    assert result.rejects[0][0] == str(path)
+    assert result.rejects[0][1].startswith("cannot read: ")
+
+
+def test_directory_is_one_reject(tmp_path: Path) -> None:
+    result = load_samples(tmp_path)
+    assert result.samples == []
+    assert [src for src, _ in result.rejects] == [str(tmp_path)]
+
+
+def test_by_task_groups_in_file_order(tmp_path: Path) -> None:
+    path = jsonl(
+        tmp_path / "s.jsonl",
+        {"task_id": "b", "completion": "x = 1"},
+        {"task_id": "a", "completion": "x = 2"},
+        {"task_id": "b", "completion": "x = 3"},
+        {"task_id": "b", "completion": "x = 4"},
+    )
+    groups = load_samples(path).by_task()
+    assert list(groups) == ["b", "a"]
+    assert [(s.code, s.index) for s in groups["b"]] == [("x = 1", 0), ("x = 3", 1), ("x = 4", 2)]
+    assert [(s.code, s.index) for s in groups["a"]] == [("x = 2", 0)]
+
+
+def test_empty_sample_set() -> None:
+    empty = SampleSet()
+    assert empty.by_task() == {}
+    assert empty.samples == [] and empty.rejects == []
