@@ -142,6 +142,10 @@ class SandboxSession:
             fds = (cmd_r, reply_w, info_w)
             env = {"PATH": "/usr/bin:/bin"}
             cwd = str(self._work)
+        setpriv = shutil.which("setpriv")
+        if setpriv:
+            # Kill the sandbox if this process (the thread that started it) dies.
+            argv = [setpriv, "--pdeathsig", "KILL", "--", *argv]
         try:
             self._proc = subprocess.Popen(
                 argv,
