@@ -90,7 +90,11 @@ def run(
     from quicksilver.records import RecordError, load_records
     from quicksilver.sandbox.isolation import SandboxUnavailable
 
-    loaded = load_records(task)
+    try:
+        loaded = load_records(task)
+    except (RecordError, OSError) as exc:
+        err.print(f"[red]error:[/] {task}: {exc}")
+        raise typer.Exit(2) from exc
     if not loaded.records:
         reasons = "; ".join(f"{r.source}: {r.reason}" for r in loaded.rejects) or "no rows"
         err.print(f"[red]error:[/] {task}: no usable task record ({reasons})")

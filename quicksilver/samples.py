@@ -23,6 +23,7 @@ class Sample:
     index: int  # position among the samples of its task, in file order
     source: str  # file:line or file:slug[i]
     extra: dict[str, Any] = field(default_factory=dict)
+    position: int = 0  # position in the file, across tasks
 
 
 @dataclass
@@ -84,7 +85,7 @@ def load_samples(path: str | Path) -> SampleSet:
         idx = counts.get(key, 0)
         counts[key] = idx + 1
         extra = {k: v for k, v in obj.items() if k not in _TASK_KEYS + _CODE_KEYS}
-        result.samples.append(Sample(key, code, idx, source, extra))
+        result.samples.append(Sample(key, code, idx, source, extra, len(result.samples)))
 
     doc: Any = None
     whole = path.suffix != ".jsonl"

@@ -7,6 +7,7 @@ cases' hash, the meter and the profiler's version, so a second run only profiles
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
@@ -198,7 +199,9 @@ def _cached_or_profile(
             todo.append(Job(task, code, key))
 
     def store(job: Job, res: RunResult) -> None:
-        cache.put(job.key, meter, res)
+        # A timeout may come from a busy machine: profile it again next time.
+        if res.status != "timeout":
+            cache.put(job.key, meter, res)
 
     results = profile_many(
         todo,
@@ -247,6 +250,11 @@ def score(
             missing.append(name)
             continue
         wanted.setdefault(rec.task_key, (rec, []))[1].extend(group)
+    # One task may be named by its slug in some samples and its id in others: number its
+    # samples afresh so that every sample keeps its own identity.
+    for key, (_rec, group) in wanted.items():
+        group.sort(key=lambda x: x.position)
+        group[:] = [dataclasses.replace(s, task=key, index=i) for i, s in enumerate(group)]
     if missing:
         log.warning(
             "%d sample task(s) not in the dataset: %s", len(missing), ", ".join(missing[:10])

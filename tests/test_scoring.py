@@ -1,0 +1,311 @@
+"""quicksilver.scoring.score() on records built here: Beyond at both ends of the reference
+distribution, unscorable tasks, unknown tasks, and the per-machine reference cache.
+
+The task "count-zero-pairs" counts pairs i < j with nums[i] + nums[j] == 0. Its big case has
+1,500 numbers, so an O(n^2) double loop (~1.1M pair checks) is hundreds of times slower than a
+one-pass hash-map count: the gaps checked below are orders of magnitude wider than any noise.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import quicksilver.scoring as scoring_mod
+from quicksilver.config import MeasureConfig, SandboxConfig
+from quicksilver.records import TaskRecord, load_json
+from quicksilver.samples import Sample
+from quicksilver.scoring import ReferenceCache, ScoreReport, score
+
+MEASURE = MeasureConfig(max_rounds=6, min_rounds=6, budget_seconds=2.0)
+SANDBOX = SandboxConfig()
+MERCURY_ROWS = Path(__file__).parent / "fixtures" / "records" / "mercury_rows.json"
+
+PROMPT = "class Solution:\n    def countZeroPairs(self, nums: List[int]) -> int:\n        "
+HEAD = "class Solution:\n    def countZeroPairs(self, nums: List[int]) -> int:\n"
+
+DOUBLE_LOOP = HEAD + (
+    "        n = len(nums)\n"
+    "        count = 0\n"
+    "        for i in range(n):\n"
+    "            for j in range(i + 1, n):\n"
+    "                if nums[i] + nums[j] == 0:\n"
+    "                    count += 1\n"
+    "        return count\n"
+)
+# every ordered pair: twice the work of DOUBLE_LOOP
+ORDERED_PAIRS = HEAD + (
+    "        count = 0\n"
+    "        for i, x in enumerate(nums):\n"
+    "            for j, y in enumerate(nums):\n"
+    "                if i != j and x + y == 0:\n"
+    "                    count += 1\n"
+    "        return count // 2\n"
+)
+HASH_MAP = HEAD + (
+    "        seen = {}\n"
+    "        count = 0\n"
+    "        for x in nums:\n"
+    "            count += seen.get(-x, 0)\n"
+    "            seen[x] = seen.get(x, 0) + 1\n"
+    "        return count\n"
+)
+COUNTER = HEAD + (
+    "        c = collections.Counter(nums)\n"
+    "        zeros = c[0] * (c[0] - 1) // 2\n"
+    "        return zeros + sum(v * c[-x] for x, v in c.items() if x > 0)\n"
+)
+WRONG = HEAD + "        return -1\n"
+
+
+def _cases() -> list[dict[str, Any]]:
+    rng = random.Random(1234)
+    big = [rng.randrange(-300, 300) for _ in range(1500)]
+    out = []
+    for nums in ([-1, 1, 0, 0, 2, -2, 3], [5], big):
+        expected = sum(1 for a, b in itertools.combinations(nums, 2) if a + b == 0)
+        out.append({"input": [nums], "expected": expected})
+    assert out[0]["expected"] == 3 and out[1]["expected"] == 0 and out[2]["expected"] > 1000
+    return out
+
+
+CASES = _cases()
+
+
+def record(slug: str, task_id: str, references: list[str], difficulty: str = "Easy") -> TaskRecord:
+    return TaskRecord.from_row(
+        {
+            "id": task_id,
+            "slug_name": slug,
+            "difficulty": difficulty,
+            "solutions": [
+                {"hash": 1000 + i, "runtime": None, "solution": code}
+                for i, code in enumerate(references)
+            ],
+            "prompt": PROMPT,
+            "entry_point": "countZeroPairs",
+            "test_cases": json.dumps(CASES),
+        }
+    )
+
+
+def samples(**by_task: list[str]) -> dict[str, list[Sample]]:
+    return {
+        task: [Sample(task, code, i, f"test:{task}[{i}]") for i, code in enumerate(codes)]
+        for task, codes in by_task.items()
+    }
+
+
+def by_task(report: ScoreReport) -> dict[str, dict[str, Any]]:
+    return {t["task_id"]: t for t in report.to_dict()["tasks"]}
+
+
+def test_references_are_correct_in_process():
+    """The references (and the wrong one) do what they claim before any sandbox is involved."""
+    import collections
+
+    for code, right in [
+        (DOUBLE_LOOP, True),
+        (ORDERED_PAIRS, True),
+        (HASH_MAP, True),
+        (COUNTER, True),
+        (WRONG, False),
+    ]:
+        namespace: dict[str, Any] = {"List": list, "collections": collections}
+        exec(code, namespace)
+        got = [namespace["Solution"]().countZeroPairs(list(c["input"][0])) for c in CASES]
+        assert (got == [c["expected"] for c in CASES]) is right
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory) -> ScoreReport:
+    records = [
+        record("slow-refs", "9001", [DOUBLE_LOOP, ORDERED_PAIRS]),
+        record("fast-refs", "9002", [HASH_MAP, COUNTER], difficulty="Medium"),
+        record("broken-refs", "9003", [WRONG, WRONG + "# another\n"], difficulty="Hard"),
+    ]
+    return score(
+        records,
+        samples(
+            **{
+                "slow-refs": [HASH_MAP],  # faster than every reference
+                "9002": [DOUBLE_LOOP],  # slower than every reference, named by id
+                "broken-refs": [COUNTER],  # correct, but no reference passes
+                "no-such-task": [HASH_MAP],
+            }
+        ),
+        sandbox=SANDBOX,
+        measure=MEASURE,
+        cache=ReferenceCache(tmp_path_factory.mktemp("cache")),
+        workers=2,
+    )
+
+
+def test_faster_than_every_reference_scores_one(report):
+    task = by_task(report)["slow-refs"]
+    (sample,) = task["samples"]
+    assert sample["status"] == "passed"
+    refs = task["reference_runtimes"]
+    assert all(r is not None for r in refs)
+    assert sample["runtime"] * 20 < min(refs)
+    assert sample["beyond"] == 1.0  # clipped at min(R), as in the paper
+    assert sample["percentile"] == 100.0
+    assert task["beyond"] == 1.0 and task["unscorable"] is False
+
+
+def test_slower_than_every_reference_scores_zero(report):
+    task = by_task(report)["fast-refs"]  # the sample named the task by its id
+    (sample,) = task["samples"]
+    assert sample["status"] == "passed"  # correct, just slow
+    refs = task["reference_runtimes"]
+    assert all(r is not None for r in refs)
+    assert sample["runtime"] > 20 * max(refs)
+    assert sample["beyond"] == 0.0  # clipped at max(R)
+    assert sample["percentile"] == 0.0
+    assert task["beyond"] == 0.0 and task["pass_at_k"] == 1.0
+
+
+def test_task_whose_references_all_fail_is_unscorable(report):
+    task = by_task(report)["broken-refs"]
+    assert task["unscorable"] is True
+    assert task["beyond"] is None and task["percentile"] is None
+    assert task["reference_runtimes"] == [None, None]
+    assert len(task["reference_errors"]) == 2
+    assert all(e.startswith("failed: ") and "wrong answer" in e for e in task["reference_errors"])
+    (sample,) = task["samples"]
+    assert sample["status"] == "passed"  # the sample itself is right
+    assert sample["beyond"] is None and sample["percentile"] is None
+    assert task["pass_at_k"] == 1.0
+
+
+def test_unknown_tasks_and_the_summary(report):
+    data = report.to_dict()
+    assert report.missing_tasks == ["no-such-task"] == data["missing_tasks"]
+    assert [t["task_id"] for t in data["tasks"]] == ["slow-refs", "fast-refs", "broken-refs"]
+    assert data["n_tasks"] == 3 and data["n_unscorable"] == 1
+    assert data["pass_at_1"] == 1.0
+    # Beyond over the scorable tasks only: (1.0 + 0.0) / 2
+    assert data["beyond_at_1"] == 0.5
+    assert data["gap"] == 0.5
+    assert data["by_difficulty"]["Hard"]["beyond_at_k"] is None
+    assert data["by_difficulty"]["Hard"]["n_unscorable"] == 1
+    assert data["by_difficulty"]["Easy"]["beyond_at_k"] == 1.0
+    assert data["by_difficulty"]["Medium"]["beyond_at_k"] == 0.0
+    assert (data["meter"], data["unit"], data["isolation"]) == ("cpu", "s", "bwrap")
+    json.dumps(data)  # the report is plain JSON
+
+
+def test_no_sample_matching_the_dataset_is_an_error(tmp_path):
+    with pytest.raises(ValueError, match="no sample matches"):
+        score(
+            [record("slow-refs", "9001", [HASH_MAP])],
+            samples(**{"elsewhere": [HASH_MAP]}),
+            sandbox=SANDBOX,
+            measure=MEASURE,
+            cache=ReferenceCache(tmp_path),
+        )
+
+
+# --- the reference cache ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def summary_ranges() -> TaskRecord:
+    records = {r.task_key: r for r in load_json(MERCURY_ROWS).records}
+    return records["summary-ranges"]
+
+
+SUMMARY_RANGES_SAMPLE = (
+    "class Solution:\n"
+    "    def summaryRanges(self, nums: List[int]) -> List[str]:\n"
+    "        out, i = [], 0\n"
+    "        while i < len(nums):\n"
+    "            j = i\n"
+    "            while j + 1 < len(nums) and nums[j + 1] == nums[j] + 1:\n"
+    "                j += 1\n"
+    '            out.append(str(nums[i]) if i == j else f"{nums[i]}->{nums[j]}")\n'
+    "            i = j + 1\n"
+    "        return out\n"
+)
+SUMMARY_RANGES_WRONG = (
+    "class Solution:\n"
+    "    def summaryRanges(self, nums: List[int]) -> List[str]:\n"
+    "        return [str(n) for n in nums]\n"
+)
+
+
+def test_reference_cache_skips_profiling_on_a_second_run(summary_ranges, tmp_path, monkeypatch):
+    calls: list[int] = []
+    real = scoring_mod.profile_many
+
+    def counting(jobs, **kw):
+        calls.append(len(jobs))
+        return real(jobs, **kw)
+
+    monkeypatch.setattr(scoring_mod, "profile_many", counting)
+    group = samples(**{"summary-ranges": [SUMMARY_RANGES_SAMPLE]})
+
+    def run(cache: ReferenceCache) -> ScoreReport:
+        return score([summary_ranges], group, sandbox=SANDBOX, measure=MEASURE, cache=cache)
+
+    first = run(ReferenceCache(tmp_path))
+    assert calls == [2, 1]  # two references, then the sample
+    files = sorted(tmp_path.rglob("*.json"))
+    assert len(files) == 2
+    mtimes = [p.stat().st_mtime_ns for p in files]
+
+    calls.clear()
+    second = run(ReferenceCache(tmp_path))
+    assert calls == [0, 1]  # references come from the cache; samples are always profiled
+    assert [p.stat().st_mtime_ns for p in files] == mtimes
+    assert (
+        by_task(second)["summary-ranges"]["reference_runtimes"]
+        == by_task(first)["summary-ranges"]["reference_runtimes"]
+    )
+
+    calls.clear()
+    run(ReferenceCache(tmp_path, enabled=False))  # what --recollect does
+    assert calls == [2, 1]
+    assert all(p.stat().st_mtime_ns > m for p, m in zip(files, mtimes, strict=True))
+
+    calls.clear()
+    run(ReferenceCache(tmp_path / "other"))  # another cache folder knows nothing
+    assert calls == [2, 1]
+
+
+def test_cache_key_changes_with_code_cases_and_meter(summary_ranges, tmp_path):
+    from quicksilver.profiler import ProfileTask
+
+    cache = ReferenceCache(tmp_path)
+    task = ProfileTask.from_record(summary_ranges)
+    other_cases = ProfileTask.from_record(
+        summary_ranges.model_copy(update={"test_cases": '[{"input": [[1]], "expected": ["1"]}]'})
+    )
+    code = summary_ranges.solutions[0].solution
+    key = cache.key(code, task, "cpu")
+    assert key == cache.key(code, task, "cpu")
+    assert len({key, cache.key(code + "\n", task, "cpu")}) == 2
+    assert len({key, cache.key(code, other_cases, "cpu")}) == 2
+    assert len({key, cache.key(code, task, "callgrind")}) == 2
+
+
+def test_samples_naming_one_task_by_slug_and_by_id_are_both_scored(summary_ranges, tmp_path):
+    report = score(
+        [summary_ranges],
+        {
+            "summary-ranges": [Sample("summary-ranges", SUMMARY_RANGES_SAMPLE, 0, "a:1")],
+            "228": [Sample("228", SUMMARY_RANGES_WRONG, 0, "a:2")],
+        },
+        sandbox=SANDBOX,
+        measure=MEASURE,
+        cache=ReferenceCache(tmp_path),
+    )
+    task = by_task(report)["summary-ranges"]
+    assert (task["n"], task["c"]) == (2, 1)
+    assert sorted(s["status"] for s in task["samples"]) == ["failed", "passed"]
+    assert report.to_dict()["pass_at_1"] == 0.5
