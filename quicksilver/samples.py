@@ -23,7 +23,7 @@ class Sample:
     index: int  # position among the samples of its task, in file order
     source: str  # file:line or file:slug[i]
     extra: dict[str, Any] = field(default_factory=dict)
-    position: int = 0  # position in the file, across tasks
+    position: int = field(default=0, compare=False)  # place in the file, across tasks
 
 
 @dataclass

@@ -30,9 +30,9 @@ def test_jsonl_basic_fields_index_and_extra(tmp_path: Path) -> None:
     result = load_samples(path)
     assert result.rejects == []
     assert result.samples == [
-        Sample("two-sum", CODE_A, 0, f"{path}:1", {"model": "m1", "temperature": 0.2}),
-        Sample("add-two-numbers", CODE_B, 0, f"{path}:2", {}),
-        Sample("two-sum", CODE_B, 1, f"{path}:3", {"model": "m2"}),
+        Sample("two-sum", CODE_A, 0, f"{path}:1", {"model": "m1", "temperature": 0.2}, 0),
+        Sample("add-two-numbers", CODE_B, 0, f"{path}:2", {}, 1),
+        Sample("two-sum", CODE_B, 1, f"{path}:3", {"model": "m2"}, 2),
     ]
 
 

@@ -508,19 +508,24 @@ def test_sandbox_dies_with_its_parent(tmp_path: Path) -> None:
     )
     assert host.stdout is not None
     pid = int(host.stdout.readline())
-    assert Path(f"/proc/{pid}").exists()
+    started = _start_time(pid)
+    assert started is not None
     host.send_signal(signal.SIGKILL)
     host.wait()
     deadline = time.time() + 10
-    while time.time() < deadline and Path(f"/proc/{pid}").exists():
-        stat = Path(f"/proc/{pid}/stat").read_text() if Path(f"/proc/{pid}/stat").exists() else ""
-        if stat.split(") ")[-1].startswith("Z"):
-            break
+    while time.time() < deadline and _start_time(pid) == started:
         time.sleep(0.1)
-    alive = Path(f"/proc/{pid}/stat").exists() and not Path(f"/proc/{pid}/stat").read_text().split(
-        ") "
-    )[-1].startswith("Z")
-    assert not alive
+    # gone, a zombie waiting for its reaper, or the pid already reused by another process
+    assert _start_time(pid) != started
+
+
+def _start_time(pid: int) -> str | None:
+    """The process's start time (stat field 22), None once it is gone or a zombie."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return None if fields[0] == "Z" else fields[19]
 
 
 def test_without_bwrap_refuses_unless_weak_allowed(
