@@ -309,3 +309,29 @@ def test_samples_naming_one_task_by_slug_and_by_id_are_both_scored(summary_range
     assert (task["n"], task["c"]) == (2, 1)
     assert sorted(s["status"] for s in task["samples"]) == ["failed", "passed"]
     assert report.to_dict()["pass_at_1"] == 0.5
+
+
+def test_dps_from_dataset_cluster_references(tmp_path: Path) -> None:
+    """A row with EvalPerf fields (references slow to fast, cumulative scores) gets DPS."""
+    row = record("dpe-task", "9100", [HASH_MAP]).to_row()
+    row["reference"] = [ORDERED_PAIRS, DOUBLE_LOOP, HASH_MAP]  # slowest cluster first
+    row["scores"] = [20.0, 50.0, 100.0]
+    rec = TaskRecord.from_row(row)
+    report = score(
+        [rec],
+        samples(**{"dpe-task": [COUNTER, DOUBLE_LOOP, WRONG]}),
+        sandbox=SANDBOX,
+        measure=MEASURE,
+        cache=ReferenceCache(tmp_path),
+    )
+    task = by_task(report)["dpe-task"]
+    fast, middle, wrong = task["samples"]
+    # A Counter pass is about as fast as the hash map: it lands in the fastest cluster,
+    # unless noise puts it a hair above the hash map's cost (then the middle cluster).
+    assert fast["dps"] in (100.0, 50.0)
+    assert middle["dps"] in (50.0, 20.0)  # the same code as the middle reference
+    assert wrong["status"] == "failed" and wrong["dps"] == 0.0 and wrong["dps_norm"] == 0.0
+    assert fast["dps"] > middle["dps"]
+    # task score: mean over correct samples; overall mean over DPE tasks
+    assert task["dps"] == pytest.approx((fast["dps"] + middle["dps"]) / 2)
+    assert report.to_dict()["dps"] == pytest.approx(task["dps"])
