@@ -171,9 +171,12 @@ class SandboxSession:
                 os.close(info_r)
         try:
             self.meter.attach(self.pid, out_dir)
+            # The harness greets once it runs: from here on the sandbox is fully set up, and
+            # it exits by itself on EOF if this process dies.
+            self._await_reply(0, self._cpu(), None, 60.0)
             self._last_reading = self.meter.read()
             self._last_cpu = self._cpu()
-        except MeterError:
+        except (MeterError, SandboxError):
             self.kill()
             raise
 

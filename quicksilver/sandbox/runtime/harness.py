@@ -261,6 +261,8 @@ def main() -> int:
         "judge": harness.judge,
     }
     write, read, fence = wire.write_frame, wire.read_frame, _fence
+    fence()
+    write(REPLY_FD, {"seq": 0, "ok": True, "hello": os.getpid()})  # the host waits for this
     while True:
         try:
             msg = read(CMD_FD)
