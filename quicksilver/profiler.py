@@ -519,6 +519,7 @@ def profile_many(
     measure: MeasureConfig | None = None,
     workers: int | None = None,
     on_result: Callable[[Job, RunResult], None] | None = None,
+    measure_cost: bool = True,
 ) -> list[RunResult]:
     """Profile independent solutions in parallel, one sandbox each, one per core by default."""
     import os
@@ -530,7 +531,13 @@ def profile_many(
 
     def one(job: Job) -> RunResult:
         res = profile_solution(
-            job.task, job.code, meter=meter, sandbox=sandbox, measure=measure, isolation=isolation
+            job.task,
+            job.code,
+            meter=meter,
+            sandbox=sandbox,
+            measure=measure,
+            isolation=isolation,
+            measure_cost=measure_cost,
         )
         if on_result is not None:
             on_result(job, res)

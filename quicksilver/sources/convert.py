@@ -1,0 +1,149 @@
+"""Mercury's code fields derived from a question's metaData.
+
+LeetCode's metaData names the method, its parameters' types and the return type; from it we write
+``convert_offline`` (lists -> TreeNode / ListNode where the signature needs them) and
+``evaluate_offline`` (trees and lists back to lists; in-place problems compare the mutated
+argument) in the style of the original Mercury rows, using ``lctk``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+SUPPORTED_SCALARS = {
+    "integer",
+    "long",
+    "double",
+    "boolean",
+    "string",
+    "character",
+    "void",
+}
+SUPPORTED_NODES = {"TreeNode", "ListNode"}
+
+
+@dataclass(frozen=True)
+class Signature:
+    name: str
+    params: list[tuple[str, str]]  # (name, LeetCode type)
+    returns: str
+    output_param: int | None  # in-place problems: the argument that holds the answer
+
+    @property
+    def types(self) -> list[str]:
+        return [t for _, t in self.params] + [self.returns]
+
+
+class UnsupportedSignature(ValueError):
+    """metaData that Mercury's format cannot express (design problems, other node types)."""
+
+
+def base_type(t: str) -> str:
+    t = t.strip()
+    while True:
+        if t.endswith("[]"):
+            t = t[:-2]
+        elif t.startswith("list<") and t.endswith(">"):
+            t = t[5:-1]
+        else:
+            return t
+
+
+def is_supported_type(t: str) -> bool:
+    base = base_type(t)
+    if base in SUPPORTED_NODES:
+        return t in SUPPORTED_NODES or base == t  # a node list (ListNode[]) is allowed below
+    return base in SUPPORTED_SCALARS
+
+
+def parse_signature(meta: dict[str, Any] | str) -> Signature:
+    if isinstance(meta, str):
+        meta = json.loads(meta)
+    if not isinstance(meta, dict) or "name" not in meta:
+        if isinstance(meta, dict) and meta.get("systemdesign"):
+            raise UnsupportedSignature("a design problem (class with several methods)")
+        raise UnsupportedSignature("metaData has no method name")
+    params = [(str(p["name"]), str(p["type"])) for p in meta.get("params", [])]
+    returns = str((meta.get("return") or {}).get("type", "void"))
+    output = meta.get("output") or {}
+    idx = output.get("paramindex")
+    sig = Signature(str(meta["name"]), params, returns, int(idx) if idx is not None else None)
+    bad = [t for t in sig.types if base_type(t) not in SUPPORTED_SCALARS | SUPPORTED_NODES]
+    if bad:
+        raise UnsupportedSignature(f"unsupported type(s): {', '.join(sorted(set(bad)))}")
+    return sig
+
+
+def _to_node(expr: str, t: str) -> str:
+    if t == "TreeNode":
+        return f"lctk.binaryTree({expr})"
+    if t == "ListNode":
+        return f"lctk.linkedList({expr})"
+    if t in ("ListNode[]", "list<ListNode>"):
+        return f"[lctk.linkedList(x) for x in {expr}]"
+    if t in ("TreeNode[]", "list<TreeNode>"):
+        return f"[lctk.binaryTree(x) for x in {expr}]"
+    return expr
+
+
+def _from_node(expr: str, t: str) -> str:
+    if t == "TreeNode":
+        return f"lctk.binaryTree2Arr({expr})"
+    if t == "ListNode":
+        return f"lctk.linkedList2Arr({expr})"
+    if t in ("ListNode[]", "list<ListNode>"):
+        return f"[lctk.linkedList2Arr(x) for x in {expr}]"
+    if t in ("TreeNode[]", "list<TreeNode>"):
+        return f"[lctk.binaryTree2Arr(x) for x in {expr}]"
+    return expr
+
+
+def convert_offline_source(sig: Signature) -> str:
+    lines = ["def convert_offline(case):", "    import lctk", "    inputs, expected = case"]
+    if any(base_type(t) in SUPPORTED_NODES for _, t in sig.params):
+        lines.append("    inputs = list(inputs)")
+        for i, (_, t) in enumerate(sig.params):
+            if base_type(t) in SUPPORTED_NODES:
+                lines.append(f"    inputs[{i}] = {_to_node(f'inputs[{i}]', t)}")
+    lines.append("    return inputs, expected")
+    return "\n".join(lines) + "\n"
+
+
+def evaluate_offline_source(sig: Signature, *, any_order: bool = False) -> str:
+    """``any_order``: the answer is a list whose order does not matter (compared sorted)."""
+    if sig.output_param is not None:
+        t = sig.params[sig.output_param][1]
+        got = _from_node(f"inputs[{sig.output_param}]", t)
+    else:
+        got = _from_node("outputs", sig.returns)
+    lines = [
+        "def evaluate_offline(inputs, outputs, expected):",
+        "    import lctk",
+        f"    got = {got}",
+    ]
+    if sig.returns == "double":
+        lines += [
+            "    if isinstance(got, (int, float)) and isinstance(expected, (int, float)):",
+            "        return abs(got - expected) <= 1e-5 * max(1.0, abs(expected))",
+        ]
+    if any_order:
+        lines += [
+            "    def norm(x):",
+            "        if isinstance(x, (list, tuple)):",
+            "            return sorted((norm(v) for v in x), key=repr)",
+            "        return x",
+            "    return norm(got) == norm(expected)",
+        ]
+    else:
+        lines.append("    return got == expected")
+    return "\n".join(lines) + "\n"
+
+
+def parse_example_testcase(text: str, n_params: int) -> list[Any]:
+    """One exampleTestcaseList entry: the parameters' values, one JSON value per line."""
+    lines = [ln for ln in text.split("\n") if ln.strip() != ""]
+    if len(lines) != n_params:
+        raise ValueError(f"expected {n_params} lines (one per parameter), got {len(lines)}")
+    return [json.loads(ln) for ln in lines]
