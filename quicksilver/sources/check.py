@@ -20,10 +20,25 @@ from quicksilver.sources.convert import (
 from quicksilver.sources.snapshot import SnapshotFile
 
 
+def is_function_style(snap: SnapshotFile) -> bool:
+    """HumanEval/MBPP-style tasks: a top-level function, not a ``class Solution`` method."""
+    snippet = snap.question.python3_snippet() or ""
+    return snap.entry_point is not None and "class Solution" not in snippet
+
+
 def snapshot_task(snap: SnapshotFile, *, any_order: bool = False) -> ProfileTask:
     """A profiler task from a snapshot question and its ``tests`` (raises UnsupportedSignature)."""
-    sig = parse_signature(snap.question.metaData or "{}")
     cases = tuple(Case(list(t["input"]), t["expected"]) for t in (snap.tests or []))
+    if is_function_style(snap):
+        assert snap.entry_point is not None
+        return ProfileTask(
+            task_id=snap.slug,
+            entry_point=snap.entry_point,
+            cases=cases,
+            kind="function",
+            difficulty=snap.question.difficulty,
+        )
+    sig = parse_signature(snap.question.metaData or "{}")
     return ProfileTask(
         task_id=snap.slug,
         entry_point=sig.name,

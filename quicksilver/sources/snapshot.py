@@ -52,7 +52,7 @@ class Question(_Model):
     title: str
     titleSlug: str
     content: str | None  # HTML; None for paid-only questions seen without a subscription
-    difficulty: Literal["Easy", "Medium", "Hard"]
+    difficulty: Literal["Easy", "Medium", "Hard"] | None  # None: the source has no rating
     isPaidOnly: bool
     topicTags: list[TopicTag] = Field(default_factory=list)
     codeSnippets: list[CodeSnippet] | None = None
