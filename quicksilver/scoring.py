@@ -103,6 +103,7 @@ class ReferenceCache:
             "profiler": PROFILER_VERSION,
         }
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        os.fchmod(fd, 0o644)
         with os.fdopen(fd, "w") as fh:
             json.dump(data, fh)
         os.replace(tmp, path)

@@ -180,6 +180,7 @@ def write_snapshot(directory: str | Path, snap: SnapshotFile) -> Path:
     text = json.dumps(snap.model_dump(mode="json"), indent=1, ensure_ascii=False)
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{snap.slug}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o644)  # mkstemp makes 0600; snapshot files are ordinary data files
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text + "\n")
             fh.flush()
