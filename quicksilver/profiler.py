@@ -101,8 +101,8 @@ class CaseResult:
     ci_low: float | None = None
     ci_high: float | None = None
     ci_coverage: float | None = None
-    converged: bool = False
-    charged: float = 0.0  # cost moved back into the case from untimed windows (reported unit)
+    converged: bool = False  # the CI target was met (False: stopped by max_rounds or budget)
+    charged: float = 0.0  # per call, on average: cost moved back in from untimed windows
     samples: list[float] = field(default_factory=list)
 
 
@@ -341,8 +341,9 @@ class _Run:
         raw: list[list[int]] = [[] for _ in self.cases]
         charged: list[int] = [0] * len(self.cases)
         budget = m.budget_seconds * 1e9
+        done = [False] * len(self.cases)  # converged, or out of rounds
         for rnd in range(m.max_rounds):
-            pending = [i for i in range(len(self.cases)) if not self.cases[i].converged]
+            pending = [i for i in range(len(self.cases)) if not done[i]]
             if not pending:
                 break
             for i in pending:
@@ -373,9 +374,9 @@ class _Run:
                 if n >= m.min_rounds:
                     ci = median_ci(raw[i])
                     if ci.rel_half_width <= m.target_rel_ci or self.meter.deterministic:
-                        self.cases[i].converged = True
+                        self.cases[i].converged = done[i] = True
                 if n >= m.max_rounds:
-                    self.cases[i].converged = True
+                    done[i] = True  # stops, without claiming the CI target was met
             if self.measure_cpu_ns > budget:
                 log.info("%s: measurement budget spent after %d rounds", self.task.task_id, rnd + 1)
                 break
@@ -387,7 +388,7 @@ class _Run:
             case.calls_per_window = k
             case.median, case.ci_low, case.ci_high = ci.median, ci.low, ci.high
             case.ci_coverage = ci.coverage
-            case.charged = self.meter.to_unit(charged[i] / k)
+            case.charged = self.meter.to_unit(charged[i] / (k * max(1, len(raw[i]))))
             case.samples = per_call
             if self.meter.deterministic:
                 case.converged = True

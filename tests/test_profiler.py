@@ -229,3 +229,15 @@ def test_meter_error_type() -> None:
         from quicksilver.meters import make_meter
 
         make_meter("sundial")
+
+
+def test_converged_only_when_the_ci_target_is_met() -> None:
+    task = ProfileTask("sum", "f", (Case([20_000], sum(range(20_000))),), kind="function")
+    code = "def f(n):\n    return sum(range(n))\n"
+    unreachable = MeasureConfig(min_rounds=2, max_rounds=3, target_rel_ci=1e-12, budget_seconds=5)
+    res = profile_solution(task, code, sandbox=quick_sandbox(), measure=unreachable)
+    assert res.passed and res.cases[0].rounds == 3
+    assert res.cases[0].converged is False
+    easy = MeasureConfig(min_rounds=2, max_rounds=50, target_rel_ci=0.5, budget_seconds=5)
+    res = profile_solution(task, code, sandbox=quick_sandbox(), measure=easy)
+    assert res.cases[0].converged is True and res.cases[0].rounds == 2

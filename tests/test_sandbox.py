@@ -553,3 +553,14 @@ def test_run_result_json_is_plain(echo_task: ProfileTask) -> None:
     res = run(echo_task, "class Solution:\n    def f(self, x):\n        return x + 1\n")
     data = json.loads(json.dumps(res.to_dict()))
     assert data["status"] == "passed" and data["meter"] == "cpu" and data["unit"] == "s"
+
+
+def test_harness_protocol_mismatch_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from quicksilver.meters import CpuMeter
+    from quicksilver.sandbox import session as session_mod
+
+    monkeypatch.setattr(session_mod, "HARNESS_PROTOCOL", 999)
+    s = session_mod.SandboxSession(SandboxConfig(), CpuMeter())
+    with pytest.raises(session_mod.ProtocolViolation, match="restart"):
+        s.start()
+    s.close()

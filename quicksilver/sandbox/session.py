@@ -31,6 +31,8 @@ from quicksilver.sandbox.runtime import wire
 
 log = logging.getLogger(__name__)
 
+HARNESS_PROTOCOL = 2  # must match PROTOCOL in runtime/harness.py
+
 
 class SandboxError(RuntimeError):
     """Base class for a sandboxed process that did not answer as it should."""
@@ -173,7 +175,13 @@ class SandboxSession:
             self.meter.attach(self.pid, out_dir)
             # The harness greets once it runs: from here on the sandbox is fully set up, and
             # it exits by itself on EOF if this process dies.
-            self._await_reply(0, self._cpu(), None, 60.0)
+            hello = self._await_reply(0, self._cpu(), None, 60.0)
+            if hello.get("protocol") != HARNESS_PROTOCOL:
+                raise ProtocolViolation(
+                    f"the sandbox harness ({iso.RUNTIME_DIR}) speaks protocol "
+                    f"{hello.get('protocol')!r} but this process expects {HARNESS_PROTOCOL}: "
+                    "the installed quicksilver changed under a running process; restart it"
+                )
             self._last_reading = self.meter.read()
             self._last_cpu = self._cpu()
         except (MeterError, SandboxError):

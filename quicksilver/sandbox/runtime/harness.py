@@ -24,6 +24,8 @@ import gc
 import os
 import sys
 
+PROTOCOL = 2  # bump on any change of the commands or replies; the host checks it
+
 CMD_FD = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 REPLY_FD = int(sys.argv[2]) if len(sys.argv) > 2 else 4
 
@@ -262,7 +264,8 @@ def main() -> int:
     }
     write, read, fence = wire.write_frame, wire.read_frame, _fence
     fence()
-    write(REPLY_FD, {"seq": 0, "ok": True, "hello": os.getpid()})  # the host waits for this
+    # the host waits for this, and checks that it speaks the same protocol
+    write(REPLY_FD, {"seq": 0, "ok": True, "hello": os.getpid(), "protocol": PROTOCOL})
     while True:
         try:
             msg = read(CMD_FD)
