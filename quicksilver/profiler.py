@@ -301,7 +301,11 @@ class _Run:
             if not v["passed"]:
                 got = json.dumps(wire.to_plain(items[i]["output"]))[:200]
                 want = json.dumps(wire.to_plain(items[i]["expected"]))[:200]
-                raise _Verdict("failed", f"case {i}: wrong answer: got {got}, expected {want}", i)
+                msg = f"case {i}: wrong answer: got {got}, expected {want}"
+                if items[i]["output"] is None:  # in-place problems are judged on the arguments
+                    after = json.dumps(wire.to_plain(items[i]["inputs_after"]))[:200]
+                    msg += f"; arguments after the call: {after}"
+                raise _Verdict("failed", msg, i)
         return cpu_costs
 
     def _k_cap(self, i: int) -> int:
