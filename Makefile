@@ -20,8 +20,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check quicksilver tests bench
-	$(BIN)/ruff format --check quicksilver tests bench
+	$(BIN)/ruff check quicksilver tests bench flows
+	$(BIN)/ruff format --check quicksilver tests bench flows
 
 bench: $(STAMP)
 	$(BIN)/python bench/profiler.py

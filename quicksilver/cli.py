@@ -27,13 +27,10 @@ log = logging.getLogger("quicksilver")
 
 
 def _mount_subcommands() -> None:
+    from quicksilver.sources.leetcode_cli import scrape_app
     from quicksilver.sources.snapshot_cli import snapshot_app
 
     app.add_typer(snapshot_app, name="snapshot")
-    try:
-        from quicksilver.sources.leetcode_cli import scrape_app
-    except ImportError:  # pragma: no cover - the scraper module is optional at import time
-        return
     app.add_typer(scrape_app, name="scrape", help="Fetch problems and solutions from a source.")
 
 

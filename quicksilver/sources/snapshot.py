@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 log = logging.getLogger(__name__)
 
-FORMAT = "quicksilver-snapshot/1"
+FORMAT: Literal["quicksilver-snapshot/1"] = "quicksilver-snapshot/1"
 
 SolutionSource = Literal["runtime-bin", "community", "canonical", "model", "bundled"]
 
@@ -193,7 +193,10 @@ def write_snapshot(directory: str | Path, snap: SnapshotFile) -> Path:
 
 
 def iter_snapshot_paths(directory: str | Path) -> Iterator[Path]:
-    yield from sorted(p for p in Path(directory).glob("*.json") if not p.name.startswith("."))
+    # "_name.json" and ".name.json" are bookkeeping files (a scraper's plan, a temp file)
+    yield from sorted(
+        p for p in Path(directory).glob("*.json") if not p.name.startswith((".", "_"))
+    )
 
 
 def load_snapshot_dir(directory: str | Path) -> SnapshotLoad:
