@@ -282,3 +282,14 @@ def test_stats_counts_and_problems(tmp_path: Path) -> None:
     assert st.solutions_per_task == {"min": 1, "median": 2, "mean": 1.67, "max": 2}
     assert st.by_source == {"community": 2, "runtime-bin": 3}
     assert len(st.problems) == 1 and st.problems[0]["file"].endswith("d.json")
+
+
+def test_nested_node_lists_are_unsupported() -> None:
+    with pytest.raises(UnsupportedSignature, match=r"TreeNode\[\]\[\]"):
+        parse_signature(
+            '{"name": "f", "params": [{"name": "t", "type": "TreeNode[][]"}], "return": {"type": "integer"}}'
+        )
+    sig = parse_signature(
+        '{"name": "f", "params": [{"name": "ls", "type": "ListNode[]"}], "return": {"type": "ListNode"}}'
+    )
+    assert "[lctk.linkedList(x) for x in inputs[0]]" in convert_offline_source(sig)

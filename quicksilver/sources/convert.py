@@ -51,13 +51,6 @@ def base_type(t: str) -> str:
             return t
 
 
-def is_supported_type(t: str) -> bool:
-    base = base_type(t)
-    if base in SUPPORTED_NODES:
-        return t in SUPPORTED_NODES or base == t  # a node list (ListNode[]) is allowed below
-    return base in SUPPORTED_SCALARS
-
-
 def parse_signature(meta: dict[str, Any] | str) -> Signature:
     if isinstance(meta, str):
         meta = json.loads(meta)
@@ -70,7 +63,20 @@ def parse_signature(meta: dict[str, Any] | str) -> Signature:
     output = meta.get("output") or {}
     idx = output.get("paramindex")
     sig = Signature(str(meta["name"]), params, returns, int(idx) if idx is not None else None)
-    bad = [t for t in sig.types if base_type(t) not in SUPPORTED_SCALARS | SUPPORTED_NODES]
+    node_forms = {
+        "TreeNode",
+        "ListNode",
+        "TreeNode[]",
+        "ListNode[]",
+        "list<TreeNode>",
+        "list<ListNode>",
+    }
+    bad = [
+        t
+        for t in sig.types
+        if base_type(t) not in SUPPORTED_SCALARS | SUPPORTED_NODES
+        or (base_type(t) in SUPPORTED_NODES and t not in node_forms)  # nested node lists
+    ]
     if bad:
         raise UnsupportedSignature(f"unsupported type(s): {', '.join(sorted(set(bad)))}")
     return sig
