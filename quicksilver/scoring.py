@@ -12,7 +12,6 @@ import hashlib
 import json
 import logging
 import os
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 
 from quicksilver import __version__
 from quicksilver.config import MeasureConfig, SandboxConfig
+from quicksilver.fsutil import write_text_atomic
 from quicksilver.machine import machine_info
 from quicksilver.metrics import (
     SampleOutcome,
@@ -102,11 +102,7 @@ class ReferenceCache:
             "machine_id": result.machine_id,
             "profiler": PROFILER_VERSION,
         }
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        os.fchmod(fd, 0o644)
-        with os.fdopen(fd, "w") as fh:
-            json.dump(data, fh)
-        os.replace(tmp, path)
+        write_text_atomic(path, json.dumps(data))
 
 
 @dataclass

@@ -140,7 +140,7 @@ def test_atomic_write_keeps_the_old_file_on_a_crash(tmp_path: Path, monkeypatch)
     def boom(*_a: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr("quicksilver.sources.snapshot.os.replace", boom)
+    monkeypatch.setattr("quicksilver.fsutil.os.replace", boom)
     with pytest.raises(OSError, match="disk full"):
         write_snapshot(tmp_path, changed)
     assert read_snapshot(tmp_path / "add-up.json").question.title == "Add Up"

@@ -34,7 +34,6 @@ import logging
 import math
 import os
 import re
-import tempfile
 import textwrap
 import threading
 import time
@@ -55,6 +54,7 @@ from pydantic import (
 )
 
 from quicksilver import __version__
+from quicksilver.fsutil import write_text_atomic
 from quicksilver.sources.snapshot import (
     Provenance,
     Question,
@@ -762,23 +762,9 @@ class PlannedQuestion:
         }
 
 
-def _write_text_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_plan(out_dir: Path, planned: Iterable[PlannedQuestion]) -> Path:
     path = out_dir / PLAN_FILE
-    _write_text_atomic(path, "".join(json.dumps(p.to_dict()) + "\n" for p in planned))
+    write_text_atomic(path, "".join(json.dumps(p.to_dict()) + "\n" for p in planned))
     return path
 
 

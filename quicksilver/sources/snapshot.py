@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from quicksilver.fsutil import write_text_atomic
 
 log = logging.getLogger(__name__)
 
@@ -176,22 +176,8 @@ def read_snapshot(path: str | Path) -> SnapshotFile:
 
 def write_snapshot(directory: str | Path, snap: SnapshotFile) -> Path:
     """Write ``<directory>/<titleSlug>.json`` atomically (a crash leaves no partial file)."""
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    target = directory / f"{snap.slug}.json"
     text = json.dumps(snap.model_dump(mode="json"), indent=1, ensure_ascii=False)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{snap.slug}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, 0o644)  # mkstemp makes 0600; snapshot files are ordinary data files
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+    return write_text_atomic(Path(directory) / f"{snap.slug}.json", text + "\n")
 
 
 def iter_snapshot_paths(directory: str | Path) -> Iterator[Path]:
