@@ -42,7 +42,7 @@ class MeterStatus:
 class Meter(ABC):
     name: str
     unit: str
-    #: multiply a reading by this to get ``unit``-per-call values for reports
+    #: the same code and input always give the same reading (one round is enough)
     deterministic: bool = False
 
     @abstractmethod

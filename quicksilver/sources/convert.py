@@ -63,47 +63,41 @@ def parse_signature(meta: dict[str, Any] | str) -> Signature:
     output = meta.get("output") or {}
     idx = output.get("paramindex")
     sig = Signature(str(meta["name"]), params, returns, int(idx) if idx is not None else None)
-    node_forms = {
-        "TreeNode",
-        "ListNode",
-        "TreeNode[]",
-        "ListNode[]",
-        "list<TreeNode>",
-        "list<ListNode>",
-    }
     bad = [
         t
         for t in sig.types
         if base_type(t) not in SUPPORTED_SCALARS | SUPPORTED_NODES
-        or (base_type(t) in SUPPORTED_NODES and t not in node_forms)  # nested node lists
+        or (base_type(t) in SUPPORTED_NODES and t not in NODE_FORMS)  # nested node lists
     ]
     if bad:
         raise UnsupportedSignature(f"unsupported type(s): {', '.join(sorted(set(bad)))}")
     return sig
 
 
+# Node types Mercury's rows can carry: (lctk builder, lctk flattener) per node class; a list of
+# nodes (``ListNode[]`` / ``list<ListNode>``) converts element-wise. Nothing deeper is supported.
+_LCTK = {"TreeNode": ("binaryTree", "binaryTree2Arr"), "ListNode": ("linkedList", "linkedList2Arr")}
+NODE_FORMS = {
+    form: (node, many)
+    for node in _LCTK
+    for form, many in ((node, False), (f"{node}[]", True), (f"list<{node}>", True))
+}
+
+
+def _lctk_call(expr: str, t: str, which: int) -> str:
+    if t not in NODE_FORMS:
+        return expr
+    node, many = NODE_FORMS[t]
+    fn = f"lctk.{_LCTK[node][which]}"
+    return f"[{fn}(x) for x in {expr}]" if many else f"{fn}({expr})"
+
+
 def _to_node(expr: str, t: str) -> str:
-    if t == "TreeNode":
-        return f"lctk.binaryTree({expr})"
-    if t == "ListNode":
-        return f"lctk.linkedList({expr})"
-    if t in ("ListNode[]", "list<ListNode>"):
-        return f"[lctk.linkedList(x) for x in {expr}]"
-    if t in ("TreeNode[]", "list<TreeNode>"):
-        return f"[lctk.binaryTree(x) for x in {expr}]"
-    return expr
+    return _lctk_call(expr, t, 0)
 
 
 def _from_node(expr: str, t: str) -> str:
-    if t == "TreeNode":
-        return f"lctk.binaryTree2Arr({expr})"
-    if t == "ListNode":
-        return f"lctk.linkedList2Arr({expr})"
-    if t in ("ListNode[]", "list<ListNode>"):
-        return f"[lctk.linkedList2Arr(x) for x in {expr}]"
-    if t in ("TreeNode[]", "list<TreeNode>"):
-        return f"[lctk.binaryTree2Arr(x) for x in {expr}]"
-    return expr
+    return _lctk_call(expr, t, 1)
 
 
 def convert_offline_source(sig: Signature) -> str:
