@@ -1,0 +1,303 @@
+"""Running code that did not come from us, in the sandbox, for its values rather than its cost.
+
+Two uses in the build pipelines:
+
+- :func:`run_generator`: a test generator's ``generate_test_case()`` (or any entry point, e.g.
+  DPE's ``perf_input_gen(scale)``), called once per seed, each call seeded with ``random.seed``;
+- :func:`run_outputs`: a reference solution on a list of inputs, returning each call's canonical
+  answer (the return value, or the mutated argument of an in-place problem) as plain JSON data,
+  trees and linked lists as their LeetCode lists.
+
+Both use the profiler's harness in one sandboxed process per (code, batch). A call that exceeds its
+limit kills that process; the remaining calls continue in a fresh one, so one hanging input costs
+its own limit and nothing else. Values cross the boundary strictly serialised (see
+``sandbox/runtime/wire.py``): an object that is not plain data is an error, never trusted.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from quicksilver.config import SandboxConfig
+from quicksilver.meters import CpuMeter
+from quicksilver.sandbox import isolation as iso
+from quicksilver.sandbox.runtime import wire
+from quicksilver.sandbox.session import LimitExceeded, SandboxError, SandboxSession
+
+log = logging.getLogger(__name__)
+
+CallStatus = Literal["ok", "error", "timeout", "memory"]
+
+IDENTITY_CONVERT = "def convert_offline(case):\n    return case\n"
+
+_SEEDED_WRAPPER = """
+
+def __quicksilver_seeded_call(__seed, *__args):
+    import random as __random
+    __random.seed(__seed)
+    return {entry}(*__args)
+"""
+
+
+@dataclass
+class CallOutcome:
+    """One call's result: ``value`` is plain JSON data when ``status == "ok"``."""
+
+    status: CallStatus
+    value: Any = None
+    error: str | None = None
+    cpu_seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+@dataclass
+class BatchRun:
+    """The outcomes of a batch, in input order; ``load_error`` when the code did not load."""
+
+    outcomes: list[CallOutcome] = field(default_factory=list)
+    load_error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.load_error is None and all(o.ok for o in self.outcomes)
+
+    def first_error(self) -> str | None:
+        if self.load_error:
+            return self.load_error
+        for i, o in enumerate(self.outcomes):
+            if not o.ok:
+                return f"call {i}: {o.status}: {o.error}"
+        return None
+
+
+def _status_of(reply: dict[str, Any]) -> CallStatus:
+    return "memory" if reply.get("kind") == "memory" else "error"
+
+
+def _plain_answer(report: dict[str, Any], output_param: int | None) -> Any:
+    if output_param is None:
+        return wire.to_plain(report["output"])
+    after = wire.to_plain(report["inputs_after"])
+    return after[output_param]
+
+
+def run_calls(
+    code: str,
+    *,
+    entry_point: str,
+    inputs: Sequence[Sequence[Any]],
+    kind: Literal["class", "function"] = "function",
+    convert_offline: str = IDENTITY_CONVERT,
+    output_param: int | None = None,
+    cpu_seconds: float = 10.0,
+    wall_seconds: float | None = None,
+    memory_mb: int | None = None,
+    sandbox: SandboxConfig | None = None,
+    isolation: iso.Isolation | None = None,
+) -> BatchRun:
+    """Call ``entry_point`` of ``code`` once per argument list, each within ``cpu_seconds``.
+
+    ``kind="class"`` calls ``Solution().<entry_point>`` as the profiler does (after
+    ``convert_offline``); ``output_param`` names the argument whose state after the call is the
+    answer (in-place problems).
+    """
+    sandbox = sandbox or SandboxConfig()
+    if memory_mb is not None:
+        sandbox = sandbox.model_copy(
+            update={"limits": sandbox.limits.model_copy(update={"memory_mb": memory_mb})}
+        )
+    isolation = isolation or iso.resolve(sandbox)
+    limits = sandbox.limits
+    wall = wall_seconds if wall_seconds is not None else max(limits.wall, cpu_seconds * 3 + 5)
+    encoded = [wire.encode(list(args)) for args in inputs]
+    out = BatchRun()
+    while True:
+        restart = _serve(
+            code,
+            entry_point,
+            kind,
+            convert_offline,
+            output_param,
+            encoded,
+            len(out.outcomes),
+            out,
+            cpu_seconds=cpu_seconds,
+            wall=wall,
+            sandbox=sandbox,
+            isolation=isolation,
+        )
+        if out.load_error is not None or not restart or len(out.outcomes) >= len(encoded):
+            return out
+
+
+def _serve(
+    code: str,
+    entry_point: str,
+    kind: str,
+    convert_offline: str,
+    output_param: int | None,
+    encoded: list[Any],
+    base: int,
+    out: BatchRun,
+    *,
+    cpu_seconds: float,
+    wall: float,
+    sandbox: SandboxConfig,
+    isolation: iso.Isolation,
+) -> bool:
+    """Serve calls ``base..`` in one process; True when it died and the rest needs a new one."""
+    limits = sandbox.limits
+    session = SandboxSession(sandbox, CpuMeter(), isolation)
+    serving = False
+    try:
+        session.start()
+        setup = session.request(
+            "setup",
+            uid=sandbox.sandbox_uid if not isolation.weak else None,
+            gid=sandbox.sandbox_uid if not isolation.weak else None,
+            limits={
+                "as_bytes": limits.memory_mb << 20,
+                # a backstop only: each call has its own limit below
+                "cpu_seconds": math.ceil(cpu_seconds * (len(encoded) - base + 2)) + 10,
+                "nproc": limits.processes,
+                "fsize_bytes": limits.file_size_mb << 20,
+                "nofile": limits.open_files,
+                "core": 0,
+            },
+            recursion_limit=limits.recursion_limit,
+            kind=kind,
+            entry_point=entry_point,
+            convert_offline=convert_offline,
+            cases=encoded[base:],
+            wall_limit_s=wall,
+        )
+        if not setup.reply.get("ok"):
+            out.load_error = f"setup failed: {setup.reply.get('error')}"
+            return False
+        try:
+            load = session.request("load", code=code, cpu_limit_s=cpu_seconds, wall_limit_s=wall)
+        except LimitExceeded as exc:
+            out.load_error = f"loading the code timed out: {exc}"
+            return False
+        if not load.reply.get("ok"):
+            out.load_error = f"loading the code: {load.reply.get('error')}"
+            return False
+        serving = True
+        for i in range(base, len(encoded)):
+            out.outcomes.append(_one_call(session, i - base, output_param, cpu_seconds, wall))
+            if out.outcomes[-1].status == "timeout":
+                return True  # the process was killed: the rest runs in a fresh one
+        return False
+    except SandboxError as exc:
+        # the process died (an interpreter crash, a kill on memory): blame the call in flight
+        if not serving:
+            out.load_error = f"the process died before serving calls: {exc}"
+            return False
+        status: CallStatus = "memory" if "MemoryError" in str(exc) else "error"
+        if len(out.outcomes) < len(encoded):
+            out.outcomes.append(CallOutcome(status, error=f"the process died: {exc}"))
+        return True
+    except OSError as exc:
+        out.load_error = f"the sandbox did not start: {exc}"
+        return False
+    finally:
+        session.close()
+
+
+def _one_call(
+    session: SandboxSession, case: int, output_param: int | None, cpu_seconds: float, wall: float
+) -> CallOutcome:
+    prep = session.request("prep", case=case, k=1, wall_limit_s=wall)
+    if not prep.reply.get("ok"):
+        session.request("release", wall_limit_s=wall)
+        return CallOutcome(
+            _status_of(prep.reply), error=f"preparing the input: {prep.reply.get('error')}"
+        )
+    try:
+        go = session.request("go", cpu_limit_s=cpu_seconds, wall_limit_s=wall)
+    except LimitExceeded as exc:
+        return CallOutcome("timeout", error=str(exc), cpu_seconds=cpu_seconds)
+    cpu = go.cpu_ns / 1e9
+    if not go.reply.get("ok"):
+        session.request("release", wall_limit_s=wall)
+        return CallOutcome(_status_of(go.reply), error=str(go.reply.get("error")), cpu_seconds=cpu)
+    rep = session.request("report", wall_limit_s=wall)
+    session.request("release", wall_limit_s=wall)
+    if not rep.reply.get("ok"):
+        return CallOutcome("error", error=str(rep.reply.get("error")), cpu_seconds=cpu)
+    try:
+        value = _plain_answer(rep.reply, output_param)
+    except (wire.WireError, IndexError, TypeError) as exc:
+        return CallOutcome("error", error=f"the answer is not plain data: {exc}", cpu_seconds=cpu)
+    return CallOutcome("ok", value=value, cpu_seconds=cpu)
+
+
+def run_outputs(
+    code: str,
+    *,
+    entry_point: str,
+    inputs: Sequence[Sequence[Any]],
+    convert_offline: str = IDENTITY_CONVERT,
+    output_param: int | None = None,
+    kind: Literal["class", "function"] = "class",
+    cpu_seconds: float = 10.0,
+    sandbox: SandboxConfig | None = None,
+    isolation: iso.Isolation | None = None,
+) -> BatchRun:
+    """A solution's canonical answers on ``inputs`` (see the module docstring)."""
+    return run_calls(
+        code,
+        entry_point=entry_point,
+        inputs=inputs,
+        kind=kind,
+        convert_offline=convert_offline,
+        output_param=output_param,
+        cpu_seconds=cpu_seconds,
+        sandbox=sandbox,
+        isolation=isolation,
+    )
+
+
+def case_seeds(seed: int, count: int) -> list[int]:
+    """Per-call seeds derived from one recorded seed (stable across Python versions)."""
+    import hashlib
+
+    return [
+        int.from_bytes(hashlib.sha256(f"{seed}:{i}".encode()).digest()[:4], "big")
+        for i in range(count)
+    ]
+
+
+def run_generator(
+    code: str,
+    *,
+    seeds: Sequence[int],
+    entry: str = "generate_test_case",
+    args: Sequence[Any] = (),
+    cpu_seconds: float = 10.0,
+    memory_mb: int | None = None,
+    sandbox: SandboxConfig | None = None,
+    isolation: iso.Isolation | None = None,
+) -> BatchRun:
+    """Call ``entry(*args)`` once per seed, after ``random.seed(seed)``, in the sandbox.
+
+    Each outcome's ``value`` is what the generator returned, as plain data (tuples as lists).
+    """
+    wrapped = code + _SEEDED_WRAPPER.format(entry=entry)
+    return run_calls(
+        wrapped,
+        entry_point="__quicksilver_seeded_call",
+        inputs=[[s, *args] for s in seeds],
+        kind="function",
+        cpu_seconds=cpu_seconds,
+        memory_mb=memory_mb,
+        sandbox=sandbox,
+        isolation=isolation,
+    )

@@ -1,0 +1,78 @@
+"""LeetCode statement HTML as plain text (Mercury's ``pretty_content``).
+
+Keeps what a reader needs: paragraphs, example blocks, list items as ``- ...`` lines, exponents as
+``10^5`` (``<sup>``), subscripts as ``_i``, entities decoded. No third-party parser: the HTML
+LeetCode serves is a small, regular subset.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+_BLOCK_END = re.compile(r"</(p|div|pre|ul|ol|h\d|blockquote)>", re.I)
+_BLOCK_START = re.compile(r"<(p|div|pre|ul|ol|h\d|blockquote)(\s[^>]*)?>", re.I)
+
+
+def html_to_text(content: str | None) -> str:
+    if not content:
+        return ""
+    text = content.replace("\r\n", "\n")
+    text = re.sub(r"<sup>(.*?)</sup>", r"^\1", text, flags=re.S | re.I)
+    text = re.sub(r"<sub>(.*?)</sub>", r"_\1", text, flags=re.S | re.I)
+    text = re.sub(r"<br\s*/?>", "\n", text, flags=re.I)
+    text = re.sub(r"<li(\s[^>]*)?>\s*", "\n- ", text, flags=re.I)
+    text = re.sub(r"</li>", "", text, flags=re.I)
+    text = _BLOCK_START.sub("\n", text)
+    text = _BLOCK_END.sub("\n", text)
+    text = re.sub(r"<img[^>]*alt=\"([^\"]*)\"[^>]*>", r"[image: \1]", text, flags=re.I)
+    text = re.sub(r"<[^>]+>", "", text)
+    text = html.unescape(text).replace("\xa0", " ")
+    lines = [ln.rstrip() for ln in text.split("\n")]
+    out: list[str] = []
+    for ln in lines:
+        if not ln.strip():
+            if out and out[-1] != "":
+                out.append("")
+            continue
+        item = ln.lstrip().startswith("- ")
+        if item and len(out) >= 2 and out[-1] == "" and out[-2].lstrip().startswith("- "):
+            out.pop()  # list items stay together
+        out.append(ln)
+    return "\n".join(out).strip() + "\n"
+
+
+def constraints_text(content: str | None) -> list[str]:
+    """The Constraints section's items as plain text lines (empty when there is none)."""
+    if not content:
+        return []
+    m = re.search(r"Constraints:?\s*</(?:strong|b)>.*?<ul>(.*?)</ul>", content, flags=re.S | re.I)
+    if not m:
+        return []
+    items = re.findall(r"<li[^>]*>(.*?)</li>", m.group(1), flags=re.S | re.I)
+    return [html_to_text(i).strip() for i in items if html_to_text(i).strip()]
+
+
+_ANY_ORDER = re.compile(
+    r"\b(return|returned|answer|output)\b[^.]{0,120}?\bin any order\b|"
+    r"\bin any order\b[^.]{0,40}\b(is|are) (accepted|fine|allowed)",
+    re.I,
+)
+_MANY_ANSWERS = re.compile(
+    r"\b(return|output|print) any (one )?(of them|valid|such|answer)\b|"
+    r"\b(you )?may return any\b(?! order)|"
+    r"\bis also a (valid|correct|accepted) answer\b|"
+    r"\b(multiple|several|more than one) (valid |possible |correct )?(answers|solutions) "
+    r"(exist|are (possible|valid|accepted))",
+    re.I,
+)
+
+
+def says_any_order(statement: str) -> bool:
+    """The statement accepts the answer in any order ("You may return them in any order")."""
+    return bool(_ANY_ORDER.search(statement))
+
+
+def says_many_answers(statement: str) -> bool:
+    """The statement accepts any one of several answers ("you may return any of them")."""
+    return bool(_MANY_ANSWERS.search(statement))

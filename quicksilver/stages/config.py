@@ -1,0 +1,188 @@
+"""The build's one typed configuration (configs/*.yaml), validated into :class:`BuildConfig`.
+
+Every limit, threshold, size and seed a build uses lives here with its default and unit; the
+published card records the values used. A bad value is a :class:`ConfigError` naming the file and
+the key.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from quicksilver.config import MeasureConfig, SandboxConfig, SandboxLimits
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used, with the file and the key named."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class DedupSection(_Strict):
+    threshold: float = Field(0.7, gt=0, le=1, description="Jaccard similarity of near-duplicates")
+    num_perm: int = Field(128, ge=16, le=1024, description="MinHash permutations")
+    ngram: int = Field(3, ge=1, le=20, description="token shingle size")
+    fp_weight: float = Field(0.5, ge=0, le=1, description="false-positive weight for bands x rows")
+    fn_weight: float = Field(0.5, ge=0, le=1, description="false-negative weight for bands x rows")
+    seed: int = Field(1, description="MinHash permutation seed")
+    canonical: bool = Field(True, description="tokens of the parsed code (comments, docstrings off)")
+    rename_locals: bool = Field(True, description="local names to placeholders before shingling")
+
+
+class FilterSection(_Strict):
+    min_solutions: int = Field(2, ge=1, description="fewest solutions a task may keep")
+
+
+class SynthesisSection(_Strict):
+    mode: Literal["offline", "llm", "auto"] = Field(
+        "offline",
+        description="offline: constraint-driven synthesizer; llm: the endpoint; auto: offline, "
+        "then the LLM for tasks the offline synthesizer reports (when an endpoint is configured)",
+    )
+    size_cap: int = Field(1000, ge=1, description="largest collection size a generator draws")
+    llm: dict[str, Any] = Field(
+        default_factory=dict, description="LLMConfig fields (see docs/llm-generators.md)"
+    )
+    cache_dir: Path = Field(Path("data/cache/llm"), description="LLM answers, keyed by request")
+
+
+class CasesSection(_Strict):
+    n: int = Field(32, ge=1, description="generated inputs per task (plus the examples)")
+    seed: int = Field(20_260_501, description="base seed; each task's seed derives from it")
+    include_examples: bool = Field(True, description="add the statement's example inputs")
+    generator_cpu_seconds: float = Field(10.0, gt=0, description="per generated input")
+    solution_cpu_seconds: float = Field(10.0, gt=0, description="per solution call")
+    max_timeout_share: float = Field(
+        0.25,
+        ge=0,
+        le=1,
+        description="a solution timing out on more than this share of inputs is dropped as too "
+        "slow; otherwise inputs on which any solution timed out are discarded",
+    )
+    min_cases: int = Field(8, ge=1, description="a task with fewer usable inputs is dropped")
+    memory_mb: int = Field(2048, ge=64, description="memory for generators and solutions")
+
+
+class UniquenessSection(_Strict):
+    double_rel_tol: float = Field(
+        1e-5, ge=0, description="answers of type double agree within this relative tolerance"
+    )
+
+
+class ProfileSection(_Strict):
+    measure: MeasureConfig = MeasureConfig(
+        min_rounds=3, max_rounds=30, target_rel_ci=0.03, budget_seconds=10.0
+    )
+    sandbox: SandboxConfig = SandboxConfig(limits=SandboxLimits(cpu_seconds=120.0))
+
+
+class SplitSection(_Strict):
+    eval_size: int = Field(256, ge=0, description="Mercury's eval split had 256 tasks")
+    seed: int = Field(0, description="seed of the eval selection")
+
+
+class RunnerSection(_Strict):
+    kind: Literal["thread", "process", "dask", "ray"] = Field(
+        "thread", description="Prefect task runner for the sharded stages"
+    )
+    workers: int | None = Field(None, ge=1, description="parallel shards (default: cores)")
+    shard_size: int = Field(4, ge=1, description="tasks per shard of the expensive stages")
+    address: str | None = Field(None, description="dask scheduler / ray cluster address")
+
+
+class BuildConfig(_Strict):
+    name: str = Field("quicksilver-mercury", description="dataset name (card, default repo)")
+    snapshots: list[Path] = Field(
+        default_factory=lambda: [Path("data/snapshot/bundled")],
+        min_length=1,
+        description="snapshot folders to build from",
+    )
+    only: list[str] | None = Field(None, description="build only these task slugs")
+    out_dir: Path = Path("data/build/mercury")
+    dedup: DedupSection = DedupSection()
+    filters: FilterSection = FilterSection()
+    synthesis: SynthesisSection = SynthesisSection()
+    testcases: CasesSection = CasesSection()
+    uniqueness: UniquenessSection = UniquenessSection()
+    profile: ProfileSection = ProfileSection()
+    splits: SplitSection = SplitSection()
+    runner: RunnerSection = RunnerSection()
+
+    @model_validator(mode="after")
+    def _paths(self) -> BuildConfig:
+        if len(set(self.snapshots)) != len(self.snapshots):
+            raise ValueError("snapshots lists a folder twice")
+        return self
+
+    def resolve(self, base: Path) -> BuildConfig:
+        """Relative paths resolved against ``base`` (the repository root)."""
+
+        def fix(p: Path) -> Path:
+            return p if p.is_absolute() else (base / p)
+
+        synth = self.synthesis.model_copy(update={"cache_dir": fix(self.synthesis.cache_dir)})
+        return self.model_copy(
+            update={
+                "snapshots": [fix(p) for p in self.snapshots],
+                "out_dir": fix(self.out_dir),
+                "synthesis": synth,
+            }
+        )
+
+    def digest_view(self) -> dict[str, Any]:
+        """The settings as plain data (recorded in the card and in cache keys)."""
+        return self.model_dump(mode="json")
+
+
+def _describe(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:8]:
+        loc = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        parts.append(f"{loc}: {err['msg']}")
+    return "; ".join(parts)
+
+
+def _set_path(data: dict[str, Any], dotted: str, value: Any) -> None:
+    keys = dotted.split(".")
+    cur = data
+    for k in keys[:-1]:
+        nxt = cur.setdefault(k, {})
+        if not isinstance(nxt, dict):
+            raise ConfigError(f"override {dotted}: {k} is not a section")
+        cur = nxt
+    cur[keys[-1]] = value
+
+
+def load_build_config(
+    path: str | Path | None = None, overrides: list[str] | None = None
+) -> BuildConfig:
+    """Read and validate a YAML config; ``overrides`` are ``dotted.key=yaml-value`` strings."""
+    data: dict[str, Any] = {}
+    where = str(path) if path else "<defaults>"
+    if path is not None:
+        try:
+            loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ConfigError(f"{where}: cannot read: {exc}") from exc
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{where}: not valid YAML: {exc}") from exc
+        if loaded is None:
+            loaded = {}
+        if not isinstance(loaded, dict):
+            raise ConfigError(f"{where}: the top level must be a mapping")
+        data = loaded
+    for item in overrides or []:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"override {item!r}: expected dotted.key=value")
+        _set_path(data, key.strip(), yaml.safe_load(raw))
+    try:
+        return BuildConfig.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(f"{where}: {_describe(exc)}") from exc

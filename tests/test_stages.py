@@ -1,0 +1,281 @@
+"""Unit tests of the Mercury build's core stages on small records: what each keeps, drops, why."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from quicksilver.stages.base import StageCounts, solution_hash
+from quicksilver.stages.config import ConfigError, load_build_config
+from quicksilver.stages.filters import filter_stage
+from quicksilver.stages.load import load_stage, normalise_code
+from quicksilver.stages.splits import split_tasks
+from quicksilver.stages.uniqueness import answers_equal, order_free, uniqueness_for_task
+
+META = {
+    "name": "f",
+    "params": [{"name": "nums", "type": "integer[]"}],
+    "return": {"type": "integer[]"},
+}
+
+
+def _task(slug="t", statement="Return the values.", meta=None, known=None, **q):
+    question = {
+        "isPaidOnly": False,
+        "metaData": json.dumps(meta or META),
+        "content": "<p>x</p>",
+        "difficulty": "Easy",
+        **q,
+    }
+    return {
+        "slug": slug,
+        "meta": meta or META,
+        "statement": statement,
+        "question": question,
+        "prompt": "class Solution:\n    def f(self, nums): pass\n",
+        "known_tests": known or [],
+    }
+
+
+def _sols(n, slug="t"):
+    return [{"slug": slug, "hash": 1000 + i, "position": i, "code": f"# {i}\n"} for i in range(n)]
+
+
+def _record(answers_by_solution, inputs, slug="t"):
+    """answers_by_solution: list (per solution) of list (per input) of values or ("error", msg)."""
+    answers = {}
+    for i, per_input in enumerate(answers_by_solution):
+        answers[str(1000 + i)] = [
+            {"status": "error", "value": None, "error": a[1]}
+            if isinstance(a, tuple)
+            else {"status": "ok", "value": a, "error": None}
+            for a in per_input
+        ]
+    return {
+        "slug": slug,
+        "seed": 7,
+        "base_seed": 1,
+        "cases": [{"input": x, "kind": "generated", "seed": j} for j, x in enumerate(inputs)],
+        "answers": answers,
+        "solutions": [1000 + i for i in range(len(answers_by_solution))],
+        "n_generated": len(inputs),
+        "n_examples": 0,
+    }
+
+
+def _run_uniqueness(task, answers, inputs):
+    counts, rejects = StageCounts("uniqueness"), []
+    sols = _sols(len(answers))
+    out, kept = uniqueness_for_task(task, _record(answers, inputs), sols, 1e-5, counts, rejects)
+    return out, kept, counts, rejects
+
+
+# ------------------------------------------------------------------------------ load
+
+
+def test_normalise_code_strips_and_dedents():
+    code = (
+        "\r\n\r\n    class Solution:  \r\n        def f(self):\t\r\n            return 1   \r\n\r\n"
+    )
+    assert normalise_code(code) == "class Solution:\n    def f(self):\n        return 1\n"
+    # whitespace-only variants hash the same (exact duplicates)
+    assert solution_hash(normalise_code(code)) == solution_hash(
+        normalise_code("class Solution:\n    def f(self):\n        return 1")
+    )
+
+
+def _snapshot(slug, solutions, **question):
+    q = {
+        "questionId": "1",
+        "questionFrontendId": "1",
+        "title": slug,
+        "titleSlug": slug,
+        "content": "<p>Return it.</p>",
+        "difficulty": "Easy",
+        "isPaidOnly": False,
+        "metaData": json.dumps(META),
+        "exampleTestcaseList": ["[1,2]"],
+        "codeSnippets": [{"lang": "Python3", "langSlug": "python3", "code": "class Solution:\n"}],
+        **question,
+    }
+    return {"question": q, "solutions": solutions, "provenance": {"source": "test"}}
+
+
+def test_load_keeps_python3_that_parses_and_rejects_the_rest(tmp_path: Path):
+    good = "class Solution:\n    def f(self, nums):\n        return nums\n"
+    snap = _snapshot(
+        "alpha",
+        [
+            {"code": good, "source": "bundled"},
+            {"code": "class Solution:\n    def f(self, nums)\n", "source": "bundled"},
+            {"code": "int main() {}", "lang": "cpp", "source": "bundled"},
+        ],
+    )
+    (tmp_path / "alpha.json").write_text(json.dumps(snap))
+    (tmp_path / "broken.json").write_text('{"question": {"titleSlug": "bro')
+    out = load_stage([tmp_path])
+    assert [s["position"] for s in out["solutions"]] == [0]
+    assert out["solutions"][0]["hash"] == solution_hash(good)
+    reasons = {(r.get("position"), r["reason"]) for r in out["rejects"]}
+    assert reasons == {(1, "syntax-error"), (2, "not-python3"), (None, "malformed-file")}
+    syntax = next(r for r in out["rejects"] if r["reason"] == "syntax-error")
+    assert "alpha solution #1" in syntax["detail"] and "line 2" in syntax["detail"]
+    assert out["tasks"][0]["examples"] == [[[1, 2]]]
+    assert out["counts"].drops == {"syntax-error": 1, "not-python3": 1, "malformed-file": 1}
+
+
+# ------------------------------------------------------------------------------ filters
+
+
+def test_filters_drop_each_kind_with_its_reason():
+    tasks = [
+        _task("ok"),
+        _task("paid", isPaidOnly=True),
+        _task(
+            "node",
+            meta={
+                "name": "f",
+                "params": [{"name": "h", "type": "Node"}],
+                "return": {"type": "Node"},
+            },
+        ),
+        _task("lonely"),
+        _task("unrated", difficulty=None),
+    ]
+    tasks[2]["question"]["metaData"] = json.dumps(tasks[2]["meta"])
+    sols = (
+        _sols(2, "ok")
+        + _sols(2, "paid")
+        + _sols(2, "node")
+        + _sols(1, "lonely")
+        + _sols(3, "unrated")
+    )
+    out = filter_stage(tasks, sols, min_solutions_=2)
+    assert [t["slug"] for t in out["tasks"]] == ["ok"]
+    assert len(out["solutions"]) == 2
+    assert out["counts"].drops == {
+        "paid-only": 1,
+        "unsupported-type": 1,
+        "min-solutions": 1,
+        "missing-field": 1,
+    }
+    node = [r for r in out["rejects"] if r["slug"] == "node"]
+    assert len(node) == 3 and all("Node" in r["detail"] for r in node)  # task + its 2 solutions
+    lonely = next(r for r in out["rejects"] if r["slug"] == "lonely" and "hash" not in r)
+    assert "1 solution(s) after dedup, fewer than 2" in lonely["detail"]
+
+
+# ------------------------------------------------------------------------------ uniqueness
+
+
+def test_uniqueness_all_agree_keeps_everything():
+    out, kept, _counts, rejects = _run_uniqueness(_task(), [[[1], [2]]] * 3, [[[1]], [[2]]])
+    assert out["classification"] == "all-agree" and out["any_order"] is False
+    assert out["test_cases"] == [
+        {"input": [[1]], "expected": [1]},
+        {"input": [[2]], "expected": [2]},
+    ]
+    assert len(kept) == 3 and not rejects
+
+
+def test_uniqueness_detects_order_free_answers():
+    answers = [[[1, 2, 3]], [[3, 2, 1]], [[2, 1, 3]]]
+    out, kept, _, rejects = _run_uniqueness(_task(), answers, [[[9]]])
+    assert out["classification"] == "equal-up-to-order" and out["any_order"] is True
+    assert len(kept) == 3 and not rejects
+
+
+def test_uniqueness_statement_any_order_is_order_free_even_when_all_agree():
+    task = _task(statement="Return the groups. You may return the answer in any order.")
+    out, _, _, _ = _run_uniqueness(task, [[[1, 2]]] * 2, [[[1]]])
+    assert out["any_order"] is True
+
+
+def test_uniqueness_drops_a_wrong_minority_with_its_failing_input():
+    answers = [[[1], [5]]] * 3 + [[[1], [6]], [[1], ("error", "ZeroDivisionError")]]
+    out, kept, counts, rejects = _run_uniqueness(_task(), answers, [[[1]], [[0, 5]]])
+    assert out["classification"] == "minority-wrong"
+    assert [s["position"] for s in kept] == [0, 1, 2]
+    assert counts.drops == {"wrong-answer": 2}
+    wrong = {r["position"]: r["detail"] for r in rejects}
+    assert "answered [6], expected [5]" in wrong[3] and "[[0, 5]]" in wrong[3]
+    assert "ZeroDivisionError" in wrong[4]
+    assert out["test_cases"][1]["expected"] == [5]
+
+
+def test_uniqueness_example_answer_outranks_the_majority():
+    task = _task(known=[{"input": [[4]], "expected": [7]}])
+    answers = [[[8]], [[8]], [[7]]]  # two wrong solutions agree; the statement says 7
+    _out, kept, counts, rejects = _run_uniqueness(task, answers, [[[4]]])
+    assert [s["position"] for s in kept] == [2]
+    assert counts.drops["wrong-answer"] == 2
+    assert "(the statement's example)" in rejects[0]["detail"]
+
+
+def test_uniqueness_drops_task_with_several_valid_answers():
+    task = _task(statement="If several substrings tie, you may return any of them.")
+    out, kept, counts, rejects = _run_uniqueness(task, [["aba"], ["aba"], ["bab"]], [["ababa"]])
+    assert out is None and kept == []
+    assert counts.drops == {"multiple-valid-answers": 1}
+    assert len(rejects) == 4  # the task and its three solutions
+
+
+def test_uniqueness_drops_task_without_a_majority():
+    out, _, counts, rejects = _run_uniqueness(_task(), [[1], [1], [2], [2]], [[[3]]])
+    assert out is None and counts.drops == {"ambiguous-output": 1}
+    assert "split 2/2" in rejects[0]["detail"]
+
+
+def test_uniqueness_doubles_agree_within_tolerance():
+    meta = {"name": "f", "params": [{"name": "x", "type": "integer"}], "return": {"type": "double"}}
+    out, kept, _, rejects = _run_uniqueness(_task(meta=meta), [[0.1 + 0.2], [0.3], [0.3]], [[1]])
+    assert out["classification"] == "all-agree" and len(kept) == 3 and not rejects
+    assert answers_equal(1.0, 1.0000001, 1e-5) and not answers_equal(1.0, 1.1, 1e-5)
+    assert not answers_equal(True, 1, 0.0) and not answers_equal([1], [1, 2], 0.0)
+
+
+def test_order_free_sorts_at_every_depth():
+    assert order_free([[3, 1], [2]]) == [[1, 3], [2]]
+    assert order_free([["b", "a"], ["c"]]) == order_free([["c"], ["a", "b"]])
+
+
+# ------------------------------------------------------------------------------ splits
+
+
+def test_splits_are_balanced_seeded_and_report_shortfalls():
+    rows = [{"slug": f"e{i}", "difficulty": "Easy"} for i in range(10)]
+    rows += [{"slug": f"m{i}", "difficulty": "Medium"} for i in range(10)]
+    rows += [{"slug": f"h{i}", "difficulty": "Hard"} for i in range(2)]
+    splits, notes = split_tasks(rows, eval_size=12, seed=3)
+    diffs = [s[0] for s in splits["eval"]]
+    assert diffs.count("e") == 4 and diffs.count("m") == 4 and diffs.count("h") == 2
+    assert notes == ["eval: 2 Hard task(s) of the 4 wanted (all there are)"]
+    assert set(splits["train"]) | set(splits["eval"]) == {r["slug"] for r in rows}
+    assert not set(splits["train"]) & set(splits["eval"])
+    assert split_tasks(rows, eval_size=12, seed=3)[0] == splits
+    assert split_tasks(rows, eval_size=12, seed=4)[0] != splits
+    assert split_tasks(list(reversed(rows)), eval_size=12, seed=3)[0] == splits
+
+
+# ------------------------------------------------------------------------------ config
+
+
+def test_config_rejects_bad_values_with_the_key(tmp_path: Path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("testcases:\n  n: 0\nrunner:\n  kind: spark\n")
+    with pytest.raises(ConfigError) as exc:
+        load_build_config(bad)
+    assert "testcases.n" in str(exc.value) and "runner.kind" in str(exc.value)
+    with pytest.raises(ConfigError, match="unknown_section"):
+        load_build_config(None, ["unknown_section.x=1"])
+    with pytest.raises(ConfigError, match="not valid YAML"):
+        (tmp_path / "y.yaml").write_text("a: [1,\n")
+        load_build_config(tmp_path / "y.yaml")
+    cfg = load_build_config(Path("configs/mercury.yaml"), ["testcases.n=5"])
+    assert (
+        cfg.testcases.n == 5
+        and cfg.synthesis.mode == "offline"
+        and cfg.profile.measure.meter == "cpu"
+    )
