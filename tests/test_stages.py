@@ -13,6 +13,7 @@ from quicksilver.stages.filters import filter_stage
 from quicksilver.stages.load import load_stage, normalise_code
 from quicksilver.stages.splits import split_tasks
 from quicksilver.stages.uniqueness import answers_equal, order_free, uniqueness_for_task
+from tests.conftest import requires_bwrap
 
 META = {
     "name": "f",
@@ -279,3 +280,81 @@ def test_config_rejects_bad_values_with_the_key(tmp_path: Path):
         and cfg.synthesis.mode == "offline"
         and cfg.profile.measure.meter == "cpu"
     )
+
+
+# ------------------------------------------------------------------------------ testcases
+
+
+@requires_bwrap
+def test_testcases_discard_bad_inputs_and_slow_solutions_with_reasons():
+    from quicksilver.config import SandboxConfig
+    from quicksilver.stages.config import CasesSection
+    from quicksilver.stages.testcases import testcases_shard
+
+    meta = {
+        "name": "f",
+        "params": [{"name": "n", "type": "integer"}],
+        "return": {"type": "integer"},
+    }
+    task = {**_task("sq", meta=meta), "examples": [[3], [3]]}  # a repeated example
+    gen = (
+        "import random\n"
+        "def generate_test_case():\n"
+        "    r = random.random()\n"
+        "    if r < 0.15:\n"
+        "        raise ValueError('unlucky')\n"
+        "    if r < 0.25:\n"
+        "        return ['not an int']\n"
+        "    if r < 0.35:\n"
+        "        return [-1]\n"  # the task does not accept negatives: most solutions raise
+        "    if r < 0.45:\n"
+        "        return [10**9]\n"  # too big for the slow solution
+        "    return [random.randint(0, 50)]\n"
+    )
+    fast = "class Solution:\n    def f(self, n):\n        assert n >= 0\n        return n * n\n"
+    slow = (
+        "class Solution:\n    def f(self, n):\n        assert n >= 0\n        s = 0\n"
+        "        for _ in range(n):\n            s += n\n        return s\n"
+    )
+    lenient = "class Solution:\n    def f(self, n):\n        return n * n\n"
+    broken = "class Solution\n"  # never loads (would be caught earlier; checked here too)
+    sols = [
+        {"slug": "sq", "hash": 1, "position": 0, "code": fast},
+        {"slug": "sq", "hash": 2, "position": 1, "code": slow},
+        {"slug": "sq", "hash": 3, "position": 2, "code": lenient},
+        {"slug": "sq", "hash": 4, "position": 3, "code": broken},
+    ]
+    section = CasesSection(n=40, seed=5, solution_cpu_seconds=0.5, min_cases=3)
+    out = testcases_shard(
+        [task],
+        sols,
+        [{"slug": "sq", "generator_code": gen}],
+        section,
+        sandbox=SandboxConfig(),
+    )
+    drops = out["counts"].drops
+    for reason in (
+        "generator-error",
+        "input-type-mismatch",
+        "duplicate-input",
+        "invalid-input",
+        "solution-timeout",
+        "does-not-load",
+    ):
+        assert drops[reason] > 0, (reason, drops)
+    (rec,) = out["records"]
+    assert rec["solutions"] == [1, 2, 3] and rec["n_examples"] == 1
+    inputs = [c["input"][0] for c in rec["cases"]]
+    assert all(0 <= x <= 50 for x in inputs)
+    for h in ("1", "2", "3"):
+        assert [a["value"] for a in rec["answers"][h]] == [x * x for x in inputs]
+    by_reason = {r["reason"]: r["detail"] for r in out["rejects"]}
+    assert "unlucky" in by_reason["generator-error"] and "sq:" in by_reason["generator-error"]
+    assert "argument 0 (integer)" in by_reason["input-type-mismatch"]
+    assert "#1 timed out" in by_reason["solution-timeout"]
+    assert "2 of 3 solutions raised" in by_reason["invalid-input"]
+    # reproducible: the same seed gives the same inputs
+    again = testcases_shard(
+        [task], sols, [{"slug": "sq", "generator_code": gen}], section, sandbox=SandboxConfig()
+    )
+    assert [c["input"] for c in again["records"][0]["cases"]] == [c["input"] for c in rec["cases"]]
