@@ -31,7 +31,7 @@ class DedupSection(_Strict):
     fp_weight: float = Field(0.5, ge=0, le=1, description="false-positive weight for bands x rows")
     fn_weight: float = Field(0.5, ge=0, le=1, description="false-negative weight for bands x rows")
     seed: int = Field(1, description="MinHash permutation seed")
-    canonical: bool = Field(True, description="tokens of the parsed code (comments, docstrings off)")
+    canonical: bool = Field(True, description="tokenise parsed code (no comments, docstrings)")
     rename_locals: bool = Field(True, description="local names to placeholders before shingling")
 
 
