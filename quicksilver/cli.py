@@ -1,4 +1,4 @@
-"""The ``quicksilver`` command: run, score, doctor."""
+"""The ``quicksilver`` command: run, score, publish, doctor."""
 
 from __future__ import annotations
 
@@ -264,6 +264,63 @@ def score(
     if json_out is not None:
         json_out.write_text(json.dumps(data, indent=1))
         err.print(f"report written to {json_out}")
+
+
+@app.command()
+def publish(
+    dataset: Annotated[
+        Path, typer.Option(help="folder written by the build's publish stage (README.md, hf/)")
+    ],
+    repo_id: Annotated[str, typer.Option("--repo-id", help="dataset repo on the Hub: ORG/NAME")],
+    revision: Annotated[
+        str | None, typer.Option(help="tag the release with this name (e.g. v1.0)")
+    ] = None,
+    private: Annotated[bool, typer.Option(help="create the repo private")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+    verbose: bool = False,
+) -> None:
+    """Release a built dataset to the Hugging Face Hub (token from $HF_TOKEN).
+
+    The dataset is validated before anything is sent. Exit codes: 2 for a missing token or an
+    invalid dataset, 1 for a failure on the Hub.
+    """
+    _logging(verbose)
+    from quicksilver.stages.publish import (
+        DatasetDirError,
+        HubError,
+        MissingTokenError,
+        PublishError,
+        SchemaError,
+        publish_to_hub,
+    )
+
+    try:
+        report = publish_to_hub(dataset, repo_id, revision=revision, private=private)
+    except MissingTokenError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from exc
+    except (DatasetDirError, SchemaError) as exc:
+        err.print(f"[red]error:[/] {dataset}: invalid dataset, nothing was pushed: {exc}")
+        raise typer.Exit(2) from exc
+    except HubError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(1) from exc
+    except PublishError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from exc
+    if as_json:
+        sys.stdout.write(json.dumps(report.to_dict()) + "\n")
+        return
+    lines = [
+        f"repo: {report.repo_url} ({'private' if report.private else 'public'}"
+        + (", created)" if report.created else ")"),
+        "splits: " + ", ".join(f"{name} {n}" for name, n in report.splits.items()),
+        f"data commit: {report.data_commit_url}",
+        f"card commit: {report.card_commit_url}",
+    ]
+    if report.tag:
+        lines.append(f"tag: {report.tag} -> {report.card_commit}")
+    Console().print(Panel("\n".join(lines), title=f"published {report.repo_id}"))
 
 
 @app.command()
