@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test lint bench build-dataset doctor lock clean-venv
+.PHONY: setup test lint bench build-dataset ui doctor lock clean-venv
 
 $(STAMP): requirements.lock pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (Python 3.11 is required)"; exit 1; }
@@ -20,26 +20,28 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check quicksilver tests bench flows
-	$(BIN)/ruff format --check quicksilver tests bench flows
+	$(BIN)/ruff check quicksilver tests bench flows tasks
+	$(BIN)/ruff format --check quicksilver tests bench flows tasks
 
 bench: $(STAMP)
 	$(BIN)/python bench/profiler.py
+	$(BIN)/python bench/dedup.py
 
 doctor: $(STAMP)
 	$(BIN)/quicksilver doctor
 
+# Build the Mercury-format dataset from the bundled corpus (configs/mercury.yaml) into
+# data/build/mercury/. Reruns reuse finished stages. CONFIG=... and SET="k=v k=v" override.
+CONFIG ?= configs/mercury.yaml
+SET ?=
 build-dataset: $(STAMP)
-	@if [ -f flows/build_mercury.py ]; then \
-		$(BIN)/python flows/build_mercury.py --config configs/mercury.yaml; \
-	else \
-		echo "make build-dataset: the Mercury build flow (flows/build_mercury.py) does not exist yet."; \
-		echo "It is tracked as the issue 'The Mercury build flow'. What works today:"; \
-		echo "  make test        # the sandbox, meters, metrics and profiler"; \
-		echo "  $(BIN)/quicksilver run --task TASK.json --solution SOL.py"; \
-		echo "  $(BIN)/quicksilver score --dataset DATASET --samples SAMPLES.jsonl"; \
-		exit 2; \
-	fi
+	$(BIN)/python flows/build_mercury.py --config $(CONFIG) $(foreach s,$(SET),--set $(s))
+
+# The Prefect UI on 127.0.0.1:4200. While it runs, `make build-dataset` (in another shell) finds
+# it and reports there; without it, the build runs on its own (a temporary local server).
+ui: $(STAMP)
+	@echo "Prefect UI: http://127.0.0.1:4200  (in another shell: make build-dataset)"
+	$(BIN)/prefect server start --host 127.0.0.1 --port 4200
 
 # Re-resolve the pinned set from pyproject.toml (needs the package registry).
 lock:

@@ -412,7 +412,8 @@ def load_records(path: str | Path, split: str | None = None) -> LoadResult:
     - ``.json`` / ``.jsonl`` / ``.ndjson`` file: :func:`load_json`; ``.parquet`` file:
       :func:`load_parquet` (``split`` must be None for a single file);
     - a directory holding ``dataset_dict.json`` or ``state.json`` (``save_to_disk``):
-      :func:`load_hf`;
+      :func:`load_hf`; a build's dataset folder (``hf/`` inside, as ``make build-dataset``
+      writes) the same;
     - a directory of ``.parquet`` files (or with them under ``data/``, as on the HF Hub): one
       split per file stem, shard suffixes like ``-00000-of-00001`` removed; ``split`` picks one.
     """
@@ -431,6 +432,8 @@ def load_records(path: str | Path, split: str | None = None) -> LoadResult:
         return load_parquet(path) if suffix == ".parquet" else load_json(path)
     if (path / "dataset_dict.json").is_file() or (path / "state.json").is_file():
         return load_hf(path, split)
+    if (path / "hf" / "dataset_dict.json").is_file():  # a Quicksilver build's dataset folder
+        return load_hf(path / "hf", split)
     shards = sorted(path.glob("*.parquet")) or sorted((path / "data").glob("*.parquet"))
     if not shards:
         raise RecordError(

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -35,3 +37,15 @@ def echo_task() -> ProfileTask:
 def sum_task() -> ProfileTask:
     """f(n) -> sum(range(n)) with a size that takes a few milliseconds."""
     return ProfileTask("sum", "f", (Case([200_000], sum(range(200_000))),))
+
+
+@pytest.fixture(scope="session")
+def prefect_harness() -> Iterator[Path]:
+    """One Prefect test server for the whole session (it takes ~10-30 s to start); yields the
+    path of its SQLite database."""
+    from prefect.settings import PREFECT_SERVER_DATABASE_CONNECTION_URL
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=180):
+        url = PREFECT_SERVER_DATABASE_CONNECTION_URL.value()
+        yield Path(url.split(":///", 1)[1])

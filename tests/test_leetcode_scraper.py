@@ -582,16 +582,6 @@ def test_runtime_distribution_bins_and_code_blocks():
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def prefect_harness():
-    from prefect.settings import PREFECT_SERVER_DATABASE_CONNECTION_URL
-    from prefect.testing.utilities import prefect_test_harness
-
-    with prefect_test_harness(server_startup_timeout=180):
-        url = PREFECT_SERVER_DATABASE_CONNECTION_URL.value()
-        yield Path(url.split(":///", 1)[1])
-
-
 def _flow_module() -> Any:
     spec = importlib.util.spec_from_file_location(
         "scrape_leetcode_flow", ROOT / "flows" / "scrape_leetcode.py"

@@ -77,7 +77,7 @@ class UniquenessSection(_Strict):
 
 class ProfileSection(_Strict):
     measure: MeasureConfig = MeasureConfig(
-        min_rounds=3, max_rounds=30, target_rel_ci=0.03, budget_seconds=10.0
+        min_rounds=3, max_rounds=12, target_rel_ci=0.05, budget_seconds=10.0
     )
     sandbox: SandboxConfig = SandboxConfig(limits=SandboxLimits(cpu_seconds=120.0))
 

@@ -45,6 +45,18 @@ def _with_memory(sandbox: SandboxConfig, memory_mb: int) -> SandboxConfig:
     )
 
 
+def node_answer(value: Any, leetcode_type: str) -> Any:
+    """An answer as evaluate_offline sees it: an empty tree or list (None) is ``[]``."""
+    t = leetcode_type.strip()
+    if t in ("TreeNode", "ListNode"):
+        return [] if value is None else value
+    if t in ("TreeNode[]", "ListNode[]", "list<TreeNode>", "list<ListNode>") and isinstance(
+        value, list
+    ):
+        return [[] if v is None else v for v in value]
+    return value
+
+
 def _input_problem(value: Any, types: list[str]) -> str | None:
     if not isinstance(value, list):
         return f"the generator returned a {type(value).__name__}, not an argument list"
@@ -129,6 +141,7 @@ def cases_for_task(
     answers: dict[int, list[dict[str, Any]]] = {}
     alive: list[dict[str, Any]] = []
     convert = convert_offline_source(sig)
+    answer_type = sig.returns if sig.output_param is None else sig.params[sig.output_param][1]
     for sol in solutions:
         run = run_outputs(
             sol["code"],
@@ -148,7 +161,12 @@ def cases_for_task(
             )
             continue
         answers[sol["hash"]] = [
-            {"status": o.status, "value": o.value, "error": o.error, "cpu": round(o.cpu_seconds, 6)}
+            {
+                "status": o.status,
+                "value": node_answer(o.value, answer_type) if o.ok else None,
+                "error": o.error,
+                "cpu": round(o.cpu_seconds, 6),
+            }
             for o in run.outcomes
         ]
         alive.append(sol)

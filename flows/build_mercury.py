@@ -1,0 +1,229 @@
+"""Prefect flow: build a Mercury-format benchmark from a snapshot, end to end.
+
+    python flows/build_mercury.py --config configs/mercury.yaml [--set testcases.n=8 ...]
+
+A thin flow over quicksilver.stages (see docs/mercury-build.md): load -> dedup -> filters ->
+generators, then per shard of tasks testcases -> uniqueness -> profile (shards run on the task
+runner the config names: threads or processes here, a Dask or Ray cluster elsewhere), then
+splits -> publish. Tasks pass the configuration and shard names, never records: every stage
+writes its records to data/build/<name>/stages/<stage>/ and the next one reads them there.
+
+Each task's Prefect cache key is its stage's logic version + the config sections it reads + the
+digests of its input files, and results are persisted beside the stage's files, so a rerun with
+nothing changed reuses every stage, and a rerun after an interruption redoes only the unfinished
+shards. At the end the flow prints the funnel and publishes it as Prefect artifacts (a table of
+counts and drop reasons per stage, and a markdown summary) when a Prefect server is reachable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:  # run as a script: make `tasks` importable
+    sys.path.insert(0, str(REPO))
+# the core logs through `logging`; Prefect forwards these loggers to the run's logs (set before
+# Prefect configures logging at import)
+os.environ.setdefault("PREFECT_LOGGING_EXTRA_LOGGERS", "quicksilver")
+
+from prefect import flow  # noqa: E402
+from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
+from prefect.futures import PrefectFuture, wait  # noqa: E402
+from prefect.logging import get_run_logger  # noqa: E402
+from prefect.settings import (  # noqa: E402
+    PREFECT_API_URL,
+    PREFECT_FLOWS_HEARTBEAT_FREQUENCY,
+    temporary_settings,
+)
+from prefect.task_runners import TaskRunner  # noqa: E402
+
+from quicksilver.stages.config import (  # noqa: E402
+    BuildConfig,
+    ConfigError,
+    RunnerSection,
+    load_build_config,
+)
+from quicksilver.stages.mercury import MercuryBuild  # noqa: E402
+from quicksilver.stages.report import funnel_markdown, funnel_rows, print_funnel  # noqa: E402
+from tasks import (  # noqa: E402
+    dedup,
+    filters,
+    generators,
+    load,
+    profile,
+    publish,
+    splits,
+    testcases,
+    uniqueness,
+)
+
+
+class BuildFailed(RuntimeError):
+    """Some shards failed: the finished work is kept and reused by the next run."""
+
+
+def make_task_runner(runner: RunnerSection) -> TaskRunner[Any]:
+    """The Prefect task runner the config names (dask / ray need their Prefect integration)."""
+    from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
+
+    from quicksilver.stages.base import cpu_count
+
+    workers = runner.workers or cpu_count()
+    if runner.kind == "thread":
+        return ThreadPoolTaskRunner(max_workers=workers)
+    if runner.kind == "process":
+        return ProcessPoolTaskRunner(max_workers=workers)
+    if runner.kind == "dask":
+        try:
+            from prefect_dask import DaskTaskRunner  # type: ignore[import-not-found]
+        except ImportError as exc:
+            raise ConfigError("runner.kind is dask: pip install prefect-dask") from exc
+        if runner.address:
+            return DaskTaskRunner(address=runner.address)
+        return DaskTaskRunner(cluster_kwargs={"n_workers": workers, "threads_per_worker": 1})
+    try:
+        from prefect_ray import RayTaskRunner  # type: ignore[import-not-found]
+    except ImportError as exc:
+        raise ConfigError("runner.kind is ray: pip install prefect-ray") from exc
+    return RayTaskRunner(address=runner.address) if runner.address else RayTaskRunner()
+
+
+def _stored(
+    task: Any, build: MercuryBuild, stage: str, part: str = "", slugs: list[str] | None = None
+) -> Any:
+    """The task with its results persisted beside its stage's files (deleted together).
+
+    Prefect's cache is trusted only when the stage's own files are complete for the key as it
+    stands now; otherwise (outputs deleted, a crash before the manifest was written, a cold run)
+    the task is told to refresh, so a cache entry never stands in for missing files.
+    """
+    fresh = not build.is_complete(stage, part, slugs)
+    return task.with_options(
+        result_storage=build.dir(stage).path / ".prefect-results", refresh_cache=fresh
+    )
+
+
+@flow(name="build-mercury", log_prints=False)
+def build_mercury(config: dict[str, Any]) -> dict[str, Any]:
+    """Build the dataset; returns the funnel and where the dataset is."""
+    logger = get_run_logger()
+    cfg = BuildConfig.model_validate(config)
+    build = MercuryBuild(cfg)
+    for stage, task in (
+        ("load", load.load),
+        ("dedup", dedup.dedup),
+        ("filters", filters.filters),
+        ("generators", generators.generators),
+    ):
+        _stored(task, build, stage)(config)
+
+    shard_list = build.shards()
+    logger.info("%d task(s) in %d shard(s)", sum(len(s) for _, s in shard_list), len(shard_list))
+    last: list[PrefectFuture[Any]] = []
+    for part, slugs in shard_list:
+        tc = _stored(testcases.testcases, build, "testcases", part, slugs).submit(
+            config, part, slugs
+        )
+        uq = _stored(uniqueness.uniqueness, build, "uniqueness", part, slugs).submit(
+            config, part, slugs, wait_for=[tc]
+        )
+        last.append(
+            _stored(profile.profile, build, "profile", part, slugs).submit(
+                config, part, slugs, wait_for=[uq]
+            )
+        )
+    wait(last)
+    failed = []
+    for (part, _), fut in zip(shard_list, last, strict=True):
+        if not fut.state.is_completed():
+            failed.append(f"{part}: {fut.state.name}: {fut.state.message}")
+    if failed:
+        print_funnel(build.funnel(), title="Mercury build (incomplete)")
+        raise BuildFailed(
+            "shard(s) failed; finished shards are kept and a rerun redoes only these: "
+            + "; ".join(failed)
+        )
+
+    _stored(splits.splits, build, "splits")(config)
+    funnel = build.funnel()
+    _stored(publish.publish, build, "publish")(config, funnel)
+    funnel = build.funnel()
+    summary = {"dataset": str(build.root), "funnel": funnel}
+    try:
+        create_table_artifact(
+            key="mercury-funnel", table=funnel_rows(funnel), description="Counts per stage"
+        )
+        create_markdown_artifact(
+            key="mercury-summary", markdown=funnel_markdown(funnel, build.root)
+        )
+    except Exception as exc:  # artifacts are a view; the build does not depend on them
+        logger.warning("could not record the Prefect artifacts: %s", exc)
+    return summary
+
+
+UI_API = "http://127.0.0.1:4200/api"
+
+
+def local_ui_api(url: str = UI_API) -> str | None:
+    """The API of a Prefect server started with `make ui`, when one answers on 127.0.0.1:4200."""
+    import urllib.request
+
+    if os.environ.get("PREFECT_API_URL"):
+        return None  # the user chose a server already
+    try:
+        with urllib.request.urlopen(f"{url}/health", timeout=1.0) as resp:
+            return url if resp.status == 200 else None
+    except OSError:
+        return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--config", default="configs/mercury.yaml", help="YAML build config")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a config value, e.g. --set testcases.n=8 (repeatable)",
+    )
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    try:
+        cfg = load_build_config(args.config, args.set).resolve(Path.cwd())
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        runner = make_task_runner(cfg.runner)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    updates: dict[Any, Any] = {
+        PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None,
+    }
+    ui = local_ui_api()
+    if ui:
+        updates[PREFECT_API_URL] = ui
+        print(f"reporting to the Prefect server at {ui} (make ui)")
+    with temporary_settings(updates=updates):
+        try:
+            result = build_mercury.with_options(task_runner=runner)(cfg.model_dump(mode="json"))
+        except BuildFailed as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        except ConfigError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    print_funnel(result["funnel"], title="Mercury build")
+    print(f"dataset: {result['dataset']} (parquet/, hf/, README.md)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,442 @@
+"""The Mercury build's stage drivers: read a stage's inputs from files, run the core, write its
+outputs, rejects and completion manifest under ``<out_dir>/stages/<stage>/``.
+
+The Prefect tasks in ``tasks/`` are thin wrappers over these methods, and the flow in
+``flows/build_mercury.py`` composes them; everything here also runs without Prefect.
+
+Each stage (or shard) has a cache key: the stage's logic version, the package version, the config
+sections it reads and the digests of its input files. A stage whose manifest carries the same key
+is complete and is not redone; Prefect's task cache uses the same key (see ``tasks/``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from quicksilver import __version__
+from quicksilver.machine import machine_info
+from quicksilver.stages.base import (
+    StageCounts,
+    StageDir,
+    file_digest,
+    iter_shards,
+    json_digest,
+    read_jsonl,
+    write_jsonl,
+)
+from quicksilver.stages.config import BuildConfig
+
+log = logging.getLogger(__name__)
+
+# Bump a stage's version when its logic changes: cached results of older logic are not reused.
+STAGE_VERSIONS = {
+    "load": "1",
+    "dedup": "1",
+    "filters": "1",
+    "generators": "1",
+    "testcases": "1",
+    "uniqueness": "1",
+    "profile": "1",
+    "splits": "1",
+    "publish": "1",
+}
+SHARDED = ("testcases", "uniqueness", "profile")
+STAGES = tuple(STAGE_VERSIONS)
+
+
+@dataclass(frozen=True)
+class StageSummary:
+    """What a stage run returns (small: Prefect persists it as the task's result)."""
+
+    stage: str
+    part: str
+    key: str
+    counts: dict[str, Any]
+    seconds: float
+    reused: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "stage": self.stage,
+            "part": self.part,
+            "key": self.key,
+            "counts": self.counts,
+            "seconds": self.seconds,
+            "reused": self.reused,
+        }
+
+
+class MercuryBuild:
+    def __init__(self, cfg: BuildConfig) -> None:
+        self.cfg = cfg
+        self.root = Path(cfg.out_dir)
+
+    # -- layout ---------------------------------------------------------------------------------
+
+    def dir(self, stage: str) -> StageDir:
+        return StageDir(self.root, stage)
+
+    def _sections(self, stage: str) -> Any:
+        c = self.cfg
+        sandbox = c.profile.sandbox.model_dump(mode="json")
+        return {
+            "load": {"snapshots": [str(p) for p in c.snapshots], "only": c.only},
+            "dedup": c.dedup.model_dump(mode="json"),
+            "filters": c.filters.model_dump(mode="json"),
+            "generators": {**c.synthesis.model_dump(mode="json"), "sandbox": sandbox},
+            "testcases": {"cases": c.testcases.model_dump(mode="json"), "sandbox": sandbox},
+            "uniqueness": {
+                **c.uniqueness.model_dump(mode="json"),
+                "min_solutions": c.filters.min_solutions,
+            },
+            "profile": {
+                **c.profile.model_dump(mode="json"),
+                "min_solutions": c.filters.min_solutions,
+            },
+            "splits": c.splits.model_dump(mode="json"),
+            "publish": {"name": c.name, "all": c.digest_view()},
+        }[stage]
+
+    def inputs(self, stage: str, part: str = "") -> list[Path]:
+        d = self.dir
+        if stage == "load":
+            return sorted(p for s in self.cfg.snapshots for p in Path(s).glob("*.json"))
+        return {
+            "dedup": [d("load").file("solutions.jsonl")],
+            "filters": [d("load").file("tasks.jsonl"), d("dedup").file("solutions.jsonl")],
+            "generators": [d("filters").file("tasks.jsonl"), d("filters").file("solutions.jsonl")],
+            "testcases": [
+                d("generators").file("tasks.jsonl"),
+                d("generators").file("solutions.jsonl"),
+                d("generators").file("generators.jsonl"),
+            ],
+            "uniqueness": [
+                d("generators").file("tasks.jsonl"),
+                d("generators").file("solutions.jsonl"),
+                d("testcases").file(f"{part}.jsonl"),
+            ],
+            "profile": [
+                d("generators").file("tasks.jsonl"),
+                d("uniqueness").file(f"{part}.solutions.jsonl"),
+                d("uniqueness").file(f"{part}.jsonl"),
+            ],
+        }.get(stage, [])
+
+    def key(self, stage: str, part: str = "", slugs: list[str] | None = None) -> str:
+        extra: list[Path] = []
+        if stage == "splits":
+            extra = [self.dir("profile").file(f"{p}.jsonl") for p in self.shard_names()]
+        if stage == "publish":
+            extra = [self.dir("splits").file("splits.json")] + [
+                self.dir("profile").file(f"{p}{suffix}")
+                for p in self.shard_names()
+                for suffix in (".jsonl", ".solutions.jsonl")
+            ]
+        return json_digest(
+            {
+                "stage": stage,
+                "version": STAGE_VERSIONS[stage],
+                "quicksilver": __version__,
+                "config": self._sections(stage),
+                "inputs": file_digest(*self.inputs(stage, part), *extra),
+                "part": part,
+                "slugs": slugs,
+            }
+        )
+
+    def is_complete(self, stage: str, part: str = "", slugs: list[str] | None = None) -> bool:
+        return self.dir(stage).complete(self.key(stage, part, slugs), part)
+
+    # -- shards ---------------------------------------------------------------------------------
+
+    def shards(self) -> list[tuple[str, list[str]]]:
+        """(name, slugs) per shard of the expensive stages, from the generators stage output."""
+        slugs = sorted(t["slug"] for t in read_jsonl(self.dir("generators").file("tasks.jsonl")))
+        return [
+            (f"shard-{i:04d}", part)
+            for i, part in enumerate(iter_shards(slugs, self.cfg.runner.shard_size))
+        ]
+
+    def shard_names(self) -> list[str]:
+        return [name for name, _ in self.shards()]
+
+    # -- running --------------------------------------------------------------------------------
+
+    def _run(self, stage: str, body: Any, part: str = "", slugs: list[str] | None = None) -> dict:
+        sd = self.dir(stage)
+        key = self.key(stage, part, slugs)
+        label = f"{stage}/{part}" if part else stage
+        if sd.complete(key, part):
+            info = json.loads(sd.manifest_path(part).read_text())
+            log.info("%s: complete with the same inputs and settings, reused", label)
+            return StageSummary(
+                stage, part, key, info["counts"], info.get("seconds", 0.0), True
+            ).to_dict()
+        sd.path.mkdir(parents=True, exist_ok=True)
+        start = time.monotonic()
+        counts: StageCounts = body(sd)
+        seconds = round(time.monotonic() - start, 3)
+        sd.finish(key, counts, part, seconds=seconds)
+        log.info(
+            "%s: tasks %d -> %d, solutions %d -> %d in %.1f s",
+            label,
+            counts.tasks_in,
+            counts.tasks_out,
+            counts.solutions_in,
+            counts.solutions_out,
+            seconds,
+        )
+        return StageSummary(stage, part, key, counts.to_dict(), seconds, False).to_dict()
+
+    def run_load(self) -> dict:
+        from quicksilver.stages.load import load_stage
+
+        def body(sd: StageDir) -> StageCounts:
+            out = load_stage(list(self.cfg.snapshots), self.cfg.only)
+            write_jsonl(sd.file("tasks.jsonl"), out["tasks"])
+            write_jsonl(sd.file("solutions.jsonl"), out["solutions"])
+            write_jsonl(sd.file("rejects.jsonl"), out["rejects"])
+            return out["counts"]
+
+        return self._run("load", body)
+
+    def run_dedup(self) -> dict:
+        from quicksilver.stages.dedup import DedupParams, deduplicate
+
+        def body(sd: StageDir) -> StageCounts:
+            rows = read_jsonl(self.dir("load").file("solutions.jsonl"))
+            params = DedupParams(**self.cfg.dedup.model_dump())
+            result = deduplicate(rows, params)
+            counts = StageCounts(
+                "dedup",
+                tasks_in=len({r["slug"] for r in rows}),
+                solutions_in=len(rows),
+                tasks_out=len({r["slug"] for r in result.kept}),
+                solutions_out=len(result.kept),
+            )
+            for r in result.removed:
+                counts.drops[f"{r['kind']}-duplicate"] += 1
+            counts.notes.append(
+                "LSH bands x rows = {bands} x {rows} for threshold {threshold}".format(
+                    **result.params
+                )
+            )
+            write_jsonl(sd.file("solutions.jsonl"), result.kept)
+            write_jsonl(
+                sd.file("rejects.jsonl"),
+                [
+                    {**r, "reason": f"{r['kind']}-duplicate", "detail": r["reason"]}
+                    if "detail" not in r
+                    else r
+                    for r in result.removed
+                ],
+            )
+            sd.file("params.json").write_text(json.dumps(result.params, indent=1) + "\n")
+            return counts
+
+        return self._run("dedup", body)
+
+    def run_filters(self) -> dict:
+        from quicksilver.stages.filters import filter_stage
+
+        def body(sd: StageDir) -> StageCounts:
+            tasks = read_jsonl(self.dir("load").file("tasks.jsonl"))
+            sols = read_jsonl(self.dir("dedup").file("solutions.jsonl"))
+            out = filter_stage(tasks, sols, min_solutions_=self.cfg.filters.min_solutions)
+            write_jsonl(sd.file("tasks.jsonl"), out["tasks"])
+            write_jsonl(sd.file("solutions.jsonl"), out["solutions"])
+            write_jsonl(sd.file("rejects.jsonl"), out["rejects"])
+            return out["counts"]
+
+        return self._run("filters", body)
+
+    def run_generators(self) -> dict:
+        from quicksilver.stages.synthesis import synthesis_stage
+
+        def body(sd: StageDir) -> StageCounts:
+            tasks = read_jsonl(self.dir("filters").file("tasks.jsonl"))
+            sols = read_jsonl(self.dir("filters").file("solutions.jsonl"))
+            out = synthesis_stage(
+                tasks,
+                sols,
+                self.cfg.synthesis,
+                sandbox=self.cfg.profile.sandbox,
+                seed=self.cfg.testcases.seed,
+            )
+            write_jsonl(sd.file("generators.jsonl"), out["generators"])
+            write_jsonl(sd.file("tasks.jsonl"), out["tasks"])
+            write_jsonl(sd.file("solutions.jsonl"), out["solutions"])
+            write_jsonl(sd.file("rejects.jsonl"), out["rejects"])
+            return out["counts"]
+
+        return self._run("generators", body)
+
+    def _select(self, name: str, slugs: list[str]) -> list[dict[str, Any]]:
+        wanted = set(slugs)
+        return [r for r in read_jsonl(self.dir("generators").file(name)) if r["slug"] in wanted]
+
+    def run_testcases(self, part: str, slugs: list[str]) -> dict:
+        from quicksilver.stages.testcases import testcases_shard
+
+        def body(sd: StageDir) -> StageCounts:
+            out = testcases_shard(
+                self._select("tasks.jsonl", slugs),
+                self._select("solutions.jsonl", slugs),
+                self._select("generators.jsonl", slugs),
+                self.cfg.testcases,
+                sandbox=self.cfg.profile.sandbox,
+            )
+            write_jsonl(sd.file(f"{part}.jsonl"), out["records"])
+            write_jsonl(sd.file(f"{part}.rejects.jsonl"), out["rejects"])
+            return out["counts"]
+
+        return self._run("testcases", body, part, slugs)
+
+    def run_uniqueness(self, part: str, slugs: list[str]) -> dict:
+        from quicksilver.stages.uniqueness import uniqueness_shard
+
+        def body(sd: StageDir) -> StageCounts:
+            out = uniqueness_shard(
+                self._select("tasks.jsonl", slugs),
+                self._select("solutions.jsonl", slugs),
+                read_jsonl(self.dir("testcases").file(f"{part}.jsonl")),
+                tol=self.cfg.uniqueness.double_rel_tol,
+                min_solutions_=self.cfg.filters.min_solutions,
+            )
+            write_jsonl(sd.file(f"{part}.jsonl"), out["records"])
+            write_jsonl(sd.file(f"{part}.solutions.jsonl"), out["solutions"])
+            write_jsonl(sd.file(f"{part}.rejects.jsonl"), out["rejects"])
+            return out["counts"]
+
+        return self._run("uniqueness", body, part, slugs)
+
+    def run_profile(self, part: str, slugs: list[str]) -> dict:
+        from quicksilver.stages.profile import profile_shard
+
+        def body(sd: StageDir) -> StageCounts:
+            out = profile_shard(
+                self._select("tasks.jsonl", slugs),
+                read_jsonl(self.dir("uniqueness").file(f"{part}.solutions.jsonl")),
+                read_jsonl(self.dir("uniqueness").file(f"{part}.jsonl")),
+                self.cfg.profile,
+                min_solutions_=self.cfg.filters.min_solutions,
+            )
+            write_jsonl(sd.file(f"{part}.jsonl"), out["records"])
+            write_jsonl(sd.file(f"{part}.solutions.jsonl"), out["solutions"])
+            write_jsonl(sd.file(f"{part}.rejects.jsonl"), out["rejects"])
+            return out["counts"]
+
+        return self._run("profile", body, part, slugs)
+
+    def _profiled(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        records, sols = [], []
+        for name in self.shard_names():
+            records.extend(read_jsonl(self.dir("profile").file(f"{name}.jsonl")))
+            sols.extend(read_jsonl(self.dir("profile").file(f"{name}.solutions.jsonl")))
+        return records, sols
+
+    def run_splits(self) -> dict:
+        from quicksilver.stages.splits import split_tasks
+
+        def body(sd: StageDir) -> StageCounts:
+            records, sols = self._profiled()
+            tasks = {t["slug"]: t for t in read_jsonl(self.dir("generators").file("tasks.jsonl"))}
+            rows = [
+                {"slug": r["slug"], "difficulty": tasks[r["slug"]]["difficulty"]} for r in records
+            ]
+            splits, notes = split_tasks(
+                rows, eval_size=self.cfg.splits.eval_size, seed=self.cfg.splits.seed
+            )
+            sd.file("splits.json").write_text(
+                json.dumps(
+                    {"splits": splits, "notes": notes, "seed": self.cfg.splits.seed}, indent=1
+                )
+                + "\n"
+            )
+            n = len(records)
+            return StageCounts("splits", n, n, len(sols), len(sols), notes=notes)
+
+        return self._run("splits", body)
+
+    def run_publish(self, funnel: list[dict[str, Any]]) -> dict:
+        from quicksilver.stages.publish import CardContext, write_dataset
+        from quicksilver.stages.rows import mercury_row
+
+        def body(sd: StageDir) -> StageCounts:
+            records, sols = self._profiled()
+            tasks = {t["slug"]: t for t in read_jsonl(self.dir("generators").file("tasks.jsonl"))}
+            gens = {
+                g["slug"]: g for g in read_jsonl(self.dir("generators").file("generators.jsonl"))
+            }
+            split_info = json.loads(self.dir("splits").file("splits.json").read_text())
+            machine = machine_info()
+            config_sha = json_digest(self.cfg.digest_view())
+            by_slug: dict[str, list[dict[str, Any]]] = {}
+            for s in sols:
+                by_slug.setdefault(s["slug"], []).append(s)
+            rows = {
+                r["slug"]: mercury_row(
+                    tasks[r["slug"]],
+                    gens[r["slug"]],
+                    r,
+                    by_slug[r["slug"]],
+                    machine=machine,
+                    version=__version__,
+                    config_sha256=config_sha,
+                )
+                for r in records
+            }
+            splits = {
+                name: [rows[s] for s in slugs] for name, slugs in split_info["splits"].items()
+            }
+            meter = records[0]["meter"] if records else self.cfg.profile.measure.meter
+            unit = records[0]["unit"] if records else ""
+            card = CardContext(
+                name=self.cfg.name,
+                funnel=funnel,
+                parameters=self.cfg.digest_view(),
+                meter=meter,
+                unit=unit,
+                machine=machine,
+                seeds={
+                    "test_cases": self.cfg.testcases.seed,
+                    "splits": self.cfg.splits.seed,
+                    "dedup": self.cfg.dedup.seed,
+                },
+                notes=list(split_info.get("notes", [])),
+                built_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                quicksilver_version=__version__,
+            )
+            write_dataset(splits, self.root, card)
+            n = len(records)
+            return StageCounts("publish", n, n, len(sols), len(sols))
+
+        return self._run("publish", body)
+
+    # -- report ---------------------------------------------------------------------------------
+
+    def funnel(self) -> list[dict[str, Any]]:
+        """Counts in and out of every stage (shards merged), in pipeline order."""
+        out = []
+        for stage in STAGES:
+            sd = self.dir(stage)
+            if stage in SHARDED:
+                parts = [n for n in self.shard_names() if sd.manifest_path(n).exists()]
+                if not parts:
+                    continue
+                counts = StageCounts.merge(stage, (sd.counts(p) for p in parts))
+                seconds = sum(
+                    json.loads(sd.manifest_path(p).read_text()).get("seconds", 0.0) for p in parts
+                )
+            else:
+                if not sd.manifest_path().exists():
+                    continue
+                counts = sd.counts()
+                seconds = json.loads(sd.manifest_path().read_text()).get("seconds", 0.0)
+            out.append({**counts.to_dict(), "seconds": round(seconds, 3)})
+        return out

@@ -1,0 +1,118 @@
+"""Stage 7, reference profiling: every kept solution on its task's test cases, with the bundled
+profiler (sandbox, meter, adaptive rounds), giving each task its runtime distribution.
+
+A solution that does not pass its own task's test cases here (a flaky timeout, a memory limit the
+answer-collection stage did not hit) is dropped as ``profile-failed`` with the profiler's status
+and error; the minimum-solutions filter is applied again afterwards.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from quicksilver.machine import machine_id
+from quicksilver.profiler import Case, Job, ProfileTask, profile_many
+from quicksilver.sources.convert import (
+    convert_offline_source,
+    evaluate_offline_source,
+    parse_signature,
+)
+from quicksilver.stages.base import StageCounts, group_by_slug, reject
+from quicksilver.stages.config import ProfileSection
+from quicksilver.stages.filters import min_solutions
+
+log = logging.getLogger(__name__)
+
+
+def profile_task_for(task: dict[str, Any], record: dict[str, Any]) -> ProfileTask:
+    sig = parse_signature(task["meta"])
+    return ProfileTask(
+        task_id=task["slug"],
+        entry_point=sig.name,
+        cases=tuple(Case(list(c["input"]), c["expected"]) for c in record["test_cases"]),
+        kind="class",
+        convert_offline=convert_offline_source(sig),
+        evaluate_offline=evaluate_offline_source(sig, any_order=bool(record["any_order"])),
+        difficulty=task.get("difficulty"),
+    )
+
+
+def profile_shard(
+    tasks: list[dict[str, Any]],
+    solutions: list[dict[str, Any]],
+    records: list[dict[str, Any]],
+    section: ProfileSection,
+    *,
+    min_solutions_: int,
+    workers: int = 1,
+) -> dict[str, Any]:
+    counts = StageCounts("profile", tasks_in=len(records))
+    rejects: list[dict[str, Any]] = []
+    tasks_by_slug = {t["slug"]: t for t in tasks}
+    by_slug = group_by_slug(solutions)
+    jobs: list[Job] = []
+    sol_of: dict[str, dict[str, Any]] = {}
+    for rec in records:
+        ptask = profile_task_for(tasks_by_slug[rec["slug"]], rec)
+        wanted = set(rec["solutions"])
+        for sol in by_slug.get(rec["slug"], []):
+            if sol["hash"] in wanted:
+                key = f"{rec['slug']}#{sol['hash']}"
+                jobs.append(Job(ptask, sol["code"], key))
+                sol_of[key] = sol
+    counts.solutions_in = len(jobs)
+    results = profile_many(jobs, sandbox=section.sandbox, measure=section.measure, workers=workers)
+    runtimes: dict[str, list[dict[str, Any]]] = {}
+    passed: list[dict[str, Any]] = []
+    meter = unit = None
+    for job, res in zip(jobs, results, strict=True):
+        sol = sol_of[job.key]
+        meter, unit = res.meter, res.unit
+        if not res.passed or res.runtime is None:
+            counts.drops["profile-failed"] += 1
+            rejects.append(
+                reject(
+                    sol,
+                    "profile-failed",
+                    f"{sol['slug']} solution #{sol['position']}: {res.status}: {res.error}",
+                )
+            )
+            continue
+        passed.append(sol)
+        runtimes.setdefault(sol["slug"], []).append(
+            {
+                "hash": sol["hash"],
+                "runtime": res.runtime,
+                "ci_low": res.runtime_ci[0] if res.runtime_ci else res.runtime,
+                "ci_high": res.runtime_ci[1] if res.runtime_ci else res.runtime,
+                "rounds": sum(c.rounds for c in res.cases),
+                "converged": all(c.converged for c in res.cases),
+                "isolation": res.isolation,
+            }
+        )
+    kept_tasks, kept_solutions = min_solutions(
+        [tasks_by_slug[r["slug"]] for r in records],
+        passed,
+        min_solutions_,
+        counts,
+        rejects,
+        when="after profiling",
+    )
+    keep = {t["slug"] for t in kept_tasks}
+    out = []
+    for rec in records:
+        if rec["slug"] not in keep:
+            continue
+        out.append(
+            {
+                **rec,
+                "solutions": [s["hash"] for s in kept_solutions if s["slug"] == rec["slug"]],
+                "runtimes": runtimes[rec["slug"]],
+                "meter": meter,
+                "unit": unit,
+                "machine_id": machine_id(),
+            }
+        )
+    counts.tasks_out, counts.solutions_out = len(out), len(kept_solutions)
+    return {"records": out, "solutions": kept_solutions, "rejects": rejects, "counts": counts}

@@ -1,0 +1,264 @@
+"""The Mercury build flow end to end on a small config, under prefect_test_harness.
+
+One build (module-scoped) of eleven bundled questions chosen so that every stage has work: a
+paid-only question, an unsupported type, a single-solution question, near-duplicates, a task the
+offline synthesizer reports, order-free answers, several valid answers, linked lists, an in-place
+problem, a double answer. Then: a rerun reuses every stage (Prefect task runs end Cached); an
+interrupted build (one shard's profile lost) redoes only that shard; `quicksilver score` scores
+each task's own reference solutions as passed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from quicksilver.records import load_records
+from quicksilver.stages.base import read_jsonl
+from quicksilver.stages.config import load_build_config
+from quicksilver.synth import OFFLINE_SYNTHESIZER
+from tests.conftest import requires_bwrap
+
+pytestmark = requires_bwrap
+
+ROOT = Path(__file__).resolve().parents[1]
+SLUGS = [
+    "meeting-room-count",  # paid-only
+    "clone-chain-with-jumps",  # unsupported type (Node)
+    "max-path-total",  # a single solution
+    "pair-sum-indices",  # near-duplicates; constraints the offline synthesizer reports
+    "has-repeated-value",  # a near-duplicate
+    "cluster-anagrams",  # answers in any order
+    "longest-mirror-substring",  # several valid answers
+    "reverse-chain",  # ListNode in and out
+    "zeroes-to-end",  # in place
+    "two-sorted-median",  # double
+    "primes-below",  # a scalar input
+]
+
+
+def _flow_module() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "build_mercury_flow", ROOT / "flows" / "build_mercury.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _config(out: Path) -> dict[str, Any]:
+    overrides = [
+        f"out_dir={out}",
+        f"only={json.dumps(SLUGS)}",
+        "testcases.n=6",
+        "testcases.min_cases=3",
+        "testcases.solution_cpu_seconds=5",
+        "synthesis.size_cap=40",
+        "profile.measure.min_rounds=1",
+        "profile.measure.max_rounds=2",
+        "profile.measure.budget_seconds=0.3",
+        "profile.sandbox.limits.cpu_seconds=30",
+        "splits.eval_size=3",
+        "runner.shard_size=3",
+        "runner.workers=2",
+    ]
+    cfg = load_build_config(ROOT / "configs" / "mercury.yaml", overrides).resolve(ROOT)
+    return cfg.model_dump(mode="json")
+
+
+def _task_states(flow_run_id: Any) -> dict[str, str]:
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+
+    with get_client(sync_client=True) as client:
+        runs = client.read_task_runs(
+            flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id]))
+        )
+    return {
+        r.name.rsplit("-", 1)[0] if "shard" not in r.name else r.name: r.state.name for r in runs
+    }
+
+
+def _run(flow: Any, config: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    from prefect.task_runners import ThreadPoolTaskRunner
+
+    state = flow.build_mercury.with_options(task_runner=ThreadPoolTaskRunner(max_workers=2))(
+        config, return_state=True
+    )
+    assert state.is_completed(), state.message
+    return state.result(), _task_states(state.state_details.flow_run_id)
+
+
+@pytest.fixture(scope="module")
+def built(prefect_harness, tmp_path_factory) -> dict[str, Any]:
+    out = tmp_path_factory.mktemp("build") / "mercury"
+    flow = _flow_module()
+    config = _config(out)
+    result, states = _run(flow, config)
+    return {"out": out, "flow": flow, "config": config, "result": result, "states": states}
+
+
+def _funnel(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {row["stage"]: row for row in result["funnel"]}
+
+
+def test_every_stage_ran_and_every_filter_dropped_for_a_reason(built):
+    funnel = _funnel(built["result"])
+    assert list(funnel) == [
+        "load",
+        "dedup",
+        "filters",
+        "generators",
+        "testcases",
+        "uniqueness",
+        "profile",
+        "splits",
+        "publish",
+    ]
+    assert funnel["load"]["tasks_in"] == len(SLUGS)
+    assert funnel["dedup"]["drops"]["near-duplicate"] >= 4
+    assert funnel["filters"]["drops"] == {"paid-only": 1, "unsupported-type": 1, "min-solutions": 1}
+    assert funnel["generators"]["drops"] == {"needs-llm-generator": 1}
+    assert funnel["uniqueness"]["drops"].get("multiple-valid-answers") == 1
+    for a, b in zip(built["result"]["funnel"], built["result"]["funnel"][1:], strict=False):
+        assert b["tasks_in"] == a["tasks_out"], (a["stage"], b["stage"])
+    out = built["out"]
+    rejects = {
+        r["slug"]: r
+        for r in read_jsonl(out / "stages" / "filters" / "rejects.jsonl")
+        if "hash" not in r
+    }
+    assert rejects["meeting-room-count"]["reason"] == "paid-only"
+    assert "Node" in rejects["clone-chain-with-jumps"]["detail"]
+    assert "1 solution(s) after dedup" in rejects["max-path-total"]["detail"]
+    near = read_jsonl(out / "stages" / "dedup" / "rejects.jsonl")
+    assert all(r["twin_hash"] != r["hash"] and r["slug"] in SLUGS for r in near)
+    (synth,) = [
+        r for r in read_jsonl(out / "stages" / "generators" / "rejects.jsonl") if "hash" not in r
+    ]
+    assert synth["slug"] == "pair-sum-indices" and "Exactly one pair" in synth["detail"]
+
+
+def test_published_dataset_has_mercury_rows_with_provenance(built):
+    out = built["out"]
+    assert (out / "parquet" / "train.parquet").is_file() and (
+        out / "parquet" / "eval.parquet"
+    ).is_file()
+    loaded = load_records(out / "hf")
+    assert not loaded.rejects
+    rows = {r.slug_name: r for r in loaded.records}
+    kept = set(SLUGS) - {
+        "meeting-room-count",
+        "clone-chain-with-jumps",
+        "max-path-total",
+        "pair-sum-indices",
+        "longest-mirror-substring",
+    }
+    assert set(rows) == kept
+    assert sorted(loaded.splits) == ["eval", "train"]
+    assert len(loaded.splits["eval"]) == 3
+    import pyarrow.parquet as pq
+
+    ev = pq.read_table(out / "parquet" / "eval.parquet").to_pylist()
+    assert sorted(r["difficulty"] for r in ev) == ["Easy", "Hard", "Medium"]
+    tr = pq.read_table(out / "parquet" / "train.parquet").to_pylist()
+    assert {r["slug_name"] for r in ev} | {r["slug_name"] for r in tr} == kept
+    by_slug = {r["slug_name"]: r for r in ev + tr}
+    anagrams = by_slug["cluster-anagrams"]
+    assert anagrams["answer_any_order"] is True and "sorted(" in anagrams["evaluate_offline"]
+    assert by_slug["zeroes-to-end"]["answer_any_order"] is False
+    for row in by_slug.values():
+        assert row["generator_path"] == "offline" and row["generator_model"] == OFFLINE_SYNTHESIZER
+        assert "def generate_test_case" in row["generator_code"]
+        cases = json.loads(row["test_cases"])
+        assert len(cases) == row["n_generated_cases"] + row["n_example_cases"] >= 3
+        assert row["runtime_meter"] == "cpu" and row["runtime_unit"] == "s"
+        assert len(row["solutions"]) >= 2
+        assert {s["hash"] for s in row["solutions"]} == {
+            r["hash"] for r in row["reference_runtimes"]
+        }
+        assert all(s["runtime"].endswith("ms") for s in row["solutions"])
+        assert all(r["runtime"] > 0 for r in row["reference_runtimes"])
+        assert "hostname" not in json.loads(row["machine"])
+    # the in-place problem's expected answers are the arguments after the call
+    zeroes = json.loads(by_slug["zeroes-to-end"]["test_cases"])
+    for case in zeroes:
+        nums = case["input"][0]
+        assert case["expected"] == [x for x in nums if x != 0] + [0] * nums.count(0)
+    card = (out / "README.md").read_text()
+    assert (
+        "multiple-valid-answers" in card and "paid-only" in card and "needs-llm-generator" in card
+    )
+    assert "Easy" in card and "cpu" in card
+
+
+def test_rerun_reuses_every_stage(built):
+    out = built["out"]
+    before = {p: p.stat().st_mtime_ns for p in (out / "parquet").glob("*.parquet")}
+    result, states = _run(built["flow"], built["config"])
+    assert states and set(states.values()) == {"Cached"}, states
+    assert result["funnel"] == built["result"]["funnel"]
+    assert {p: p.stat().st_mtime_ns for p in (out / "parquet").glob("*.parquet")} == before
+
+
+def test_interrupted_build_redoes_only_the_unfinished_shard(built):
+    out = built["out"]
+    profile_dir = out / "stages" / "profile"
+    # a crash while shard-0001 was being profiled: its files and manifest never appeared
+    for p in profile_dir.glob("shard-0001*"):
+        p.unlink()
+    (profile_dir / "_SUCCESS.shard-0001.json").unlink()
+    for p in (out / "stages" / "splits", out / "stages" / "publish"):
+        shutil.rmtree(p)
+    result, states = _run(built["flow"], built["config"])
+    redone = sorted(name for name, state in states.items() if state != "Cached")
+    assert redone == ["mercury-publish", "mercury-splits", "profile-shard-0001"], states
+    assert {r["stage"]: r["tasks_out"] for r in result["funnel"]} == {
+        r["stage"]: r["tasks_out"] for r in built["result"]["funnel"]
+    }
+
+
+def test_score_passes_each_tasks_own_reference_solutions(built, tmp_path):
+    import pyarrow.parquet as pq
+    from typer.testing import CliRunner
+
+    from quicksilver.cli import app
+
+    out = built["out"]
+    rows = pq.read_table(out / "parquet" / "eval.parquet").to_pylist()
+    samples = tmp_path / "samples.jsonl"
+    with samples.open("w") as fh:
+        for row in rows:
+            for sol in row["solutions"][:2]:
+                fh.write(
+                    json.dumps({"task_id": row["slug_name"], "completion": sol["solution"]}) + "\n"
+                )
+    report = tmp_path / "report.json"
+    result = CliRunner().invoke(
+        app,
+        [
+            "score",
+            "--dataset",
+            str(out),
+            "--samples",
+            str(samples),
+            "--split",
+            "eval",
+            "--json",
+            str(report),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(report.read_text())
+    assert data["pass_at_1"] == pytest.approx(1.0)
+    assert {t["task_id"] for t in data["tasks"]} == {r["slug_name"] for r in rows}
+    assert all(t["pass_at_k"] == pytest.approx(1.0) for t in data["tasks"])
+    assert not data["missing_tasks"] or set(data["missing_tasks"]).isdisjoint(
+        {r["slug_name"] for r in rows}
+    )
