@@ -262,3 +262,23 @@ def test_score_passes_each_tasks_own_reference_solutions(built, tmp_path):
     assert not data["missing_tasks"] or set(data["missing_tasks"]).isdisjoint(
         {r["slug_name"] for r in rows}
     )
+
+
+def test_prefect_artifacts_show_the_funnel(built):
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
+
+    with get_client(sync_client=True) as client:
+        artifacts = client.read_artifacts(
+            artifact_filter=ArtifactFilter(
+                key=ArtifactFilterKey(any_=["mercury-funnel", "mercury-summary"])
+            )
+        )
+    by_key = {a.key: a for a in artifacts}
+    assert set(by_key) == {"mercury-funnel", "mercury-summary"}
+    table = by_key["mercury-funnel"].data
+    table = json.loads(table) if isinstance(table, str) else table
+    stages = [row["stage"] for row in table]
+    assert stages[:4] == ["load", "dedup", "filters", "generators"] and "profile" in stages
+    summary = by_key["mercury-summary"].data
+    assert "paid-only" in summary and str(built["out"]) in summary

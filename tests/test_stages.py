@@ -358,3 +358,68 @@ def test_testcases_discard_bad_inputs_and_slow_solutions_with_reasons():
         [task], sols, [{"slug": "sq", "generator_code": gen}], section, sandbox=SandboxConfig()
     )
     assert [c["input"] for c in again["records"][0]["cases"]] == [c["input"] for c in rec["cases"]]
+
+
+# ------------------------------------------------------------------------------ generators
+
+
+LONE_VALUE_GENERATOR = """Here is the generator.
+
+```python
+import random
+
+def generate_test_case():
+    k = random.randint(0, 20)
+    values = random.sample(range(-30000, 30001), k + 1)
+    nums = values[:k] * 2 + [values[k]]
+    random.shuffle(nums)
+    return [nums]
+```
+"""
+
+
+@requires_bwrap
+def test_generators_stage_auto_mode_sends_what_the_offline_path_reports_to_the_llm(tmp_path):
+    from openai_server import OpenAIServer
+
+    from quicksilver.config import SandboxConfig
+    from quicksilver.stages.config import SynthesisSection
+    from quicksilver.stages.synthesis import synthesis_stage
+
+    loaded = load_stage(
+        [Path("data/snapshot/bundled")], ["lone-value", "has-repeated-value", "pair-sum-indices"]
+    )
+    with OpenAIServer() as server:
+        server.queue(
+            "I am sorry, I cannot write code for this.",  # lone-value, attempt 1: no code
+            LONE_VALUE_GENERATOR,  # lone-value, attempt 2
+            "```python\ndef generate_test_case(:\n```",  # pair-sum-indices: syntax error ...
+            "```python\ndef generate_test_case():\n    return [[1, 2], 'x']\n```",  # wrong type
+        )
+        section = SynthesisSection(
+            mode="auto",
+            size_cap=50,
+            cache_dir=tmp_path / "llm",
+            llm={
+                "base_url": server.url,
+                "model": "test-model",
+                "max_attempts": 2,
+                "max_retries": 0,
+            },
+        )
+        out = synthesis_stage(
+            loaded["tasks"], loaded["solutions"], section, sandbox=SandboxConfig()
+        )
+        asked = server.count
+    gens = {g["slug"]: g for g in out["generators"]}
+    assert gens["has-repeated-value"]["generator_path"] == "offline"
+    lone = gens["lone-value"]
+    assert lone["generator_path"] == "llm" and lone["generator_model"] == "test-model"
+    assert "exactly twice" in lone["offline_report"]
+    assert [a["verdict"] for a in lone["attempts"]] == ["rejected", "ok"]
+    assert "def generate_test_case" in lone["generator_code"]
+    assert "pair-sum-indices" not in gens and asked == 4
+    (failed,) = [r for r in out["rejects"] if "hash" not in r]
+    assert failed["reason"] == "generator-synthesis-failed" and failed["slug"] == "pair-sum-indices"
+    assert "offline" in failed["detail"] and "llm" in failed["detail"]
+    assert out["counts"].drops == {"generator-synthesis-failed": 1}
