@@ -72,4 +72,8 @@ def print_funnel(
             _drops(r),
             f"{r.get('seconds', 0.0):.1f}",
         )
-    (console or Console()).print(table)
+    if console is None:
+        console = Console()
+        if not console.is_terminal:  # a log file or a pipe: do not wrap the table at 80 columns
+            console = Console(width=160)
+    console.print(table)
