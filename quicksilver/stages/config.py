@@ -25,9 +25,9 @@ class _Strict(BaseModel):
 
 
 class DedupSection(_Strict):
-    threshold: float = Field(0.7, gt=0, le=1, description="Jaccard similarity of near-duplicates")
+    threshold: float = Field(0.95, gt=0, lt=1, description="Jaccard similarity of near-duplicates")
     num_perm: int = Field(128, ge=16, le=1024, description="MinHash permutations")
-    ngram: int = Field(3, ge=1, le=20, description="token shingle size")
+    ngram: int = Field(5, ge=1, le=20, description="token shingle size")
     fp_weight: float = Field(0.5, ge=0, le=1, description="false-positive weight for bands x rows")
     fn_weight: float = Field(0.5, ge=0, le=1, description="false-negative weight for bands x rows")
     seed: int = Field(1, description="MinHash permutation seed")

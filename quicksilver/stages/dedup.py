@@ -435,16 +435,16 @@ def jaccard(a: set[str], b: set[str]) -> float:
     return inter / (len(a) + len(b) - inter)
 
 
-def xxhash32(data: bytes) -> int:
-    """The MinHash hash function: 32-bit xxHash, the input width of datasketch's default
-    ``affine32`` permutation scheme (datasketch's own default is a SHA-1 prefix)."""
-    return xxhash.xxh32_intdigest(data)
+# The MinHash hash function: 32-bit xxHash (C, called directly: no Python wrapper per shingle),
+# the input width of datasketch's default ``affine32`` scheme; datasketch's own default is a
+# SHA-1 prefix (``sha1_hash32``).
+HASHFUNC = xxhash.xxh32_intdigest
 
 
 def minhash_template(params: DedupParams) -> MinHash:
     """An empty MinHash; every signature is a copy of it, so the permutations are drawn once
     (what ``MinHash.generator`` does inside one call)."""
-    return MinHash(num_perm=params.num_perm, seed=params.seed, hashfunc=xxhash32)
+    return MinHash(num_perm=params.num_perm, seed=params.seed, hashfunc=HASHFUNC)
 
 
 def signatures(template: MinHash, shingle_sets: Iterable[Iterable[str]]) -> list[MinHash]:
