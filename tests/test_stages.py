@@ -423,3 +423,54 @@ def test_generators_stage_auto_mode_sends_what_the_offline_path_reports_to_the_l
     assert failed["reason"] == "generator-synthesis-failed" and failed["slug"] == "pair-sum-indices"
     assert "offline" in failed["detail"] and "llm" in failed["detail"]
     assert out["counts"].drops == {"generator-synthesis-failed": 1}
+
+
+# ------------------------------------------------------------------------------ profile
+
+
+@requires_bwrap
+def test_profile_stage_records_runtimes_and_drops_what_fails():
+    from quicksilver.config import MeasureConfig, SandboxConfig
+    from quicksilver.stages.config import ProfileSection
+    from quicksilver.stages.profile import profile_shard
+
+    meta = {
+        "name": "f",
+        "params": [{"name": "n", "type": "integer"}],
+        "return": {"type": "integer"},
+    }
+    task = _task("sq", meta=meta)
+    fast = "class Solution:\n    def f(self, n):\n        return n * n\n"
+    slow = "class Solution:\n    def f(self, n):\n        return sum(n for _ in range(n))\n"
+    off = "class Solution:\n    def f(self, n):\n        return n * n + (n == 7)\n"
+    sols = [
+        {"slug": "sq", "hash": h, "position": i, "code": c}
+        for i, (h, c) in enumerate([(11, fast), (12, slow), (13, off)])
+    ]
+    record = {
+        "slug": "sq",
+        "any_order": False,
+        "test_cases": [{"input": [n], "expected": n * n} for n in (3, 7, 300)],
+        "solutions": [11, 12, 13],
+        "seed": 1,
+    }
+    section = ProfileSection(
+        measure=MeasureConfig(min_rounds=2, max_rounds=3, budget_seconds=1.0),
+        sandbox=SandboxConfig(),
+    )
+    out = profile_shard([task], sols, [record], section, min_solutions_=2)
+    (rec,) = out["records"]
+    assert rec["solutions"] == [11, 12] and rec["meter"] == "cpu" and rec["unit"] == "s"
+    runtimes = {r["hash"]: r for r in rec["runtimes"]}
+    assert set(runtimes) == {11, 12}
+    assert runtimes[12]["runtime"] > runtimes[11]["runtime"] > 0
+    assert all(
+        r["ci_low"] <= r["runtime"] <= r["ci_high"] and r["rounds"] >= 6 for r in runtimes.values()
+    )
+    assert rec["machine_id"]
+    (bad,) = out["rejects"]
+    assert bad["reason"] == "profile-failed" and bad["hash"] == 13
+    assert "sq solution #2: failed: case 1: wrong answer" in bad["detail"]
+    # with a higher minimum the task itself goes, its solutions with it
+    again = profile_shard([task], sols, [record], section, min_solutions_=3)
+    assert again["records"] == [] and again["counts"].drops["min-solutions"] == 1
