@@ -30,6 +30,8 @@ if str(REPO) not in sys.path:  # run as a script: make `tasks` importable
 # the core logs through `logging`; Prefect forwards these loggers to the run's logs (set before
 # Prefect configures logging at import)
 os.environ.setdefault("PREFECT_LOGGING_EXTRA_LOGGERS", "quicksilver")
+# offline machines: the temporary server's telemetry would only log a DNS failure
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 
 from prefect import flow  # noqa: E402
 from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402

@@ -31,6 +31,7 @@ Sampling policy (also written into each generated file's header):
 - element values: uniform within their range (or over their value set / alphabet);
 - scalar integer parameters: log-uniform in magnitude when the range spans >= 3 orders of
   magnitude (so ``n <= 10^6`` reaches large values without dominating), otherwise uniform;
+- with probability ~10% a list with no stated order comes sorted, ascending or descending;
 - with probability ~10% a size or scalar is a boundary (its min or max), a parameter's values
   lean on the extremes (or a string uses only one or two letters of its alphabet), and a tree is
   path-shaped instead of random;
@@ -72,6 +73,7 @@ DEFAULT_SIZE_CAP = 1000
 # ---------------------------------------------------------------------------------------------
 
 _BOUNDARY_P = 0.1  # probability of a boundary size / value / path-shaped tree
+_ORDER_P = 0.1  # probability that a list with no stated order comes sorted (asc or desc)
 
 
 def _eval(form: int | dict, q: dict) -> int:
@@ -305,13 +307,18 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
             flat.extend(_draw(p["leaf"], q, r, True, edge))
     else:
         flat = _draw(p["leaf"], q, sum(rows), False, edge)
+    order = p["sorted"]
+    if not order and not p["join"] and p["kind"] != "tree" and random.random() < _ORDER_P:
+        # ordered lists are classic edge and worst cases (a falling price series, a sorted input
+        # for a naive quicksort); sorting keeps every stated constraint on the values
+        order = random.choice(("asc", "desc"))
     inner: list = []
     i = 0
     for r in rows:
         row = flat[i : i + r]
         i += r
-        if p["sorted"]:
-            row.sort(reverse=p["sorted"] == "desc")
+        if order:
+            row.sort(reverse=order == "desc")
         inner.append(row)
     if p["join"]:
         inner = ["".join(row) for row in inner]
@@ -356,7 +363,8 @@ SAMPLING_POLICY = (
     "(or over their value set / alphabet); scalar integers log-uniform in magnitude when their "
     "range spans >= 3 orders of magnitude, else uniform; with probability ~10% a boundary size or "
     "value (min/max), extreme-leaning values, a one- or two-letter alphabet, or a path-shaped "
-    "tree; distinct values by random.sample; sorted by sorting; sums of lengths shrunk to fit; "
+    "tree; with probability ~10% a list with no stated order sorted ascending or descending; "
+    "distinct values by random.sample; sorted by sorting; sums of lengths shrunk to fit; "
     "quantities drawn in topological order of their relations (sizes first)"
 )
 
@@ -382,7 +390,9 @@ def emit_generator(
     lines += ["#   " + ln for ln in textwrap.wrap(SAMPLING_POLICY, 94)]
     lines.append("# Uses only the module-level random functions; the caller seeds random.")
     parts = ["\n".join(lines), "import math\nimport random"]
-    parts.append(f"SIZE_CAP = {int(size_cap)}\n_BOUNDARY_P = {_BOUNDARY_P!r}")
+    parts.append(
+        f"SIZE_CAP = {int(size_cap)}\n_BOUNDARY_P = {_BOUNDARY_P!r}\n_ORDER_P = {_ORDER_P!r}"
+    )
     parts.append("SPEC = " + pprint.pformat(spec, width=96, sort_dicts=False))
     parts += [textwrap.dedent(inspect.getsource(fn)).rstrip() for fn in _RUNTIME]
     parts.append(
