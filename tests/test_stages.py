@@ -474,3 +474,25 @@ def test_profile_stage_records_runtimes_and_drops_what_fails():
     # with a higher minimum the task itself goes, its solutions with it
     again = profile_shard([task], sols, [record], section, min_solutions_=3)
     assert again["records"] == [] and again["counts"].drops["min-solutions"] == 1
+
+
+def test_stage_keys_follow_config_inputs_and_logic(tmp_path, monkeypatch):
+    from quicksilver.stages import mercury
+    from quicksilver.stages.mercury import MercuryBuild
+
+    cfg = load_build_config(Path("configs/mercury.yaml"), [f"out_dir={tmp_path}"])
+    build = MercuryBuild(cfg)
+    assert mercury.code_digest("generators") != mercury.code_digest("dedup")
+    key = build.key("dedup")
+    assert build.key("dedup") == key
+    assert MercuryBuild(cfg.model_copy(update={"name": "other"})).key("dedup") == key  # not read
+    other = load_build_config(
+        Path("configs/mercury.yaml"), [f"out_dir={tmp_path}", "dedup.ngram=4"]
+    )
+    assert MercuryBuild(other).key("dedup") != key
+    (tmp_path / "stages" / "load").mkdir(parents=True)
+    (tmp_path / "stages" / "load" / "solutions.jsonl").write_text('{"slug": "a"}\n')
+    assert build.key("dedup") != key  # its input changed
+    changed = build.key("dedup")
+    monkeypatch.setattr(mercury, "code_digest", lambda stage: "edited")
+    assert build.key("dedup") != changed  # its logic changed

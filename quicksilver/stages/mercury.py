@@ -11,10 +11,12 @@ is complete and is not redone; Prefect's task cache uses the same key (see ``tas
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import time
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +47,59 @@ STAGE_VERSIONS = {
     "splits": "1",
     "publish": "1",
 }
+# The source files each stage's logic lives in (globs under quicksilver/, plus prompts/): their
+# digest is part of the stage's key, so editing a stage's logic redoes it even when nobody
+# remembered to bump its version above.
+STAGE_CODE = {
+    "load": [
+        "stages/load.py",
+        "stages/base.py",
+        "sources/snapshot.py",
+        "sources/convert.py",
+        "sources/text.py",
+    ],
+    "dedup": ["stages/dedup.py"],
+    "filters": ["stages/filters.py", "sources/convert.py"],
+    "generators": ["stages/synthesis.py", "synth/*.py", "execute.py", "@prompts/*.j2"],
+    "testcases": [
+        "stages/testcases.py",
+        "execute.py",
+        "synth/shapes.py",
+        "sources/convert.py",
+        "sandbox/*.py",
+        "sandbox/runtime/*.py",
+    ],
+    "uniqueness": ["stages/uniqueness.py", "sources/text.py"],
+    "profile": [
+        "stages/profile.py",
+        "profiler.py",
+        "meters.py",
+        "stats.py",
+        "sources/convert.py",
+        "sandbox/*.py",
+        "sandbox/runtime/*.py",
+    ],
+    "splits": ["stages/splits.py"],
+    "publish": ["stages/publish.py", "stages/rows.py", "templates/*.j2"],
+}
 SHARDED = ("testcases", "uniqueness", "profile")
+_PACKAGE = Path(__file__).resolve().parents[1]
+
+
+@cache
+def code_digest(stage: str) -> str:
+    """sha256 over the source files of a stage's logic (see STAGE_CODE)."""
+    files: list[Path] = []
+    for pattern in STAGE_CODE[stage]:
+        # "@..." is relative to the repository (prompts/), the rest to the package
+        root = _PACKAGE.parent if pattern.startswith("@") else _PACKAGE
+        files += sorted(root.glob(pattern.removeprefix("@")))
+    h = hashlib.sha256()
+    for f in files:
+        h.update(str(f.relative_to(_PACKAGE.parent)).encode() + b"\0" + f.read_bytes() + b"\1")
+    return h.hexdigest()
+
+
 STAGES = tuple(STAGE_VERSIONS)
 
 
@@ -141,6 +195,7 @@ class MercuryBuild:
             {
                 "stage": stage,
                 "version": STAGE_VERSIONS[stage],
+                "code": code_digest(stage),
                 "quicksilver": __version__,
                 "config": self._sections(stage),
                 "inputs": file_digest(*self.inputs(stage, part), *extra),
