@@ -197,7 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     try:
-        cfg = load_build_config(args.config, args.set).resolve(Path.cwd())
+        # relative paths stay relative (to the working directory): the published card and the
+        # build's config digest then do not depend on where the repository is checked out
+        cfg = load_build_config(args.config, args.set)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
