@@ -114,6 +114,7 @@ def _stored(
 def build_mercury(config: dict[str, Any]) -> dict[str, Any]:
     """Build the dataset; returns the funnel and where the dataset is."""
     logger = get_run_logger()
+    logging.getLogger("quicksilver").setLevel(logging.INFO)  # Prefect's setup leaves it at WARNING
     cfg = BuildConfig.model_validate(config)
     build = MercuryBuild(cfg)
     for stage, task in (
