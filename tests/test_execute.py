@@ -1,0 +1,59 @@
+"""quicksilver.execute: values from code that did not come from us, in the sandbox."""
+
+from __future__ import annotations
+
+from quicksilver.execute import case_seeds, run_generator, run_outputs
+from tests.conftest import requires_bwrap
+
+pytestmark = requires_bwrap
+
+SOLUTION = """
+class Solution:
+    def f(self, n):
+        if n == 2:
+            import ctypes
+            ctypes.string_at(0)  # the interpreter dies
+        if n == 3:
+            while True:
+                pass
+        if n == 4:
+            class Odd:
+                pass
+            return Odd()
+        if n == 5:
+            raise KeyError(n)
+        return n * 10
+"""
+
+
+def test_each_call_fails_on_its_own_and_the_rest_go_on():
+    run = run_outputs(
+        SOLUTION, entry_point="f", inputs=[[1], [2], [6], [3], [7], [4], [5], [8]], cpu_seconds=0.5
+    )
+    assert run.load_error is None
+    got = [(o.status, o.value) for o in run.outcomes]
+    assert got[0] == ("ok", 10) and got[2] == ("ok", 60) and got[4] == ("ok", 70)
+    assert got[7] == ("ok", 80)
+    assert got[1][0] == "error" and "died" in run.outcomes[1].error
+    assert got[3][0] == "timeout"
+    assert got[5][0] == "error" and "not plain data" in run.outcomes[5].error
+    assert got[6][0] == "error" and "KeyError" in run.outcomes[6].error
+    assert not run.ok and run.first_error().startswith("call 1: error")
+
+
+def test_in_place_answers_are_the_argument_after_the_call():
+    code = "class Solution:\n    def f(self, nums):\n        nums.reverse()\n"
+    run = run_outputs(code, entry_point="f", inputs=[[[1, 2, 3]]], output_param=0)
+    assert [o.value for o in run.outcomes] == [[3, 2, 1]]
+
+
+def test_generators_are_seeded_per_call_and_code_that_does_not_load_says_so():
+    gen = "import random\ndef generate_test_case():\n    return [random.randint(0, 10**9)]\n"
+    seeds = case_seeds(42, 4)
+    assert seeds == case_seeds(42, 4) and len(set(seeds)) == 4
+    a = run_generator(gen, seeds=seeds)
+    b = run_generator(gen, seeds=seeds)
+    assert [o.value for o in a.outcomes] == [o.value for o in b.outcomes]
+    assert len({o.value[0] for o in a.outcomes}) == 4
+    broken = run_generator("def generate_test_case(:\n", seeds=seeds)
+    assert broken.outcomes == [] and "SyntaxError" in broken.load_error
