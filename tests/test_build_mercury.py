@@ -73,16 +73,33 @@ def _config(out: Path) -> dict[str, Any]:
 
 
 def _task_states(flow_run_id: Any) -> dict[str, str]:
+    """Final state name per task run of a flow run.
+
+    Task run states reach the API asynchronously: right after the flow returns, the last task
+    runs may still read Pending or Running there, so wait (up to a minute) until none does.
+    """
+    import time
+
     from prefect.client.orchestration import get_client
     from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
 
-    with get_client(sync_client=True) as client:
-        runs = client.read_task_runs(
-            flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id]))
+    deadline = time.monotonic() + 60
+    while True:
+        with get_client(sync_client=True) as client:
+            runs = client.read_task_runs(
+                flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id]))
+            )
+        states = {
+            r.name.rsplit("-", 1)[0] if "shard" not in r.name else r.name: r.state.name
+            for r in runs
+            if r.state is not None
+        }
+        settled = len(states) == len(runs) and not any(
+            s in ("Pending", "Running", "Scheduled") for s in states.values()
         )
-    return {
-        r.name.rsplit("-", 1)[0] if "shard" not in r.name else r.name: r.state.name for r in runs
-    }
+        if settled or time.monotonic() > deadline:
+            return states
+        time.sleep(0.5)
 
 
 def _run(flow: Any, config: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
