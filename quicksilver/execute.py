@@ -26,7 +26,12 @@ from quicksilver.config import SandboxConfig
 from quicksilver.meters import CpuMeter
 from quicksilver.sandbox import isolation as iso
 from quicksilver.sandbox.runtime import wire
-from quicksilver.sandbox.session import LimitExceeded, SandboxError, SandboxSession
+from quicksilver.sandbox.session import (
+    LimitExceeded,
+    SandboxError,
+    SandboxSession,
+    solution_setup,
+)
 
 log = logging.getLogger(__name__)
 
@@ -153,25 +158,19 @@ def _serve(
     isolation: iso.Isolation,
 ) -> bool:
     """Serve calls ``base..`` in one process; True when it died and the rest needs a new one."""
-    limits = sandbox.limits
     session = SandboxSession(sandbox, CpuMeter(), isolation)
     serving = False
     try:
         session.start()
         setup = session.request(
             "setup",
-            uid=sandbox.sandbox_uid if not isolation.weak else None,
-            gid=sandbox.sandbox_uid if not isolation.weak else None,
-            limits={
-                "as_bytes": limits.memory_mb << 20,
-                # a backstop only: each call has its own limit below
-                "cpu_seconds": math.ceil(cpu_seconds * (len(encoded) - base + 2)) + 10,
-                "nproc": limits.processes,
-                "fsize_bytes": limits.file_size_mb << 20,
-                "nofile": limits.open_files,
-                "core": 0,
-            },
-            recursion_limit=limits.recursion_limit,
+            **solution_setup(
+                sandbox,
+                isolation,
+                as_bytes=sandbox.limits.memory_mb << 20,
+                # a backstop only: each call has its own limit
+                cpu_seconds=math.ceil(cpu_seconds * (len(encoded) - base + 2)) + 10,
+            ),
             kind=kind,
             entry_point=entry_point,
             convert_offline=convert_offline,
@@ -248,6 +247,7 @@ def run_outputs(
     output_param: int | None = None,
     kind: Literal["class", "function"] = "class",
     cpu_seconds: float = 10.0,
+    memory_mb: int | None = None,
     sandbox: SandboxConfig | None = None,
     isolation: iso.Isolation | None = None,
 ) -> BatchRun:
@@ -260,6 +260,7 @@ def run_outputs(
         convert_offline=convert_offline,
         output_param=output_param,
         cpu_seconds=cpu_seconds,
+        memory_mb=memory_mb,
         sandbox=sandbox,
         isolation=isolation,
     )

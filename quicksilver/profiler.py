@@ -43,6 +43,7 @@ from quicksilver.sandbox.session import (
     ProtocolViolation,
     SandboxError,
     SandboxSession,
+    solution_setup,
 )
 from quicksilver.stats import median_ci
 
@@ -217,17 +218,12 @@ class _Run:
         backstop = limits.cpu_seconds + self.measure.budget_seconds + 30
         ex = self.req(
             "setup",
-            uid=self.sandbox.sandbox_uid if not self.isolation.weak else None,
-            gid=self.sandbox.sandbox_uid if not self.isolation.weak else None,
-            limits={
-                "as_bytes": memory,
-                "cpu_seconds": math.ceil(backstop * self.scale),
-                "nproc": limits.processes,
-                "fsize_bytes": limits.file_size_mb << 20,
-                "nofile": limits.open_files,
-                "core": 0,
-            },
-            recursion_limit=limits.recursion_limit,
+            **solution_setup(
+                self.sandbox,
+                self.isolation,
+                as_bytes=memory,
+                cpu_seconds=math.ceil(backstop * self.scale),
+            ),
             kind=self.task.kind,
             entry_point=self.task.entry_point,
             convert_offline=self.task.convert_offline,

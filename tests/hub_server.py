@@ -47,11 +47,12 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import yaml
+from local_http import LocalHTTPServer
 
 _REPO_TYPES = ("model", "dataset", "space")
 _PREFIX = {"dataset": "datasets/", "space": "spaces/", "model": ""}
@@ -153,7 +154,7 @@ class _Reply(Exception):
         self.body = body
 
 
-class HubServer:
+class HubServer(LocalHTTPServer):
     """The fake Hub. ``with HubServer(token=...) as hub: ... hub.url ...``."""
 
     def __init__(
@@ -167,42 +168,20 @@ class HubServer:
         self.unknown: list[str] = []
         self.errors: list[str] = []
         self.lock = threading.RLock()
-        self._httpd: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
     # --- lifecycle ---------------------------------------------------------------------------
 
-    @property
-    def url(self) -> str:
-        assert self._httpd is not None, "server not started"
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def start(self) -> HubServer:
+    def handler(self) -> type[_Handler]:
         hub = self
 
         class Handler(_Handler):
             server_hub = hub
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        self._thread.start()
-        return self
+        return Handler
 
-    def stop(self) -> None:
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._httpd = None
-
-    def __enter__(self) -> HubServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+    @property
+    def url(self) -> str:
+        return self.base_url
 
     # --- helpers for tests -------------------------------------------------------------------
 

@@ -19,8 +19,10 @@ import re
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from local_http import LocalHTTPServer
 
 # --------------------------------------------------------------------------------------------
 # A small GraphQL reader: enough for LeetCode's query documents
@@ -605,7 +607,7 @@ def _check_fault(fault: str) -> str:
     return fault
 
 
-class LeetCodeServer:
+class LeetCodeServer(LocalHTTPServer):
     """``with LeetCodeServer() as server: ... server.url``; counts in ``server.seen``."""
 
     def __init__(
@@ -628,42 +630,20 @@ class LeetCodeServer:
         self.sticky: dict[str, str] = {}  # slug -> a fault served on every request
         self.seen: list[Seen] = []
         self._lock = threading.Lock()
-        self._httpd: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
     # -- lifecycle --------------------------------------------------------------------------
 
-    @property
-    def url(self) -> str:
-        if self._httpd is None:
-            raise RuntimeError("server not started")
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host if isinstance(host, str) else host.decode()}:{port}"
-
-    def start(self) -> LeetCodeServer:
+    def handler(self) -> type[_Handler]:
         server = self
 
         class Handler(_Handler):
             owner = server
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-        self._thread.start()
-        return self
+        return Handler
 
-    def stop(self) -> None:
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def __enter__(self) -> LeetCodeServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+    @property
+    def url(self) -> str:
+        return self.base_url
 
     # -- test helpers -----------------------------------------------------------------------
 

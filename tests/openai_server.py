@@ -24,8 +24,10 @@ import json
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from local_http import LocalHTTPServer
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,7 @@ class Seen:
 
 
 @dataclass
-class OpenAIServer:
+class OpenAIServer(LocalHTTPServer):
     model_name: str | None = None  # echoed in answers; None: the request's model
     queue_items: list[Item] = field(default_factory=list)
     sticky: Item | None = None
@@ -84,44 +86,22 @@ class OpenAIServer:
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
-        self._httpd: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
         self._counter = 0
 
     # -- lifecycle --------------------------------------------------------------------------
 
-    @property
-    def url(self) -> str:
-        """The base URL for the openai client (``.../v1``)."""
-        if self._httpd is None:
-            raise RuntimeError("server not started")
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host if isinstance(host, str) else host.decode()}:{port}/v1"
-
-    def start(self) -> OpenAIServer:
+    def handler(self) -> type[_Handler]:
         server = self
 
         class Handler(_Handler):
             owner = server
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,), daemon=True)
-        self._thread.start()
-        return self
+        return Handler
 
-    def stop(self) -> None:
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def __enter__(self) -> OpenAIServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+    @property
+    def url(self) -> str:
+        """The base URL for the openai client (``.../v1``)."""
+        return self.base_url + "/v1"
 
     # -- scripting --------------------------------------------------------------------------
 

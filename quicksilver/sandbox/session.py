@@ -34,6 +34,29 @@ log = logging.getLogger(__name__)
 HARNESS_PROTOCOL = 2  # must match PROTOCOL in runtime/harness.py
 
 
+def solution_setup(
+    sandbox: SandboxConfig, isolation: iso.Isolation, *, as_bytes: int, cpu_seconds: int
+) -> dict[str, Any]:
+    """The privilege and limit fields of a ``setup`` command for a process that runs solution
+    code: the sandbox uid (unless weak), the rlimits of ``sandbox.limits`` with the given address
+    space and CPU backstop, and the recursion limit."""
+    limits = sandbox.limits
+    uid = sandbox.sandbox_uid if not isolation.weak else None
+    return {
+        "uid": uid,
+        "gid": uid,
+        "limits": {
+            "as_bytes": as_bytes,
+            "cpu_seconds": cpu_seconds,
+            "nproc": limits.processes,
+            "fsize_bytes": limits.file_size_mb << 20,
+            "nofile": limits.open_files,
+            "core": 0,
+        },
+        "recursion_limit": limits.recursion_limit,
+    }
+
+
 class SandboxError(RuntimeError):
     """Base class for a sandboxed process that did not answer as it should."""
 

@@ -42,15 +42,36 @@ def html_to_text(content: str | None) -> str:
     return "\n".join(out).strip() + "\n"
 
 
-def constraints_text(content: str | None) -> list[str]:
-    """The Constraints section's items as plain text lines (empty when there is none)."""
-    if not content:
-        return []
-    m = re.search(r"Constraints:?\s*</(?:strong|b)>.*?<ul>(.*?)</ul>", content, flags=re.S | re.I)
-    if not m:
-        return []
-    items = re.findall(r"<li[^>]*>(.*?)</li>", m.group(1), flags=re.S | re.I)
-    return [html_to_text(i).strip() for i in items if html_to_text(i).strip()]
+def _item_text(fragment: str) -> str:
+    """One list item as plain text: ``10<sup>5</sup>`` -> ``10^5``, no tags, entities decoded."""
+
+    def sup(m: re.Match[str]) -> str:
+        inner = re.sub(r"<[^>]+>", "", m.group(1)).strip()
+        return "^" + inner if re.fullmatch(r"[\w.]+", inner) else f"^({inner})"
+
+    text = re.sub(r"<sup>(.*?)</sup>", sup, fragment, flags=re.S | re.I)
+    text = re.sub(r"<sub>(.*?)</sub>", r"_\1", text, flags=re.S | re.I)
+    text = re.sub(r"<[^>]+>", "", text)
+    text = html.unescape(text).replace("\xa0", " ")
+    text = text.replace("≤", "<=").replace("≥", ">=").replace("−", "-").replace("’", "'")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def constraint_lines(content_html: str | None) -> list[str] | None:
+    """The Constraints list's items as plain text (one line each, ``10<sup>5</sup>`` -> ``10^5``,
+    ``≤`` -> ``<=``); None when the statement has no such list."""
+    if not content_html:
+        return None
+    head = re.search(
+        r"<(strong|b)[^>]*>\s*Constraints\s*:?\s*(?:</\1>|:)", content_html, flags=re.I
+    ) or re.search(r"Constraints\s*:", content_html, flags=re.I)
+    if not head:
+        return None
+    ul = re.search(r"<ul[^>]*>(.*?)</ul>", content_html[head.end() :], flags=re.S | re.I)
+    if not ul:
+        return None
+    items = re.findall(r"<li[^>]*>(.*?)</li>", ul.group(1), flags=re.S | re.I)
+    return [t for t in (_item_text(i) for i in items) if t]
 
 
 _ANY_ORDER = re.compile(

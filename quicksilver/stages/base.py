@@ -135,22 +135,24 @@ class StageDir:
     def manifest_path(self, part: str = "") -> Path:
         return self.path / (f"_SUCCESS.{part}.json" if part else MANIFEST)
 
+    def manifest(self, part: str = "") -> dict[str, Any] | None:
+        """The completion manifest of this stage (or shard ``part``); None if absent or torn."""
+        try:
+            info = json.loads(self.manifest_path(part).read_text())
+        except (OSError, ValueError):
+            return None
+        return info if isinstance(info, dict) else None
+
     def complete(self, key: str, part: str = "") -> bool:
         """True when this stage (or shard ``part``) finished with this cache key."""
-        p = self.manifest_path(part)
-        try:
-            return json.loads(p.read_text())["key"] == key
-        except (OSError, ValueError, KeyError):
-            return False
+        info = self.manifest(part)
+        return info is not None and info.get("key") == key
 
     def finish(self, key: str, counts: StageCounts, part: str = "", **info: Any) -> None:
         write_text_atomic(
             self.manifest_path(part),
             json.dumps({"key": key, "counts": counts.to_dict(), **info}, indent=1) + "\n",
         )
-
-    def counts(self, part: str = "") -> StageCounts:
-        return StageCounts.from_dict(json.loads(self.manifest_path(part).read_text())["counts"])
 
 
 def group_by_slug(rows: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:

@@ -15,7 +15,6 @@ import hashlib
 import json
 import logging
 import time
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -103,26 +102,18 @@ def code_digest(stage: str) -> str:
 STAGES = tuple(STAGE_VERSIONS)
 
 
-@dataclass(frozen=True)
-class StageSummary:
+def _summary(
+    stage: str, part: str, key: str, counts: dict[str, Any], seconds: float, reused: bool
+) -> dict[str, Any]:
     """What a stage run returns (small: Prefect persists it as the task's result)."""
-
-    stage: str
-    part: str
-    key: str
-    counts: dict[str, Any]
-    seconds: float
-    reused: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "stage": self.stage,
-            "part": self.part,
-            "key": self.key,
-            "counts": self.counts,
-            "seconds": self.seconds,
-            "reused": self.reused,
-        }
+    return {
+        "stage": stage,
+        "part": part,
+        "key": key,
+        "counts": counts,
+        "seconds": seconds,
+        "reused": reused,
+    }
 
 
 class MercuryBuild:
@@ -226,12 +217,10 @@ class MercuryBuild:
         sd = self.dir(stage)
         key = self.key(stage, part, slugs)
         label = f"{stage}/{part}" if part else stage
-        if sd.complete(key, part):
-            info = json.loads(sd.manifest_path(part).read_text())
+        info = sd.manifest(part)
+        if info is not None and info.get("key") == key:
             log.info("%s: complete with the same inputs and settings, reused", label)
-            return StageSummary(
-                stage, part, key, info["counts"], info.get("seconds", 0.0), True
-            ).to_dict()
+            return _summary(stage, part, key, info["counts"], info.get("seconds", 0.0), True)
         sd.path.mkdir(parents=True, exist_ok=True)
         start = time.monotonic()
         counts: StageCounts = body(sd)
@@ -246,7 +235,7 @@ class MercuryBuild:
             counts.solutions_out,
             seconds,
         )
-        return StageSummary(stage, part, key, counts.to_dict(), seconds, False).to_dict()
+        return _summary(stage, part, key, counts.to_dict(), seconds, False)
 
     def run_load(self) -> dict:
         from quicksilver.stages.load import load_stage
@@ -284,10 +273,9 @@ class MercuryBuild:
             write_jsonl(sd.file("solutions.jsonl"), result.kept)
             write_jsonl(
                 sd.file("rejects.jsonl"),
+                # the stage's reason category; its own sentence (naming the twin) is the detail
                 [
                     {**r, "reason": f"{r['kind']}-duplicate", "detail": r["reason"]}
-                    if "detail" not in r
-                    else r
                     for r in result.removed
                 ],
             )
@@ -478,20 +466,14 @@ class MercuryBuild:
     def funnel(self) -> list[dict[str, Any]]:
         """Counts in and out of every stage (shards merged), in pipeline order."""
         out = []
+        shard_names = self.shard_names()
         for stage in STAGES:
             sd = self.dir(stage)
-            if stage in SHARDED:
-                parts = [n for n in self.shard_names() if sd.manifest_path(n).exists()]
-                if not parts:
-                    continue
-                counts = StageCounts.merge(stage, (sd.counts(p) for p in parts))
-                seconds = sum(
-                    json.loads(sd.manifest_path(p).read_text()).get("seconds", 0.0) for p in parts
-                )
-            else:
-                if not sd.manifest_path().exists():
-                    continue
-                counts = sd.counts()
-                seconds = json.loads(sd.manifest_path().read_text()).get("seconds", 0.0)
+            parts = shard_names if stage in SHARDED else [""]
+            infos = [i for i in (sd.manifest(p) for p in parts) if i is not None]
+            if not infos:
+                continue
+            counts = StageCounts.merge(stage, (StageCounts.from_dict(i["counts"]) for i in infos))
+            seconds = sum(i.get("seconds", 0.0) for i in infos)
             out.append({**counts.to_dict(), "seconds": round(seconds, 3)})
         return out

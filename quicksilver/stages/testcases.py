@@ -39,12 +39,6 @@ def task_seed(base_seed: int, slug: str) -> int:
     return int.from_bytes(hashlib.sha256(f"{base_seed}:{slug}".encode()).digest()[:4], "big")
 
 
-def _with_memory(sandbox: SandboxConfig, memory_mb: int) -> SandboxConfig:
-    return sandbox.model_copy(
-        update={"limits": sandbox.limits.model_copy(update={"memory_mb": memory_mb})}
-    )
-
-
 def node_answer(value: Any, leetcode_type: str) -> Any:
     """An answer as evaluate_offline sees it: an empty tree or list (None) is ``[]``."""
     t = leetcode_type.strip()
@@ -81,7 +75,6 @@ def cases_for_task(
     slug = task["slug"]
     sig = parse_signature(task["meta"])
     types = [t for _, t in sig.params]
-    sandbox = _with_memory(sandbox, section.memory_mb)
     seed = task_seed(section.seed, slug)
     seeds = case_seeds(seed, section.n)
 
@@ -94,6 +87,7 @@ def cases_for_task(
         generator["generator_code"],
         seeds=seeds,
         cpu_seconds=section.generator_cpu_seconds,
+        memory_mb=section.memory_mb,
         sandbox=sandbox,
     )
     if gen.load_error:
@@ -150,6 +144,7 @@ def cases_for_task(
             convert_offline=convert,
             output_param=sig.output_param,
             cpu_seconds=section.solution_cpu_seconds,
+            memory_mb=section.memory_mb,
             sandbox=sandbox,
         )
         if run.load_error:

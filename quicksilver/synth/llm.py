@@ -42,7 +42,7 @@ from quicksilver.config import SandboxConfig
 from quicksilver.execute import BatchRun, case_seeds, run_generator
 from quicksilver.fsutil import write_text_atomic
 from quicksilver.sandbox import isolation as iso
-from quicksilver.sources.text import constraints_text, html_to_text
+from quicksilver.sources.text import constraint_lines, html_to_text
 from quicksilver.synth import GeneratorResult, SynthInput
 from quicksilver.synth.shapes import conforms, describe_type, kind_of, supported_type
 
@@ -335,7 +335,7 @@ class LLMSynthesizer:
             "slug": inp.slug,
             "title": inp.title,
             "statement": html_to_text(inp.content_html),
-            "constraints": constraints_text(inp.content_html),
+            "constraints": constraint_lines(inp.content_html) or [],
             "starter_code": inp.prompt,
             "method": str(inp.meta.get("name") or ""),
             "params": params,

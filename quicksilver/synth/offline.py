@@ -46,7 +46,6 @@ only ``math`` and ``random``.
 
 from __future__ import annotations
 
-import html
 import inspect
 import logging
 import math
@@ -61,6 +60,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
+from quicksilver.sources.text import constraint_lines
 from quicksilver.synth import OFFLINE_SYNTHESIZER, GeneratorResult, SynthInput
 
 log = logging.getLogger(__name__)
@@ -422,37 +422,6 @@ def sample_spec(spec: dict[str, Any], seed: int, size_cap: int = DEFAULT_SIZE_CA
 # ---------------------------------------------------------------------------------------------
 # Statement text
 # ---------------------------------------------------------------------------------------------
-
-
-def _plain(fragment: str) -> str:
-    """One list item as plain text: ``10<sup>5</sup>`` -> ``10^5``, no tags, entities decoded."""
-
-    def sup(m: re.Match[str]) -> str:
-        inner = re.sub(r"<[^>]+>", "", m.group(1)).strip()
-        return "^" + inner if re.fullmatch(r"[\w.]+", inner) else f"^({inner})"
-
-    text = re.sub(r"<sup>(.*?)</sup>", sup, fragment, flags=re.S | re.I)
-    text = re.sub(r"<sub>(.*?)</sub>", r"_\1", text, flags=re.S | re.I)
-    text = re.sub(r"<[^>]+>", "", text)
-    text = html.unescape(text).replace("\xa0", " ")
-    text = text.replace("≤", "<=").replace("≥", ">=").replace("−", "-").replace("’", "'")
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def constraint_lines(content_html: str | None) -> list[str] | None:
-    """The Constraints list's items as plain text; None when the statement has no such list."""
-    if not content_html:
-        return None
-    head = re.search(
-        r"<(strong|b)[^>]*>\s*Constraints\s*:?\s*(?:</\1>|:)", content_html, flags=re.I
-    ) or re.search(r"Constraints\s*:", content_html, flags=re.I)
-    if not head:
-        return None
-    ul = re.search(r"<ul[^>]*>(.*?)</ul>", content_html[head.end() :], flags=re.S | re.I)
-    if not ul:
-        return None
-    items = re.findall(r"<li[^>]*>(.*?)</li>", ul.group(1), flags=re.S | re.I)
-    return [t for t in (_plain(i) for i in items) if t]
 
 
 # ---------------------------------------------------------------------------------------------
