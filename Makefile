@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test lint bench build-dataset ui doctor lock clean-venv
+.PHONY: setup test lint bench build-dataset build-dpe ui doctor lock clean-venv
 
 $(STAMP): requirements.lock pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (Python 3.11 is required)"; exit 1; }
@@ -36,6 +36,12 @@ CONFIG ?= configs/mercury.yaml
 SET ?=
 build-dataset: $(STAMP)
 	$(BIN)/python flows/build_mercury.py --config $(CONFIG) $(foreach s,$(SET),--set $(s))
+
+# Build the DPE / EvalPerf-format dataset from the bundled corpus (configs/dpe.yaml) into
+# data/build/dpe/, offline unless an LLM endpoint is configured. DPE_CONFIG=... and SET=... override.
+DPE_CONFIG ?= configs/dpe.yaml
+build-dpe: $(STAMP)
+	$(BIN)/python flows/build_dpe.py --config $(DPE_CONFIG) $(foreach s,$(SET),--set $(s))
 
 # The Prefect UI on 127.0.0.1:4200. While it runs, `make build-dataset` (in another shell) finds
 # it and reports there; without it, the build runs on its own (a temporary local server).

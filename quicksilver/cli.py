@@ -1,4 +1,4 @@
-"""The ``quicksilver`` command: run, score, publish, doctor."""
+"""The ``quicksilver`` command: run, score, compare, publish, doctor."""
 
 from __future__ import annotations
 
@@ -160,7 +160,8 @@ def score(
     split: Annotated[str | None, typer.Option(help="split to use (e.g. eval)")] = None,
     k: Annotated[int, typer.Option(help="k of pass@k / Beyond@k")] = 1,
     json_out: Annotated[
-        Path | None, typer.Option("--json", help="write the full report here")
+        Path | None,
+        typer.Option("--json", "--out", help="write the full report here (quicksilver compare)"),
     ] = None,
     meter: MeterOpt = "cpu",
     recollect: Annotated[bool, typer.Option(help="ignore cached reference runtimes")] = False,
@@ -201,7 +202,7 @@ def score(
     difficulty = {rec.task_key: rec.difficulty for rec in loaded.records}
 
     table = Table(title="Quicksilver score", expand=False)
-    for col in ("#", "Problem", "Diff", "Status", "Cost", "Pctl", "Beyond"):
+    for col in ("#", "Problem", "Diff", "Status", "Cost", "Pctl", "Beyond", "DPS"):
         table.add_column(col)
     unit = "s" if meter == "cpu" else "instructions"
     counter = [0]
@@ -214,14 +215,24 @@ def score(
             "timeout": "[yellow]TLE[/]",
             "memory": "[yellow]MLE[/]",
         }.get(s.status, "[red]ERR[/]")
+        if task.dpe:  # cost on the performance input; DPS with the matched cluster
+            cost = _fmt_cost(s.pe_cost, unit) if s.pe_status != "skipped" else "skipped"
+            if s.pe_status not in (None, "passed", "skipped"):
+                cost = f"[yellow]{s.pe_status}[/]"
+            dps = "-" if s.dps is None else f"{s.dps:.0f}"
+            if s.dps is not None:
+                dps += f" (c{s.cluster})" if s.cluster is not None else " (none)"
+        else:
+            cost, dps = _fmt_cost(s.runtime, unit), "-"
         table.add_row(
             str(counter[0]),
             f"{task.task}[{s.index}]",
             (difficulty.get(task.task) or "?")[:1],
             status,
-            _fmt_cost(s.runtime, unit),
+            cost,
             "-" if s.percentile is None or s.status != "passed" else f"P{s.percentile:.0f}",
             "-" if s.beyond is None else f"{s.beyond:.3f}",
+            dps,
         )
 
     try:
@@ -247,14 +258,26 @@ def score(
     data = report.to_dict()
     key_pass = "pass_at_1" if k == 1 else f"pass_at_{k}"
     key_beyond = "beyond_at_1" if k == 1 else f"beyond_at_{k}"
+    # DPE tasks have no Beyond distribution: they count as unscorable for Beyond; say so
+    dpe_note = f", {data['dpe_tasks']} of them DPE tasks" if "dpe_tasks" in data else ""
     lines = [
-        f"tasks: {data['n_tasks']} (unscorable: {data['n_unscorable']})",
+        f"tasks: {data['n_tasks']} (unscorable for Beyond: {data['n_unscorable']}{dpe_note})",
         f"Pass@{k}: {data[key_pass]:.3f}   Beyond@{k}: "
         + ("-" if data[key_beyond] is None else f"{data[key_beyond]:.3f}")
         + ("" if data["gap"] is None else f"   Gap: {data['gap']:.3f}"),
     ]
     if "dps" in data:
-        lines.append(f"DPS: {data['dps']:.1f}   DPS_norm: {data['dps_norm']:.1f}")
+        dps_line = (
+            "DPS: -   DPS_norm: -"
+            if data["dps"] is None
+            else f"DPS: {data['dps']:.1f}   DPS_norm: {data['dps_norm']:.1f}"
+        )
+        lines.append(
+            f"{dps_line}   (over {data['dps_tasks']} of {data['dpe_tasks']} DPE tasks: those "
+            "with a correct sample and a score)"
+        )
+        for name, why in data["dps_unscorable"].items():
+            lines.append(f"  no DPS for {name}: {why}")
     for name, g in data["by_difficulty"].items():
         lines.append(
             f"  {name}: Pass {g['pass_at_k']:.3f}  Beyond "
@@ -264,6 +287,77 @@ def score(
     if json_out is not None:
         json_out.write_text(json.dumps(data, indent=1))
         err.print(f"report written to {json_out}")
+
+
+def _fmt_num(value: float | None, fmt: str = "{:.1f}") -> str:
+    return "-" if value is None else fmt.format(value)
+
+
+@app.command()
+def compare(
+    report_a: Annotated[Path, typer.Argument(help="score report A (quicksilver score --json)")],
+    report_b: Annotated[Path, typer.Argument(help="score report B")],
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="write the comparison here as JSON")
+    ] = None,
+    tie: Annotated[
+        float, typer.Option(help="a DPS difference within this many points is a tie")
+    ] = 1.0,
+    verbose: bool = False,
+) -> None:
+    """Compare two score reports on the tasks both passed (DPS, and Beyond where present)."""
+    _logging(verbose)
+    from quicksilver.compare import ReportError, compare_files
+
+    try:
+        result = compare_files(report_a, report_b, tie=tie)
+    except ReportError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from exc
+    winner_text = {"a": "[green]A[/]", "b": "[blue]B[/]", "tie": "tie", None: "-"}
+    table = Table(
+        title=f"A = {report_a}   B = {report_b}   (tasks both passed)",
+        caption=f"a tie: within {tie:g} point(s) of DPS (Beyond x100 where there is no DPS)",
+    )
+    for col in ("Task", "Diff", "DPS A", "DPS B", "Δ", "Beyond A", "Beyond B", "Better"):
+        table.add_column(col, justify="left" if col in ("Task", "Diff") else "right")
+    for t in result.common:
+        table.add_row(
+            t.task,
+            (t.difficulty or "?")[:1],
+            _fmt_num(t.dps_a),
+            _fmt_num(t.dps_b),
+            _fmt_num(t.delta, "{:+.1f}"),
+            _fmt_num(t.beyond_a, "{:.3f}"),
+            _fmt_num(t.beyond_b, "{:.3f}"),
+            winner_text[t.winner],
+        )
+    console = Console()
+    console.print(table)
+    lines = [f"common tasks: {len(result.common)}"]
+    for metric, fmt in (("dps", "{:.1f}"), ("dps_norm", "{:.1f}"), ("beyond", "{:.3f}")):
+        m = result.means[metric]
+        if m.n:
+            lines.append(
+                f"{metric}: A {_fmt_num(m.a, fmt)}   B {_fmt_num(m.b, fmt)}   (over {m.n} tasks)"
+            )
+    tl = result.tally
+    lines.append(f"A better: {tl.wins_a}   ties: {tl.ties}   B better: {tl.wins_b}")
+    for label, names in (
+        ("passed by A only", result.only_a),
+        ("passed by B only", result.only_b),
+        ("in B's report only", result.not_in_a),
+        ("in A's report only", result.not_in_b),
+    ):
+        if names:
+            more = f" (+{len(names) - 20} more)" if len(names) > 20 else ""
+            shown = ", ".join(names[:20]) + more
+            lines.append(f"{label} ({len(names)}): {shown}")
+    lines += [f"[yellow]warning:[/] {w}" for w in result.warnings]
+    console.print(Panel("\n".join(lines), title="quicksilver compare"))
+    if json_out is not None:
+        json_out.write_text(json.dumps(result.to_dict(), indent=1))
+        err.print(f"comparison written to {json_out}")
 
 
 @app.command()

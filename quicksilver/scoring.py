@@ -1,8 +1,15 @@
-"""Scoring model samples against a dataset: Pass@k, Beyond, percentile, and DPS where present.
+"""Scoring model samples against a dataset: Pass@k and, per kind of row, Beyond and percentile
+(Mercury rows) or DPS and DPS_norm (DPE / EvalPerf rows).
 
 Reference solutions are re-profiled on the user's machine (their stored runtimes were measured
 elsewhere and are never trusted) and cached per machine, keyed by the solution's hash, the test
 cases' hash, the meter and the profiler's version, so a second run only profiles the samples.
+
+A DPE row (``reference``, ``scores`` and ``pe_input`` all set) is scored as EvalPerf does (see
+docs/metrics.md, "DPE scoring"): every sample is judged on the test cases; each correct sample is
+profiled on the performance-exercising input; the cluster references are profiled on that same
+input on this machine, lazily, scanning from the fastest cluster only as far as a sample's cost
+requires. A reference that fails is retried once with longer limits, then skipped.
 """
 
 from __future__ import annotations
@@ -11,27 +18,31 @@ import dataclasses
 import hashlib
 import json
 import logging
+import math
 import os
+import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from statistics import fmean
+from typing import Any, cast
 
 from quicksilver import __version__
-from quicksilver.config import MeasureConfig, SandboxConfig
+from quicksilver.config import MeasureConfig, MeterName, SandboxConfig
 from quicksilver.fsutil import write_text_atomic
 from quicksilver.machine import machine_info
 from quicksilver.metrics import (
+    DPSResult,
     SampleOutcome,
     Summary,
     UnscorableTaskError,
     beyond,
-    dps,
     dps_task_score,
     percentile,
     summarize,
 )
-from quicksilver.profiler import Job, ProfileTask, RunResult, profile_many
+from quicksilver.profiler import Case, Job, ProfileTask, RunResult, profile_many, profile_solution
 from quicksilver.records import TaskRecord
 from quicksilver.samples import Sample
 
@@ -107,6 +118,16 @@ class ReferenceCache:
 
 @dataclass
 class SampleScore:
+    """One sample's figures.
+
+    ``status`` is the verdict on the task's test cases. For Mercury rows ``runtime`` is the cost on
+    the test cases and ``beyond`` / ``percentile`` place it among the references. For DPE rows the
+    test cases give the verdict only (``runtime`` is None); ``pe_status`` / ``pe_cost`` come from
+    the profile on the performance-exercising input, ``cluster`` is the matched cluster (0 = the
+    slowest; None when the sample matched none) and ``dps`` / ``dps_norm`` its scores. An
+    incorrect sample has no DPS (None): it is not a correct sample and enters no DPS mean.
+    """
+
     task: str
     index: int
     status: str
@@ -117,10 +138,23 @@ class SampleScore:
     dps: float | None = None
     dps_norm: float | None = None
     error: str | None = None
+    pe_status: str | None = None
+    pe_cost: float | None = None
+    pe_error: str | None = None
+    cluster: int | None = None
 
 
 @dataclass
 class TaskScore:
+    """One task's figures.
+
+    Mercury rows: ``reference_runtimes`` of the dataset's solutions on the test cases. DPE rows
+    (``dpe``): ``reference_costs[j]`` is cluster j's reference on the performance input (slowest
+    first), None where the lazy scan never needed it or its profile failed (``reference_status``
+    tells which); ``dps`` / ``dps_norm`` are the means over the first 10 correct samples, None
+    when no sample is correct or when the task cannot be scored (``dps_error`` says why).
+    """
+
     task: str
     difficulty: str | None
     reference_runtimes: list[float | None]
@@ -128,6 +162,11 @@ class TaskScore:
     samples: list[SampleScore] = field(default_factory=list)
     dps: float | None = None
     dps_norm: float | None = None
+    dpe: bool = False
+    n_correct: int = 0
+    reference_costs: list[float | None] | None = None
+    reference_status: list[str | None] | None = None
+    dps_error: str | None = None
 
 
 @dataclass
@@ -142,6 +181,12 @@ class ScoreReport:
     sample_rejects: list[tuple[str, str]]
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON report ``quicksilver score --json`` writes (and ``quicksilver compare`` reads).
+
+        With DPE tasks present it also holds ``dps`` / ``dps_norm`` (means over the DPE tasks with
+        at least one correct sample and a score; None if there is none), ``dps_tasks`` (how many
+        tasks those means cover), ``dpe_tasks`` and ``dps_unscorable`` ({task: reason}).
+        """
         s = self.summary.to_dict()
         tasks_by_id = {t["task_id"]: t for t in s.pop("tasks")}
         out: dict[str, Any] = {
@@ -157,10 +202,14 @@ class ScoreReport:
             "missing_tasks": self.missing_tasks,
             "sample_rejects": [{"source": a, "reason": b} for a, b in self.sample_rejects],
         }
-        dps_tasks = [t for t in self.tasks if t.dps is not None]
-        if dps_tasks:
-            out["dps"] = sum(t.dps or 0.0 for t in dps_tasks) / len(dps_tasks)
-            out["dps_norm"] = sum(t.dps_norm or 0.0 for t in dps_tasks) / len(dps_tasks)
+        dpe_tasks = [t for t in self.tasks if t.dpe]
+        if dpe_tasks:
+            counted = [t for t in dpe_tasks if t.n_correct > 0 and t.dps is not None]
+            out["dps"] = fmean(t.dps or 0.0 for t in counted) if counted else None
+            out["dps_norm"] = fmean(t.dps_norm or 0.0 for t in counted) if counted else None
+            out["dps_tasks"] = len(counted)
+            out["dpe_tasks"] = len(dpe_tasks)
+            out["dps_unscorable"] = {t.task: t.dps_error for t in dpe_tasks if t.dps_error}
         out["tasks"] = []
         for t in self.tasks:
             row = dict(tasks_by_id.get(t.task, {"task_id": t.task}))
@@ -171,6 +220,11 @@ class ScoreReport:
                     "reference_errors": t.reference_errors,
                     "dps": t.dps,
                     "dps_norm": t.dps_norm,
+                    "dpe": t.dpe,
+                    "n_correct": t.n_correct,
+                    "reference_costs": t.reference_costs,
+                    "reference_status": t.reference_status,
+                    "dps_error": t.dps_error,
                     "samples": [vars(x) for x in t.samples],
                 }
             )
@@ -202,10 +256,10 @@ def _cached_or_profile(
 
     results = profile_many(
         todo,
-        meter=meter,
+        meter=cast(MeterName, meter),
         sandbox=sandbox,
         measure=measure,
-        workers=workers,  # type: ignore[arg-type]
+        workers=workers,
         on_result=store,
     )
     for job, res in zip(todo, results, strict=True):
@@ -216,6 +270,306 @@ def _cached_or_profile(
             "runtime_ci": list(res.runtime_ci) if res.runtime_ci else None,
         }
     return found
+
+
+# --------------------------------------------------------------------------------------------
+# DPE / EvalPerf rows
+
+DPS_FIRST_CORRECT = 10
+"""A DPE task's score is the mean over its first this-many correct samples (EvalPerf)."""
+
+PE_MIN_ROUNDS = 3
+"""Rounds per performance input at least, so that a cost is a median, not one noisy run."""
+
+RETRY_FACTOR = 4.0
+"""A failed reference profile is retried once with the CPU and wall limits times this."""
+
+ACCEPT_ANY_EVALUATE = (
+    "def evaluate_offline(inputs, outputs, expected):\n"
+    "    # correctness was judged on the test cases; the performance input has no expected answer\n"
+    "    return True\n"
+)
+
+# Statuses that depend on the limits or the machine's load: a reference is profiled again next
+# time instead of being cached as broken.
+_UNCACHED_STATUSES = frozenset({"timeout", "memory"})
+
+
+def is_dpe_record(rec: TaskRecord) -> bool:
+    """A row carries EvalPerf's fields: cluster references, their scores and a pe input."""
+    return rec.reference is not None and rec.scores is not None and rec.pe_input is not None
+
+
+def _pe_inputs(rec: TaskRecord) -> list[list[Any]]:
+    """``pe_input``: a JSON list of calls, each the argument list of one call."""
+    try:
+        data = json.loads(rec.pe_input or "")
+    except ValueError as exc:
+        raise ValueError(f"'pe_input' is not valid JSON: {exc}") from exc
+    if not isinstance(data, list) or not data:
+        raise ValueError("'pe_input' must be a non-empty JSON list of argument lists")
+    for i, args in enumerate(data):
+        if not isinstance(args, list):
+            raise ValueError(
+                f"'pe_input' entry #{i} is a {type(args).__name__}, not an argument list"
+            )
+    return data
+
+
+def dpe_problem(rec: TaskRecord) -> str | None:
+    """Why a DPE row cannot be scored (a dataset problem), or None when it can."""
+    refs, scores = rec.reference or [], rec.scores or []
+    if not refs:
+        return "'reference' is empty"
+    if len(scores) != len(refs):
+        return f"'scores' has {len(scores)} entries for {len(refs)} references"
+    for i, value in enumerate(scores):
+        if not isinstance(value, int | float) or math.isnan(value) or not 0 <= value <= 100:
+            return f"'scores' entry #{i} ({value!r}) is not a percentage"
+        if i and value < scores[i - 1]:
+            return f"'scores' must be non-decreasing (slowest cluster first), #{i} < #{i - 1}"
+    try:
+        _pe_inputs(rec)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def pe_profile_task(rec: TaskRecord) -> ProfileTask:
+    """The task on its performance-exercising input: one case per call, any answer accepted."""
+    return ProfileTask(
+        task_id=rec.task_key,
+        entry_point=rec.entry_point,
+        cases=tuple(Case(list(args), None) for args in _pe_inputs(rec)),
+        kind=rec.task_kind or "class",
+        convert_offline=rec.effective_convert_offline(),
+        evaluate_offline=ACCEPT_ANY_EVALUATE,
+        difficulty=rec.difficulty or None,
+    )
+
+
+def pe_measure_config(measure: MeasureConfig) -> MeasureConfig:
+    """``measure`` with at least :data:`PE_MIN_ROUNDS` rounds."""
+    rounds = max(measure.min_rounds, PE_MIN_ROUNDS)
+    return measure.model_copy(
+        update={"min_rounds": rounds, "max_rounds": max(measure.max_rounds, rounds)}
+    )
+
+
+def retry_sandbox(sandbox: SandboxConfig, factor: float) -> SandboxConfig:
+    """``sandbox`` with its CPU and wall limits multiplied by ``factor``."""
+    lim = sandbox.limits
+    longer = lim.model_copy(
+        update={"cpu_seconds": lim.cpu_seconds * factor, "wall_seconds": lim.wall * factor}
+    )
+    return sandbox.model_copy(update={"limits": longer})
+
+
+class _ReferenceProfiler:
+    """Cluster references on a pe input: this run's results, else the disk cache, else a
+    profile (retried once with longer limits). Shared by the tasks scored in parallel."""
+
+    def __init__(
+        self,
+        cache: ReferenceCache,
+        meter: str,
+        sandbox: SandboxConfig,
+        measure: MeasureConfig,
+        retry_factor: float,
+    ) -> None:
+        self.cache = cache
+        self.meter = meter
+        self.sandbox = sandbox
+        self.retry = retry_sandbox(sandbox, retry_factor)
+        self.retry_factor = retry_factor
+        self.measure = measure
+        self._memo: dict[str, dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: str, task: ProfileTask, code: str) -> dict[str, Any]:
+        with self._lock:
+            known = self._memo.get(key)
+        if known is not None:
+            return known
+        hit = self.cache.get(key, self.meter)
+        result = {**hit, "cached": True} if hit is not None else self._profile(key, task, code)
+        with self._lock:
+            self._memo[key] = result
+        return result
+
+    def _profile(self, key: str, task: ProfileTask, code: str) -> dict[str, Any]:
+        res = profile_solution(task, code, sandbox=self.sandbox, measure=self.measure)
+        first_error: str | None = None
+        if not res.passed:
+            first_error = f"{res.status}: {res.error}"
+            log.info(
+                "%s: a cluster reference failed on the performance input (%s); retrying with "
+                "%gx the CPU and wall limits",
+                task.task_id,
+                first_error,
+                self.retry_factor,
+            )
+            res = profile_solution(task, code, sandbox=self.retry, measure=self.measure)
+        if res.status not in _UNCACHED_STATUSES:
+            self.cache.put(key, self.meter, res)
+        return {
+            "status": res.status,
+            "runtime": res.runtime,
+            "error": res.error,
+            "first_error": first_error,
+            "cached": False,
+        }
+
+
+class _ClusterReferences:
+    """The cluster references of one DPE task, profiled only when a scan reaches them."""
+
+    def __init__(self, rec: TaskRecord, task: ProfileTask, profiler: _ReferenceProfiler) -> None:
+        self.codes = list(rec.reference or [])
+        self.scores = [float(x) for x in rec.scores or []]
+        self.task = task
+        self.profiler = profiler
+        self.keys = [profiler.cache.key(code, task, profiler.meter) for code in self.codes]
+        self.results: list[dict[str, Any] | None] = [None] * len(self.codes)
+
+    def cost(self, j: int) -> float | None:
+        """Cluster j's reference cost, or None when its profile failed."""
+        if self.results[j] is None:
+            self.results[j] = self.profiler.get(self.keys[j], self.task, self.codes[j])
+        r = self.results[j] or {}
+        if r.get("status") != "passed" or r.get("runtime") is None:
+            return None
+        return float(r["runtime"])
+
+    def match(self, cost: float | None) -> DPSResult | None:
+        """EvalPerf's scan: from the fastest cluster, the first j with ``cost <= cost(ref_j)``.
+
+        Failed references are skipped. No match, or a failed sample profile (``cost`` None), is
+        0; the latter is decided once one reference is known to pass, so that a performance input
+        on which nothing runs is reported as the task's problem, not as a 0 for the sample.
+        None: every reference failed, nothing to compare with.
+        """
+        m = len(self.codes)
+        any_passed = False
+        for j in range(m - 1, -1, -1):
+            ref = self.cost(j)
+            if ref is None:
+                continue
+            any_passed = True
+            if cost is None:
+                break
+            if cost <= ref:
+                return DPSResult(self.scores[j], 100.0 * (j + 1) / m, j)
+        return DPSResult(0.0, 0.0, None) if any_passed else None
+
+    def costs(self) -> list[float | None]:
+        return [
+            None if r is None or r.get("status") != "passed" else r.get("runtime")
+            for r in self.results
+        ]
+
+    def statuses(self) -> list[str | None]:
+        return [None if r is None else str(r.get("status")) for r in self.results]
+
+    def errors(self) -> list[str]:
+        m = len(self.codes)
+        out = []
+        for j, r in enumerate(self.results):
+            if r is None or r.get("status") == "passed":
+                continue
+            msg = f"cluster {j} of {m} (0 = slowest): {r.get('status')}: {r.get('error')}"
+            if r.get("cached"):
+                msg += " (cached result; --recollect profiles it again)"
+            elif r.get("first_error"):
+                msg += (
+                    f" (after a retry with {self.profiler.retry_factor:g}x the CPU and wall "
+                    f"limits; first attempt: {r['first_error']})"
+                )
+            out.append(msg)
+        return out
+
+
+def _score_dpe_task(
+    key: str,
+    rec: TaskRecord,
+    group: list[Sample],
+    verdicts: dict[str, RunResult],
+    pe_results: dict[str, RunResult],
+    clusters: _ClusterReferences | None,
+    problem: str | None,
+    first: int,
+) -> TaskScore:
+    ts = TaskScore(
+        task=key,
+        difficulty=rec.difficulty or None,
+        reference_runtimes=[],
+        reference_errors=[],
+        dpe=True,
+    )
+    values: list[float] = []
+    norms: list[float] = []
+    every_reference_failed = False
+    for s in sorted(group, key=lambda x: x.index):
+        verdict = verdicts[f"{key}\0{s.index}"]
+        sc = SampleScore(
+            task=key,
+            index=s.index,
+            status=verdict.status,
+            runtime=None,
+            runtime_ci=None,
+            beyond=None,
+            percentile=None,
+            error=verdict.error,
+        )
+        ts.samples.append(sc)
+        if not verdict.passed:
+            continue
+        ts.n_correct += 1
+        if clusters is None:
+            continue  # the row cannot be scored (problem)
+        if ts.n_correct > first:
+            sc.pe_status = "skipped"
+            sc.pe_error = f"not profiled: the task score counts the first {first} correct samples"
+            continue
+        pe = pe_results[f"{key}\0{s.index}"]
+        sc.pe_status, sc.pe_error = pe.status, pe.error
+        sc.pe_cost = pe.runtime if pe.passed else None
+        d = clusters.match(sc.pe_cost)
+        if d is None:
+            every_reference_failed = True
+            continue
+        sc.dps, sc.dps_norm, sc.cluster = d.dps, d.dps_norm, d.cluster
+        values.append(d.dps)
+        norms.append(d.dps_norm)
+    if clusters is not None:
+        ts.reference_costs = clusters.costs()
+        ts.reference_status = clusters.statuses()
+        ts.reference_errors = clusters.errors()
+    m = len(rec.reference or [])
+    if problem is not None:
+        ts.dps_error = f"dataset row: {problem}"
+    elif every_reference_failed:
+        ts.dps_error = f"every cluster reference ({m}) failed on the performance input"
+    elif ts.n_correct:
+        ts.dps = dps_task_score(values, first)
+        ts.dps_norm = dps_task_score(norms, first)
+    if ts.dps_error:
+        log.warning("%s: no DPS: %s", key, ts.dps_error)
+    for err in ts.reference_errors:
+        log.warning("%s: %s", key, err)
+    profiled = sum(1 for x in ts.reference_status or [] if x is not None)
+    log.info(
+        "%s: DPS %s over %d correct sample(s); %d of %d cluster reference(s) needed",
+        key,
+        "-" if ts.dps is None else f"{ts.dps:.1f} (norm {ts.dps_norm:.1f})",
+        min(ts.n_correct, first),
+        profiled,
+        m,
+    )
+    return ts
+
+
+# --------------------------------------------------------------------------------------------
 
 
 def score(
@@ -230,8 +584,24 @@ def score(
     workers: int | None = None,
     on_sample: Callable[[TaskScore, SampleScore], None] | None = None,
     sample_rejects: list[tuple[str, str]] | None = None,
+    retry_factor: float = RETRY_FACTOR,
+    dps_first: int = DPS_FIRST_CORRECT,
 ) -> ScoreReport:
-    """Score ``samples`` (keyed by task_id or slug_name) against ``records``."""
+    """Score ``samples`` (keyed by task_id or slug_name) against ``records``.
+
+    Only the tasks that have samples are scored, with however many samples each has: samples of
+    tasks the dataset lacks are listed in ``missing_tasks``, never an error (EvalPerf's evaluator
+    demanded every task and a fixed sample count). Mercury rows get Beyond and percentile, DPE
+    rows DPS and DPS_norm (see the module docstring); pass@k is computed for both.
+
+    ``retry_factor``: a DPE cluster reference that fails is profiled again once with the CPU and
+    wall limits times this. ``dps_first``: a DPE task's score is the mean over its first this-many
+    correct samples; later correct samples are not profiled on the performance input.
+    """
+    if retry_factor < 1:
+        raise ValueError(f"retry_factor must be >= 1, got {retry_factor}")
+    if dps_first < 1:
+        raise ValueError(f"dps_first must be >= 1, got {dps_first}")
     sandbox = sandbox or SandboxConfig()
     measure = (measure or MeasureConfig()).model_copy(update={"meter": meter})
     cache = cache or ReferenceCache()
@@ -240,13 +610,13 @@ def score(
         for name in {rec.task_key, rec.slug_name, rec.id, rec.task_id or ""} - {""}:
             index.setdefault(str(name), rec)
     wanted: dict[str, tuple[TaskRecord, list[Sample]]] = {}
-    missing = []
+    missing: list[str] = []
     for name, group in samples.items():
-        rec = index.get(name)
-        if rec is None:
+        found = index.get(name)
+        if found is None:
             missing.append(name)
             continue
-        wanted.setdefault(rec.task_key, (rec, []))[1].extend(group)
+        wanted.setdefault(found.task_key, (found, []))[1].extend(group)
     # One task may be named by its slug in some samples and its id in others: number its
     # samples afresh so that every sample keeps its own identity.
     for key, (_rec, group) in wanted.items():
@@ -260,28 +630,31 @@ def score(
     tasks: dict[str, ProfileTask] = {
         key: ProfileTask.from_record(rec) for key, (rec, _) in wanted.items()
     }
-    # 1. references (cached per machine); DPE cluster references too, where present
+    mercury = {key: v for key, v in wanted.items() if not is_dpe_record(v[0])}
+    dpe = {key: v for key, v in wanted.items() if is_dpe_record(v[0])}
+    for key, (rec, _) in dpe.items():
+        if rec.solutions:
+            log.info("%s: a DPE row; its %d solutions are not used", key, len(rec.solutions))
+    unit = "s" if meter == "cpu" else "instructions"
+    isolation = "bwrap"
+    scored: dict[str, TaskScore] = {}
+    outcomes: dict[str, list[SampleOutcome]] = {}
+
+    # Mercury rows. 1. references (cached per machine)
     ref_items: list[tuple[str, ProfileTask, str]] = []
     ref_keys: dict[str, list[str]] = {}
-    dpe_keys: dict[str, list[str]] = {}
-    for key, (rec, _) in wanted.items():
+    for key, (rec, _) in mercury.items():
         pt = tasks[key]
         ref_keys[key] = []
         for sol in rec.solutions:
             ck = cache.key(sol.solution, pt, meter)
             ref_keys[key].append(ck)
             ref_items.append((ck, pt, sol.solution))
-        if rec.reference and rec.scores:
-            dpe_keys[key] = []
-            for code in rec.reference:
-                ck = cache.key(code, pt, meter)
-                dpe_keys[key].append(ck)
-                ref_items.append((ck, pt, code))
     refs = _cached_or_profile(ref_items, cache, meter, sandbox, measure, workers)
 
     # 2. samples (all of them: pass@k's estimator uses every sample of a task)
     jobs: list[Job] = []
-    for key, (_rec, group) in wanted.items():
+    for key, (_rec, group) in mercury.items():
         for s in sorted(group, key=lambda x: x.index):
             jobs.append(Job(tasks[key], s.code, f"{key}\0{s.index}"))
     results: dict[str, RunResult] = {}
@@ -289,8 +662,8 @@ def score(
         jobs,
         profile_many(
             jobs,
-            meter=meter,
-            sandbox=sandbox,  # type: ignore[arg-type]
+            meter=cast(MeterName, meter),
+            sandbox=sandbox,
             measure=measure,
             workers=workers,
         ),
@@ -299,11 +672,7 @@ def score(
         results[job.key] = res
 
     # 3. metrics
-    task_scores: list[TaskScore] = []
-    outcomes: list[SampleOutcome] = []
-    unit = "s" if meter == "cpu" else "instructions"
-    isolation = "bwrap"
-    for key, (rec, group) in wanted.items():
+    for key, (rec, group) in mercury.items():
         ref_runs = [refs[ck] for ck in ref_keys[key]]
         ref_rt = [r["runtime"] if r["status"] == "passed" else None for r in ref_runs]
         ts = TaskScore(
@@ -314,18 +683,7 @@ def score(
                 f"{r['status']}: {r['error']}" for r in ref_runs if r["status"] != "passed"
             ],
         )
-        dpe_costs: list[float] | None = None
-        if key in dpe_keys:
-            dpe_runs = [refs[ck] for ck in dpe_keys[key]]
-            if all(r["status"] == "passed" for r in dpe_runs):
-                dpe_costs = [float(r["runtime"]) for r in dpe_runs]
-            else:
-                ts.reference_errors += [
-                    f"DPE reference {r['status']}: {r['error']}"
-                    for r in dpe_runs
-                    if r["status"] != "passed"
-                ]
-        dps_values, dps_norms = [], []
+        outcomes[key] = []
         for s in sorted(group, key=lambda x: x.index):
             res = results[f"{key}\0{s.index}"]
             isolation = res.isolation
@@ -344,26 +702,110 @@ def score(
                 percentile=percentile(rt, ref_rt),
                 error=res.error,
             )
-            if dpe_costs is not None and rec.scores is not None:
-                d = dps(rt, _monotone_slow_first(dpe_costs), rec.scores)
-                sc.dps, sc.dps_norm = d.dps, d.dps_norm
-                if res.passed:  # task score: the first 10 correct samples (dps_task_score)
-                    dps_values.append(d.dps)
-                    dps_norms.append(d.dps_norm)
+            ts.n_correct += res.passed
             ts.samples.append(sc)
-            outcomes.append(SampleOutcome(key, rec.difficulty or None, res.passed, rt, ref_rt))
+            outcomes[key].append(SampleOutcome(key, rec.difficulty or None, res.passed, rt, ref_rt))
             if on_sample is not None:
                 on_sample(ts, sc)
-        if dpe_costs is not None:
-            ts.dps = dps_task_score(dps_values)
-            ts.dps_norm = dps_task_score(dps_norms)
-        task_scores.append(ts)
-    if not outcomes:
+        scored[key] = ts
+
+    # DPE rows. 1. every sample judged on the test cases (verdict only)
+    if dpe:
+        verdict_jobs = [
+            Job(tasks[key], s.code, f"{key}\0{s.index}")
+            for key, (_rec, group) in dpe.items()
+            for s in sorted(group, key=lambda x: x.index)
+        ]
+        verdicts = dict(
+            zip(
+                (j.key for j in verdict_jobs),
+                profile_many(
+                    verdict_jobs,
+                    meter=cast(MeterName, meter),
+                    sandbox=sandbox,
+                    measure=measure,
+                    workers=workers,
+                    measure_cost=False,
+                ),
+                strict=True,
+            )
+        )
+        isolation = next(iter(verdicts.values())).isolation if verdicts else isolation
+
+        # 2. the first correct samples profiled on the performance input
+        pe_measure = pe_measure_config(measure)
+        problems = {key: dpe_problem(rec) for key, (rec, _) in dpe.items()}
+        pe_tasks = {key: pe_profile_task(rec) for key, (rec, _) in dpe.items() if not problems[key]}
+        pe_jobs: list[Job] = []
+        for key, (_rec, group) in dpe.items():
+            if key not in pe_tasks:
+                continue
+            correct = [s for s in group if verdicts[f"{key}\0{s.index}"].passed]
+            for s in sorted(correct, key=lambda x: x.index)[:dps_first]:
+                pe_jobs.append(Job(pe_tasks[key], s.code, f"{key}\0{s.index}"))
+        pe_results = dict(
+            zip(
+                (j.key for j in pe_jobs),
+                profile_many(
+                    pe_jobs,
+                    meter=cast(MeterName, meter),
+                    sandbox=sandbox,
+                    measure=pe_measure,
+                    workers=workers,
+                ),
+                strict=True,
+            )
+        )
+
+        # 3. lazy reference scans, one task per worker; rows are reported as tasks finish
+        profiler = _ReferenceProfiler(cache, meter, sandbox, pe_measure, retry_factor)
+        n = workers or measure.workers or os.cpu_count() or 1
+        with ThreadPoolExecutor(max_workers=n, thread_name_prefix="qs-dpe") as pool:
+            futures = {
+                pool.submit(
+                    _score_dpe_task,
+                    key,
+                    rec,
+                    group,
+                    verdicts,
+                    pe_results,
+                    _ClusterReferences(rec, pe_tasks[key], profiler) if key in pe_tasks else None,
+                    problems[key],
+                    dps_first,
+                ): key
+                for key, (rec, group) in dpe.items()
+            }
+            for fut in as_completed(futures):
+                ts = fut.result()
+                key = futures[fut]
+                rec = dpe[key][0]
+                scored[key] = ts
+                # Beyond has no reference distribution here: the task is "unscorable" for it.
+                # A correct sample's runtime is its pe cost (infinite when that profile failed
+                # or was skipped); no Beyond is computed from it.
+                outcomes[key] = [
+                    SampleOutcome(
+                        key,
+                        rec.difficulty or None,
+                        sc.status == "passed",
+                        (sc.pe_cost if sc.pe_cost is not None else math.inf)
+                        if sc.status == "passed"
+                        else None,
+                        [],
+                    )
+                    for sc in ts.samples
+                ]
+                if on_sample is not None:
+                    for sc in ts.samples:
+                        on_sample(ts, sc)
+
+    flat_outcomes = [o for key in wanted for o in outcomes[key]]
+    if not flat_outcomes:
         raise ValueError("no sample matches a task of the dataset")
-    summary = summarize(outcomes, k=k)
+    summary = summarize(flat_outcomes, k=k)
     return ScoreReport(
         summary,
-        task_scores,
+        [scored[key] for key in wanted],
         meter,
         unit,
         isolation,
@@ -371,11 +813,3 @@ def score(
         missing,
         list(sample_rejects or []),
     )
-
-
-def _monotone_slow_first(costs: list[float]) -> list[float]:
-    """Re-profiled cluster references may swap neighbours by noise; keep them non-increasing."""
-    out: list[float] = []
-    for c in costs:
-        out.append(min(c, out[-1]) if out else c)
-    return out

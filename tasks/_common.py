@@ -7,7 +7,8 @@ from typing import Any
 from prefect.context import TaskRunContext
 from prefect.logging import get_run_logger
 
-from quicksilver.stages.config import BuildConfig
+from quicksilver.stages.config import BuildConfig, DPEBuildConfig
+from quicksilver.stages.dpe import DPEBuild
 from quicksilver.stages.mercury import MercuryBuild
 
 
@@ -15,15 +16,23 @@ def cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str:
     """The stage's key: its logic version, its config sections and its input files' digests.
 
     Computed when the task run starts, i.e. after the upstream stage wrote its files, so a stage
-    is reused exactly when nothing it reads has changed. Task names are ``mercury-<stage>``.
+    is reused exactly when nothing it reads has changed. Task names are ``mercury-<stage>`` or
+    ``dpe-<stage>`` (tasks/dpe.py).
     """
-    stage = context.task.name.removeprefix("mercury-")
-    build = build_of(parameters["config"])
+    name = context.task.name
+    if name.startswith("dpe-"):
+        stage, build = name.removeprefix("dpe-"), dpe_build_of(parameters["config"])
+    else:
+        stage, build = name.removeprefix("mercury-"), build_of(parameters["config"])
     return "quicksilver-" + build.key(stage, parameters.get("part", ""), parameters.get("slugs"))
 
 
 def build_of(config: dict[str, Any]) -> MercuryBuild:
     return MercuryBuild(BuildConfig.model_validate(config))
+
+
+def dpe_build_of(config: dict[str, Any]) -> DPEBuild:
+    return DPEBuild(DPEBuildConfig.model_validate(config))
 
 
 def log_summary(summary: dict[str, Any]) -> dict[str, Any]:

@@ -311,27 +311,27 @@ def test_samples_naming_one_task_by_slug_and_by_id_are_both_scored(summary_range
     assert report.to_dict()["pass_at_1"] == 0.5
 
 
-def test_dps_from_dataset_cluster_references(tmp_path: Path) -> None:
-    """A row with EvalPerf fields (references slow to fast, cumulative scores) gets DPS."""
+def test_row_with_cluster_references_but_no_pe_input_is_a_mercury_row(tmp_path: Path) -> None:
+    """DPS needs the performance-exercising input: without pe_input the EvalPerf fields are not
+    used and the row is scored as Mercury's (DPE rows: tests/test_scoring_dpe.py)."""
     row = record("dpe-task", "9100", [HASH_MAP]).to_row()
     row["reference"] = [ORDERED_PAIRS, DOUBLE_LOOP, HASH_MAP]  # slowest cluster first
     row["scores"] = [20.0, 50.0, 100.0]
     rec = TaskRecord.from_row(row)
     report = score(
         [rec],
-        samples(**{"dpe-task": [COUNTER, DOUBLE_LOOP, WRONG]}),
+        samples(**{"dpe-task": [DOUBLE_LOOP, WRONG]}),
         sandbox=SANDBOX,
         measure=MEASURE,
         cache=ReferenceCache(tmp_path),
     )
+    data = report.to_dict()
     task = by_task(report)["dpe-task"]
-    fast, middle, wrong = task["samples"]
-    # A Counter pass is about as fast as the hash map: it lands in the fastest cluster,
-    # unless noise puts it a hair above the hash map's cost (then the middle cluster).
-    assert fast["dps"] in (100.0, 50.0)
-    assert middle["dps"] in (50.0, 20.0)  # the same code as the middle reference
-    assert wrong["status"] == "failed" and wrong["dps"] == 0.0 and wrong["dps_norm"] == 0.0
-    assert fast["dps"] > middle["dps"]
-    # task score: mean over correct samples; overall mean over DPE tasks
-    assert task["dps"] == pytest.approx((fast["dps"] + middle["dps"]) / 2)
-    assert report.to_dict()["dps"] == pytest.approx(task["dps"])
+    assert task["dpe"] is False and task["n_correct"] == 1
+    assert task["dps"] is None and task["reference_costs"] is None
+    slow, wrong = task["samples"]
+    assert (slow["status"], wrong["status"]) == ("passed", "failed")
+    assert slow["beyond"] == 0.0  # slower than the one Mercury reference, the hash map
+    assert all(s["dps"] is None and s["pe_cost"] is None for s in task["samples"])
+    assert "dps" not in data and "dps_tasks" not in data
+    assert len(list(tmp_path.rglob("*.json"))) == 1  # only the Mercury reference was profiled

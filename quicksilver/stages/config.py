@@ -8,7 +8,7 @@ the key.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -140,6 +140,108 @@ class BuildConfig(_Strict):
         return self.model_dump(mode="json")
 
 
+# --- the DPE / EvalPerf build (flows/build_dpe.py, docs/dpe-build.md) -------------------------
+
+
+class CandidatesSection(_Strict):
+    """Solutions beyond the snapshots': an LLM's samples and model sample files."""
+
+    llm: dict[str, Any] = Field(
+        default_factory=dict,
+        description="LLMConfig fields for sampling solutions; unset endpoint: none are sampled",
+    )
+    n: int = Field(8, ge=0, description="solutions sampled per task when an endpoint is set")
+    temperature: float = Field(0.8, ge=0, le=2, description="the paper sampled at 0.8")
+    sample_files: list[dict[str, str]] = Field(
+        default_factory=list,
+        description="model sample files [{path, model}] (JSONL / Mercury JSON, see samples.py)",
+    )
+    cache_dir: Path = Field(Path("data/cache/llm"), description="LLM answers, keyed by request")
+
+
+class SaSSection(_Strict):
+    mode: Literal["offline", "llm", "auto"] = Field(
+        "auto",
+        description="offline: the constraint-driven perf synthesizer; llm: the endpoint only; "
+        "auto: the endpoint when configured, else offline",
+    )
+    n: int = Field(16, ge=1, description="generators sampled per task (the paper's 16)")
+    temperature: float = Field(0.8, ge=0, le=2)
+    llm: dict[str, Any] = Field(default_factory=dict, description="LLMConfig fields")
+    cache_dir: Path = Field(Path("data/cache/llm"), description="LLM answers, keyed by request")
+
+
+class SamplingSection(_Strict):
+    """Exponential input sampling and the choice of the performance-exercising input."""
+
+    time_wall_seconds: float = Field(20.0, gt=0, description="CPU per step (generator, reference)")
+    memory_mb: int = Field(16_384, ge=64, description="memory wall (the sandbox's RLIMIT_AS)")
+    min_scale_exp: int = Field(1, ge=0, le=62, description="first scale is 2**min_scale_exp")
+    max_scale_exp: int = Field(26, ge=0, le=62, description="last scale is 2**max_scale_exp")
+    max_input_bytes: int = Field(64 * 2**20, ge=1, description="JSON size of one input, at most")
+    seed: int = Field(20_260_501, description="random.seed before every generator call")
+    finish_cpu_seconds: float = Field(
+        20.0, gt=0, description="every valid solution must finish the chosen input within this"
+    )
+    max_candidates: int | None = Field(
+        None, ge=1, description="candidate inputs tried, most expensive first (None: all)"
+    )
+
+    @model_validator(mode="after")
+    def _exps(self) -> SamplingSection:
+        if self.min_scale_exp > self.max_scale_exp:
+            raise ValueError("min_scale_exp > max_scale_exp")
+        return self
+
+
+class PEProfileSection(_Strict):
+    """Profiling every valid solution on the performance-exercising input."""
+
+    measure: MeasureConfig = MeasureConfig(
+        min_rounds=7, max_rounds=12, target_rel_ci=0.02, budget_seconds=20.0, window_target_ms=50.0
+    )
+    warmup_rounds: int = Field(2, ge=0, description="first rounds not counted (warm-up)")
+    sandbox: SandboxConfig = SandboxConfig(limits=SandboxLimits(cpu_seconds=120.0))
+
+
+class SelectionSection(_Strict):
+    """EvalPerf's task selection and clustering (thresholds in the meter's unit or instructions)."""
+
+    min_solutions: int = Field(10, ge=1, description="profiled solutions a task needs (paper: 10)")
+    min_cost_instructions: float = Field(
+        10_000.0, ge=0, description="the fastest solution must cost more than this"
+    )
+    max_p99_cv: float = Field(
+        0.05, gt=0, description="P99 over solutions of the coefficient of variation, at most"
+    )
+    cv_estimator: Literal["robust", "classic"] = Field(
+        "robust",
+        description="robust: 1.4826 * MAD / median over rounds; classic: stdev / mean",
+    )
+    min_clusters: int = Field(4, ge=1, description="performance clusters a task needs")
+    bias: float = Field(0.2, ge=0, description="the clustering's bias (one setting everywhere)")
+    instruction_rate: float = Field(
+        3e9,
+        gt=0,
+        description="instructions per CPU second: converts w and min_cost to CPU time",
+    )
+
+
+class DPEBuildConfig(BuildConfig):
+    """A DPE build: the Mercury build's correctness stages plus the DPE sections."""
+
+    name: str = Field("quicksilver-dpe", description="dataset name (card, default repo)")
+    out_dir: Path = Path("data/build/dpe")
+    candidates: CandidatesSection = CandidatesSection()
+    sas: SaSSection = SaSSection()
+    sampling: SamplingSection = SamplingSection()
+    pe_profile: PEProfileSection = PEProfileSection()
+    selection: SelectionSection = SelectionSection()
+    card_notes: list[str] = Field(
+        default_factory=list, description="sentences the dataset card must carry (deviations)"
+    )
+
+
 def _describe(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors()[:8]:
@@ -159,9 +261,14 @@ def _set_path(data: dict[str, Any], dotted: str, value: Any) -> None:
     cur[keys[-1]] = value
 
 
+_C = TypeVar("_C", bound=BuildConfig)
+
+
 def load_build_config(
-    path: str | Path | None = None, overrides: list[str] | None = None
-) -> BuildConfig:
+    path: str | Path | None = None,
+    overrides: list[str] | None = None,
+    cls: type[_C] = BuildConfig,  # type: ignore[assignment]
+) -> _C:
     """Read and validate a YAML config; ``overrides`` are ``dotted.key=yaml-value`` strings."""
     data: dict[str, Any] = {}
     where = str(path) if path else "<defaults>"
@@ -183,6 +290,6 @@ def load_build_config(
             raise ConfigError(f"override {item!r}: expected dotted.key=value")
         _set_path(data, key.strip(), yaml.safe_load(raw))
     try:
-        return BuildConfig.model_validate(data)
+        return cls.model_validate(data)
     except ValidationError as exc:
         raise ConfigError(f"{where}: {_describe(exc)}") from exc

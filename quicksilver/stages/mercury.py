@@ -86,10 +86,10 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 
 
 @cache
-def code_digest(stage: str) -> str:
-    """sha256 over the source files of a stage's logic (see STAGE_CODE)."""
+def patterns_digest(patterns: tuple[str, ...]) -> str:
+    """sha256 over the source files matching ``patterns`` (see STAGE_CODE)."""
     files: list[Path] = []
-    for pattern in STAGE_CODE[stage]:
+    for pattern in patterns:
         # "@..." is relative to the repository (prompts/), the rest to the package
         root = _PACKAGE.parent if pattern.startswith("@") else _PACKAGE
         files += sorted(root.glob(pattern.removeprefix("@")))
@@ -97,6 +97,11 @@ def code_digest(stage: str) -> str:
     for f in files:
         h.update(str(f.relative_to(_PACKAGE.parent)).encode() + b"\0" + f.read_bytes() + b"\1")
     return h.hexdigest()
+
+
+def code_digest(stage: str) -> str:
+    """sha256 over the source files of a Mercury stage's logic (see STAGE_CODE)."""
+    return patterns_digest(tuple(STAGE_CODE[stage]))
 
 
 STAGES = tuple(STAGE_VERSIONS)
@@ -117,6 +122,11 @@ def _summary(
 
 
 class MercuryBuild:
+    STAGES: tuple[str, ...] = STAGES
+    SHARDED: tuple[str, ...] = SHARDED
+    STAGE_VERSIONS: dict[str, str] = STAGE_VERSIONS
+    TITLE = "Mercury build"
+
     def __init__(self, cfg: BuildConfig) -> None:
         self.cfg = cfg
         self.root = Path(cfg.out_dir)
@@ -125,6 +135,9 @@ class MercuryBuild:
 
     def dir(self, stage: str) -> StageDir:
         return StageDir(self.root, stage)
+
+    def code_digest(self, stage: str) -> str:
+        return code_digest(stage)
 
     def _sections(self, stage: str) -> Any:
         c = self.cfg
@@ -185,8 +198,8 @@ class MercuryBuild:
         return json_digest(
             {
                 "stage": stage,
-                "version": STAGE_VERSIONS[stage],
-                "code": code_digest(stage),
+                "version": self.STAGE_VERSIONS[stage],
+                "code": self.code_digest(stage),
                 "quicksilver": __version__,
                 "config": self._sections(stage),
                 "inputs": file_digest(*self.inputs(stage, part), *extra),
@@ -253,7 +266,7 @@ class MercuryBuild:
         from quicksilver.stages.dedup import DedupParams, deduplicate
 
         def body(sd: StageDir) -> StageCounts:
-            rows = read_jsonl(self.dir("load").file("solutions.jsonl"))
+            rows = read_jsonl(self.inputs("dedup")[0])
             params = DedupParams(**self.cfg.dedup.model_dump())
             result = deduplicate(rows, params)
             counts = StageCounts(
@@ -467,9 +480,9 @@ class MercuryBuild:
         """Counts in and out of every stage (shards merged), in pipeline order."""
         out = []
         shard_names = self.shard_names()
-        for stage in STAGES:
+        for stage in self.STAGES:
             sd = self.dir(stage)
-            parts = shard_names if stage in SHARDED else [""]
+            parts = shard_names if stage in self.SHARDED else [""]
             infos = [i for i in (sd.manifest(p) for p in parts) if i is not None]
             if not infos:
                 continue

@@ -29,7 +29,7 @@ import re
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -663,6 +663,11 @@ def validate_dataset_dict(dd: DatasetDict) -> None:
                 )
             ]
         )
+    if any("pe_input" in ds.features for ds in dd.values()):
+        from quicksilver.stages.publish_dpe import validate_dpe_dataset_dict
+
+        validate_dpe_dataset_dict(dd)  # a DPE / EvalPerf-format dataset
+        return
     problems: list[Problem] = []
     for split, ds in dd.items():
         problems.extend(_feature_problems(str(split), ds.features))
@@ -742,6 +747,9 @@ def _front_matter(
     card: CardContext,
     data_files: Mapping[str, str],
     sizes: Mapping[str, tuple[int, int]] | None,
+    *,
+    features: Features = MERCURY_FEATURES,
+    tags: Sequence[str] = ("code", "efficiency", "mercury", "leetcode", "benchmark"),
 ) -> dict[str, Any]:
     """The card's YAML metadata (Hub conventions); ``sizes``: split -> (arrow bytes, file bytes)."""
     from datasets.info import DatasetInfo, DatasetInfosDict
@@ -755,7 +763,7 @@ def _front_matter(
     for name, rows in splits.items():
         num_bytes = sizes[name][0] if sizes else 0
         split_dict.add(SplitInfo(name=name, num_bytes=num_bytes, num_examples=len(rows)))
-    info = DatasetInfo(features=MERCURY_FEATURES, splits=split_dict)
+    info = DatasetInfo(features=features, splits=split_dict)
     if sizes:
         info.download_size = sum(file for _, file in sizes.values())
         info.dataset_size = sum(arrow for arrow, _ in sizes.values())
@@ -766,7 +774,7 @@ def _front_matter(
         "license": card.license,
         "language": ["en"],
         "task_categories": ["text-generation"],
-        "tags": ["code", "efficiency", "mercury", "leetcode", "benchmark"],
+        "tags": list(tags),
         "size_categories": [size_category],
         "configs": [
             {
@@ -782,7 +790,7 @@ def _dump_yaml(data: Any) -> str:
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
 
 
-def _template() -> jinja2.Template:
+def _template(name: str = "mercury_card.md.j2") -> jinja2.Template:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent.parent / "templates"),
         undefined=jinja2.StrictUndefined,
@@ -792,7 +800,7 @@ def _template() -> jinja2.Template:
         autoescape=False,  # Markdown, not HTML
     )
     env.filters["cell"] = _cell
-    return env.get_template("mercury_card.md.j2")
+    return env.get_template(name)
 
 
 def render_card(
@@ -895,7 +903,13 @@ _STAGING_PREFIX = ".publish-"
 
 
 def write_dataset(
-    splits: dict[str, list[dict[str, Any]]], out_dir: Path, card: CardContext
+    splits: dict[str, list[dict[str, Any]]],
+    out_dir: Path,
+    card: CardContext,
+    *,
+    features: Features = MERCURY_FEATURES,
+    validate: Callable[[Mapping[str, Sequence[dict[str, Any]]]], None] | None = None,
+    render: Callable[..., str] | None = None,
 ) -> PublishedPaths:
     """Validate every row of every split, then write Parquet, ``save_to_disk`` and the card.
 
@@ -907,7 +921,7 @@ def write_dataset(
     """
     import datasets
 
-    validate_splits(splits)
+    (validate or validate_splits)(splits)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     for stale in out_dir.glob(f"{_STAGING_PREFIX}*"):
@@ -916,7 +930,7 @@ def write_dataset(
     staging = Path(tempfile.mkdtemp(prefix=_STAGING_PREFIX, dir=out_dir))
     try:
         parts = {
-            name: datasets.Dataset.from_list(rows, features=MERCURY_FEATURES, split=name)
+            name: datasets.Dataset.from_list(rows, features=features, split=name)
             for name, rows in splits.items()
         }
         (staging / "parquet").mkdir()
@@ -926,7 +940,7 @@ def write_dataset(
             ds.to_parquet(str(path))
             sizes[name] = (ds.data.nbytes, path.stat().st_size)
         datasets.DatasetDict(parts).save_to_disk(str(staging / "hf"))
-        text = render_card(splits, card, sizes=sizes)
+        text = (render or render_card)(splits, card, sizes=sizes)
         (staging / CARD_FILENAME).write_text(text, encoding="utf-8")
         for path in [staging, *staging.rglob("*")]:
             path.chmod(0o755 if path.is_dir() else 0o644)  # mkdtemp made the folder 0700

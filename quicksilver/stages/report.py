@@ -28,9 +28,11 @@ def funnel_rows(funnel: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def funnel_markdown(funnel: list[dict[str, Any]], dataset: Path | str) -> str:
+def funnel_markdown(
+    funnel: list[dict[str, Any]], dataset: Path | str, title: str = "Mercury build"
+) -> str:
     lines = [
-        "# Mercury build",
+        f"# {title}",
         "",
         f"Dataset: `{dataset}` (parquet/, hf/, README.md)",
         "",

@@ -42,6 +42,15 @@ Sampling policy (also written into each generated file's header):
 
 The generator only uses the module-level ``random`` functions (the caller seeds it) and imports
 only ``math`` and ``random``.
+
+Perf mode (the offline path of DPE's SaS, :mod:`quicksilver.dpe.sas`):
+:func:`synthesize_offline_perf` emits the same runtime and spec, built without capping any stated
+bound, plus ``perf_input_gen(scale)``, which switches the runtime's ``_SIZE_MODE`` to ``"max"`` for
+one call: every length and count is ``min(stated max, scale)`` (at least the stated min), scalar
+integers whose range spans >= 3 orders of magnitude from >= 0 take ``min(hi, max(lo, scale))``, and
+no random edge case is drawn, so the input's size is monotone in ``scale`` (:data:`PERF_POLICY`).
+Element values and narrow scalars stay random. In ``"random"`` mode the runtime draws exactly what
+it drew before the mode existed, so ``generate_test_case()`` is unchanged.
 """
 
 from __future__ import annotations
@@ -74,6 +83,10 @@ DEFAULT_SIZE_CAP = 1000
 
 _BOUNDARY_P = 0.1  # probability of a boundary size / value / path-shaped tree
 _ORDER_P = 0.1  # probability that a list with no stated order comes sorted (asc or desc)
+# "random": test inputs (the policy above). "max": performance inputs for perf_input_gen(scale):
+# every length and count at its largest allowed value (the caller caps it with size_cap = scale),
+# magnitude-like scalars likewise, and no random edge cases (they would break monotonicity).
+_SIZE_MODE = "random"
 
 
 def _eval(form: int | dict, q: dict) -> int:
@@ -83,9 +96,22 @@ def _eval(form: int | dict, q: dict) -> int:
     return form["const"] + sum(coef * q[name] for name, coef in form["terms"].items())
 
 
+def _chance(p: float) -> bool:
+    """True with probability ``p``; never in "max" mode, where sizes must be monotone in scale.
+
+    In "random" mode it draws exactly one ``random.random()``, as the runtime always did.
+    """
+    return _SIZE_MODE != "max" and random.random() < p
+
+
 def _pick_size(lo: int, hi: int) -> int:
-    """A length or count: uniform in [lo, hi], now and then exactly lo or hi (edge cases)."""
-    if random.random() < _BOUNDARY_P:
+    """A length or count: uniform in [lo, hi], now and then exactly lo or hi (edge cases).
+
+    In "max" mode: hi (which the callers already capped at size_cap).
+    """
+    if _SIZE_MODE == "max":
+        return hi
+    if _chance(_BOUNDARY_P):
         return random.choice((lo, hi))
     return random.randint(lo, hi)
 
@@ -98,7 +124,7 @@ def _log_magnitude(a: int, b: int) -> int:
 
 def _pick_scalar(lo: int, hi: int) -> int:
     """A scalar integer: log-uniform in magnitude over a range spanning >= 3 orders of magnitude."""
-    if random.random() < _BOUNDARY_P:
+    if _chance(_BOUNDARY_P):
         return random.choice((lo, hi))
     if lo >= 0:
         return _log_magnitude(lo, hi) if hi + 1 >= 1000 * (lo + 1) else random.randint(lo, hi)
@@ -133,7 +159,13 @@ def _sample_quantities(quantities: list, size_cap: int) -> dict:
                 hi = min(hi, max(size_cap, lo))
             if lo > hi:
                 break  # an earlier choice left no room: draw again
-            q[item["name"]] = _pick_size(lo, hi) if item["size"] else _pick_scalar(lo, hi)
+            if item["size"]:
+                q[item["name"]] = _pick_size(lo, hi)
+            elif _SIZE_MODE == "max" and lo >= 0 and hi + 1 >= 1000 * (lo + 1):
+                # a magnitude-like scalar (amount <= 10^4, x <= 2^31 - 1) grows with scale too
+                q[item["name"]] = min(hi, max(lo, size_cap))
+            else:
+                q[item["name"]] = _pick_scalar(lo, hi)
         else:
             return q
     raise RuntimeError("could not satisfy the size constraints in 200 draws")
@@ -293,7 +325,7 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
     """One argument from its spec entry and the sampled quantities."""
     if p["kind"] == "quantity":
         return q[p["q"]]
-    edge = random.random() < _BOUNDARY_P
+    edge = _chance(_BOUNDARY_P)
     if p["kind"] == "scalar":
         return _draw(p["leaf"], q, 1, False, edge)[0]
     levels = _level_counts(p["dims"], q, size_cap)
@@ -308,7 +340,7 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
     else:
         flat = _draw(p["leaf"], q, sum(rows), False, edge)
     order = p["sorted"]
-    if not order and not p["join"] and p["kind"] != "tree" and random.random() < _ORDER_P:
+    if not order and not p["join"] and p["kind"] != "tree" and _chance(_ORDER_P):
         # ordered lists are classic edge and worst cases (a falling price series, a sorted input
         # for a naive quicksort); sorting keeps every stated constraint on the values
         order = random.choice(("asc", "desc"))
@@ -325,7 +357,7 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         if distinct and distinct["level"] == "string":
             inner = _distinct_strings(inner, p, q, size_cap)
     if p["kind"] == "tree":
-        return _tree(inner[0], random.random() < _BOUNDARY_P)
+        return _tree(inner[0], _chance(_BOUNDARY_P))
     for counts in reversed(levels[:-1]):
         nested = []
         i = 0
@@ -344,6 +376,7 @@ def _generate_from_spec(spec: dict, size_cap: int) -> list:
 
 _RUNTIME: tuple[Callable[..., Any], ...] = (
     _eval,
+    _chance,
     _pick_size,
     _log_magnitude,
     _pick_scalar,
@@ -368,6 +401,36 @@ SAMPLING_POLICY = (
     "quantities drawn in topological order of their relations (sizes first)"
 )
 
+PERF_POLICY = (
+    "perf_input_gen(scale) gives every length and count the value min(stated max, scale) (at "
+    "least its stated min), so the input grows monotonically with scale up to what the "
+    "constraints allow; the stated maxima are not capped by a size cap; scalar integers whose "
+    "range spans >= 3 orders of magnitude (lower bound >= 0) take min(stated max, max(stated "
+    "min, scale)) too; other scalars and element values stay random (uniform over their range, "
+    "value set or alphabet; log-uniform in magnitude for wide ranges reaching below 0); no "
+    "random edge cases (boundary sizes, extreme-leaning values, path-shaped trees, pre-sorted "
+    "lists), which would break monotonicity; distinct values by random.sample; sorted by "
+    "sorting; sums of lengths shrunk to fit (and to at most scale). generate_test_case() keeps "
+    "the random test-input policy, sizes at most SIZE_CAP"
+)
+
+OFFLINE_PERF_SYNTHESIZER = "quicksilver-offline-perf-synth/1"  # the "model" of offline SaS rows
+
+# The cap a perf spec is built with: above any stated bound, so none is capped. The runtime only
+# compares sizes with a cap (it allocates by the sizes it picks: at most ``scale`` per dimension).
+PERF_SPEC_CAP = 2**62
+
+PERF_ENTRY = '''def perf_input_gen(scale):
+    """One performance input: every length and count min(stated max, scale) (policy above)."""
+    global _SIZE_MODE
+    previous = _SIZE_MODE
+    _SIZE_MODE = "max"
+    try:
+        return _generate(max(1, int(scale)))
+    finally:
+        _SIZE_MODE = previous
+'''
+
 
 def emit_generator(
     spec: dict[str, Any],
@@ -375,23 +438,28 @@ def emit_generator(
     *,
     header: Iterable[str] = (),
     extra_entry: str | None = None,
+    title: str | None = None,
+    policy: str = SAMPLING_POLICY,
 ) -> str:
     """The generator source for ``spec``: runtime + literal spec + ``_generate(size_cap)``.
 
     ``generate_test_case()`` calls ``_generate(SIZE_CAP)``. ``extra_entry`` (source text) is
     appended verbatim, e.g. a ``perf_input_gen(scale)`` that calls ``_generate`` with a cap that
-    grows with ``scale``.
+    grows with ``scale``. ``title`` replaces the first header line (who wrote the file, without
+    the ``# ``) and ``policy`` the sampling policy written under it.
     """
-    lines = [f"# Test-input generator written by {OFFLINE_SYNTHESIZER} (no LLM)."]
+    title = title or f"Test-input generator written by {OFFLINE_SYNTHESIZER} (no LLM)."
+    lines = ["# " + w for w in textwrap.wrap(title, 96)]
     for h in header:
         indent = " " * (len(h) - len(h.lstrip()))
         lines += ["# " + w for w in textwrap.wrap(h, 96, subsequent_indent=indent + "    ")]
     lines.append("# Sampling policy:")
-    lines += ["#   " + ln for ln in textwrap.wrap(SAMPLING_POLICY, 94)]
+    lines += ["#   " + ln for ln in textwrap.wrap(policy, 94)]
     lines.append("# Uses only the module-level random functions; the caller seeds random.")
     parts = ["\n".join(lines), "import math\nimport random"]
     parts.append(
-        f"SIZE_CAP = {int(size_cap)}\n_BOUNDARY_P = {_BOUNDARY_P!r}\n_ORDER_P = {_ORDER_P!r}"
+        f"SIZE_CAP = {int(size_cap)}\n_BOUNDARY_P = {_BOUNDARY_P!r}\n_ORDER_P = {_ORDER_P!r}\n"
+        f"_SIZE_MODE = {_SIZE_MODE!r}"
     )
     parts.append("SPEC = " + pprint.pformat(spec, width=96, sort_dicts=False))
     parts += [textwrap.dedent(inspect.getsource(fn)).rstrip() for fn in _RUNTIME]
@@ -406,16 +474,26 @@ def emit_generator(
     return "\n\n\n".join(parts) + "\n"
 
 
-def sample_spec(spec: dict[str, Any], seed: int, size_cap: int = DEFAULT_SIZE_CAP) -> list[Any]:
+def sample_spec(
+    spec: dict[str, Any], seed: int, size_cap: int = DEFAULT_SIZE_CAP, *, mode: str = "random"
+) -> list[Any]:
     """Run the runtime in this process (tests, debugging): one input for ``seed``.
 
     Seeds the module-level ``random`` as the sandboxed caller does, restoring its state after.
+    ``mode="max"`` does what ``perf_input_gen(scale)`` does, with ``size_cap`` as the scale.
+    Not thread-safe (the mode is a module global, as in the generated files).
     """
+    global _SIZE_MODE
+    if mode not in ("random", "max"):
+        raise ValueError(f"mode must be 'random' or 'max', got {mode!r}")
     state = random.getstate()
+    previous = _SIZE_MODE
     try:
         random.seed(seed)
+        _SIZE_MODE = mode
         return _generate_from_spec(spec, size_cap)
     finally:
+        _SIZE_MODE = previous
         random.setstate(state)
 
 
@@ -812,10 +890,12 @@ _NOUNS = (
 
 
 class _Analysis:
-    def __init__(self, params: list[_Param], size_cap: int) -> None:
+    def __init__(self, params: list[_Param], size_cap: int, *, perf: bool = False) -> None:
         self.params = params
         self.by_name = {p.name: p for p in params}
         self.size_cap = size_cap
+        self.perf = perf  # notes describe perf_input_gen(scale): sizes min(max, scale)
+        self.cap_note = "min(its max, scale)" if perf else f"at most {size_cap}"
         self.problems: list[str] = []
         self.notes: list[str] = []
         self.parent: dict[str, str] = {}
@@ -1568,7 +1648,7 @@ class _Analysis:
             self.notes.append(
                 f"{label} capped at {self.size_cap} of the stated {_fmt(min(const_hi))}"
             )
-        return text + f", at most {self.size_cap}"
+        return text + f", {self.cap_note}"
 
     def _param_spec(
         self, p: _Param, classes: dict[str, str], per_item: dict[str, dict[str, Any]]
@@ -1670,7 +1750,7 @@ class _Analysis:
         for p in params:
             head = f"{p['name']} ({p['type']}): "
             if p["kind"] == "quantity":
-                how = "a size: uniform" if p["q"] in sizes else _scalar_policy()
+                how = _size_policy(self.perf) if p["q"] in sizes else _scalar_policy(self.perf)
                 out.append(head + f"integer {qnotes.get(p['q'], p['q'])}, {how}")
                 continue
             leaf = _describe_leaf(p["leaf"])
@@ -1696,11 +1776,10 @@ class _Analysis:
                 else:
                     extra = f", their sum at most {_fmt(d['sum_max'])}" if "sum_max" in d else ""
                     rng = f"[{_fmt(d['lo'])}, {_fmt(d['hi'])}]"
-                    shape.append(f"{d['name']} each in {rng}, at most {self.size_cap}{extra}")
+                    shape.append(f"{d['name']} each in {rng}, {self.cap_note}{extra}")
             if p["kind"] == "tree":
-                what = (
-                    f"a random binary tree (~10% path-shaped), node count {shape[0]}; values {leaf}"
-                )
+                how_shaped = "" if self.perf else " (~10% path-shaped)"
+                what = f"a random binary tree{how_shaped}, node count {shape[0]}; values {leaf}"
             elif p["join"] and len(shape) == 1:
                 what = f"a string, length {shape[0]}; characters: {leaf}"
             else:
@@ -1716,8 +1795,17 @@ def _neg(form: Any) -> Any:
     return -form
 
 
-def _scalar_policy() -> str:
+def _scalar_policy(perf: bool = False) -> str:
+    if perf:
+        return (
+            "min(its max, scale) when the range spans >= 3 orders of magnitude from >= 0, "
+            "else random"
+        )
     return "log-uniform in magnitude when the range spans >= 3 orders of magnitude, else uniform"
+
+
+def _size_policy(perf: bool = False) -> str:
+    return "a size: min(its max, scale)" if perf else "a size: uniform"
 
 
 def _describe_leaf(leaf: dict[str, Any]) -> str:
@@ -1738,6 +1826,12 @@ def _describe_leaf(leaf: dict[str, Any]) -> str:
 
 def build_spec(inp: SynthInput, *, size_cap: int = DEFAULT_SIZE_CAP) -> SpecResult:
     """Types + Constraints -> a spec for :func:`emit_generator`, or the problems found."""
+    return _build_spec(inp, size_cap, perf=False)
+
+
+def _build_spec(inp: SynthInput, size_cap: int, *, perf: bool) -> SpecResult:
+    """:func:`build_spec`; ``perf``: notes describe ``perf_input_gen(scale)`` (the spec is the
+    same: ``size_cap`` only decides which stated bounds the notes call capped)."""
     if size_cap < 1:
         raise ValueError(f"size_cap must be >= 1, got {size_cap}")
     problems: list[str] = []
@@ -1761,7 +1855,7 @@ def build_spec(inp: SynthInput, *, size_cap: int = DEFAULT_SIZE_CAP) -> SpecResu
             + ("" if inp.content_html else " (no statement at all: paid-only?)")
         )
         return SpecResult(None, [], problems)
-    analysis = _Analysis(params, size_cap)
+    analysis = _Analysis(params, size_cap, perf=perf)
     result = analysis.run(lines)
     if problems:
         return SpecResult(None, result.notes, problems + result.problems)
@@ -1787,4 +1881,41 @@ def synthesize_offline(inp: SynthInput, *, size_cap: int = DEFAULT_SIZE_CAP) -> 
     out.generator_code = emit_generator(result.spec, size_cap, header=header)
     out.notes = result.notes
     log.info("%s: offline generator written (%d parameters)", inp.slug, len(result.spec["params"]))
+    return out
+
+
+def synthesize_offline_perf(inp: SynthInput) -> GeneratorResult:
+    """The offline SaS path: a ``perf_input_gen(scale)`` from the statement's constraints, or a
+    report of what blocks one (``needs_llm`` and ``reason``, as :func:`synthesize_offline`).
+
+    ``perf_input_gen(scale)`` returns the argument list with every length and count at
+    min(stated max, scale) and magnitude-like scalars likewise (:data:`PERF_POLICY`), so a larger
+    scale never gives a smaller input and the stated bounds are reached (not capped at the Mercury
+    size cap). The file keeps ``generate_test_case()`` (random inputs, sizes at most
+    :data:`DEFAULT_SIZE_CAP`).
+    """
+    result = _build_spec(inp, PERF_SPEC_CAP, perf=True)
+    out = GeneratorResult(slug=inp.slug, path="offline", model=OFFLINE_PERF_SYNTHESIZER)
+    if result.spec is None:
+        out.needs_llm = True
+        out.reason = "the offline synthesizer cannot satisfy: " + "; ".join(result.problems)
+        out.notes = result.notes
+        log.info("%s: offline perf synthesis reports %d problem(s)", inp.slug, len(result.problems))
+        return out
+    header = [f"Question: {inp.slug}", "Understood:"] + [f"  {n}" for n in result.notes]
+    out.generator_code = emit_generator(
+        result.spec,
+        DEFAULT_SIZE_CAP,
+        header=header,
+        extra_entry=PERF_ENTRY,
+        title=(
+            f"Performance-input generator perf_input_gen(scale) written by "
+            f"{OFFLINE_PERF_SYNTHESIZER}, the offline perf synthesizer (no LLM)."
+        ),
+        policy=PERF_POLICY,
+    )
+    out.notes = [*result.notes, "perf_input_gen(scale): sizes min(stated max, scale)"]
+    log.info(
+        "%s: offline perf generator written (%d parameters)", inp.slug, len(result.spec["params"])
+    )
     return out

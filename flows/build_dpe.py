@@ -1,0 +1,157 @@
+"""Prefect flow: build a DPE / EvalPerf-format benchmark from snapshots, end to end.
+
+    python flows/build_dpe.py --config configs/dpe.yaml [--set sampling.time_wall_seconds=5 ...]
+
+A thin flow over quicksilver.stages.dpe (see docs/dpe-build.md): load -> candidates -> dedup ->
+filters -> generators, then per shard of tasks testcases -> uniqueness (the Mercury build's
+correctness stages: only solutions that pass the task's tests go on) -> sas (perf_input_gen
+generators) -> sampling (exponential input sampling, the performance-exercising input) ->
+pe_profile (every valid solution, several rounds; shards one after another, alone on the
+machine), then select (EvalPerf's task filters and the
+adaptive clustering) -> publish (EvalPerf-format Parquet + HF + card).
+
+Caching, resuming, task runners, artifacts and the `make ui` server work as in the Mercury flow
+(flows/build_mercury.py, whose helpers this flow uses).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+for entry in (REPO, REPO / "flows"):
+    if str(entry) not in sys.path:
+        sys.path.insert(0, str(entry))
+os.environ.setdefault("PREFECT_LOGGING_EXTRA_LOGGERS", "quicksilver")
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+
+from build_mercury import BuildFailed, _stored, local_ui_api, make_task_runner  # noqa: E402
+from prefect import flow  # noqa: E402
+from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
+from prefect.futures import PrefectFuture, wait  # noqa: E402
+from prefect.logging import get_run_logger  # noqa: E402
+from prefect.settings import (  # noqa: E402
+    PREFECT_API_URL,
+    PREFECT_FLOWS_HEARTBEAT_FREQUENCY,
+    temporary_settings,
+)
+
+from quicksilver.stages.config import ConfigError, DPEBuildConfig, load_build_config  # noqa: E402
+from quicksilver.stages.dpe import DPEBuild  # noqa: E402
+from quicksilver.stages.report import funnel_markdown, funnel_rows, print_funnel  # noqa: E402
+from tasks import dpe as t  # noqa: E402
+
+
+@flow(name="build-dpe", log_prints=False)
+def build_dpe(config: dict[str, Any]) -> dict[str, Any]:
+    """Build the DPE dataset; returns the funnel and where the dataset is."""
+    logger = get_run_logger()
+    logging.getLogger("quicksilver").setLevel(logging.INFO)
+    cfg = DPEBuildConfig.model_validate(config)
+    build = DPEBuild(cfg)
+    for stage, task in (
+        ("load", t.load),
+        ("candidates", t.candidates),
+        ("dedup", t.dedup),
+        ("filters", t.filters),
+        ("generators", t.generators),
+    ):
+        _stored(task, build, stage)(config)
+
+    shard_list = build.shards()
+    logger.info("%d task(s) in %d shard(s)", sum(len(s) for _, s in shard_list), len(shard_list))
+    last: list[PrefectFuture[Any]] = []
+    for part, slugs in shard_list:
+        prev: list[PrefectFuture[Any]] = []
+        for stage, task in (
+            ("testcases", t.testcases),
+            ("uniqueness", t.uniqueness),
+            ("sas", t.sas),
+            ("sampling", t.sampling),
+        ):
+            fut = _stored(task, build, stage, part, slugs).submit(
+                config, part, slugs, wait_for=prev
+            )
+            prev = [fut]
+        last.append(prev[0])
+    wait(last)
+    failed = [
+        f"{part}: {fut.state.name}: {fut.state.message}"
+        for (part, _), fut in zip(shard_list, last, strict=True)
+        if not fut.state.is_completed()
+    ]
+    if not failed:
+        # Profiling runs alone, one shard after another: on a small VM two profiles side by side
+        # slow each other down unevenly, and the CV filter would measure that instead.
+        for part, slugs in shard_list:
+            state = _stored(t.pe_profile, build, "pe_profile", part, slugs)(
+                config, part, slugs, return_state=True
+            )
+            if not state.is_completed():
+                failed.append(f"{part}: {state.name}: {state.message}")
+    if failed:
+        print_funnel(build.funnel(), title="DPE build (incomplete)")
+        raise BuildFailed(
+            "shard(s) failed; finished shards are kept and a rerun redoes only these: "
+            + "; ".join(failed)
+        )
+    _stored(t.select, build, "select")(config)
+    funnel = build.funnel()
+    _stored(t.publish, build, "publish")(config, funnel)
+    funnel = build.funnel()
+    try:
+        create_table_artifact(
+            key="dpe-funnel", table=funnel_rows(funnel), description="Counts per stage"
+        )
+        create_markdown_artifact(
+            key="dpe-summary", markdown=funnel_markdown(funnel, build.root, "DPE build")
+        )
+    except Exception as exc:  # artifacts are a view; the build does not depend on them
+        logger.warning("could not record the Prefect artifacts: %s", exc)
+    return {"dataset": str(build.root), "funnel": funnel}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--config", default="configs/dpe.yaml", help="YAML build config")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a config value, e.g. --set sampling.max_scale_exp=12 (repeatable)",
+    )
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    try:
+        cfg = load_build_config(args.config, args.set, cls=DPEBuildConfig)
+        runner = make_task_runner(cfg.runner)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    updates: dict[Any, Any] = {PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}
+    ui = local_ui_api()
+    if ui:
+        updates[PREFECT_API_URL] = ui
+        print(f"reporting to the Prefect server at {ui} (make ui)")
+    with temporary_settings(updates=updates):
+        try:
+            result = build_dpe.with_options(task_runner=runner)(cfg.model_dump(mode="json"))
+        except BuildFailed as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        except ConfigError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    print_funnel(result["funnel"], title="DPE build")
+    print(f"dataset: {result['dataset']} (parquet/, hf/, README.md)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,782 @@
+"""Synthesizing a Synthesizer (SaS, the DPE / EvalPerf paper): ``perf_input_gen(scale)`` per task.
+
+A DPE task needs one *performance-exercising* input. SaS does not ask a model for that input (it
+can be megabytes); it asks for a scale-controllable generator, ``perf_input_gen(scale: int)``,
+which returns the argument tuple of the task's method and grows monotonically with ``scale``. The
+sampling stage (:mod:`quicksilver.dpe.sampling`) runs each generator in the sandbox at scale 2,
+4, 8, ... and keeps the largest input the reference solutions still handle. This module only
+writes and statically checks generators; it never runs them.
+
+Two paths, each recorded on every generator (``path`` and ``model``):
+
+- LLM (:class:`SaSSynthesizer`): the paper's few-shot chain-of-thought prompt (``prompts/sas.j2``:
+  a preamble, a worked example that stops at "Is this task O(1) solvable? Yes", a worked example
+  whose five-point analysis ends in a ``perf_input_gen``, then the target task with its
+  ground-truth solution and the response pre-filled up to the analysis). ``n`` answers (the
+  paper's 16) are sampled at temperature 0.8 from any OpenAI-compatible endpoint, cached on disk,
+  parsed (:func:`parse_sas_answer`) and deduplicated ignoring comments and blank lines
+  (:func:`normalise_for_dedup`); every dropped answer is recorded with a category and a sentence.
+- offline (:func:`offline_sas`): no endpoint; the constraint-driven synthesizer writes one
+  generator whose sizes are ``min(stated max, scale)``
+  (:func:`quicksilver.synth.offline.synthesize_offline_perf`), or reports (``needs_llm``) the
+  constraints it cannot satisfy.
+
+:class:`ChatSampler` (n answers to one conversation, over as many requests as the endpoint needs,
+cached by request) is shared with :mod:`quicksilver.dpe.llm_solutions`. See docs/sas.md.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import io
+import json
+import logging
+import os
+import re
+import sys
+import textwrap
+import time
+import tokenize
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import jinja2
+from pydantic import BaseModel, ConfigDict, Field
+
+from quicksilver.fsutil import write_text_atomic
+from quicksilver.sources.text import constraint_lines, html_to_text
+from quicksilver.synth import SynthInput
+from quicksilver.synth.llm import (
+    DEFAULT_PROMPTS_DIR,
+    NOT_CONFIGURED,
+    LLMConfig,
+    _is_seed_call,
+)
+from quicksilver.synth.offline import (  # OFFLINE_PERF_SYNTHESIZER: re-exported here
+    OFFLINE_PERF_SYNTHESIZER,
+    synthesize_offline_perf,
+)
+from quicksilver.synth.shapes import describe_type
+
+log = logging.getLogger(__name__)
+
+SAS_ENTRY = "perf_input_gen"
+
+CACHE_FORMAT = "quicksilver-dpe-answer/1"
+
+# Sent when the key's environment variable is unset (local servers accept any key; the openai
+# client refuses to start without one). Same convention as quicksilver.synth.llm.
+_NO_KEY = "no-key"
+_RETRIED_STATUS = {408, 409, 429}
+
+
+# --------------------------------------------------------------------------------------------
+# Results
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class PerfGenerator:
+    """One usable generator: ``code`` defines ``perf_input_gen(scale)``.
+
+    ``index`` numbers the task's generators from 0 (the order to try them in); ``answer_index``
+    is the LLM answer it came from (None for the offline path).
+    """
+
+    slug: str
+    index: int
+    path: Literal["offline", "llm"]
+    model: str  # the LLM's model name, or OFFLINE_PERF_SYNTHESIZER
+    code: str
+    notes: list[str] = field(default_factory=list)
+    answer_index: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class SaSResult:
+    """The generators of one task, every answer that was dropped, and why there are none."""
+
+    slug: str
+    generators: list[PerfGenerator] = field(default_factory=list)
+    # {"answer": i, "reason": category, "detail": a sentence naming the task}
+    rejected: list[dict[str, Any]] = field(default_factory=list)
+    reason: str | None = None  # why there is no generator at all
+    needs_llm: bool = False  # offline path: constraints the offline synthesizer cannot satisfy
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.generators)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "slug": self.slug,
+            "generators": [g.to_dict() for g in self.generators],
+            "rejected": [dict(r) for r in self.rejected],
+            "reason": self.reason,
+            "needs_llm": self.needs_llm,
+        }
+
+
+# --------------------------------------------------------------------------------------------
+# Answers: finding the generator in an LLM's text
+# --------------------------------------------------------------------------------------------
+
+_FENCE = re.compile(
+    r"^[ \t]*```[ \t]*(?P<lang>[\w+.-]*)[^\n]*\n(?P<body>.*?)(?P<close>^[ \t]*```[ \t]*$|\Z)",
+    re.S | re.M,
+)
+FENCE_LINE = re.compile(r"^[ \t]*```", re.M)  # an odd count: the answer ends inside a block
+_PY_LANGS = {"", "python", "python3", "py", "py3"}
+_DEFINES = re.compile(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{SAS_ENTRY}[ \t]*\(", re.M)
+_CODE_START = re.compile(r"^(import\s|from\s+\S+\s+import\s|def\s|class\s|@|async\s+def\s)")
+_O1_YES = re.compile(r"O\(1\)[- ]solvable\W{0,6}\s*(?:[*_`\"']+\s*)?yes\b", re.I)
+_O1_ANY = re.compile(r"O\(1\)[- ]solvable", re.I)
+
+
+@dataclass
+class FencedBlock:
+    code: str  # dedented, ending in one newline
+    closed: bool  # False: the answer ended inside it
+
+
+def fenced_blocks(answer: str) -> list[FencedBlock]:
+    """The non-empty Python code blocks of an answer (```python, ```python3, ```py, ```py3 or
+    unlabeled), in order; other languages are skipped."""
+    out = []
+    for m in _FENCE.finditer(answer):
+        if m.group("lang").lower() not in _PY_LANGS or not m.group("body").strip():
+            continue
+        body = textwrap.dedent(m.group("body")).strip("\n") + "\n"
+        out.append(FencedBlock(body, bool(m.group("close"))))
+    return out
+
+
+def parse_error(code: str) -> str | None:
+    """Why ``code`` does not parse (``syntax error at line N: ...``), or None."""
+    try:
+        ast.parse(code)
+    except SyntaxError as exc:
+        return f"syntax error at line {exc.lineno}: {exc.msg}"
+    except ValueError as exc:  # null bytes
+        return f"the code cannot be parsed: {exc}"
+    return None
+
+
+def _raw_code(answer: str) -> str | None:
+    """Code written without fences: from its first line of code; trailing prose dropped while
+    that makes it parse."""
+    lines = answer.strip("\n").splitlines()
+    start = next((i for i, ln in enumerate(lines) if _CODE_START.match(ln)), None)
+    if start is None:
+        return None
+    for end in range(len(lines), start, -1):
+        code = "\n".join(lines[start:end]).rstrip() + "\n"
+        if _DEFINES.search(code) and parse_error(code) is None:
+            return code
+    return "\n".join(lines[start:]).rstrip() + "\n"
+
+
+def _signature_problem(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """Whether ``perf_input_gen(scale)`` can be called with exactly one positional argument."""
+    if isinstance(fn, ast.AsyncFunctionDef):
+        return f"{SAS_ENTRY} is async; it must be a plain function of scale"
+    a = fn.args
+    positional = a.posonlyargs + a.args
+    required = [x.arg for x in positional[: len(positional) - len(a.defaults)]]
+    required_kw = [x.arg for x, d in zip(a.kwonlyargs, a.kw_defaults, strict=True) if d is None]
+    if not positional and a.vararg is None:
+        return f"{SAS_ENTRY}() takes no parameter; it must take one, scale"
+    if len(required) > 1:
+        return (
+            f"{SAS_ENTRY} has {len(required)} required parameters ({', '.join(required)}); "
+            "it must take one, scale"
+        )
+    if required_kw:
+        return (
+            f"{SAS_ENTRY} has required keyword-only parameters ({', '.join(required_kw)}); "
+            "it must take one, scale"
+        )
+    return None
+
+
+def _random_problem(tree: ast.AST) -> tuple[str, str] | None:
+    """(category, detail) when the code seeds random, builds its own generator, or imports
+    something outside the standard library."""
+    seeders = set()
+    own_rng = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "random":
+            for al in node.names:
+                if al.name == "seed":
+                    seeders.add(al.asname or al.name)
+                if al.name in ("Random", "SystemRandom"):
+                    own_rng.add(al.asname or al.name)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                return "non-stdlib-import", "uses a relative import; it must be self-contained"
+            mods = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            if isinstance(node, ast.Import):
+                mods = [al.name for al in node.names]
+            for mod in mods:
+                top = mod.split(".")[0]
+                if top not in sys.stdlib_module_names:
+                    return (
+                        "non-stdlib-import",
+                        f"imports {top}, which is not in the Python standard library",
+                    )
+        if not isinstance(node, ast.Call):
+            continue
+        if _is_seed_call(node.func, seeders):
+            return "seeds-random", "calls random.seed; the caller seeds random before each call"
+        f = node.func
+        named = isinstance(f, ast.Name) and f.id in own_rng
+        attr = (
+            isinstance(f, ast.Attribute)
+            and f.attr in ("Random", "SystemRandom")
+            and isinstance(f.value, ast.Name)
+            and f.value.id == "random"
+        )
+        if named or attr:
+            return (
+                "seeds-random",
+                "creates its own random.Random; it must draw from the module-level random "
+                "functions, which the caller seeds",
+            )
+    return None
+
+
+def _check_code(code: str) -> tuple[str | None, str, str]:
+    problem = parse_error(code)
+    if problem is not None:
+        return None, "syntax-error", problem
+    tree = ast.parse(code)
+    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    entry = next((d for d in reversed(defs) if d.name == SAS_ENTRY), None)
+    if entry is None:
+        found = ", ".join(d.name for d in defs)
+        return (
+            None,
+            "no-perf_input_gen",
+            f"no top-level function {SAS_ENTRY}(scale)" + (f" (found: {found})" if found else ""),
+        )
+    problem = _signature_problem(entry)
+    if problem is not None:
+        return None, "wrong-signature", problem
+    bad = _random_problem(tree)
+    if bad is not None:
+        return None, bad[0], bad[1]
+    return code, "ok", f"defines {SAS_ENTRY}(scale)"
+
+
+def parse_sas_answer(answer: str | None) -> tuple[str | None, str, str]:
+    """The generator code in one LLM answer: ``(code, "ok", detail)`` or ``(None, category,
+    detail)``.
+
+    Fenced Python blocks (```python, ```python3, ```py or unlabeled) are preferred: among those
+    that define ``perf_input_gen`` and are closed, the last one that parses (a model that revises
+    its code writes the final version last). Without fences the answer is read as code from its
+    first line of code. The code must parse, define a top-level ``perf_input_gen`` callable with
+    one argument, not seed random (or build its own ``random.Random``) and import only the
+    standard library.
+
+    Categories: ``empty-answer``, ``o1-solvable`` (no code; the analysis says "Is this task O(1)
+    solvable? Yes", as the prompt's first example teaches), ``no-code``, ``truncated`` (the
+    answer ends inside a code block), ``syntax-error``, ``no-perf_input_gen``,
+    ``wrong-signature``, ``seeds-random``, ``non-stdlib-import``.
+    """
+    if answer is None or not answer.strip():
+        return None, "empty-answer", "the answer is empty"
+    blocks = fenced_blocks(answer)
+    unclosed = len(FENCE_LINE.findall(answer)) % 2 == 1
+    if blocks:
+        defining = [b for b in blocks if _DEFINES.search(b.code)]
+        closed = [b for b in defining if b.closed]
+        if (defining and not closed) or (not defining and unclosed):
+            return (
+                None,
+                "truncated",
+                "the answer ends inside a code block (cut off, e.g. by max_tokens)",
+            )
+        if not defining:
+            if _O1_YES.search(answer):
+                return None, "o1-solvable", "the analysis says the task is O(1) solvable"
+            _, category, detail = _check_code(blocks[-1].code)
+            if category == "ok":  # a def the pattern missed (e.g. on a line with other code)
+                category, detail = "no-perf_input_gen", f"no clear def {SAS_ENTRY}(scale) line"
+            return None, category, detail
+        parsing = [b for b in closed if parse_error(b.code) is None]
+        return _check_code((parsing or closed)[-1].code)
+    if unclosed:  # a lone opening fence at the very end
+        return None, "truncated", "the answer ends with an opening code fence (cut off)"
+    code = _raw_code(answer)
+    if code is None or not _DEFINES.search(code):
+        if _O1_YES.search(answer):
+            return None, "o1-solvable", "the analysis says the task is O(1) solvable (no code)"
+        if _O1_ANY.search(answer):
+            return None, "no-code", "the analysis ends without a Python code block"
+        return None, "no-code", "no Python code in the answer"
+    return _check_code(code)
+
+
+def normalise_for_dedup(code: str) -> str:
+    """``code`` without comments, blank lines and trailing whitespace (docstrings kept): two
+    generators that differ only there are the same generator.
+
+    Comments are found with :mod:`tokenize` (so a ``#`` inside a string stays); code that does not
+    tokenize falls back to dropping lines that start with ``#``.
+    """
+    lines = io.StringIO(code.replace("\r\n", "\n")).readlines()
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO("".join(lines)).readline))
+    except (tokenize.TokenError, SyntaxError):
+        tokens = None
+    if tokens is None:
+        kept = [ln for ln in lines if not ln.lstrip().startswith("#")]
+    else:
+        kept = list(lines)
+        for tok in reversed(tokens):  # right to left: earlier columns stay valid
+            if tok.type == tokenize.COMMENT and tok.start[0] == tok.end[0]:
+                row = tok.start[0] - 1
+                if row < len(kept):
+                    line = kept[row]
+                    kept[row] = line[: tok.start[1]] + line[tok.end[1] :]
+    return "\n".join(ln.rstrip() for ln in kept if ln.strip())
+
+
+# --------------------------------------------------------------------------------------------
+# The offline path
+# --------------------------------------------------------------------------------------------
+
+
+def offline_sas(inp: SynthInput) -> SaSResult:
+    """SaS without an LLM: one generator from the constraint-driven synthesizer, or needs_llm
+    with the synthesizer's reason."""
+    res = synthesize_offline_perf(inp)
+    out = SaSResult(slug=inp.slug)
+    if res.generator_code is None:
+        out.needs_llm = res.needs_llm
+        out.reason = res.reason or f"{inp.slug}: the offline perf synthesizer wrote no generator"
+        return out
+    out.generators.append(
+        PerfGenerator(
+            slug=inp.slug,
+            index=0,
+            path="offline",
+            model=OFFLINE_PERF_SYNTHESIZER,
+            code=res.generator_code,
+            notes=list(res.notes),
+            answer_index=None,
+        )
+    )
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Sampling n answers from an OpenAI-compatible endpoint, cached
+# --------------------------------------------------------------------------------------------
+
+
+def answers_key(payload: dict[str, Any]) -> str:
+    """The cache key of one request: sha256 over everything that shapes its answers (the
+    endpoint's URL is left out: the same model served elsewhere gives the same answers)."""
+    text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _clip(text: str, limit: int = 300) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _plural(k: int, word: str) -> str:
+    return f"{k} {word}" if k == 1 else f"{k} {word}s"
+
+
+@dataclass
+class SampledAnswer:
+    content: str  # "" when the choice had no content
+    finish_reason: str | None
+    cached: bool
+
+
+@dataclass
+class Sampled:
+    """What :meth:`ChatSampler.sample` got: the answers in order, and the endpoint failure that
+    stopped it early (``answers`` then holds what came before)."""
+
+    answers: list[SampledAnswer]
+    error: str | None = None
+    requests: int = 0  # requests sent to the endpoint (cache hits excluded)
+
+
+class _EndpointFailure(Exception):
+    pass
+
+
+class ChatSampler:
+    """``n`` answers to one conversation from an OpenAI-compatible endpoint, cached on disk.
+
+    One request asks for all ``n``; when the endpoint returns fewer choices (many servers cap
+    ``n``), further requests ask for the rest, each with its own seed (``seed + request``) so a
+    server that honours seeds does not repeat itself. Each request's answers are cached under
+    :func:`answers_key` of (kind, model, messages, temperature, max_tokens, n asked, seed,
+    request number): a rerun replays the same sequence without the endpoint. Endpoint failures
+    (after the openai client's own retries on 408/409/429/5xx and connection errors) end the
+    sampling with a reason; they never raise.
+    """
+
+    def __init__(self, llm: LLMConfig, cache_dir: Path, *, kind: str) -> None:
+        self.config = llm.resolved()
+        self.cache_dir = Path(cache_dir)
+        self.kind = kind
+        self._client: Any = None
+
+    @property
+    def model(self) -> str:
+        return self.config.model or ""
+
+    @property
+    def configured(self) -> bool:
+        return self.config.configured
+
+    def cache_path(self, key: str) -> Path:
+        return self.cache_dir / key[:2] / f"{key}.json"
+
+    def sample(
+        self,
+        messages: Sequence[dict[str, str]],
+        *,
+        n: int,
+        temperature: float,
+        max_tokens: int,
+        seed: int = 0,
+    ) -> Sampled:
+        out = Sampled(answers=[])
+        request = 0
+        while len(out.answers) < n and request < n:  # each request yields >= 1 answer or fails
+            want = n - len(out.answers)
+            payload = {
+                "kind": self.kind,
+                "model": self.model,
+                "messages": list(messages),
+                "temperature": temperature,
+                "max_tokens": max_tokens,
+                "n": want,
+                "seed": seed + request,
+                "request": request,
+            }
+            key = answers_key(payload)
+            got = self._cached(key)
+            if got is None:
+                try:
+                    got = self._ask(payload, key)
+                except _EndpointFailure as exc:
+                    out.error = str(exc)
+                    break
+                out.requests += 1
+            out.answers.extend(got[:want])
+            request += 1
+        return out
+
+    # -- the cache ---------------------------------------------------------------------------
+
+    def _cached(self, key: str) -> list[SampledAnswer] | None:
+        path = self.cache_path(key)
+        if not path.exists():
+            return None
+        try:
+            entry = json.loads(path.read_text(encoding="utf-8"))
+            answers = entry["answers"]
+            finish = entry.get("finish_reasons") or [None] * len(answers)
+            if (
+                isinstance(answers, list)
+                and answers
+                and all(isinstance(a, str) for a in answers)
+                and isinstance(finish, list)
+                and len(finish) == len(answers)
+            ):
+                log.debug("cache hit %s", path)
+                return [
+                    SampledAnswer(a, f if isinstance(f, str) else None, True)
+                    for a, f in zip(answers, finish, strict=True)
+                ]
+            log.warning("ignoring the cache entry %s: no answers in it", path)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.warning("ignoring the unreadable cache entry %s: %s", path, exc)
+        return None
+
+    # -- the endpoint ------------------------------------------------------------------------
+
+    def _openai(self) -> Any:
+        if self._client is None:
+            import openai
+
+            key = os.environ.get(self.config.api_key_env)
+            if not key:
+                log.debug("$%s is unset: sending a placeholder key", self.config.api_key_env)
+            self._client = openai.OpenAI(
+                base_url=self.config.base_url,
+                api_key=key or _NO_KEY,
+                timeout=self.config.request_timeout_s,
+                max_retries=self.config.max_retries,
+            )
+        return self._client
+
+    def _ask(self, payload: dict[str, Any], key: str) -> list[SampledAnswer]:
+        started = time.monotonic()
+        try:
+            response = self._openai().chat.completions.create(
+                model=self.model,
+                messages=payload["messages"],
+                temperature=payload["temperature"],
+                max_tokens=payload["max_tokens"],
+                n=payload["n"],
+                seed=payload["seed"],
+            )
+        except Exception as exc:  # whatever the endpoint does, the run goes on
+            log.debug("request failed", exc_info=True)
+            raise _EndpointFailure(self._describe(exc)) from exc
+        contents, finish = self._choices(response)
+        log.info(
+            "%s answered %s of %d asked in %.1f s",
+            self.model,
+            _plural(len(contents), "choice"),
+            payload["n"],
+            time.monotonic() - started,
+        )
+        entry = {
+            "format": CACHE_FORMAT,
+            "key": key,
+            **payload,
+            "response_model": getattr(response, "model", None),
+            "response_id": getattr(response, "id", None),
+            "answers": contents,
+            "finish_reasons": finish,
+            "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
+        try:
+            write_text_atomic(
+                self.cache_path(key), json.dumps(entry, ensure_ascii=False, indent=1) + "\n"
+            )
+        except OSError as exc:
+            log.warning("could not cache the answers in %s: %s", self.cache_path(key), exc)
+        return [SampledAnswer(c, f, False) for c, f in zip(contents, finish, strict=True)]
+
+    @staticmethod
+    def _choices(response: Any) -> tuple[list[str], list[str | None]]:
+        choices = getattr(response, "choices", None)
+        if isinstance(response, str | bytes) or not isinstance(choices, list):
+            raise _EndpointFailure(
+                f"malformed response (not a chat completion): {_clip(str(response), 200)!r}"
+            )
+        if not choices:
+            raise _EndpointFailure("the endpoint answered with no choices")
+        contents: list[str] = []
+        finish: list[str | None] = []
+        for choice in sorted(choices, key=lambda c: getattr(c, "index", 0) or 0):
+            content = getattr(getattr(choice, "message", None), "content", None)
+            contents.append(content if isinstance(content, str) else "")
+            reason = getattr(choice, "finish_reason", None)
+            finish.append(reason if isinstance(reason, str) else None)
+        return contents, finish
+
+    def _describe(self, exc: Exception) -> str:
+        import openai
+
+        k = self.config.max_retries
+        retries = f" (after {k} {'retry' if k == 1 else 'retries'})"
+        if isinstance(exc, openai.APIStatusError):
+            code = exc.status_code
+            retried = code in _RETRIED_STATUS or code >= 500
+            message = re.sub(r"^Error code: \d+ - ", "", str(exc.message))
+            return f"HTTP {code}: {_clip(message, 200)}" + (retries if retried else "")
+        if isinstance(exc, openai.APITimeoutError):
+            return f"no answer within {self.config.request_timeout_s} s" + retries
+        if isinstance(exc, openai.APIConnectionError):
+            cause = exc.__cause__
+            detail = f": {_clip(str(cause), 200)}" if cause else ""
+            return f"connection failed{detail}" + retries
+        if isinstance(exc, ValueError):
+            return f"malformed response: {_clip(str(exc), 200)}"
+        return f"{type(exc).__name__}: {_clip(str(exc), 200)}"
+
+
+def prompt_environment(prompts_dir: Path) -> jinja2.Environment:
+    """The Jinja2 environment of the DPE prompts (strict: a missing variable is an error)."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(prompts_dir)),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+
+
+def task_variables(inp: SynthInput) -> dict[str, Any]:
+    """What the DPE templates see of a task (documented in docs/sas.md)."""
+    params = [
+        {"name": n, "type": t, "shape": describe_type(t)}
+        for n, t in zip(inp.param_names, inp.param_types, strict=True)
+    ]
+    return {
+        "slug": inp.slug,
+        "title": inp.title,
+        "statement": html_to_text(inp.content_html),
+        "constraints": constraint_lines(inp.content_html) or [],
+        "starter_code": inp.prompt,
+        "method": str(inp.meta.get("name") or ""),
+        "params": params,
+        "examples": [json.dumps(list(ex), ensure_ascii=False, default=repr) for ex in inp.examples],
+    }
+
+
+def render_messages(
+    env: jinja2.Environment, template: str, variables: dict[str, Any]
+) -> list[dict[str, str]]:
+    """A template's ``system`` block as the system message and its body as the user message."""
+    module: Any = env.get_template(template).make_module(variables)  # `system`: set in it
+    return [
+        {"role": "system", "content": str(module.system).strip()},
+        {"role": "user", "content": str(module).strip() + "\n"},
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# The LLM path
+# --------------------------------------------------------------------------------------------
+
+
+class SaSConfig(BaseModel):
+    """How SaS asks an LLM for generators. ``llm`` gives the endpoint, model, key variable,
+    timeout and retries; its ``temperature``, ``n`` and ``prompt_template`` (Mercury's) are not
+    used here: this config's own fields are."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    llm: LLMConfig = LLMConfig.model_validate({})  # the defaults; frozen, so shareable
+    n: int = Field(16, ge=1, description="generators sampled per task (the paper's 16)")
+    temperature: float = Field(0.8, ge=0, le=2, description="the paper's sampling temperature")
+    max_tokens: int = Field(2048, ge=1, description="per answer")
+    prompt_template: str = Field("sas.j2", min_length=1)
+    cache_dir: str = Field("data/cache/llm", min_length=1)
+
+
+class SaSSynthesizer:
+    """``perf_input_gen`` generators from an OpenAI-compatible endpoint (see the module doc)."""
+
+    def __init__(self, config: SaSConfig, *, prompts_dir: Path | None = None) -> None:
+        self.config = config
+        self.sampler = ChatSampler(config.llm, Path(config.cache_dir), kind="sas")
+        self.prompts_dir = Path(prompts_dir) if prompts_dir is not None else DEFAULT_PROMPTS_DIR
+        self._env = prompt_environment(self.prompts_dir)
+        if self.sampler.configured:  # a missing template is a setup error: say so at once
+            self._env.get_template(config.prompt_template)
+
+    @property
+    def model(self) -> str:
+        return self.sampler.model
+
+    def messages(self, inp: SynthInput, reference_code: str) -> list[dict[str, str]]:
+        """The system message and the user message (few-shot examples, the target task, and the
+        response pre-filled up to its analysis)."""
+        variables = {**task_variables(inp), "reference_code": reference_code}
+        return render_messages(self._env, self.config.prompt_template, variables)
+
+    def synthesize(self, inp: SynthInput, reference_code: str, *, seed: int = 0) -> SaSResult:
+        """Up to ``n`` distinct, statically valid generators for ``inp``; every dropped answer is
+        in ``rejected``. Never raises on endpoint or answer trouble."""
+        cfg = self.config
+        res = SaSResult(slug=inp.slug)
+        if not self.sampler.configured:
+            res.reason = NOT_CONFIGURED
+            return res
+        if not reference_code or not reference_code.strip():
+            res.reason = f"{inp.slug}: no ground-truth solution to put in the SaS prompt"
+            return res
+        messages = self.messages(inp, reference_code)
+        sampled = self.sampler.sample(
+            messages, n=cfg.n, temperature=cfg.temperature, max_tokens=cfg.max_tokens, seed=seed
+        )
+        seen: dict[str, int] = {}  # normalised code -> answer index that first had it
+        for i, answer in enumerate(sampled.answers):
+            code, category, detail = parse_sas_answer(answer.content)
+            if code is None and answer.finish_reason == "length" and category != "empty-answer":
+                category = "truncated"
+                detail = f"stopped at max_tokens={cfg.max_tokens} ({detail})"
+            if code is not None:
+                norm = normalise_for_dedup(code)
+                if norm in seen:
+                    code, category = None, "duplicate"
+                    detail = f"the same generator as answer {seen[norm]} (comments aside)"
+                else:
+                    seen[norm] = i
+            if code is None:
+                res.rejected.append(
+                    {
+                        "answer": i,
+                        "reason": category,
+                        "detail": f"{inp.slug}: answer {i}: {detail}",
+                    }
+                )
+                continue
+            notes = [
+                f"answer {i} of {cfg.n} (temperature {cfg.temperature:g}, {cfg.prompt_template})"
+            ]
+            if answer.cached:
+                notes.append("replayed from the answer cache")
+            res.generators.append(
+                PerfGenerator(
+                    slug=inp.slug,
+                    index=len(res.generators),
+                    path="llm",
+                    model=self.model,
+                    code=code,
+                    notes=notes,
+                    answer_index=i,
+                )
+            )
+        if sampled.error is not None:
+            got = len(sampled.answers)
+            res.rejected.append(
+                {
+                    "answer": got,
+                    "reason": "endpoint-error",
+                    "detail": (
+                        f"{inp.slug}: answers {got}..{cfg.n - 1} were not received: "
+                        f"the LLM endpoint failed: {sampled.error}"
+                    ),
+                }
+            )
+        elif len(sampled.answers) < cfg.n:  # the endpoint kept answering fewer than asked
+            log.warning("%s: %d of %d answers received", inp.slug, len(sampled.answers), cfg.n)
+        if not res.generators:
+            res.reason = self._no_generator_reason(inp.slug, sampled, res.rejected)
+            log.warning("%s", res.reason)
+        else:
+            log.info(
+                "%s: %s from %s (%d rejected)",
+                inp.slug,
+                _plural(len(res.generators), "generator"),
+                _plural(len(sampled.answers), "answer"),
+                len(res.rejected),
+            )
+        return res
+
+    @staticmethod
+    def _no_generator_reason(slug: str, sampled: Sampled, rejected: list[dict[str, Any]]) -> str:
+        if not sampled.answers and sampled.error is not None:
+            return f"{slug}: the LLM endpoint failed: {sampled.error}"
+        counts = Counter(r["reason"] for r in rejected if r["reason"] != "endpoint-error")
+        listing = ", ".join(f"{k} {c}" for c, k in sorted(counts.items(), key=lambda x: -x[1]))
+        text = f"{slug}: no usable {SAS_ENTRY} in {_plural(len(sampled.answers), 'answer')}"
+        text += f" ({listing})" if listing else ""
+        if sampled.error is not None:
+            text += f"; then the LLM endpoint failed: {sampled.error}"
+        return text

@@ -1,0 +1,372 @@
+"""The DPE build's stage drivers (flows/build_dpe.py; docs/dpe-build.md).
+
+The correctness half is the Mercury build's, reused as is: load -> candidates (solutions sampled
+from an LLM and model sample files join the snapshots') -> dedup -> filters -> generators (test
+generators) -> per shard testcases -> uniqueness, which leaves the solutions that pass the task's
+correctness tests in the sandbox. Then, per shard, the DPE stages:
+
+- ``sas``: ``perf_input_gen(scale)`` generators (an LLM with prompts/sas.j2, or the offline perf
+  synthesizer), parsed, deduplicated, each rejection recorded;
+- ``sampling``: exponential input sampling in the sandbox, then the most expensive input on which
+  every valid solution finishes (:mod:`quicksilver.dpe.sampling`);
+- ``pe_profile``: every valid solution profiled on that input, several rounds each;
+
+and over all shards ``select`` (EvalPerf's task filters and the adaptive clustering) and
+``publish`` (EvalPerf-format rows, Parquet + HF + card).
+
+Every stage writes its records, ``rejects`` (reason + a detail naming the task) and a manifest
+whose key covers its logic, settings and inputs, exactly as the Mercury build does.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from quicksilver import __version__
+from quicksilver.machine import machine_info
+from quicksilver.stages.base import StageCounts, StageDir, json_digest, read_jsonl, write_jsonl
+from quicksilver.stages.config import DPEBuildConfig
+from quicksilver.stages.mercury import STAGE_CODE as MERCURY_CODE
+from quicksilver.stages.mercury import STAGE_VERSIONS as MERCURY_VERSIONS
+from quicksilver.stages.mercury import MercuryBuild, patterns_digest
+
+log = logging.getLogger(__name__)
+
+DPE_STAGES = (
+    "load",
+    "candidates",
+    "dedup",
+    "filters",
+    "generators",
+    "testcases",
+    "uniqueness",
+    "sas",
+    "sampling",
+    "pe_profile",
+    "select",
+    "publish",
+)
+DPE_VERSIONS = {
+    **{k: v for k, v in MERCURY_VERSIONS.items() if k in DPE_STAGES},
+    "candidates": "1",
+    "sas": "1",
+    "sampling": "1",
+    "pe_profile": "1",
+    "select": "1",
+    "publish": "1",
+}
+_SANDBOX = ["sandbox/*.py", "sandbox/runtime/*.py", "execute.py"]
+DPE_CODE = {
+    **{k: v for k, v in MERCURY_CODE.items() if k in DPE_STAGES},
+    "candidates": [
+        "stages/dpe_stages.py",
+        "dpe/llm_solutions.py",
+        "samples.py",
+        "@prompts/dpe_*.j2",
+    ],
+    "sas": ["stages/dpe_stages.py", "dpe/sas.py", "synth/offline.py", "@prompts/sas.j2"],
+    "sampling": ["stages/dpe_stages.py", "dpe/sampling.py", "sources/convert.py", *_SANDBOX],
+    "pe_profile": [
+        "stages/dpe_stages.py",
+        "dpe/select.py",
+        "profiler.py",
+        "meters.py",
+        "stats.py",
+        *_SANDBOX,
+    ],
+    "select": ["stages/dpe_stages.py", "dpe/select.py", "clustering.py", "metrics.py"],
+    "publish": [
+        "stages/dpe_stages.py",
+        "stages/publish.py",
+        "stages/publish_dpe.py",
+        "templates/*.j2",
+    ],
+}
+DPE_SHARDED = ("testcases", "uniqueness", "sas", "sampling", "pe_profile")
+
+
+class DPEBuild(MercuryBuild):
+    STAGES = DPE_STAGES
+    SHARDED = DPE_SHARDED
+    STAGE_VERSIONS = DPE_VERSIONS
+    TITLE = "DPE build"
+    cfg: DPEBuildConfig
+
+    def __init__(self, cfg: DPEBuildConfig) -> None:
+        super().__init__(cfg)
+
+    def code_digest(self, stage: str) -> str:
+        return patterns_digest(tuple(DPE_CODE[stage]))
+
+    # -- layout ---------------------------------------------------------------------------------
+
+    def _sections(self, stage: str) -> Any:
+        c = self.cfg
+        sandbox = c.pe_profile.sandbox.model_dump(mode="json")
+        dpe = {
+            "candidates": c.candidates.model_dump(mode="json"),
+            "sas": c.sas.model_dump(mode="json"),
+            "sampling": {**c.sampling.model_dump(mode="json"), "sandbox": sandbox},
+            "pe_profile": {
+                **c.pe_profile.model_dump(mode="json"),
+                "finish": c.sampling.finish_cpu_seconds,
+                "memory": c.sampling.memory_mb,
+            },
+            "select": c.selection.model_dump(mode="json"),
+            "publish": {"name": c.name, "all": c.digest_view()},
+        }
+        if stage in dpe:
+            return dpe[stage]
+        return super()._sections(stage)
+
+    def inputs(self, stage: str, part: str = "") -> list[Path]:
+        d = self.dir
+        if stage == "candidates":
+            return [d("load").file("tasks.jsonl"), d("load").file("solutions.jsonl")]
+        if stage == "dedup":
+            return [d("candidates").file("solutions.jsonl")]
+        uq = [
+            d("generators").file("tasks.jsonl"),
+            d("uniqueness").file(f"{part}.jsonl"),
+            d("uniqueness").file(f"{part}.solutions.jsonl"),
+        ]
+        if stage == "sas":
+            return uq
+        if stage == "sampling":
+            return [*uq, d("sas").file(f"{part}.jsonl")]
+        if stage == "pe_profile":
+            return [*uq, d("sampling").file(f"{part}.jsonl")]
+        if stage == "select":
+            return [
+                d("pe_profile").file(f"{p}{s}")
+                for p in self.shard_names()
+                for s in (".jsonl", ".solutions.jsonl")
+            ]
+        if stage == "publish":
+            return [
+                d("select").file("tasks.jsonl"),
+                *[d("sampling").file(f"{p}.jsonl") for p in self.shard_names()],
+                *[d("sas").file(f"{p}.jsonl") for p in self.shard_names()],
+            ]
+        return super().inputs(stage, part)
+
+    def key(self, stage: str, part: str = "", slugs: list[str] | None = None) -> str:
+        return json_digest(
+            {
+                "stage": stage,
+                "version": self.STAGE_VERSIONS[stage],
+                "code": self.code_digest(stage),
+                "quicksilver": __version__,
+                "config": self._sections(stage),
+                "inputs": _digest_paths(self.inputs(stage, part)),
+                "part": part,
+                "slugs": slugs,
+            }
+        )
+
+    # -- stages ---------------------------------------------------------------------------------
+
+    def run_candidates(self) -> dict:
+        from quicksilver.stages.dpe_stages import candidates_stage
+
+        def body(sd: StageDir) -> StageCounts:
+            out = candidates_stage(
+                read_jsonl(self.dir("load").file("tasks.jsonl")),
+                read_jsonl(self.dir("load").file("solutions.jsonl")),
+                self.cfg.candidates,
+                sandbox=self.cfg.pe_profile.sandbox,
+            )
+            write_jsonl(sd.file("solutions.jsonl"), out["solutions"])
+            write_jsonl(sd.file("rejects.jsonl"), out["rejects"])
+            return out["counts"]
+
+        return self._run("candidates", body)
+
+    def _uq(self, part: str, slugs: list[str]) -> tuple[list[dict], list[dict], list[dict]]:
+        """(tasks, uniqueness records, valid solutions) of a shard."""
+        return (
+            self._select("tasks.jsonl", slugs),
+            read_jsonl(self.dir("uniqueness").file(f"{part}.jsonl")),
+            read_jsonl(self.dir("uniqueness").file(f"{part}.solutions.jsonl")),
+        )
+
+    def run_sas(self, part: str, slugs: list[str]) -> dict:
+        from quicksilver.stages.dpe_stages import sas_shard
+
+        def body(sd: StageDir) -> StageCounts:
+            tasks, records, sols = self._uq(part, slugs)
+            out = sas_shard(tasks, records, sols, self.cfg.sas)
+            write_jsonl(sd.file(f"{part}.jsonl"), out["records"])
+            write_jsonl(sd.file(f"{part}.rejects.jsonl"), out["rejects"])
+            return out["counts"]
+
+        return self._run("sas", body, part, slugs)
+
+    def run_sampling(self, part: str, slugs: list[str]) -> dict:
+        from quicksilver.stages.dpe_stages import sampling_shard
+
+        def body(sd: StageDir) -> StageCounts:
+            tasks, records, sols = self._uq(part, slugs)
+            out = sampling_shard(
+                tasks,
+                records,
+                sols,
+                read_jsonl(self.dir("sas").file(f"{part}.jsonl")),
+                self.cfg.sampling,
+                sandbox=self.cfg.pe_profile.sandbox,
+            )
+            write_jsonl(sd.file(f"{part}.jsonl"), out["records"])
+            write_jsonl(sd.file(f"{part}.rejects.jsonl"), out["rejects"])
+            return out["counts"]
+
+        return self._run("sampling", body, part, slugs)
+
+    def run_pe_profile(self, part: str, slugs: list[str]) -> dict:
+        from quicksilver.stages.dpe_stages import pe_profile_shard
+
+        def body(sd: StageDir) -> StageCounts:
+            tasks, _records, sols = self._uq(part, slugs)
+            out = pe_profile_shard(
+                tasks,
+                sols,
+                read_jsonl(self.dir("sampling").file(f"{part}.jsonl")),
+                self.cfg.pe_profile,
+                self.cfg.sampling,
+            )
+            write_jsonl(sd.file(f"{part}.jsonl"), out["records"])
+            write_jsonl(sd.file(f"{part}.solutions.jsonl"), out["solutions"])
+            write_jsonl(sd.file(f"{part}.rejects.jsonl"), out["rejects"])
+            return out["counts"]
+
+        return self._run("pe_profile", body, part, slugs)
+
+    def run_select(self) -> dict:
+        from quicksilver.stages.dpe_stages import select_stage
+
+        def body(sd: StageDir) -> StageCounts:
+            records, sols = [], []
+            for name in self.shard_names():
+                records += read_jsonl(self.dir("pe_profile").file(f"{name}.jsonl"))
+                sols += read_jsonl(self.dir("pe_profile").file(f"{name}.solutions.jsonl"))
+            out = select_stage(records, sols, self.cfg.selection)
+            write_jsonl(sd.file("tasks.jsonl"), out["records"])
+            write_jsonl(sd.file("rejects.jsonl"), out["rejects"])
+            return out["counts"]
+
+        return self._run("select", body)
+
+    def run_splits(self) -> dict:  # pragma: no cover - DPE publishes one split
+        raise NotImplementedError("the DPE build has no splits stage")
+
+    def run_publish(self, funnel: list[dict[str, Any]]) -> dict:
+        from quicksilver.stages.dpe_stages import dpe_rows
+        from quicksilver.stages.publish import CardContext, write_dataset
+        from quicksilver.stages.publish_dpe import (
+            DPE_FEATURES,
+            render_dpe_card,
+            validate_dpe_splits,
+        )
+
+        def body(sd: StageDir) -> StageCounts:
+            selected = read_jsonl(self.dir("select").file("tasks.jsonl"))
+            names = self.shard_names()
+            sampled = {
+                r["slug"]: r
+                for p in names
+                for r in read_jsonl(self.dir("sampling").file(f"{p}.jsonl"))
+            }
+            sas = {
+                r["slug"]: r for p in names for r in read_jsonl(self.dir("sas").file(f"{p}.jsonl"))
+            }
+            uq = {
+                r["slug"]: r
+                for p in names
+                for r in read_jsonl(self.dir("uniqueness").file(f"{p}.jsonl"))
+            }
+            tasks = {t["slug"]: t for t in read_jsonl(self.dir("generators").file("tasks.jsonl"))}
+            gens = {
+                g["slug"]: g for g in read_jsonl(self.dir("generators").file("generators.jsonl"))
+            }
+            machine = machine_info()
+            rows = dpe_rows(
+                selected,
+                tasks=tasks,
+                uniqueness=uq,
+                test_generators=gens,
+                sas=sas,
+                sampled=sampled,
+                machine=machine,
+                version=__version__,
+                config_sha256=json_digest(self.cfg.digest_view()),
+                pe_seed=self.cfg.sampling.seed,
+            )
+            meter = rows[0]["cost_meter"] if rows else self.cfg.pe_profile.measure.meter
+            unit = rows[0]["cost_unit"] if rows else ""
+            card = CardContext(
+                name=self.cfg.name,
+                funnel=funnel,
+                parameters=self.cfg.digest_view(),
+                meter=meter,
+                unit=unit,
+                machine=machine,
+                seeds={
+                    "test_cases": self.cfg.testcases.seed,
+                    "pe_inputs": self.cfg.sampling.seed,
+                    "dedup": self.cfg.dedup.seed,
+                },
+                notes=[*self.cfg.card_notes, *_generated_notes(rows, funnel)],
+                built_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                quicksilver_version=__version__,
+            )
+            if not rows:
+                raise RuntimeError(
+                    "no task passed the selection stage: nothing to publish (see "
+                    f"{self.dir('select').file('rejects.jsonl')})"
+                )
+            write_dataset(
+                {"test": rows},
+                self.root,
+                card,
+                features=DPE_FEATURES,
+                validate=validate_dpe_splits,
+                render=render_dpe_card,
+            )
+            n = len(rows)
+            n_sols = sum(len(r["solution_costs"]) for r in rows)
+            return StageCounts("publish", n, n, n_sols, n_sols)
+
+        return self._run("publish", body)
+
+
+def _digest_paths(paths: list[Path]) -> str:
+    from quicksilver.stages.base import file_digest
+
+    return file_digest(*paths)
+
+
+def _generated_notes(rows: list[dict[str, Any]], funnel: list[dict[str, Any]]) -> list[str]:
+    """What the card must say about who wrote what, from the rows and the stage notes."""
+    notes = []
+    paths = Counter(r["pe_generator_path"] for r in rows)
+    if paths and set(paths) == {"offline"}:
+        notes.append(
+            "Every perf_input_gen was written by the offline constraint-driven synthesizer "
+            "(pe_generator_path: offline); no LLM wrote a generator."
+        )
+    elif paths:
+        models = Counter(r["pe_generator_model"] for r in rows if r["pe_generator_path"] == "llm")
+        notes.append(
+            f"perf_input_gen generators: {paths['llm']} by LLMs ("
+            + ", ".join(f"{m}: {n}" for m, n in models.most_common())
+            + f"), {paths['offline']} by the offline synthesizer."
+        )
+    for stage in funnel:
+        if stage.get("stage") == "candidates":
+            notes += [
+                str(n) for n in stage.get("notes", []) if "LLM" in str(n) or "sampled" in str(n)
+            ]
+    return notes
