@@ -26,6 +26,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/profiler.py
 	$(BIN)/python bench/dedup.py
+	$(BIN)/python bench/dpe.py
 
 doctor: $(STAMP)
 	$(BIN)/quicksilver doctor

@@ -30,6 +30,8 @@ from typing import Any, cast
 
 from quicksilver import __version__
 from quicksilver.config import MeasureConfig, MeterName, SandboxConfig
+from quicksilver.dpe.select import ACCEPT_ANY
+from quicksilver.dpe.select import pe_profile_task as _pe_task
 from quicksilver.fsutil import write_text_atomic
 from quicksilver.machine import machine_info
 from quicksilver.metrics import (
@@ -42,7 +44,7 @@ from quicksilver.metrics import (
     percentile,
     summarize,
 )
-from quicksilver.profiler import Case, Job, ProfileTask, RunResult, profile_many, profile_solution
+from quicksilver.profiler import Job, ProfileTask, RunResult, profile_many, profile_solution
 from quicksilver.records import TaskRecord
 from quicksilver.samples import Sample
 
@@ -284,11 +286,7 @@ PE_MIN_ROUNDS = 3
 RETRY_FACTOR = 4.0
 """A failed reference profile is retried once with the CPU and wall limits times this."""
 
-ACCEPT_ANY_EVALUATE = (
-    "def evaluate_offline(inputs, outputs, expected):\n"
-    "    # correctness was judged on the test cases; the performance input has no expected answer\n"
-    "    return True\n"
-)
+ACCEPT_ANY_EVALUATE = ACCEPT_ANY  # the build's own (quicksilver.dpe.select)
 
 # Statuses that depend on the limits or the machine's load: a reference is profiled again next
 # time instead of being cached as broken.
@@ -336,14 +334,14 @@ def dpe_problem(rec: TaskRecord) -> str | None:
 
 
 def pe_profile_task(rec: TaskRecord) -> ProfileTask:
-    """The task on its performance-exercising input: one case per call, any answer accepted."""
-    return ProfileTask(
-        task_id=rec.task_key,
-        entry_point=rec.entry_point,
-        cases=tuple(Case(list(args), None) for args in _pe_inputs(rec)),
-        kind=rec.task_kind or "class",
+    """The task on its performance-exercising input: one case per call, any answer accepted
+    (the same task the DPE build profiled its references on)."""
+    return _pe_task(
+        rec.task_key,
+        rec.entry_point,
+        [list(args) for args in _pe_inputs(rec)],
         convert_offline=rec.effective_convert_offline(),
-        evaluate_offline=ACCEPT_ANY_EVALUATE,
+        kind=rec.task_kind or "class",
         difficulty=rec.difficulty or None,
     )
 

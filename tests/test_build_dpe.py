@@ -1,0 +1,193 @@
+"""End to end: the DPE flow (flows/build_dpe.py) on a few bundled questions with small walls,
+under the session's Prefect test server: every stage runs, every selection drop has its reason,
+the published rows are EvalPerf's, a rerun reuses everything, and `quicksilver score` gives DPS
+against the result."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from quicksilver.dpe.sas import OFFLINE_PERF_SYNTHESIZER
+from quicksilver.records import load_records
+from quicksilver.stages.base import read_jsonl
+from quicksilver.stages.config import DPEBuildConfig, load_build_config
+from tests.conftest import requires_bwrap
+
+pytestmark = requires_bwrap
+
+ROOT = Path(__file__).resolve().parents[1]
+SLUGS = [
+    "best-single-trade",  # O(n^2) .. O(n): several clusters
+    "primes-below",  # a scalar input that grows with the scale
+    "tree-levels",  # TreeNode input; 4 solutions: below selection.min_solutions = 5
+]
+
+
+def _flow_module() -> Any:
+    spec = importlib.util.spec_from_file_location("build_dpe_flow", ROOT / "flows" / "build_dpe.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _config(out: Path) -> dict[str, Any]:
+    overrides = [
+        f"out_dir={out}",
+        f"only={json.dumps(SLUGS)}",
+        "testcases.n=6",
+        "testcases.min_cases=3",
+        "testcases.solution_cpu_seconds=5",
+        "synthesis.size_cap=40",
+        "filters.min_solutions=2",
+        "sampling.time_wall_seconds=0.05",
+        "sampling.finish_cpu_seconds=0.2",
+        "sampling.max_scale_exp=12",
+        "pe_profile.measure.min_rounds=3",
+        "pe_profile.measure.max_rounds=3",
+        "pe_profile.measure.window_target_ms=5",
+        "pe_profile.measure.budget_seconds=1",
+        "pe_profile.warmup_rounds=0",
+        "selection.min_solutions=5",
+        "selection.min_clusters=2",
+        "selection.max_p99_cv=1.0",  # stability is not what this test is about
+        "runner.shard_size=2",
+        "runner.workers=2",
+    ]
+    cfg = load_build_config(ROOT / "configs" / "dpe.yaml", overrides, cls=DPEBuildConfig)
+    return cfg.resolve(ROOT).model_dump(mode="json")
+
+
+def _run(flow: Any, config: dict[str, Any]) -> dict[str, Any]:
+    from prefect.task_runners import ThreadPoolTaskRunner
+
+    state = flow.build_dpe.with_options(task_runner=ThreadPoolTaskRunner(max_workers=2))(
+        config, return_state=True
+    )
+    assert state.is_completed(), state.message
+    return state.result()
+
+
+@pytest.fixture(scope="module")
+def built(prefect_harness, tmp_path_factory) -> dict[str, Any]:
+    out = tmp_path_factory.mktemp("build") / "dpe"
+    flow = _flow_module()
+    config = _config(out)
+    return {"out": out, "flow": flow, "config": config, "result": _run(flow, config)}
+
+
+def test_every_stage_ran_and_selection_drops_have_reasons(built):
+    funnel = {row["stage"]: row for row in built["result"]["funnel"]}
+    assert list(funnel) == [
+        "load",
+        "candidates",
+        "dedup",
+        "filters",
+        "generators",
+        "testcases",
+        "uniqueness",
+        "sas",
+        "sampling",
+        "pe_profile",
+        "select",
+        "publish",
+    ]
+    for a, b in zip(built["result"]["funnel"], built["result"]["funnel"][1:], strict=False):
+        assert b["tasks_in"] == a["tasks_out"], (a["stage"], b["stage"])
+    assert any("no LLM endpoint" in n for n in funnel["candidates"]["notes"])
+    assert funnel["select"]["drops"] == {"too-few-solutions": 1}
+    (dropped,) = read_jsonl(built["out"] / "stages" / "select" / "rejects.jsonl")
+    assert dropped["slug"] == "tree-levels" and dropped["reason"] == "too-few-solutions"
+    assert "tree-levels: 4 profiled solution(s), fewer than 5" in dropped["detail"]
+    sampled = [
+        r
+        for p in ("shard-0000", "shard-0001")
+        for r in read_jsonl(built["out"] / "stages" / "sampling" / f"{p}.jsonl")
+    ]
+    assert {r["slug"] for r in sampled} == set(SLUGS)
+    for r in sampled:
+        steps = r["traces"][0]["steps"]
+        scales = [s["scale"] for s in steps]
+        assert scales == [2 ** (i + 1) for i in range(len(scales))]  # doubling from 2^1
+        assert r["stop"] in {"time-wall", "saturated", "max-scale", "size-cap"}
+        assert r["scale"] in scales and all(c <= 0.2 for c in r["finish_costs"].values())
+
+
+def test_published_rows_are_evalperf_rows(built):
+    out = built["out"]
+    assert (out / "parquet" / "test.parquet").is_file() and (out / "README.md").is_file()
+    loaded = load_records(out / "hf")
+    assert not loaded.rejects
+    rows = {r.task_id: r for r in loaded.records}
+    assert set(rows) == {"best-single-trade", "primes-below"}
+    for task_id, rec in rows.items():
+        assert rec.reference and rec.scores and rec.pe_input
+        m = len(rec.reference)
+        assert m >= 2 and len(rec.scores) == m and rec.scores[-1] == 100.0
+        assert rec.scores == sorted(rec.scores)
+        extra = rec.model_extra or {}
+        assert sum(extra["cluster_sizes"]) == len(extra["solution_costs"])
+        costs = extra["reference_costs"]
+        assert costs == sorted(costs, reverse=True)  # slowest cluster first
+        pe = json.loads(rec.pe_input)
+        assert isinstance(pe, list) and len(pe) == 1 and isinstance(pe[0], list)
+        assert extra["pe_generator_path"] == "offline"
+        assert extra["pe_generator_model"] == OFFLINE_PERF_SYNTHESIZER
+        assert "def perf_input_gen" in extra["pe_generator_code"]
+        assert rec.cases(), task_id  # correctness tests travel with the row
+        assert f"def {rec.entry_point}" in rec.reference[0]
+    card = (out / "README.md").read_text()
+    assert "DPE / EvalPerf-format" in card and "too-few-solutions" in card
+    assert "selection" in card and "tree-levels" not in card.split("## Tasks")[1].split("##")[0]
+
+
+def test_rerun_reuses_every_stage(built):
+    again = _run(built["flow"], built["config"])
+    manifests = list((built["out"] / "stages").rglob("_SUCCESS*.json"))
+    assert len(manifests) >= 12
+    assert again["funnel"] == built["result"]["funnel"]
+
+
+def test_score_gives_dps_against_the_built_dataset(built, tmp_path):
+    from typer.testing import CliRunner
+
+    from quicksilver.cli import app
+
+    rows = {r.task_id: r for r in load_records(built["out"] / "hf").records}
+    samples = tmp_path / "samples.jsonl"
+    with samples.open("w") as f:
+        for task_id, rec in rows.items():
+            f.write(json.dumps({"task_id": task_id, "completion": rec.reference[-1]}) + "\n")
+            f.write(json.dumps({"task_id": task_id, "completion": "class Solution: pass\n"}) + "\n")
+    report = tmp_path / "report.json"
+    result = CliRunner().invoke(
+        app,
+        [
+            "score",
+            "--dataset",
+            str(built["out"] / "hf"),
+            "--samples",
+            str(samples),
+            "--out",
+            str(report),
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--timeout",
+            "20",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(report.read_text())
+    assert data["dps_tasks"] == 2 and data["dps"] is not None
+    for task in data["tasks"]:
+        assert task["n_correct"] == 1
+        wrong = [s for s in task["samples"] if s["dps"] is None]
+        assert len(wrong) == 1 and wrong[0]["status"] != "passed"
+        assert task["dps"] == pytest.approx(
+            next(s["dps"] for s in task["samples"] if s["dps"] is not None)
+        )
