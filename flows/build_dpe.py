@@ -16,7 +16,6 @@ Caching, resuming, task runners, artifacts and the `make ui` server work as in t
 
 from __future__ import annotations
 
-import argparse
 import logging
 import os
 import sys
@@ -30,18 +29,13 @@ for entry in (REPO, REPO / "flows"):
 os.environ.setdefault("PREFECT_LOGGING_EXTRA_LOGGERS", "quicksilver")
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 
-from build_mercury import BuildFailed, _stored, local_ui_api, make_task_runner  # noqa: E402
+from build_mercury import BuildFailed, _stored, run_cli  # noqa: E402
 from prefect import flow  # noqa: E402
 from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
 from prefect.futures import PrefectFuture, wait  # noqa: E402
 from prefect.logging import get_run_logger  # noqa: E402
-from prefect.settings import (  # noqa: E402
-    PREFECT_API_URL,
-    PREFECT_FLOWS_HEARTBEAT_FREQUENCY,
-    temporary_settings,
-)
 
-from quicksilver.stages.config import ConfigError, DPEBuildConfig, load_build_config  # noqa: E402
+from quicksilver.stages.config import DPEBuildConfig  # noqa: E402
 from quicksilver.stages.dpe import DPEBuild  # noqa: E402
 from quicksilver.stages.report import funnel_markdown, funnel_rows, print_funnel  # noqa: E402
 from tasks import dpe as t  # noqa: E402
@@ -117,40 +111,15 @@ def build_dpe(config: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--config", default="configs/dpe.yaml", help="YAML build config")
-    parser.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a config value, e.g. --set sampling.max_scale_exp=12 (repeatable)",
+    return run_cli(
+        argv,
+        build_flow=build_dpe,
+        config_cls=DPEBuildConfig,
+        default_config="configs/dpe.yaml",
+        title="DPE build",
+        example="sampling.max_scale_exp=12",
+        description=__doc__.split("\n\n")[0],
     )
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    try:
-        cfg = load_build_config(args.config, args.set, cls=DPEBuildConfig)
-        runner = make_task_runner(cfg.runner)
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    updates: dict[Any, Any] = {PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}
-    ui = local_ui_api()
-    if ui:
-        updates[PREFECT_API_URL] = ui
-        print(f"reporting to the Prefect server at {ui} (make ui)")
-    with temporary_settings(updates=updates):
-        try:
-            result = build_dpe.with_options(task_runner=runner)(cfg.model_dump(mode="json"))
-        except BuildFailed as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 1
-        except ConfigError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-    print_funnel(result["funnel"], title="DPE build")
-    print(f"dataset: {result['dataset']} (parquet/, hf/, README.md)")
-    return 0
 
 
 if __name__ == "__main__":

@@ -185,26 +185,32 @@ def local_ui_api(url: str = UI_API) -> str | None:
         return None
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--config", default="configs/mercury.yaml", help="YAML build config")
+def run_cli(
+    argv: list[str] | None,
+    *,
+    build_flow: Any,
+    config_cls: type[BuildConfig],
+    default_config: str,
+    title: str,
+    example: str,
+    description: str,
+) -> int:
+    """The command line of a build flow: config + overrides -> the flow on its task runner."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--config", default=default_config, help="YAML build config")
     parser.add_argument(
         "--set",
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="override a config value, e.g. --set testcases.n=8 (repeatable)",
+        help=f"override a config value, e.g. --set {example} (repeatable)",
     )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     try:
         # relative paths stay relative (to the working directory): the published card and the
         # build's config digest then do not depend on where the repository is checked out
-        cfg = load_build_config(args.config, args.set)
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    try:
+        cfg = load_build_config(args.config, args.set, cls=config_cls)
         runner = make_task_runner(cfg.runner)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -218,16 +224,28 @@ def main(argv: list[str] | None = None) -> int:
         print(f"reporting to the Prefect server at {ui} (make ui)")
     with temporary_settings(updates=updates):
         try:
-            result = build_mercury.with_options(task_runner=runner)(cfg.model_dump(mode="json"))
+            result = build_flow.with_options(task_runner=runner)(cfg.model_dump(mode="json"))
         except BuildFailed as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1
         except ConfigError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
-    print_funnel(result["funnel"], title="Mercury build")
+    print_funnel(result["funnel"], title=title)
     print(f"dataset: {result['dataset']} (parquet/, hf/, README.md)")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_cli(
+        argv,
+        build_flow=build_mercury,
+        config_cls=BuildConfig,
+        default_config="configs/mercury.yaml",
+        title="Mercury build",
+        example="testcases.n=8",
+        description=__doc__.split("\n\n")[0],
+    )
 
 
 if __name__ == "__main__":

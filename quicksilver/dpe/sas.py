@@ -55,6 +55,7 @@ from quicksilver.synth.llm import (
     NOT_CONFIGURED,
     LLMConfig,
     _is_seed_call,
+    describe_endpoint_error,
 )
 from quicksilver.synth.offline import (  # OFFLINE_PERF_SYNTHESIZER: re-exported here
     OFFLINE_PERF_SYNTHESIZER,
@@ -589,24 +590,7 @@ class ChatSampler:
         return contents, finish
 
     def _describe(self, exc: Exception) -> str:
-        import openai
-
-        k = self.config.max_retries
-        retries = f" (after {k} {'retry' if k == 1 else 'retries'})"
-        if isinstance(exc, openai.APIStatusError):
-            code = exc.status_code
-            retried = code in _RETRIED_STATUS or code >= 500
-            message = re.sub(r"^Error code: \d+ - ", "", str(exc.message))
-            return f"HTTP {code}: {_clip(message, 200)}" + (retries if retried else "")
-        if isinstance(exc, openai.APITimeoutError):
-            return f"no answer within {self.config.request_timeout_s} s" + retries
-        if isinstance(exc, openai.APIConnectionError):
-            cause = exc.__cause__
-            detail = f": {_clip(str(cause), 200)}" if cause else ""
-            return f"connection failed{detail}" + retries
-        if isinstance(exc, ValueError):
-            return f"malformed response: {_clip(str(exc), 200)}"
-        return f"{type(exc).__name__}: {_clip(str(exc), 200)}"
+        return describe_endpoint_error(exc, self.config)
 
 
 def prompt_environment(prompts_dir: Path) -> jinja2.Environment:

@@ -285,6 +285,28 @@ _INFRA_LOAD_ERRORS = ("the sandbox did not start", "setup failed")
 _RETRIED_STATUS = {408, 409, 429}
 
 
+def describe_endpoint_error(exc: Exception, config: LLMConfig) -> str:
+    """One line on why a request to the endpoint failed (status, timeout, connection, body)."""
+    import openai
+
+    k = config.max_retries
+    retries = f" (after {k} {'retry' if k == 1 else 'retries'})"
+    if isinstance(exc, openai.APIStatusError):
+        code = exc.status_code
+        retried = code in _RETRIED_STATUS or code >= 500
+        message = re.sub(r"^Error code: \d+ - ", "", str(exc.message))
+        return f"HTTP {code}: {_clip(message, 200)}" + (retries if retried else "")
+    if isinstance(exc, openai.APITimeoutError):
+        return f"no answer within {config.request_timeout_s} s" + retries
+    if isinstance(exc, openai.APIConnectionError):
+        cause = exc.__cause__
+        detail = f": {_clip(str(cause), 200)}" if cause else ""
+        return f"connection failed{detail}" + retries
+    if isinstance(exc, ValueError):
+        return f"malformed response: {_clip(str(exc), 200)}"
+    return f"{type(exc).__name__}: {_clip(str(exc), 200)}"
+
+
 class LLMSynthesizer:
     """Generators from an OpenAI-compatible endpoint, validated in the sandbox, answers cached.
 
@@ -538,24 +560,7 @@ class LLMSynthesizer:
         return out, finish
 
     def _describe(self, exc: Exception) -> str:
-        import openai
-
-        k = self.config.max_retries
-        retries = f" (after {k} {'retry' if k == 1 else 'retries'})"
-        if isinstance(exc, openai.APIStatusError):
-            code = exc.status_code
-            retried = code in _RETRIED_STATUS or code >= 500
-            message = re.sub(r"^Error code: \d+ - ", "", str(exc.message))
-            return f"HTTP {code}: {_clip(message, 200)}" + (retries if retried else "")
-        if isinstance(exc, openai.APITimeoutError):
-            return f"no answer within {self.config.request_timeout_s} s" + retries
-        if isinstance(exc, openai.APIConnectionError):
-            cause = exc.__cause__
-            detail = f": {_clip(str(cause), 200)}" if cause else ""
-            return f"connection failed{detail}" + retries
-        if isinstance(exc, ValueError):
-            return f"malformed response: {_clip(str(exc), 200)}"
-        return f"{type(exc).__name__}: {_clip(str(exc), 200)}"
+        return describe_endpoint_error(exc, self.config)
 
     # -- validation ---------------------------------------------------------------------------
 

@@ -1,0 +1,886 @@
+"""DPE build benchmark: exponential input sampling and profiling on the chosen input, each against
+a baseline measured in the same run, on tasks of the bundled corpus.
+
+For each task (default: primes-below, best-single-trade, window-maxima, rain-capacity; the
+snapshot solutions, exact duplicates dropped, the first one being the reference):
+
+1. Sampling. The offline SaS generator (:func:`quicksilver.dpe.sas.offline_sas`) is sampled
+   with :func:`quicksilver.dpe.sampling.sample_generator` at scales 2, 4, 8, ... under the DPE
+   build's walls (``configs/dpe.yaml``: 1 s of CPU per step, 4 GB, up to 2^20).
+
+   - ``ours``: ``sample_generator`` as the build calls it; it stops at the first wall, cap or
+     repeated input (``saturated``: the generator stopped growing, every further step would try
+     the same input again);
+   - ``baseline``: the EvalPerf paper's loop, without the ``saturated`` stop, run for real: one
+     ``sample_generator`` call per scale (each a fresh trace with no earlier input to compare
+     with), stopping at the first step that is not "ok" or after ``max_scale_exp``. Same
+     generator, reference, limits and sandbox; only the repeat check is missing.
+
+   Printed per task: wall seconds, steps, stop reason, last passing scale, and the CPU the steps
+   themselves used (generator + reference; the rest of the wall time is two sandbox starts per
+   step). Then, for up to three tasks, how the cost grows with scale (input bytes, generator CPU,
+   reference CPU per step of ``ours``' trace) and the least-squares log-log slope of reference
+   CPU against scale over the passing steps that cost more than 1 ms.
+
+2. Profiling on the performance-exercising input. The input is chosen by
+   :func:`quicksilver.dpe.sampling.choose_pe_input` (the most expensive candidate on which every
+   solution finishes within ``finish_cpu_seconds``). The bench does not run the correctness
+   stages: a solution is "valid" here when it does not raise; solutions that raise on every
+   candidate tried are dropped and listed (wrong answers that do not raise stay: the bench does
+   not check answers). Each remaining solution is profiled with
+   :func:`quicksilver.profiler.profile_solution` on :func:`quicksilver.dpe.select.pe_profile_task`:
+
+   - ``ours``: the DPE build's measure settings (7-10 rounds, 50 ms windows, CI target 2%,
+     20 s budget) and :func:`quicksilver.dpe.select.figures` with 2 warm-up rounds (cost = median
+     of the counted rounds; robust CV = 1.4826 MAD / median; classic CV = stdev / mean);
+   - ``baseline``: what EvalPerf's code did, one round of one call (``min_rounds = max_rounds =
+     1``, no batching): the cost is that round, no CV can be computed.
+
+   Both sides are repeated ``--repeats`` times (interleaved, the order alternating per solution
+   and repeat). Printed per task: profiling wall seconds per pass over the task's solutions, the
+   clusters (:func:`quicksilver.clustering.adaptive_clusters`, w = 10,000 instructions at 3e9/s)
+   of each repeat and whether the partition was the same in every repeat; per solution: both
+   costs, ours' rounds, robust and classic CV, and the spread of the cost across repeats.
+
+Run ``python bench/dpe.py`` (about 10 minutes on 2 cores), ``--quick`` (smaller walls: 0.3 s per
+step, scales up to 2^14, 2 repeats; about 3 minutes), ``--tasks N`` for the first N tasks,
+``--json OUT`` to dump every number. Results are recorded in docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from quicksilver.clustering import adaptive_clusters, w_for_unit
+from quicksilver.config import MeasureConfig, SandboxConfig, SandboxLimits
+from quicksilver.dpe.sampling import (
+    Choice,
+    GeneratorTrace,
+    SamplingLimits,
+    Target,
+    choose_pe_input,
+    sample_generator,
+)
+from quicksilver.dpe.sas import offline_sas
+from quicksilver.dpe.select import figures, pe_profile_task
+from quicksilver.machine import machine_info
+from quicksilver.profiler import ProfileTask, profile_solution
+from quicksilver.sandbox import isolation as iso
+from quicksilver.stages.load import load_stage
+from quicksilver.stages.synthesis import synth_input
+
+log = logging.getLogger("bench.dpe")
+
+ROOT = Path(__file__).resolve().parents[1]
+BUNDLED = ROOT / "data" / "snapshot" / "bundled"
+
+DEFAULT_TASKS = ("primes-below", "best-single-trade", "window-maxima", "rain-capacity")
+GROWTH_TASKS = 3  # tasks shown in the cost-vs-scale table
+SLOPE_FLOOR_S = 1e-3  # steps cheaper than this are startup noise, left out of the slope fit
+
+SANDBOX = SandboxConfig(limits=SandboxLimits(cpu_seconds=30, memory_mb=4096, recursion_limit=10000))
+OURS_MEASURE = MeasureConfig(
+    min_rounds=7, max_rounds=10, window_target_ms=50, target_rel_ci=0.02, budget_seconds=20
+)
+BASELINE_MEASURE = MeasureConfig(min_rounds=1, max_rounds=1, window_target_ms=0)
+WARMUP_ROUNDS = 2
+W_SECONDS = w_for_unit("s")
+
+
+@dataclass(frozen=True)
+class Settings:
+    limits: SamplingLimits
+    finish_cpu_seconds: float  # every solution must finish the chosen input within this
+    max_candidates: int
+    repeats: int
+
+
+def settings(quick: bool, repeats: int | None) -> Settings:
+    """configs/dpe.yaml's sampling section; --quick lowers the walls."""
+    limits = SamplingLimits(
+        time_wall_seconds=0.3 if quick else 1.0,
+        memory_mb=4096,
+        min_scale_exp=1,
+        max_scale_exp=14 if quick else 20,
+        max_input_bytes=64 * 2**20,
+        generator_seed=20260501,
+    )
+    return Settings(
+        limits=limits,
+        finish_cpu_seconds=0.5 if quick else 1.5,
+        max_candidates=24,
+        repeats=repeats or (2 if quick else 3),
+    )
+
+
+# ============================================================================ sampling
+
+
+@dataclass
+class SamplingRun:
+    """One side's sampling of one generator."""
+
+    method: str
+    wall_s: float
+    steps: int
+    stop: str
+    last_scale: int | None
+    last_reference_cost: float | None
+    last_input_bytes: int | None
+    step_cpu_s: float  # generator + reference CPU over all steps
+    trace: dict[str, Any] = field(default_factory=dict)
+
+
+def _step_cpu(trace: GeneratorTrace) -> float:
+    return sum(
+        (s.generator_cpu_seconds or 0.0) + (s.reference_cpu_seconds or 0.0) for s in trace.steps
+    )
+
+
+def sample_ours(
+    code: str, index: int, reference: str, target: Target, limits: SamplingLimits, slug: str
+) -> tuple[SamplingRun, GeneratorTrace]:
+    started = time.perf_counter()
+    trace = sample_generator(
+        code,
+        index=index,
+        reference_code=reference,
+        target=target,
+        limits=limits,
+        sandbox=SANDBOX,
+        task=slug,
+    )
+    wall = time.perf_counter() - started
+    last = trace.last
+    run = SamplingRun(
+        "ours",
+        wall,
+        len(trace.steps),
+        trace.stop,
+        last.scale if last else None,
+        last.reference_cost if last else None,
+        last.input_bytes if last else None,
+        _step_cpu(trace),
+        trace.to_dict(),
+    )
+    return run, trace
+
+
+def sample_baseline(
+    code: str, index: int, reference: str, target: Target, limits: SamplingLimits, slug: str
+) -> SamplingRun:
+    """The paper's loop without the saturated stop: one single-step sample_generator per scale."""
+    steps: list[dict[str, Any]] = []
+    stop = "max-scale"
+    last: dict[str, Any] | None = None
+    cpu = 0.0
+    started = time.perf_counter()
+    for exp in range(limits.min_scale_exp, limits.max_scale_exp + 1):
+        one = limits.model_copy(update={"min_scale_exp": exp, "max_scale_exp": exp})
+        trace = sample_generator(
+            code,
+            index=index,
+            reference_code=reference,
+            target=target,
+            limits=one,
+            sandbox=SANDBOX,
+            task=f"{slug} (baseline)",
+        )
+        step = trace.steps[0]
+        steps.append(asdict(step))
+        cpu += _step_cpu(trace)
+        if step.status != "ok":
+            stop = step.status
+            break
+        if trace.last is not None:
+            last = trace.last.to_dict()
+    wall = time.perf_counter() - started
+    return SamplingRun(
+        "baseline",
+        wall,
+        len(steps),
+        stop,
+        last["scale"] if last else None,
+        last["reference_cost"] if last else None,
+        last["input_bytes"] if last else None,
+        cpu,
+        {"steps": steps, "stop": stop},
+    )
+
+
+def loglog_slope(points: Sequence[tuple[float, float]]) -> float | None:
+    """Least-squares slope of log(y) on log(x); None with fewer than two distinct x."""
+    pts = [(math.log(x), math.log(y)) for x, y in points if x > 0 and y > 0]
+    if len({x for x, _ in pts}) < 2:
+        return None
+    mx = statistics.fmean(x for x, _ in pts)
+    my = statistics.fmean(y for _, y in pts)
+    sxx = sum((x - mx) ** 2 for x, _ in pts)
+    sxy = sum((x - mx) * (y - my) for x, y in pts)
+    return sxy / sxx
+
+
+def reference_slope(trace: GeneratorTrace) -> tuple[float | None, int]:
+    """(slope, points) of reference CPU vs scale over the passing steps above SLOPE_FLOOR_S."""
+    pts = [
+        (float(s.scale), s.reference_cpu_seconds)
+        for s in trace.steps
+        if s.status == "ok"
+        and s.reference_cpu_seconds is not None
+        and s.reference_cpu_seconds > SLOPE_FLOOR_S
+    ]
+    return loglog_slope(pts), len(pts)
+
+
+# ============================================================================ choosing the input
+
+
+def choose_input(
+    candidates: list[Any],
+    solutions: dict[str, str],
+    target: Target,
+    s: Settings,
+    slug: str,
+) -> tuple[Choice, dict[str, str]]:
+    """choose_pe_input over the solutions; a solution that raises (or does not load) on every
+    candidate tried is dropped as invalid and the choice is made again without it."""
+    dropped: dict[str, str] = {}
+    while True:
+        remaining = {k: v for k, v in solutions.items() if k not in dropped}
+        choice = choose_pe_input(
+            candidates,
+            remaining,
+            target=target,
+            cpu_seconds=s.finish_cpu_seconds,
+            memory_mb=s.limits.memory_mb,
+            sandbox=SANDBOX,
+            task=slug,
+            max_tries=s.max_candidates,
+        )
+        if choice.candidate is not None or not remaining:
+            return choice, dropped
+        raised = {
+            r["failed"]: f"{r['status']}: {str(r['detail'])[:120]}"
+            for r in choice.tried
+            if r["failed"] is not None and r["status"] in ("error", "load-error")
+        }
+        if not raised:
+            return choice, dropped
+        for key, why in raised.items():
+            log.info("%s: solution %s raises on the candidate inputs, dropped: %s", slug, key, why)
+        dropped.update(raised)
+
+
+# ============================================================================ profiling
+
+
+@dataclass
+class Profile:
+    task: str
+    solution: str
+    method: str
+    repeat: int
+    wall_s: float
+    status: str
+    error: str | None
+    cost: float | None
+    cv: float | None
+    cv_classic: float | None
+    rounds: int
+    calls_per_window: list[int]
+    measure_cpu_s: float
+
+
+def profile_one(
+    ptask: ProfileTask,
+    code: str,
+    name: str,
+    method: str,
+    repeat: int,
+    isolation: iso.Isolation,
+) -> Profile:
+    measure = OURS_MEASURE if method == "ours" else BASELINE_MEASURE
+    started = time.perf_counter()
+    res = profile_solution(ptask, code, sandbox=SANDBOX, measure=measure, isolation=isolation)
+    wall = time.perf_counter() - started
+    fig = figures(res, warmup_rounds=WARMUP_ROUNDS) if res.passed else {}
+    cv = fig.get("cv")
+    cv_classic = fig.get("cv_classic")
+    return Profile(
+        ptask.task_id,
+        name,
+        method,
+        repeat,
+        wall,
+        res.status,
+        res.error,
+        fig.get("cost"),
+        None if cv is None or math.isinf(cv) else cv,
+        None if cv_classic is None or math.isinf(cv_classic) else cv_classic,
+        int(fig.get("rounds") or 0),
+        list(fig.get("calls_per_window") or []),
+        res.measure_cpu_seconds,
+    )
+
+
+def partition(costs: dict[str, float]) -> tuple[int, frozenset[frozenset[str]]]:
+    """(number of clusters, the partition of the solution names) of adaptive_clusters."""
+    names = sorted(costs)
+    clustering = adaptive_clusters([costs[n] for n in names], w=W_SECONDS)
+    groups = frozenset(frozenset(names[i] for i in c.members) for c in clustering.clusters)
+    return len(clustering.clusters), groups
+
+
+def spread(values: Sequence[float]) -> float | None:
+    """stdev / mean of a solution's cost across repeats (None below two values)."""
+    if len(values) < 2 or statistics.fmean(values) <= 0:
+        return None
+    return statistics.stdev(values) / statistics.fmean(values)
+
+
+# ============================================================================ per task
+
+
+@dataclass
+class TaskResult:
+    slug: str
+    solutions: list[str]  # labels "#position"
+    duplicates: list[str]
+    generators: int
+    sas_reason: str | None = None
+    ours: list[SamplingRun] = field(default_factory=list)
+    baseline: list[SamplingRun] = field(default_factory=list)
+    slope: float | None = None
+    slope_points: int = 0
+    growth: list[dict[str, Any]] = field(default_factory=list)
+    candidates: int = 0
+    chosen: dict[str, Any] | None = None
+    choice_reason: str | None = None
+    dropped: dict[str, str] = field(default_factory=dict)
+    finish_costs: dict[str, float] = field(default_factory=dict)
+    profiled: list[str] = field(default_factory=list)
+    profiles: list[Profile] = field(default_factory=list)
+
+
+def run_task(
+    task: dict[str, Any],
+    solutions: list[dict[str, Any]],
+    s: Settings,
+    isolation: iso.Isolation,
+    flip: bool,
+) -> TaskResult:
+    slug = task["slug"]
+    ordered = sorted(solutions, key=lambda r: r["position"])
+    unique: list[dict[str, Any]] = []
+    duplicates: list[str] = []
+    seen: set[Any] = set()
+    for sol in ordered:
+        if sol["hash"] in seen:
+            duplicates.append(f"#{sol['position']}")
+            continue
+        seen.add(sol["hash"])
+        unique.append(sol)
+    codes = {f"#{sol['position']}": sol["code"] for sol in unique}
+    sas = offline_sas(synth_input(task, unique))
+    out = TaskResult(slug, list(codes), duplicates, len(sas.generators), sas.reason)
+    if not sas.generators:
+        log.warning("%s: no generator: %s", slug, sas.reason)
+        return out
+    target = Target.from_meta(task["meta"])
+    reference = unique[0]["code"]
+
+    # 1. sampling, ours and the baseline (order alternating per task)
+    candidates = []
+    for gen in sas.generators:
+        first_ours = not flip
+        base_run = None
+        if not first_ours:
+            base_run = sample_baseline(gen.code, gen.index, reference, target, s.limits, slug)
+        ours_run, trace = sample_ours(gen.code, gen.index, reference, target, s.limits, slug)
+        if base_run is None:
+            base_run = sample_baseline(gen.code, gen.index, reference, target, s.limits, slug)
+        out.ours.append(ours_run)
+        out.baseline.append(base_run)
+        candidates += trace.candidates
+        if gen.index == sas.generators[0].index:
+            out.slope, out.slope_points = reference_slope(trace)
+            out.growth = [asdict(step) for step in trace.steps]
+    out.candidates = len(candidates)
+    if not candidates:
+        out.choice_reason = "no candidate input"
+        return out
+
+    # 2. the performance-exercising input and the solutions that run on it
+    choice, dropped = choose_input(candidates, codes, target, s, slug)
+    out.dropped = dropped
+    if choice.candidate is None:
+        out.choice_reason = choice.reason
+        log.warning("%s: %s", slug, choice.reason)
+        return out
+    c = choice.candidate
+    out.chosen = {**c.to_dict(), "tried": len(choice.tried)}
+    out.finish_costs = dict(choice.costs)
+    out.profiled = [k for k in codes if k in choice.costs]
+    ptask = pe_profile_task(
+        slug,
+        target.entry_point,
+        [c.args],
+        convert_offline=target.convert_offline,
+        difficulty=task.get("difficulty"),
+    )
+
+    # 3. profiling, ours and the baseline, interleaved
+    for rep in range(s.repeats):
+        for k, name in enumerate(out.profiled):
+            order = ("ours", "baseline") if (rep + k) % 2 == 0 else ("baseline", "ours")
+            for method in order:
+                prof = profile_one(ptask, codes[name], name, method, rep, isolation)
+                out.profiles.append(prof)
+                log.info(
+                    "%s %s rep %d %-8s %s cost=%s cv=%s rounds=%d wall=%.2fs%s",
+                    slug,
+                    name,
+                    rep + 1,
+                    method,
+                    prof.status,
+                    fmt_time(prof.cost),
+                    fmt_pct(prof.cv),
+                    prof.rounds,
+                    prof.wall_s,
+                    f" error={prof.error}" if prof.error else "",
+                )
+    return out
+
+
+# ============================================================================ summaries
+
+
+def clusters_by_repeat(r: TaskResult, method: str) -> list[tuple[int, frozenset[frozenset[str]]]]:
+    out = []
+    for rep in range(max((p.repeat for p in r.profiles), default=-1) + 1):
+        costs = {
+            p.solution: p.cost
+            for p in r.profiles
+            if p.method == method and p.repeat == rep and p.cost is not None and p.cost > 0
+        }
+        if costs:
+            out.append(partition(costs))
+    return out
+
+
+def task_summary(r: TaskResult, method: str, repeats: int) -> dict[str, Any]:
+    mine = [p for p in r.profiles if p.method == method]
+    parts = clusters_by_repeat(r, method)
+    per_solution = {
+        name: [p for p in mine if p.solution == name and p.cost is not None] for name in r.profiled
+    }
+    spreads = [spread([p.cost for p in ps if p.cost is not None]) for ps in per_solution.values()]
+    cvs = [p.cv for p in mine if p.cv is not None]
+    return {
+        "wall_per_pass_s": sum(p.wall_s for p in mine) / max(1, repeats),
+        "measure_cpu_per_pass_s": sum(p.measure_cpu_s for p in mine) / max(1, repeats),
+        "failed": sum(1 for p in mine if p.cost is None),
+        "clusters": [n for n, _ in parts],
+        "partitions": len({g for _, g in parts}),
+        "median_repeat_spread": _median([x for x in spreads if x is not None]),
+        "max_cv": max(cvs) if cvs else None,
+    }
+
+
+def _median(xs: Sequence[float]) -> float | None:
+    return statistics.median(xs) if xs else None
+
+
+def fmt_time(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    if seconds >= 1:
+        return f"{seconds:.3f} s"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.3f} ms"
+    return f"{seconds * 1e6:.2f} µs"
+
+
+def fmt_pct(x: float | None, digits: int = 1) -> str:
+    return "-" if x is None else f"{100 * x:.{digits}f}%"
+
+
+def fmt_bytes(n: int | None) -> str:
+    if n is None:
+        return "-"
+    if n >= 2**20:
+        return f"{n / 2**20:.1f} MB"
+    if n >= 2**10:
+        return f"{n / 2**10:.1f} kB"
+    return f"{n} B"
+
+
+def _ratio(a: float | None, b: float | None) -> str:
+    if a is None or b is None or b == 0:
+        return "-"
+    return f"{a / b:.1f}x"
+
+
+def _scale(n: int | None) -> str:
+    return "-" if n is None else f"2^{int(math.log2(n))}"
+
+
+# ============================================================================ tables
+
+
+def sampling_table(results: Sequence[TaskResult]) -> Table:
+    t = Table(title="Exponential input sampling: ours (saturated stop) vs the paper's loop")
+    for name, justify in (
+        ("task", "left"),
+        ("method", "left"),
+        ("wall", "right"),
+        ("steps", "right"),
+        ("stop", "left"),
+        ("last scale", "right"),
+        ("last input", "right"),
+        ("ref. cost there", "right"),
+        ("CPU in steps", "right"),
+        ("wall / step", "right"),
+        ("ref. slope", "right"),
+    ):
+        t.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for r in results:
+        if not r.ours:
+            t.add_row(r.slug, "-", "-", "-", f"no generator ({r.sas_reason})")
+            t.add_section()
+            continue
+        for k, (o, b) in enumerate(zip(r.ours, r.baseline, strict=True)):
+            for j, run in enumerate((o, b)):
+                slope = (
+                    (f"{r.slope:.2f} ({r.slope_points} pts)" if r.slope is not None else "-")
+                    if j == 0 and k == 0
+                    else ""
+                )
+                t.add_row(
+                    r.slug if j == 0 and k == 0 else "",
+                    run.method,
+                    f"{run.wall_s:.2f} s",
+                    str(run.steps),
+                    run.stop,
+                    _scale(run.last_scale),
+                    fmt_bytes(run.last_input_bytes),
+                    fmt_time(run.last_reference_cost),
+                    f"{run.step_cpu_s:.2f} s",
+                    f"{run.wall_s / max(1, run.steps):.2f} s",
+                    slope,
+                )
+        t.add_section()
+    return t
+
+
+def growth_table(results: Sequence[TaskResult]) -> Table:
+    shown = [r for r in results if r.growth][:GROWTH_TASKS]
+    t = Table(title="How the cost grows with scale (ours' steps: input, generator CPU, reference)")
+    t.add_column("scale", justify="right")
+    for r in shown:
+        for col in ("bytes", "gen", "ref"):
+            t.add_column(f"{r.slug}\n{col}" if col == "bytes" else col, justify="right")
+    scales = sorted({s["scale"] for r in shown for s in r.growth})
+    for scale in scales:
+        row = [_scale(scale)]
+        for r in shown:
+            step = next((s for s in r.growth if s["scale"] == scale), None)
+            if step is None:
+                row += ["", "", ""]
+                continue
+            ref = fmt_time(step["reference_cpu_seconds"])
+            if step["status"] != "ok":
+                ref = step["status"] if step["reference_cpu_seconds"] is None else f"{ref} wall"
+            row += [fmt_bytes(step["input_bytes"]), fmt_time(step["generator_cpu_seconds"]), ref]
+        t.add_row(*row)
+    slopes = ["slope"]
+    for r in shown:
+        slopes += ["", "", f"{r.slope:.2f}" if r.slope is not None else "-"]
+    t.add_section()
+    t.add_row(*slopes)
+    return t
+
+
+def choice_table(results: Sequence[TaskResult]) -> Table:
+    t = Table(title="The performance-exercising input and the solutions profiled on it")
+    for name, justify in (
+        ("task", "left"),
+        ("candidates", "right"),
+        ("chosen", "right"),
+        ("input", "right"),
+        ("ref. cost", "right"),
+        ("tried", "right"),
+        ("profiled", "left"),
+        ("dropped (raise)", "left"),
+        ("dupes", "left"),
+    ):
+        t.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for r in results:
+        c = r.chosen
+        t.add_row(
+            r.slug,
+            str(r.candidates),
+            _scale(c["scale"]) if c else (r.choice_reason or "-")[:60],
+            fmt_bytes(c["input_bytes"]) if c else "-",
+            fmt_time(c["reference_cost"]) if c else "-",
+            str(c["tried"]) if c else "-",
+            f"{len(r.profiled)}/{len(r.solutions)}",
+            ", ".join(f"{k} ({v.split(':')[0]})" for k, v in r.dropped.items()) or "-",
+            ", ".join(r.duplicates) or "-",
+        )
+    return t
+
+
+def profiling_table(results: Sequence[TaskResult], repeats: int) -> Table:
+    t = Table(
+        title=f"Profiling on the chosen input: ours (7-10 rounds) vs one round, {repeats} repeats"
+    )
+    for name, justify in (
+        ("task", "left"),
+        ("sols", "right"),
+        ("wall/pass ours", "right"),
+        ("baseline", "right"),
+        ("ratio", "right"),
+        ("clusters ours", "right"),
+        ("baseline", "right"),
+        ("same partition o / b", "center"),
+        ("cost spread o / b", "right"),
+        ("max robust CV", "right"),
+    ):
+        t.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for r in results:
+        if not r.profiles:
+            continue
+        o = task_summary(r, "ours", repeats)
+        b = task_summary(r, "baseline", repeats)
+
+        def same(x: dict[str, Any]) -> str:
+            return "yes" if x["partitions"] == 1 else f"no ({x['partitions']})"
+
+        t.add_row(
+            r.slug,
+            str(len(r.profiled)),
+            f"{o['wall_per_pass_s']:.1f} s",
+            f"{b['wall_per_pass_s']:.1f} s",
+            _ratio(o["wall_per_pass_s"], b["wall_per_pass_s"]),
+            " / ".join(map(str, o["clusters"])),
+            " / ".join(map(str, b["clusters"])),
+            f"{same(o)} / {same(b)}",
+            f"{fmt_pct(o['median_repeat_spread'])} / {fmt_pct(b['median_repeat_spread'])}",
+            fmt_pct(o["max_cv"]),
+        )
+    return t
+
+
+def solutions_table(results: Sequence[TaskResult]) -> Table:
+    t = Table(title="Per solution: cost (median over repeats), CV over rounds, spread over repeats")
+    for name, justify in (
+        ("task", "left"),
+        ("sol", "left"),
+        ("ours cost", "right"),
+        ("rounds", "right"),
+        ("calls/win", "right"),
+        ("robust CV", "right"),
+        ("classic CV", "right"),
+        ("spread", "right"),
+        ("baseline cost", "right"),
+        ("CV", "right"),
+        ("spread", "right"),
+        ("o / b", "right"),
+    ):
+        t.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for r in results:
+        if not r.profiles:
+            continue
+        for k, name in enumerate(r.profiled):
+            row = [r.slug if k == 0 else "", name]
+            meds: dict[str, float | None] = {}
+            for method in ("ours", "baseline"):
+                ps = [p for p in r.profiles if p.solution == name and p.method == method]
+                costs = [p.cost for p in ps if p.cost is not None]
+                meds[method] = statistics.median(costs) if costs else None
+                failed = len(ps) - len(costs)
+                cost = fmt_time(meds[method]) + (f" ({failed} failed)" if failed else "")
+                if method == "ours":
+                    cvs = [p.cv for p in ps if p.cv is not None]
+                    cls = [p.cv_classic for p in ps if p.cv_classic is not None]
+                    rounds = sorted({p.rounds for p in ps if p.cost is not None})
+                    cpw = sorted({c for p in ps for c in p.calls_per_window})
+                    row += [
+                        cost,
+                        "/".join(map(str, rounds)) or "-",
+                        "/".join(map(str, cpw)) or "-",
+                        fmt_pct(_median(cvs)),
+                        fmt_pct(_median(cls)),
+                        fmt_pct(spread(costs)),
+                    ]
+                else:
+                    row += [cost, "n/a", fmt_pct(spread(costs))]
+            row.append(_ratio(meds["ours"], meds["baseline"]).replace("x", ""))
+            t.add_row(*row)
+        t.add_section()
+    return t
+
+
+# ============================================================================ main
+
+
+def library_revision() -> str:
+    """The git commit of the library, with ``+dirty`` if quicksilver/ or configs/ have edits."""
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(ROOT), "status", "--porcelain", "--", "quicksilver"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+dirty" if dirty else "")
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    p.add_argument("--tasks", type=int, default=None, help="the first N default tasks")
+    p.add_argument("--only", default=None, help="comma-separated bundled task slugs instead")
+    p.add_argument("--quick", action="store_true", help="small walls, 2 repeats: a smoke run")
+    p.add_argument("--repeats", type=int, default=None, help="profiles per solution and side")
+    p.add_argument("--json", type=Path, default=None, metavar="OUT", help="dump the numbers")
+    p.add_argument("-v", "--verbose", action="store_true")
+    return p.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    slugs = args.only.split(",") if args.only else list(DEFAULT_TASKS)
+    if args.tasks is not None:
+        slugs = slugs[: max(1, args.tasks)]
+    s = settings(args.quick, args.repeats)
+    if s.repeats < 1:
+        log.error("--repeats must be at least 1")
+        return 2
+
+    loaded = load_stage([BUNDLED], only=slugs)
+    by_slug = {t["slug"]: t for t in loaded["tasks"]}
+    missing = [x for x in slugs if x not in by_slug]
+    if missing:
+        log.error("not in %s: %s", BUNDLED, ", ".join(missing))
+        return 2
+
+    console = Console(width=None if sys.stdout.isatty() else 160)
+    machine = machine_info()
+    isolation = iso.resolve(SANDBOX)
+    lim = s.limits
+    console.print(f"[bold]quicksilver[/] at {library_revision()}")
+    console.print(
+        f"[bold]machine[/]: {machine['cpu']}, {machine['cores']} cores, kernel "
+        f"{machine['kernel']}, Python {machine['python']} (machine_id {machine['machine_id']}); "
+        f"isolation: {isolation.mode} ({isolation.detail})"
+    )
+    console.print(
+        f"[bold]sampling[/]: offline SaS generator, scales 2^{lim.min_scale_exp}..2^"
+        f"{lim.max_scale_exp}, {lim.time_wall_seconds:g} s CPU wall per step (generator and "
+        f"reference each), {lim.memory_mb} MB, seed {lim.generator_seed}; reference = the first "
+        "snapshot solution. [bold]baseline[/]: the paper's loop without the saturated stop, run "
+        "for real (one single-step sample_generator per scale, so no input is compared with the "
+        "previous one), same limits."
+    )
+    console.print(
+        f"[bold]choice[/]: choose_pe_input, every solution within {s.finish_cpu_seconds:g} s, "
+        f"at most {s.max_candidates} candidates; solutions that raise on every candidate tried "
+        "are dropped as not valid (answers are not checked: wrong answers that do not raise stay); "
+        "exact duplicates (same normalised hash) dropped."
+    )
+    m = OURS_MEASURE
+    console.print(
+        f"[bold]profiling ours[/]: rounds {m.min_rounds}-{m.max_rounds}, windows "
+        f"{m.window_target_ms:g} ms, target_rel_ci {m.target_rel_ci}, budget "
+        f"{m.budget_seconds:g} s, figures(warmup_rounds={WARMUP_ROUNDS}); [bold]baseline[/]: one "
+        f"round of one call (EvalPerf's code). Clusters: adaptive_clusters, bias 0.2, w = "
+        f"{W_SECONDS * 1e6:.2f} µs. {s.repeats} repeats per side, interleaved."
+    )
+
+    results: list[TaskResult] = []
+    started = time.perf_counter()
+    for k, slug in enumerate(slugs):
+        sols = [r for r in loaded["solutions"] if r["slug"] == slug]
+        t0 = time.perf_counter()
+        results.append(run_task(by_slug[slug], sols, s, isolation, flip=k % 2 == 1))
+        log.info("%s done in %.1f s", slug, time.perf_counter() - t0)
+    elapsed = time.perf_counter() - started
+
+    console.print(sampling_table(results))
+    console.print(growth_table(results))
+    console.print(choice_table(results))
+    console.print(profiling_table(results, s.repeats))
+    console.print(solutions_table(results))
+    sampling_s = sum(r.wall_s for res in results for r in (*res.ours, *res.baseline))
+    profiling_s = sum(p.wall_s for res in results for p in res.profiles)
+    console.print(
+        f"Total bench time {elapsed:.0f} s: sampling {sampling_s:.0f} s (both sides), profiling "
+        f"{profiling_s:.0f} s (both sides, {s.repeats} repeats), the rest choosing inputs. "
+        "'spread' = stdev / mean of a solution's cost across the repeats; 'same partition' = "
+        "every repeat clustered the solutions the same way; 'ref. slope' = log-log slope of the "
+        f"reference's CPU vs scale over the passing steps above {SLOPE_FLOOR_S * 1e3:g} ms."
+    )
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(
+            json.dumps(
+                {
+                    "machine": machine,
+                    "revision": library_revision(),
+                    "settings": {
+                        "limits": s.limits.model_dump(),
+                        "finish_cpu_seconds": s.finish_cpu_seconds,
+                        "max_candidates": s.max_candidates,
+                        "repeats": s.repeats,
+                        "ours_measure": OURS_MEASURE.model_dump(),
+                        "baseline_measure": BASELINE_MEASURE.model_dump(),
+                    },
+                    "elapsed_seconds": elapsed,
+                    "tasks": [
+                        {
+                            **asdict(r),
+                            "summary": {
+                                m: task_summary(r, m, s.repeats) for m in ("ours", "baseline")
+                            },
+                        }
+                        for r in results
+                    ],
+                },
+                indent=1,
+                default=str,
+            )
+        )
+        log.info("numbers written to %s", args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
