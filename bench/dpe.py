@@ -39,8 +39,9 @@ snapshot solutions, exact duplicates dropped, the first one being the reference)
    Both sides are repeated ``--repeats`` times (interleaved, the order alternating per solution
    and repeat). Printed per task: profiling wall seconds per pass over the task's solutions, the
    clusters (:func:`quicksilver.clustering.adaptive_clusters`, w = 10,000 instructions at 3e9/s)
-   of each repeat and whether the partition was the same in every repeat; per solution: both
-   costs, ours' rounds, robust and classic CV, and the spread of the cost across repeats.
+   of each repeat, how many distinct partitions the repeats gave and how many solution pairs
+   they agree on, the selection's P99 robust CV per repeat; per solution: both costs, ours'
+   rounds, robust and classic CV, and the spread of the cost across repeats.
 
 Run ``python bench/dpe.py`` (about 10 minutes on 2 cores), ``--quick`` (smaller walls: 0.3 s per
 step, scales up to 2^14, 2 repeats; about 3 minutes), ``--tasks N`` for the first N tasks,
@@ -50,6 +51,7 @@ step, scales up to 2^14, 2 repeats; about 3 minutes), ``--tasks N`` for the firs
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import logging
 import math
@@ -76,7 +78,7 @@ from quicksilver.dpe.sampling import (
     sample_generator,
 )
 from quicksilver.dpe.sas import offline_sas
-from quicksilver.dpe.select import figures, pe_profile_task
+from quicksilver.dpe.select import figures, p99, pe_profile_task
 from quicksilver.machine import machine_info
 from quicksilver.profiler import ProfileTask, profile_solution
 from quicksilver.sandbox import isolation as iso
@@ -352,6 +354,37 @@ def spread(values: Sequence[float]) -> float | None:
     return statistics.stdev(values) / statistics.fmean(values)
 
 
+def pair_agreement(parts: Sequence[frozenset[frozenset[str]]]) -> float | None:
+    """Rand index averaged over pairs of repeats: the share of solution pairs that two repeats
+    both put in one cluster or both split (1.0: the same partition)."""
+    if len(parts) < 2:
+        return None
+    scores = []
+    for a, b in itertools.combinations(parts, 2):
+        ca = {n: k for k, g in enumerate(a) for n in g}
+        cb = {n: k for k, g in enumerate(b) for n in g}
+        names = sorted(set(ca) & set(cb))
+        pairs = list(itertools.combinations(names, 2))
+        if not pairs:
+            continue
+        same = sum((ca[x] == ca[y]) == (cb[x] == cb[y]) for x, y in pairs)
+        scores.append(same / len(pairs))
+    return statistics.fmean(scores) if scores else None
+
+
+def _machine_ticks() -> tuple[int, int, int]:
+    """(busy, total, steal) jiffies of all cores, from /proc/stat (zeros if unavailable)."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0, 0, 0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    total = sum(fields[:8])
+    steal = fields[7] if len(fields) > 7 else 0
+    return total - idle, total, steal
+
+
 # ============================================================================ per task
 
 
@@ -489,15 +522,20 @@ def task_summary(r: TaskResult, method: str, repeats: int) -> dict[str, Any]:
         name: [p for p in mine if p.solution == name and p.cost is not None] for name in r.profiled
     }
     spreads = [spread([p.cost for p in ps if p.cost is not None]) for ps in per_solution.values()]
-    cvs = [p.cv for p in mine if p.cv is not None]
+    p99s = []
+    for rep in range(repeats):
+        cvs_rep = [p.cv for p in mine if p.repeat == rep and p.cv is not None]
+        if cvs_rep:
+            p99s.append(p99(cvs_rep))
     return {
         "wall_per_pass_s": sum(p.wall_s for p in mine) / max(1, repeats),
         "measure_cpu_per_pass_s": sum(p.measure_cpu_s for p in mine) / max(1, repeats),
         "failed": sum(1 for p in mine if p.cost is None),
         "clusters": [n for n, _ in parts],
         "partitions": len({g for _, g in parts}),
+        "pair_agreement": pair_agreement([g for _, g in parts]),
         "median_repeat_spread": _median([x for x in spreads if x is not None]),
-        "max_cv": max(cvs) if cvs else None,
+        "p99_cv": p99s,
     }
 
 
@@ -609,7 +647,18 @@ def growth_table(results: Sequence[TaskResult]) -> Table:
         t.add_row(*row)
     slopes = ["slope"]
     for r in shown:
-        slopes += ["", "", f"{r.slope:.2f}" if r.slope is not None else "-"]
+        gen = loglog_slope(
+            [
+                (float(st["scale"]), st["generator_cpu_seconds"])
+                for st in r.growth
+                if st["status"] == "ok" and (st["generator_cpu_seconds"] or 0) > SLOPE_FLOOR_S
+            ]
+        )
+        slopes += [
+            "",
+            f"{gen:.2f}" if gen is not None else "-",
+            f"{r.slope:.2f}" if r.slope is not None else "-",
+        ]
     t.add_section()
     t.add_row(*slopes)
     return t
@@ -647,19 +696,21 @@ def choice_table(results: Sequence[TaskResult]) -> Table:
 
 def profiling_table(results: Sequence[TaskResult], repeats: int) -> Table:
     t = Table(
-        title=f"Profiling on the chosen input: ours (7-10 rounds) vs one round, {repeats} repeats"
+        title=f"Profiling on the chosen input: ours (7-10 rounds) vs one round (base), {repeats} "
+        "repeats; wall per pass over the task's solutions; pairs of values: ours / base"
     )
     for name, justify in (
         ("task", "left"),
         ("sols", "right"),
-        ("wall/pass ours", "right"),
-        ("baseline", "right"),
+        ("wall ours", "right"),
+        ("base", "right"),
         ("ratio", "right"),
         ("clusters ours", "right"),
-        ("baseline", "right"),
-        ("same partition o / b", "center"),
-        ("cost spread o / b", "right"),
-        ("max robust CV", "right"),
+        ("base", "right"),
+        ("partitions", "center"),
+        ("pair agree", "right"),
+        ("cost spread", "right"),
+        ("P99 robust CV", "right"),
     ):
         t.add_column(name, justify=justify)  # type: ignore[arg-type]
     for r in results:
@@ -667,9 +718,6 @@ def profiling_table(results: Sequence[TaskResult], repeats: int) -> Table:
             continue
         o = task_summary(r, "ours", repeats)
         b = task_summary(r, "baseline", repeats)
-
-        def same(x: dict[str, Any]) -> str:
-            return "yes" if x["partitions"] == 1 else f"no ({x['partitions']})"
 
         t.add_row(
             r.slug,
@@ -679,9 +727,10 @@ def profiling_table(results: Sequence[TaskResult], repeats: int) -> Table:
             _ratio(o["wall_per_pass_s"], b["wall_per_pass_s"]),
             " / ".join(map(str, o["clusters"])),
             " / ".join(map(str, b["clusters"])),
-            f"{same(o)} / {same(b)}",
+            f"{o['partitions']} / {b['partitions']}",
+            f"{fmt_pct(o['pair_agreement'], 0)} / {fmt_pct(b['pair_agreement'], 0)}",
             f"{fmt_pct(o['median_repeat_spread'])} / {fmt_pct(b['median_repeat_spread'])}",
-            fmt_pct(o["max_cv"]),
+            " / ".join(fmt_pct(x) for x in o["p99_cv"]) or "-",
         )
     return t
 
@@ -826,15 +875,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     results: list[TaskResult] = []
-    started = time.perf_counter()
+    started, ticks0 = time.perf_counter(), _machine_ticks()
     for k, slug in enumerate(slugs):
         sols = [r for r in loaded["solutions"] if r["slug"] == slug]
         t0 = time.perf_counter()
         results.append(run_task(by_slug[slug], sols, s, isolation, flip=k % 2 == 1))
         log.info("%s done in %.1f s", slug, time.perf_counter() - t0)
-    elapsed = time.perf_counter() - started
+    elapsed, ticks1 = time.perf_counter() - started, _machine_ticks()
+    d_total = ticks1[1] - ticks0[1]
+    busy = (ticks1[0] - ticks0[0]) / d_total if d_total > 0 else None
+    steal = (ticks1[2] - ticks0[2]) / d_total if d_total > 0 else None
 
     console.print(sampling_table(results))
+    for r in results:
+        for o, b in zip(r.ours, r.baseline, strict=True):
+            if o.stop != "saturated":
+                continue
+            saved = b.steps - o.steps + 1  # the saturated step, then the rest up to max_scale
+            per_step = b.wall_s / max(1, b.steps)
+            paper = 26 - int(math.log2(o.trace["steps"][-1]["scale"])) + 1
+            console.print(
+                f"{r.slug}: saturated at {_scale(o.trace['steps'][-1]['scale'])}; the paper's "
+                f"loop ran {saved} more step(s) on the same input ({b.wall_s - o.wall_s:+.2f} s "
+                f"here); up to the paper's 2^26 it would run {paper} (~{paper * per_step:.1f} s "
+                f"at {per_step:.2f} s per step)."
+            )
     console.print(growth_table(results))
     console.print(choice_table(results))
     console.print(profiling_table(results, s.repeats))
@@ -843,9 +908,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     profiling_s = sum(p.wall_s for res in results for p in res.profiles)
     console.print(
         f"Total bench time {elapsed:.0f} s: sampling {sampling_s:.0f} s (both sides), profiling "
-        f"{profiling_s:.0f} s (both sides, {s.repeats} repeats), the rest choosing inputs. "
-        "'spread' = stdev / mean of a solution's cost across the repeats; 'same partition' = "
-        "every repeat clustered the solutions the same way; 'ref. slope' = log-log slope of the "
+        f"{profiling_s:.0f} s (both sides, {s.repeats} repeats), the rest choosing inputs; all "
+        f"cores {fmt_pct(busy, 0)} busy, {fmt_pct(steal, 1)} stolen by the hypervisor (this "
+        f"bench alone keeps about one core busy: {100 / int(machine['cores']):.0f}%). "
+        "'spread' = stdev / mean of a solution's cost across the repeats; 'partitions' = distinct "
+        "clusterings over the repeats (1: every repeat clustered the solutions alike); 'pair "
+        "agreement' = share of solution pairs two repeats both join or both split (Rand index); "
+        "'P99 robust CV' = the selection's stability figure, per repeat; 'ref. slope' = log-log "
+        "slope of the "
         f"reference's CPU vs scale over the passing steps above {SLOPE_FLOOR_S * 1e3:g} ms."
     )
     if args.json is not None:
@@ -864,6 +934,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "baseline_measure": BASELINE_MEASURE.model_dump(),
                     },
                     "elapsed_seconds": elapsed,
+                    "machine_load": {"busy_share": busy, "steal_share": steal},
                     "tasks": [
                         {
                             **asdict(r),

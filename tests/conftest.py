@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -49,3 +50,40 @@ def prefect_harness() -> Iterator[Path]:
     with prefect_test_harness(server_startup_timeout=180):
         url = PREFECT_SERVER_DATABASE_CONNECTION_URL.value()
         yield Path(url.split(":///", 1)[1])
+
+
+HUB_TOKEN = "hf_test_token_5b1e"
+
+
+@pytest.fixture
+def hub(monkeypatch, tmp_path) -> Iterator[Any]:
+    """A fresh fake Hub; datasets / huggingface_hub pointed at it; no token in the environment."""
+    import datasets
+    import huggingface_hub
+    from hub_server import HubServer
+    from huggingface_hub import HfFileSystem
+
+    server = HubServer(token=HUB_TOKEN).start()
+    monkeypatch.setattr(datasets.config, "HF_ENDPOINT", server.url)
+    monkeypatch.setattr(
+        datasets.config,
+        "HUB_DATASETS_URL",
+        server.url + "/datasets/{repo_id}/resolve/{revision}/{path}",
+    )
+    monkeypatch.setattr(huggingface_hub.constants, "ENDPOINT", server.url)
+    monkeypatch.setattr(
+        huggingface_hub.constants,
+        "HUGGINGFACE_CO_URL_TEMPLATE",
+        server.url + "/{repo_id}/resolve/{revision}/{filename}",
+    )
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_DISABLE_XET", True)
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hub-cache"))
+    for name in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    try:
+        yield server
+    finally:
+        server.stop()
+        HfFileSystem.clear_instance_cache()
+    assert server.unknown == [], f"requests the fake hub does not know: {server.unknown}"
+    assert server.errors == [], f"the fake hub failed: {server.errors}"

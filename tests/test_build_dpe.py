@@ -16,7 +16,7 @@ from quicksilver.dpe.sas import OFFLINE_PERF_SYNTHESIZER
 from quicksilver.records import load_records
 from quicksilver.stages.base import read_jsonl
 from quicksilver.stages.config import DPEBuildConfig, load_build_config
-from tests.conftest import requires_bwrap
+from tests.conftest import HUB_TOKEN, requires_bwrap
 
 pytestmark = requires_bwrap
 
@@ -191,3 +191,20 @@ def test_score_gives_dps_against_the_built_dataset(built, tmp_path):
         assert task["dps"] == pytest.approx(
             next(s["dps"] for s in task["samples"] if s["dps"] is not None)
         )
+
+
+def test_quicksilver_publish_releases_the_dpe_folder(built, hub, monkeypatch):
+    import io
+
+    import pyarrow.parquet as pq
+
+    from quicksilver.stages.publish import publish_to_hub
+
+    monkeypatch.setenv("HF_TOKEN", HUB_TOKEN)
+    report = publish_to_hub(built["out"], "org/dpe", revision="v1", private=False)
+    files = hub.repo("org/dpe").files("main")
+    assert "README.md" in files and report.splits == {"test": 2}
+    rows = pq.read_table(io.BytesIO(files["data/test-00000-of-00001.parquet"])).to_pylist()
+    assert {r["task_id"] for r in rows} == {"best-single-trade", "primes-below"}
+    assert all(json.loads(r["pe_input"]) and r["scores"][-1] == 100.0 for r in rows)
+    assert hub.repo("org/dpe").tags == {"v1": report.card_commit}

@@ -17,17 +17,15 @@ import logging
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import datasets
-import huggingface_hub
 import pyarrow.parquet as pq
 import pytest
 import yaml
 from hub_server import HubServer
-from huggingface_hub import HfFileSystem
 from typer.testing import CliRunner
 
 from quicksilver.cli import app
@@ -52,13 +50,14 @@ from quicksilver.stages.publish import (
     validate_splits,
     write_dataset,
 )
+from tests.conftest import HUB_TOKEN
 
 # huggingface_hub's LFS upload passes a file object as ``data=``, which httpx deprecates.
 pytestmark = pytest.mark.filterwarnings("ignore:Use 'content=<...>':DeprecationWarning")
 
 HERE = Path(__file__).parent
 MERCURY_ROWS = HERE / "fixtures" / "records" / "mercury_rows.json"
-TOKEN = "hf_test_token_5b1e"
+TOKEN = HUB_TOKEN
 QUICKSILVER = Path(sys.executable).with_name("quicksilver")
 
 # Column names of the published Mercury dataset (Elfsong/Mercury), in its order.
@@ -664,35 +663,6 @@ def test_validate_dataset_dict_checks_features(written):
 
 
 # --- the Hub ------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def hub(monkeypatch, tmp_path) -> Iterator[HubServer]:
-    """A fresh fake Hub; datasets / huggingface_hub pointed at it; no token in the environment."""
-    server = HubServer(token=TOKEN).start()
-    monkeypatch.setattr(datasets.config, "HF_ENDPOINT", server.url)
-    monkeypatch.setattr(
-        datasets.config,
-        "HUB_DATASETS_URL",
-        server.url + "/datasets/{repo_id}/resolve/{revision}/{path}",
-    )
-    monkeypatch.setattr(huggingface_hub.constants, "ENDPOINT", server.url)
-    monkeypatch.setattr(
-        huggingface_hub.constants,
-        "HUGGINGFACE_CO_URL_TEMPLATE",
-        server.url + "/{repo_id}/resolve/{revision}/{filename}",
-    )
-    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_DISABLE_XET", True)
-    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hub-cache"))
-    for name in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN"):
-        monkeypatch.delenv(name, raising=False)
-    try:
-        yield server
-    finally:
-        server.stop()
-        HfFileSystem.clear_instance_cache()
-    assert server.unknown == [], f"requests the fake hub does not know: {server.unknown}"
-    assert server.errors == [], f"the fake hub failed: {server.errors}"
 
 
 def _parquet_rows(content: bytes) -> list[dict[str, Any]]:
