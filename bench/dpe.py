@@ -43,9 +43,10 @@ snapshot solutions, exact duplicates dropped, the first one being the reference)
    they agree on, the selection's P99 robust CV per repeat; per solution: both costs, ours'
    rounds, robust and classic CV, and the spread of the cost across repeats.
 
-Run ``python bench/dpe.py`` (about 10 minutes on 2 cores), ``--quick`` (smaller walls: 0.3 s per
-step, scales up to 2^14, 2 repeats; about 3 minutes), ``--tasks N`` for the first N tasks,
-``--json OUT`` to dump every number. Results are recorded in docs/performance.md.
+Run ``python bench/dpe.py`` (about 4-5 minutes on 2 cores), ``--quick`` (smaller walls: 0.3 s
+per step, scales up to 2^14, every solution within 0.5 s, 2 repeats; about 1.5-2.5 minutes),
+``--tasks N`` for the first N tasks, ``--only SLUGS`` for other bundled tasks, ``--json OUT`` to
+dump every number. Results are recorded in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -789,7 +790,7 @@ def solutions_table(results: Sequence[TaskResult]) -> Table:
 
 
 def library_revision() -> str:
-    """The git commit of the library, with ``+dirty`` if quicksilver/ or configs/ have edits."""
+    """The git commit of the library, with ``+dirty`` if quicksilver/ has edits."""
     try:
         head = subprocess.run(
             ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
