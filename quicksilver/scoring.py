@@ -346,6 +346,27 @@ def pe_profile_task(rec: TaskRecord) -> ProfileTask:
     )
 
 
+def _profile_keyed(
+    jobs: list[Job],
+    meter: str,
+    sandbox: SandboxConfig,
+    measure: MeasureConfig,
+    workers: int | None,
+    *,
+    measure_cost: bool = True,
+) -> dict[str, RunResult]:
+    """``profile_many`` over ``jobs``, each result under its job's key."""
+    results = profile_many(
+        jobs,
+        meter=cast(MeterName, meter),
+        sandbox=sandbox,
+        measure=measure,
+        workers=workers,
+        measure_cost=measure_cost,
+    )
+    return {j.key: r for j, r in zip(jobs, results, strict=True)}
+
+
 def pe_measure_config(measure: MeasureConfig) -> MeasureConfig:
     """``measure`` with at least :data:`PE_MIN_ROUNDS` rounds."""
     rounds = max(measure.min_rounds, PE_MIN_ROUNDS)
@@ -714,19 +735,8 @@ def score(
             for key, (_rec, group) in dpe.items()
             for s in sorted(group, key=lambda x: x.index)
         ]
-        verdicts = dict(
-            zip(
-                (j.key for j in verdict_jobs),
-                profile_many(
-                    verdict_jobs,
-                    meter=cast(MeterName, meter),
-                    sandbox=sandbox,
-                    measure=measure,
-                    workers=workers,
-                    measure_cost=False,
-                ),
-                strict=True,
-            )
+        verdicts = _profile_keyed(
+            verdict_jobs, meter, sandbox, measure, workers, measure_cost=False
         )
         isolation = next(iter(verdicts.values())).isolation if verdicts else isolation
 
@@ -741,19 +751,7 @@ def score(
             correct = [s for s in group if verdicts[f"{key}\0{s.index}"].passed]
             for s in sorted(correct, key=lambda x: x.index)[:dps_first]:
                 pe_jobs.append(Job(pe_tasks[key], s.code, f"{key}\0{s.index}"))
-        pe_results = dict(
-            zip(
-                (j.key for j in pe_jobs),
-                profile_many(
-                    pe_jobs,
-                    meter=cast(MeterName, meter),
-                    sandbox=sandbox,
-                    measure=pe_measure,
-                    workers=workers,
-                ),
-                strict=True,
-            )
-        )
+        pe_results = _profile_keyed(pe_jobs, meter, sandbox, pe_measure, workers)
 
         # 3. lazy reference scans, one task per worker; rows are reported as tasks finish
         profiler = _ReferenceProfiler(cache, meter, sandbox, pe_measure, retry_factor)

@@ -32,7 +32,6 @@ import hashlib
 import io
 import json
 import logging
-import os
 import re
 import sys
 import textwrap
@@ -56,6 +55,7 @@ from quicksilver.synth.llm import (
     LLMConfig,
     _is_seed_call,
     describe_endpoint_error,
+    openai_client,
 )
 from quicksilver.synth.offline import (  # OFFLINE_PERF_SYNTHESIZER: re-exported here
     OFFLINE_PERF_SYNTHESIZER,
@@ -518,17 +518,7 @@ class ChatSampler:
 
     def _openai(self) -> Any:
         if self._client is None:
-            import openai
-
-            key = os.environ.get(self.config.api_key_env)
-            if not key:
-                log.debug("$%s is unset: sending a placeholder key", self.config.api_key_env)
-            self._client = openai.OpenAI(
-                base_url=self.config.base_url,
-                api_key=key or _NO_KEY,
-                timeout=self.config.request_timeout_s,
-                max_retries=self.config.max_retries,
-            )
+            self._client = openai_client(self.config)
         return self._client
 
     def _ask(self, payload: dict[str, Any], key: str) -> list[SampledAnswer]:

@@ -21,7 +21,6 @@ whose key covers its logic, settings and inputs, exactly as the Mercury build do
 from __future__ import annotations
 
 import logging
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -96,9 +95,6 @@ class DPEBuild(MercuryBuild):
     TITLE = "DPE build"
     cfg: DPEBuildConfig
 
-    def __init__(self, cfg: DPEBuildConfig) -> None:
-        super().__init__(cfg)
-
     def code_digest(self, stage: str) -> str:
         return patterns_digest(tuple(DPE_CODE[stage]))
 
@@ -153,20 +149,6 @@ class DPEBuild(MercuryBuild):
                 *[d("sas").file(f"{p}.jsonl") for p in self.shard_names()],
             ]
         return super().inputs(stage, part)
-
-    def key(self, stage: str, part: str = "", slugs: list[str] | None = None) -> str:
-        return json_digest(
-            {
-                "stage": stage,
-                "version": self.STAGE_VERSIONS[stage],
-                "code": self.code_digest(stage),
-                "quicksilver": __version__,
-                "config": self._sections(stage),
-                "inputs": _digest_paths(self.inputs(stage, part)),
-                "part": part,
-                "slugs": slugs,
-            }
-        )
 
     # -- stages ---------------------------------------------------------------------------------
 
@@ -259,12 +241,9 @@ class DPEBuild(MercuryBuild):
 
         return self._run("select", body)
 
-    def run_splits(self) -> dict:  # pragma: no cover - DPE publishes one split
-        raise NotImplementedError("the DPE build has no splits stage")
-
     def run_publish(self, funnel: list[dict[str, Any]]) -> dict:
         from quicksilver.stages.dpe_stages import dpe_rows
-        from quicksilver.stages.publish import CardContext, write_dataset
+        from quicksilver.stages.publish import write_dataset
         from quicksilver.stages.publish_dpe import (
             DPE_FEATURES,
             render_dpe_card,
@@ -304,29 +283,20 @@ class DPEBuild(MercuryBuild):
                 config_sha256=json_digest(self.cfg.digest_view()),
                 pe_seed=self.cfg.sampling.seed,
             )
-            meter = rows[0]["cost_meter"] if rows else self.cfg.pe_profile.measure.meter
-            unit = rows[0]["cost_unit"] if rows else ""
-            card = CardContext(
-                name=self.cfg.name,
-                funnel=funnel,
-                parameters=self.cfg.digest_view(),
-                meter=meter,
-                unit=unit,
-                machine=machine,
-                seeds={
-                    "test_cases": self.cfg.testcases.seed,
-                    "pe_inputs": self.cfg.sampling.seed,
-                    "dedup": self.cfg.dedup.seed,
-                },
-                notes=[*self.cfg.card_notes, *_generated_notes(rows, funnel)],
-                built_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                quicksilver_version=__version__,
-            )
             if not rows:
                 raise RuntimeError(
                     "no task passed the selection stage: nothing to publish (see "
                     f"{self.dir('select').file('rejects.jsonl')})"
                 )
+            meter, unit = rows[0]["cost_meter"], rows[0]["cost_unit"]
+            card = self.card_context(
+                funnel,
+                meter,
+                unit,
+                machine,
+                seeds={"pe_inputs": self.cfg.sampling.seed},
+                notes=[*self.cfg.card_notes, *_generated_notes(rows, funnel)],
+            )
             write_dataset(
                 {"test": rows},
                 self.root,
@@ -340,12 +310,6 @@ class DPEBuild(MercuryBuild):
             return StageCounts("publish", n, n, n_sols, n_sols)
 
         return self._run("publish", body)
-
-
-def _digest_paths(paths: list[Path]) -> str:
-    from quicksilver.stages.base import file_digest
-
-    return file_digest(*paths)
 
 
 def _generated_notes(rows: list[dict[str, Any]], funnel: list[dict[str, Any]]) -> list[str]:

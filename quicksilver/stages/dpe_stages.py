@@ -188,7 +188,8 @@ def sas_shard(
     kept_solutions = 0
     for rec in records:
         slug = rec["slug"]
-        sols = _ordered([s for s in by_slug.get(slug, []) if s["hash"] in set(rec["solutions"])])
+        valid = set(rec["solutions"])
+        sols = _ordered([s for s in by_slug.get(slug, []) if s["hash"] in valid])
         inp = synth_input(by_task[slug], sols)
         result = llm.synthesize(inp, sols[0]["code"]) if llm is not None else offline_sas(inp)
         if not result.generators and llm is not None and section.mode == "auto":

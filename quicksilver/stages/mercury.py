@@ -164,6 +164,14 @@ class MercuryBuild:
         d = self.dir
         if stage == "load":
             return sorted(p for s in self.cfg.snapshots for p in Path(s).glob("*.json"))
+        if stage == "splits":
+            return [d("profile").file(f"{p}.jsonl") for p in self.shard_names()]
+        if stage == "publish":
+            return [d("splits").file("splits.json")] + [
+                d("profile").file(f"{p}{suffix}")
+                for p in self.shard_names()
+                for suffix in (".jsonl", ".solutions.jsonl")
+            ]
         return {
             "dedup": [d("load").file("solutions.jsonl")],
             "filters": [d("load").file("tasks.jsonl"), d("dedup").file("solutions.jsonl")],
@@ -186,15 +194,6 @@ class MercuryBuild:
         }.get(stage, [])
 
     def key(self, stage: str, part: str = "", slugs: list[str] | None = None) -> str:
-        extra: list[Path] = []
-        if stage == "splits":
-            extra = [self.dir("profile").file(f"{p}.jsonl") for p in self.shard_names()]
-        if stage == "publish":
-            extra = [self.dir("splits").file("splits.json")] + [
-                self.dir("profile").file(f"{p}{suffix}")
-                for p in self.shard_names()
-                for suffix in (".jsonl", ".solutions.jsonl")
-            ]
         return json_digest(
             {
                 "stage": stage,
@@ -202,7 +201,7 @@ class MercuryBuild:
                 "code": self.code_digest(stage),
                 "quicksilver": __version__,
                 "config": self._sections(stage),
-                "inputs": file_digest(*self.inputs(stage, part), *extra),
+                "inputs": file_digest(*self.inputs(stage, part)),
                 "part": part,
                 "slugs": slugs,
             }
@@ -419,8 +418,34 @@ class MercuryBuild:
 
         return self._run("splits", body)
 
+    def card_context(
+        self,
+        funnel: list[dict[str, Any]],
+        meter: str,
+        unit: str,
+        machine: dict[str, Any],
+        *,
+        seeds: dict[str, Any],
+        notes: list[str],
+    ) -> Any:
+        """The dataset card's context: this build's name, config, funnel, machine and seeds."""
+        from quicksilver.stages.publish import CardContext
+
+        return CardContext(
+            name=self.cfg.name,
+            funnel=funnel,
+            parameters=self.cfg.digest_view(),
+            meter=meter,
+            unit=unit,
+            machine=machine,
+            seeds={"test_cases": self.cfg.testcases.seed, **seeds, "dedup": self.cfg.dedup.seed},
+            notes=notes,
+            built_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            quicksilver_version=__version__,
+        )
+
     def run_publish(self, funnel: list[dict[str, Any]]) -> dict:
-        from quicksilver.stages.publish import CardContext, write_dataset
+        from quicksilver.stages.publish import write_dataset
         from quicksilver.stages.rows import mercury_row
 
         def body(sd: StageDir) -> StageCounts:
@@ -452,21 +477,13 @@ class MercuryBuild:
             }
             meter = records[0]["meter"] if records else self.cfg.profile.measure.meter
             unit = records[0]["unit"] if records else ""
-            card = CardContext(
-                name=self.cfg.name,
-                funnel=funnel,
-                parameters=self.cfg.digest_view(),
-                meter=meter,
-                unit=unit,
-                machine=machine,
-                seeds={
-                    "test_cases": self.cfg.testcases.seed,
-                    "splits": self.cfg.splits.seed,
-                    "dedup": self.cfg.dedup.seed,
-                },
+            card = self.card_context(
+                funnel,
+                meter,
+                unit,
+                machine,
+                seeds={"splits": self.cfg.splits.seed},
                 notes=list(split_info.get("notes", [])),
-                built_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                quicksilver_version=__version__,
             )
             write_dataset(splits, self.root, card)
             n = len(records)

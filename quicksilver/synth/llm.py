@@ -285,6 +285,21 @@ _INFRA_LOAD_ERRORS = ("the sandbox did not start", "setup failed")
 _RETRIED_STATUS = {408, 409, 429}
 
 
+def openai_client(config: LLMConfig) -> Any:
+    """An openai client for ``config``'s endpoint; the key comes from the variable it names."""
+    import openai
+
+    key = os.environ.get(config.api_key_env)
+    if not key:
+        log.debug("$%s is unset: sending a placeholder key", config.api_key_env)
+    return openai.OpenAI(
+        base_url=config.base_url,
+        api_key=key or _NO_KEY,
+        timeout=config.request_timeout_s,
+        max_retries=config.max_retries,
+    )
+
+
 def describe_endpoint_error(exc: Exception, config: LLMConfig) -> str:
     """One line on why a request to the endpoint failed (status, timeout, connection, body)."""
     import openai
@@ -458,17 +473,7 @@ class LLMSynthesizer:
 
     def _openai(self) -> Any:
         if self._client is None:
-            import openai
-
-            key = os.environ.get(self.config.api_key_env)
-            if not key:
-                log.debug("$%s is unset: sending a placeholder key", self.config.api_key_env)
-            self._client = openai.OpenAI(
-                base_url=self.config.base_url,
-                api_key=key or _NO_KEY,
-                timeout=self.config.request_timeout_s,
-                max_retries=self.config.max_retries,
-            )
+            self._client = openai_client(self.config)
         return self._client
 
     def cache_path(self, key: str) -> Path:
