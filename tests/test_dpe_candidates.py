@@ -80,3 +80,12 @@ def test_sample_files_are_attached_to_their_tasks(loaded, tmp_path):
     unknown = next(r for r in out["rejects"] if r["reason"] == "unknown-task")
     assert "no-such-task" in unknown["detail"]
     assert out["counts"].solutions_out == len(loaded["solutions"]) + 1
+
+
+def test_a_sample_file_without_a_model_is_a_config_error():
+    from quicksilver.stages.config import ConfigError, DPEBuildConfig, load_build_config
+
+    with pytest.raises(ConfigError, match=r"candidates\.sample_files\.0\.model"):
+        load_build_config(
+            None, ['candidates.sample_files=[{path: s.jsonl, model: ""}]'], cls=DPEBuildConfig
+        )

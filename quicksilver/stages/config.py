@@ -143,6 +143,11 @@ class BuildConfig(_Strict):
 # --- the DPE / EvalPerf build (flows/build_dpe.py, docs/dpe-build.md) -------------------------
 
 
+class SampleFile(_Strict):
+    path: Path = Field(description="a samples file (JSONL or Mercury JSON)")
+    model: str = Field(min_length=1, description="the model that wrote the samples (recorded)")
+
+
 class CandidatesSection(_Strict):
     """Solutions beyond the snapshots': an LLM's samples and model sample files."""
 
@@ -152,7 +157,7 @@ class CandidatesSection(_Strict):
     )
     n: int = Field(8, ge=0, description="solutions sampled per task when an endpoint is set")
     temperature: float = Field(0.8, ge=0, le=2, description="the paper sampled at 0.8")
-    sample_files: list[dict[str, str]] = Field(
+    sample_files: list[SampleFile] = Field(
         default_factory=list,
         description="model sample files [{path, model}] (JSONL / Mercury JSON, see samples.py)",
     )

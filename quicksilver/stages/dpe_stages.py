@@ -7,7 +7,6 @@ import ast
 import json
 import logging
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from quicksilver.config import SandboxConfig
@@ -124,10 +123,8 @@ def candidates_stage(
 
     # 2. model sample files
     for spec in section.sample_files:
-        path, model = spec.get("path"), spec.get("model")
-        if not path or not model:
-            raise ValueError("candidates.sample_files entries need both path and model")
-        loaded = load_samples(Path(path))
+        model = spec.model
+        loaded = load_samples(spec.path)
         for src, reason in loaded.rejects:
             counts.drops["malformed-sample"] += 1
             rejects.append(
