@@ -19,7 +19,9 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,57 @@ from quicksilver.sandbox.runtime import wire
 log = logging.getLogger(__name__)
 
 HARNESS_PROTOCOL = 2  # must match PROTOCOL in runtime/harness.py
+
+WORK_PREFIX = "qs-sandbox-"
+
+# Every running session of this process, so that a signal handler can stop them all at once.
+_LIVE: weakref.WeakSet[SandboxSession] = weakref.WeakSet()
+_LIVE_LOCK = threading.Lock()
+_SHUTTING_DOWN = threading.Event()
+
+
+def begin_shutdown() -> int:
+    """Refuse new sandboxes from now on and kill every running one; returns how many were killed.
+
+    Called from a SIGTERM / SIGINT handler: a command in flight then fails at once with
+    :class:`ShuttingDown` instead of running to its time limit.
+    """
+    _SHUTTING_DOWN.set()
+    with _LIVE_LOCK:
+        sessions = list(_LIVE)
+    for session in sessions:
+        with contextlib.suppress(Exception):
+            session.kill()
+    return len(sessions)
+
+
+def shutting_down() -> bool:
+    return _SHUTTING_DOWN.is_set()
+
+
+def reset_shutdown() -> None:
+    """Allow sandboxes again (tests, or a long-lived process that recovered)."""
+    _SHUTTING_DOWN.clear()
+
+
+def sweep_orphans(root: Path | None = None) -> list[Path]:
+    """Remove sandbox work folders whose owning process is gone (a crash or SIGKILL left them).
+
+    Folder names carry the owner's pid (``qs-sandbox-<pid>-...``); a folder of a live process is
+    left alone, as is anything that does not follow the pattern.
+    """
+    base = Path(root or tempfile.gettempdir())
+    removed = []
+    for path in base.glob(f"{WORK_PREFIX}*"):
+        owner = path.name[len(WORK_PREFIX) :].split("-", 1)[0]
+        if not owner.isdigit() or not path.is_dir() or Path(f"/proc/{owner}").exists():
+            continue  # not ours, or its process (this one included) still runs
+        shutil.rmtree(path, ignore_errors=True)
+        if not path.exists():
+            removed.append(path)
+    if removed:
+        log.info("removed %d orphaned sandbox folder(s) under %s", len(removed), base)
+    return removed
 
 
 def solution_setup(
@@ -77,6 +130,10 @@ class ChildGone(SandboxError):
 
 class ProtocolViolation(SandboxError):
     """A reply out of sequence, undecodable, or not a reply at all."""
+
+
+class ShuttingDown(SandboxError):
+    """The process is stopping (SIGTERM / SIGINT): no new sandbox starts, running ones die."""
 
 
 @dataclass
@@ -139,12 +196,14 @@ class SandboxSession:
     # -- lifecycle ----------------------------------------------------------------------------
 
     def start(self) -> None:
+        if shutting_down():
+            raise ShuttingDown("stopping: no new sandbox is started")
         if self.isolation.weak:
             log.warning(
                 "WEAK SANDBOX: running untrusted code without namespaces (no file-system or "
                 "network isolation); rlimits and a scrubbed environment only"
             )
-        self._work = Path(tempfile.mkdtemp(prefix="qs-sandbox-"))
+        self._work = Path(tempfile.mkdtemp(prefix=f"{WORK_PREFIX}{os.getpid()}-"))
         out_dir = self._work / "out"
         out_dir.mkdir()
         # Reached only through the bind mount (its parent is 0700); the harness starts as root
@@ -186,6 +245,11 @@ class SandboxSession:
             for fd in (cmd_r, reply_w, info_w):
                 if fd >= 0:
                     os.close(fd)
+        with _LIVE_LOCK:
+            _LIVE.add(self)
+        if shutting_down():  # a signal arrived while this one was starting
+            self.kill()
+            raise ShuttingDown("stopping: the sandbox was killed as it started")
         for stream in (self._proc.stdout, self._proc.stderr):
             assert stream is not None
             os.set_blocking(stream.fileno(), False)
@@ -324,7 +388,9 @@ class SandboxSession:
                 self.kill()
                 raise LimitExceeded("wall", f"wall time limit of {wall_limit_s}s exceeded")
 
-    def _gone(self, message: str) -> ChildGone:
+    def _gone(self, message: str) -> SandboxError:
+        if shutting_down():
+            return ShuttingDown(f"stopping: the sandbox was killed ({message})")
         rc = self._reap(timeout=5)
         detail = self._drain_all()
         how = _describe_returncode(rc)
@@ -392,6 +458,8 @@ class SandboxSession:
                         stream.close()
         if self._work is not None:
             shutil.rmtree(self._work, ignore_errors=True)
+        with _LIVE_LOCK:
+            _LIVE.discard(self)
         self._closed = True
 
     def __enter__(self) -> SandboxSession:
