@@ -701,7 +701,7 @@ emit({"status": "passed", "cases": cases, "measure_cpu_seconds": loop_cpu})
 def baseline_argv() -> list[str]:
     """The same bubblewrap command line as the profiler's probe, running BASELINE_SCRIPT."""
     return [
-        *iso.bwrap_argv(Path("/nonexistent"), with_out=False),
+        *iso.bwrap_argv(),
         str(iso.interpreter()),
         "-I",
         "-S",

@@ -46,7 +46,9 @@ def _logging(verbose: bool) -> None:
     )
 
 
-MeterOpt = Annotated[str, typer.Option("--meter", help="cpu | instructions | callgrind")]
+MeterOpt = Annotated[
+    str, typer.Option("--meter", help="icount (deterministic, default) | cpu | instructions")
+]
 
 
 def _configs(
@@ -87,7 +89,7 @@ def _fmt_cost(value: float | None, unit: str) -> str:
 def run(
     task: Annotated[Path, typer.Option("--task", help="task record (JSON row, Mercury format)")],
     solution: Annotated[Path, typer.Option("--solution", help="Python source of the solution")],
-    meter: MeterOpt = "cpu",
+    meter: MeterOpt = "icount",
     timeout: Annotated[float | None, typer.Option(help="CPU seconds for one pass")] = None,
     memory: Annotated[int | None, typer.Option(help="memory limit in MB")] = None,
     max_rounds: Annotated[int | None, typer.Option(help="rounds per test case, at most")] = None,
@@ -128,13 +130,12 @@ def run(
         sys.stdout.write(json.dumps(data) + "\n")
     else:
         table = Table(title=f"{record.task_key}: {result.status.upper()}")
-        for col in ("case", "rounds", "calls/window", "median", "CI95", "charged"):
+        for col in ("case", "passes", "median", "CI95", "charged"):
             table.add_column(col)
         for c in result.cases:
             table.add_row(
                 str(c.index),
                 str(c.rounds),
-                str(c.calls_per_window),
                 _fmt_cost(c.median, result.unit),
                 f"[{_fmt_cost(c.ci_low, result.unit)}, {_fmt_cost(c.ci_high, result.unit)}]",
                 _fmt_cost(c.charged, result.unit) if c.charged else "",
@@ -163,7 +164,7 @@ def score(
         Path | None,
         typer.Option("--json", "--out", help="write the full report here (quicksilver compare)"),
     ] = None,
-    meter: MeterOpt = "cpu",
+    meter: MeterOpt = "icount",
     recollect: Annotated[bool, typer.Option(help="ignore cached reference runtimes")] = False,
     cache_dir: Annotated[Path | None, typer.Option(help="reference cache folder")] = None,
     workers: Annotated[int | None, typer.Option(help="solutions profiled in parallel")] = None,

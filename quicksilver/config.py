@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-MeterName = Literal["cpu", "instructions", "callgrind"]
+MeterName = Literal["icount", "cpu", "instructions"]
 
 
 class _Strict(BaseModel):
@@ -61,37 +61,38 @@ class SandboxConfig(_Strict):
 
 
 class MeasureConfig(_Strict):
-    """How cost is measured (see docs/profiler.md)."""
+    """How cost is measured (see docs/profiler.md).
 
-    meter: MeterName = "cpu"
-    min_rounds: int = Field(6, ge=1, description="rounds per test case before stopping early")
-    max_rounds: int = Field(128, ge=1, description="as the Mercury evaluator's 128 iterations")
+    Every pass over a task's cases runs in a fresh child of the task's zygote, so passes share no
+    state. A deterministic meter (``icount``) needs one pass; the others repeat passes (rounds),
+    interleaved over the solutions of a task, until the CI95 of the median pass cost is within
+    ``target_rel_ci``, or ``max_rounds``, or the CPU budget.
+    """
+
+    meter: MeterName = Field(
+        "icount", description="icount (deterministic, default) | cpu (seconds) | instructions"
+    )
+    min_rounds: int = Field(5, ge=1, description="passes per solution before stopping early")
+    max_rounds: int = Field(64, ge=1, description="passes per solution at most")
     target_rel_ci: float = Field(
         0.02, gt=0, description="stop when the CI95 half-width <= this share of the median"
     )
     budget_seconds: float = Field(
-        20.0, gt=0, description="CPU spent on repeated rounds of one solution, at most"
-    )
-    window_target_ms: float = Field(
-        2.0,
-        ge=0,
-        description="calls per timed window are batched until a window lasts about this long",
-    )
-    max_calls_per_window: int = Field(1000, ge=1)
-    batch_memory_mb: int = Field(
-        64, ge=1, description="memory the batched input copies may take, at most"
+        20.0,
+        gt=0,
+        description="CPU spent on repeated passes of one solution beyond min_rounds, at most",
     )
     charge_tolerance: float = Field(
-        2.0, ge=1, description="untimed phases may cost this many times their calibration"
+        2.0, ge=1, description="cpu meter: a serialisation may cost this many times its calibration"
     )
     charge_slack_ms: float = Field(
-        0.5, ge=0, description="...plus this much, before the excess is charged to the call"
+        0.1, ge=0, description="cpu meter: ...plus this much, before the excess is charged"
     )
     idle_slack_ms: float = Field(
-        0.1, ge=0, description="CPU a blocked harness may use between a reply and a command"
+        0.1, ge=0, description="cpu meter: CPU a blocked harness may use between two commands"
     )
     workers: int | None = Field(
-        None, ge=1, description="solutions profiled in parallel; default one per core"
+        None, ge=1, description="tasks profiled in parallel; default one per core"
     )
 
     @model_validator(mode="after")
@@ -100,10 +101,7 @@ class MeasureConfig(_Strict):
             raise ValueError(f"min_rounds ({self.min_rounds}) > max_rounds ({self.max_rounds})")
         return self
 
-    def for_meter(self) -> MeasureConfig:
-        """Deterministic meters need one round and no batching."""
-        if self.meter == "callgrind":
-            return self.model_copy(
-                update={"min_rounds": 1, "max_rounds": 1, "window_target_ms": 0.0}
-            )
-        return self
+    @property
+    def deterministic(self) -> bool:
+        """The meter gives the same reading for the same work: one pass is the measurement."""
+        return self.meter == "icount"

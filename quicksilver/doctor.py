@@ -7,7 +7,6 @@ started and probed from inside (network, file system, uid, fork), and each meter
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -49,7 +48,7 @@ def _sandbox_probe() -> list[Check]:
     if not ok:
         return checks
     argv = [
-        *iso.bwrap_argv(iso.RUNTIME_DIR, with_out=False),
+        *iso.bwrap_argv(),
         str(iso.interpreter()),
         "-I",
         "-S",
@@ -105,7 +104,7 @@ def _privilege_check() -> list[Check]:
     cfg = SandboxConfig()
     try:
         res = profile_solution(
-            task, code, sandbox=cfg, measure=MeasureConfig(max_rounds=1, min_rounds=1)
+            task, code, sandbox=cfg, measure=MeasureConfig(meter="cpu", max_rounds=1, min_rounds=1)
         )
     except iso.SandboxUnavailable as exc:
         return [Check("process limit", False, str(exc))]
@@ -129,20 +128,20 @@ def _meter_checks() -> list[Check]:
     for name, cls in METERS.items():
         status = cls.probe()
         detail = status.detail
-        if name == "callgrind" and status.available:
-            detail += "; " + _callgrind_trial()
+        if name == "icount" and status.available:
+            detail += "; " + _icount_trial()
         out.append(Check(f"meter {name}", status.available and "FAILED" not in detail, detail))
     return out
 
 
-def _callgrind_trial() -> str:
+def _icount_trial() -> str:
     from quicksilver.profiler import Case, ProfileTask, profile_solution
 
     code = "def f(n):\n    return sum(range(n))\n"
     task = ProfileTask("doctor", "f", (Case([200], 19900),), kind="function")
     try:
-        a = profile_solution(task, code, meter="callgrind")
-        b = profile_solution(task, code, meter="callgrind")
+        a = profile_solution(task, code, meter="icount")
+        b = profile_solution(task, code, meter="icount")
     except iso.SandboxUnavailable as exc:
         return f"FAILED: {exc}"
     if not (a.passed and b.passed):
@@ -165,9 +164,4 @@ def run_doctor() -> dict[str, Any]:
         Check("weak mode", True, "available only with --allow-weak-sandbox (warns on every run)")
     )
     checks += _meter_checks()
-    checks.append(
-        Check(
-            "valgrind", shutil.which("valgrind") is not None, shutil.which("valgrind") or "missing"
-        )
-    )
     return {"machine": dict(machine_info()), "checks": [asdict(c) for c in checks]}

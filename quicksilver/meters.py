@@ -1,15 +1,21 @@
 """Meters: how the host reads the cost of a sandboxed process from outside it.
 
-A meter is attached to the solution's process id and read by the host between commands, while
-the process is blocked on its command channel, so the solution cannot touch the reading:
+A meter is attached to a process id and read by the host between commands, while the process is
+blocked on its command channel, so the solution cannot touch the reading:
 
+- ``icount`` (the default): guest instructions counted while the interpreter runs under QEMU's
+  user-mode emulator (``qemu-x86_64``) with a small TCG plugin (sandbox/meter/qscount.c) that adds
+  each translation block's instruction count to a counter; the host reads that counter from the
+  process's memory (``/proc/<pid>/mem``). Deterministic: the same code on the same input in the
+  same start state counts the same, whatever else the machine does. No hardware counters needed;
+  the interpreter runs about 10x slower than natively;
 - ``cpu``: the kernel's CPU clock of the process (``clock_gettime`` on ``CLOCK_PROCESS_CPUTIME``
-  of another pid), nanoseconds, user + system, precise to the nanosecond;
+  of another pid), nanoseconds, user + system;
 - ``instructions``: a hardware instruction counter opened with ``perf_event_open`` on the pid
-  (user-space instructions); needs a PMU, which VMs and containers often do not expose;
-- ``callgrind``: instructions counted by valgrind's callgrind, deterministic for a fixed
-  interpreter, inputs and ``PYTHONHASHSEED``, 50-100x slower; the harness makes callgrind dump
-  at every command boundary and the host sums the dumps.
+  (user-space instructions); needs a PMU, which VMs and containers often do not expose.
+
+(An earlier ``callgrind`` meter read valgrind's dump files, which the measured process could
+write itself; ``icount`` replaces it.)
 """
 
 from __future__ import annotations
@@ -17,11 +23,13 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import functools
+import hashlib
 import os
 import platform
-import re
 import shutil
 import struct
+import subprocess
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -44,9 +52,11 @@ class Meter(ABC):
     unit: str
     #: the same code and input always give the same reading (one round is enough)
     deterministic: bool = False
+    #: how much slower the interpreter runs under this meter (CPU and wall limits are scaled)
+    slowdown: float = 1.0
 
     @abstractmethod
-    def attach(self, pid: int, out_dir: Path | None) -> None: ...
+    def attach(self, pid: int) -> None: ...
 
     @abstractmethod
     def read(self) -> int: ...
@@ -54,11 +64,17 @@ class Meter(ABC):
     def close(self) -> None:
         return None
 
-    def wrap(self, argv: list[str], out_dir_inside: str) -> list[str]:
+    def for_child(self) -> Meter:
+        """A meter of the same kind for a child the attached process forks (not attached)."""
+        return type(self)()
+
+    def wrap(self, argv: list[str], *, weak: bool) -> list[str]:
+        """The command line that runs ``argv`` under this meter (inside the sandbox)."""
         return argv
 
-    def needs_out_dir(self) -> bool:
-        return False
+    def binds(self) -> list[tuple[str, str]]:
+        """Host files the sandbox must see read-only (host path, path inside)."""
+        return []
 
     def to_unit(self, raw: float) -> float:
         """Convert raw readings (ns or instructions) into the reported unit."""
@@ -84,7 +100,7 @@ class CpuMeter(Meter):
     def __init__(self) -> None:
         self._clock: int | None = None
 
-    def attach(self, pid: int, out_dir: Path | None) -> None:
+    def attach(self, pid: int) -> None:
         self._clock = _process_cpu_clock(pid)
         self.read()
 
@@ -149,7 +165,7 @@ def _explain_perf_errno(err: int) -> str:
         return (
             f"perf_event_open(PERF_COUNT_HW_INSTRUCTIONS) failed with {name}: this machine "
             "exposes no hardware performance counters (no PMU, as in most VMs and containers); "
-            "use --meter cpu, or --meter callgrind for exact counts"
+            "use --meter icount for exact counts, or --meter cpu"
         )
     if err in (errno.EACCES, errno.EPERM):
         paranoid = "?"
@@ -171,7 +187,7 @@ class InstructionsMeter(Meter):
     def __init__(self) -> None:
         self._fd: int | None = None
 
-    def attach(self, pid: int, out_dir: Path | None) -> None:
+    def attach(self, pid: int) -> None:
         self._fd = perf_event_open(pid)
 
     def read(self) -> int:
@@ -197,89 +213,158 @@ class InstructionsMeter(Meter):
         return MeterStatus(cls.name, True, "hardware instruction counter (perf_event), user space")
 
 
-# ---------------------------------------------------------------------------- callgrind
+# ---------------------------------------------------------------------------- icount
 
-CALLGRIND_MARK = "sys_call_tracing"
-_TOTALS = re.compile(rb"^(?:summary|totals):\s*(\d+)", re.MULTILINE)
+QSCOUNT_MAGIC = b"QSCOUNT-v1-MAGIC"
+PLUGIN_SOURCE = Path(__file__).resolve().parent / "sandbox" / "meter" / "qscount.c"
+INSIDE_PLUGIN = "/qs/meter/qscount.so"
+_QEMU_ARCH = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64"}
 
 
-class CallgrindMeter(Meter):
-    name = "callgrind"
+def qemu_binary() -> str | None:
+    """The user-mode emulator for this machine's own architecture, if installed."""
+    arch = _QEMU_ARCH.get(platform.machine().lower())
+    return shutil.which(f"qemu-{arch}") if arch else None
+
+
+def _plugin_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "quicksilver" / "meters"
+
+
+@functools.lru_cache(maxsize=1)
+def plugin_path() -> Path:
+    """The compiled counting plugin, built with gcc on first use and cached by source digest."""
+    source = PLUGIN_SOURCE.read_bytes()
+    digest = hashlib.sha256(source + platform.machine().encode()).hexdigest()[:16]
+    target = _plugin_cache_dir() / f"qscount-{digest}.so"
+    if target.exists():
+        return target
+    cc = shutil.which("gcc") or shutil.which("cc")
+    if cc is None:
+        raise MeterError(
+            "the icount meter compiles a small QEMU plugin and needs gcc: apt-get install gcc"
+        )
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(f".{os.getpid()}.tmp")
+    proc = subprocess.run(
+        [cc, "-O2", "-shared", "-fPIC", "-o", str(tmp), str(PLUGIN_SOURCE)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        tmp.unlink(missing_ok=True)
+        raise MeterError(f"compiling {PLUGIN_SOURCE.name} failed: {proc.stderr.strip()[:400]}")
+    tmp.chmod(0o644)
+    os.replace(tmp, target)
+    return target
+
+
+def _counter_address(pid: int, plugin: Path) -> int:
+    """Where the plugin's counter lives in ``pid``: its magic in the plugin's writable mapping.
+
+    Only mappings of the plugin file that existed when the emulator started are searched (the
+    host locates the counter before any solution code runs, and a forked child inherits it at
+    the same address).
+    """
+    name = str(plugin)
+    names = (plugin.name, Path(INSIDE_PLUGIN).name)  # seen from the host, or inside bwrap
+    with open(f"/proc/{pid}/maps") as fh:
+        ranges = []
+        for line in fh:
+            parts = line.split(maxsplit=5)
+            if len(parts) == 6 and Path(parts[5].strip()).name in names and "w" in parts[1]:
+                lo, hi = (int(x, 16) for x in parts[0].split("-"))
+                ranges.append((lo, hi))
+    if not ranges:
+        raise MeterError(f"pid {pid} has no writable mapping of {name}: is qemu running it?")
+    with open(f"/proc/{pid}/mem", "rb", buffering=0) as mem:
+        for lo, hi in ranges:
+            data = os.pread(mem.fileno(), hi - lo, lo)
+            at = data.find(QSCOUNT_MAGIC)
+            if at >= 0:
+                return lo + at + len(QSCOUNT_MAGIC)
+    raise MeterError(f"the counter of {name} was not found in pid {pid}")
+
+
+class IcountMeter(Meter):
+    """Instructions the process executed, counted by a QEMU plugin and read from its memory."""
+
+    name = "icount"
     unit = "instructions"
     deterministic = True
-    OUT_NAME = "cg.out"
+    slowdown = 15.0
 
-    def __init__(self) -> None:
-        self._dir: Path | None = None
-        self._next = 1
-        self._total = 0
+    def __init__(self, address: int | None = None) -> None:
+        self._address = address
+        self._fd: int | None = None
 
-    def needs_out_dir(self) -> bool:
-        return True
+    def wrap(self, argv: list[str], *, weak: bool) -> list[str]:
+        qemu = qemu_binary()
+        if qemu is None:
+            raise MeterError("the icount meter needs qemu-user: apt-get install qemu-user")
+        plugin = str(plugin_path()) if weak else INSIDE_PLUGIN
+        reserve = os.environ.get("QS_QEMU_RESERVE")
+        extra = ["-R", reserve] if reserve else []
+        return [qemu, *extra, "-plugin", plugin, *argv]
 
-    def wrap(self, argv: list[str], out_dir_inside: str) -> list[str]:
-        valgrind = shutil.which("valgrind") or "/usr/bin/valgrind"
-        # No address-space randomisation: allocation addresses feed hashing and the allocator's
-        # paths, and would make counts differ run to run.
-        setarch = shutil.which("setarch")
-        prefix = [setarch, platform.machine(), "-R"] if setarch else []
-        return [
-            *prefix,
-            valgrind,
-            "--tool=callgrind",
-            f"--callgrind-out-file={out_dir_inside}/{self.OUT_NAME}",
-            f"--dump-before={CALLGRIND_MARK}",
-            f"--dump-after={CALLGRIND_MARK}",
-            "--dump-instr=no",
-            "--compress-strings=no",
-            "--compress-pos=no",
-            "--log-fd=2",
-            "-q",
-            *argv,
-        ]
+    def binds(self) -> list[tuple[str, str]]:
+        return [(str(plugin_path()), INSIDE_PLUGIN)]
 
-    def attach(self, pid: int, out_dir: Path | None) -> None:
-        if out_dir is None:
-            raise MeterError("callgrind needs an output directory")
-        self._dir = out_dir
+    def attach(self, pid: int) -> None:
+        if self._address is None:
+            self._address = _counter_address(pid, plugin_path())
+        self.close()
+        try:
+            self._fd = os.open(f"/proc/{pid}/mem", os.O_RDONLY)
+        except OSError as exc:
+            raise MeterError(f"cannot read the memory of pid {pid}: {exc}") from exc
+        self.read()
+
+    def for_child(self) -> IcountMeter:
+        return IcountMeter(self._address)
 
     def read(self) -> int:
-        """Sum every dump written so far, in order; each file is read once and removed."""
-        if self._dir is None:
-            raise MeterError("callgrind meter is not attached")
-        while True:
-            path = self._dir / f"{self.OUT_NAME}.{self._next}"
-            try:
-                data = path.read_bytes()
-            except FileNotFoundError:
-                break
-            match = _TOTALS.search(data)
-            if match is None:
-                raise MeterError(f"callgrind dump {path.name} has no totals line")
-            self._total += int(match.group(1))
-            path.unlink()
-            self._next += 1
-        return self._total
+        if self._fd is None or self._address is None:
+            raise MeterError("icount meter is not attached")
+        try:
+            data = os.pread(self._fd, 8, self._address)
+        except OSError as exc:
+            raise MeterError(f"cannot read the instruction counter: {exc}") from exc
+        if len(data) != 8:
+            raise MeterError("short read of the instruction counter")
+        return int.from_bytes(data, "little")
 
-    @property
-    def dumps(self) -> int:
-        return self._next - 1
+    def close(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
 
     @classmethod
     def probe(cls) -> MeterStatus:
-        if shutil.which("valgrind") is None:
+        qemu = qemu_binary()
+        if qemu is None:
             return MeterStatus(
-                cls.name, False, "valgrind is not installed (apt-get install valgrind)"
+                cls.name, False, "qemu-user is not installed (apt-get install qemu-user)"
             )
+        try:
+            plugin = plugin_path()
+        except MeterError as exc:
+            return MeterStatus(cls.name, False, str(exc))
         return MeterStatus(
-            cls.name, True, "valgrind callgrind instruction counts, deterministic, ~50-100x slower"
+            cls.name,
+            True,
+            f"instructions counted under {Path(qemu).name} by {plugin.name}, read from the "
+            "process's memory by the host; deterministic",
         )
 
 
 METERS: dict[str, type[Meter]] = {
+    "icount": IcountMeter,
     "cpu": CpuMeter,
     "instructions": InstructionsMeter,
-    "callgrind": CallgrindMeter,
 }
 
 

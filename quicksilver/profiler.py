@@ -1,23 +1,28 @@
-"""The bundled profiler: run one solution on a task's test cases in the sandbox, judge it,
-and measure its cost.
+"""The bundled profiler: run solutions of a task in the sandbox, judge them, and measure their cost.
 
-One sandboxed process serves all cases and rounds of a solution:
+One sandboxed *zygote* serves a task (see sandbox/runtime/harness.py). It prepares the task's
+case inputs once (``convert_offline``), warms the interpreter up on trusted code, and never runs
+solution code. Every *pass* of a solution over the cases runs in a fresh child forked from it:
 
-1. ``setup``: limits and privileges, the case inputs, ``convert_offline``;
-2. calibration, before any solution code exists in the process: each case's input preparation
-   (deep copy + convert_offline) and release, and the fixed cost of an empty timed window;
-3. ``load``: the solution's source is executed (its cost is reported, not counted);
-4. the verdict pass: every case once, within the CPU/wall limits for one pass; outputs and
-   post-call inputs are serialised strictly and judged by ``evaluate_offline`` in a second,
-   separate sandbox, against expected outputs that never enter the solution's process;
-5. measurement (passed solutions only): rounds over the cases, each round a timed window of K
-   back-to-back calls on K fresh copies (K chosen so a window lasts ~window_target_ms), until the
-   CI95 of each case's median is within target_rel_ci, or max_rounds, or the budget is spent.
+1. the child drops its privileges and takes its limits; the host caps its address space;
+2. ``compile`` (the harness's work), then ``load``: the solution's module code is executed
+   (counted, beyond what a minimal solution's costs: work done at import is cost);
+3. ``call`` per case: one call of the entry point on that case's input (counted, minus the cost
+   of an empty call calibrated in a trusted child);
+4. ``report`` per case: the output and the post-call arguments, strictly serialised; checked
+   against the cost of serialising the same values in a trusted child, and any excess (work a
+   patched harness moved out of ``call``) is charged;
+5. any cost between commands (signal handlers, finalizers, timers firing while the harness
+   waits) is charged; the child is discarded (nothing it leaves behind runs or survives).
 
-Cost is read by the host from the kernel between commands (see meters.py). Untimed windows are
-checked against their calibration: whatever exceeds it (work a solution tried to shift out of
-the timed window via signal handlers, finalizers, tracing hooks or forged replies) is charged
-to the case's cost and reported as ``charged``.
+The first pass is the verdict: its outputs are judged by ``evaluate_offline`` in another child,
+on values the host rebuilt, against expected outputs that never enter a solution's process.
+A deterministic meter (``icount``) needs no other pass. The others repeat passes (rounds),
+interleaved over the task's solutions so that all of them see the same machine phases, and
+every round's outputs must equal the verdict's (or be judged again): a solution that is right
+only when it is judged fails.
+
+Cost is read by the host, from outside the process, between commands (see meters.py).
 """
 
 from __future__ import annotations
@@ -25,7 +30,10 @@ from __future__ import annotations
 import json
 import logging
 import math
+import os
+import signal
 import statistics
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -33,16 +41,17 @@ from typing import Any, Literal
 
 from quicksilver.config import MeasureConfig, MeterName, SandboxConfig
 from quicksilver.machine import machine_info
-from quicksilver.meters import CpuMeter, Meter, MeterError, make_meter
+from quicksilver.meters import Meter, MeterError, make_meter
 from quicksilver.sandbox import isolation as iso
 from quicksilver.sandbox.runtime import wire
 from quicksilver.sandbox.session import (
     ChildGone,
-    Exchange,
+    ChildProcess,
     LimitExceeded,
     ProtocolViolation,
     SandboxError,
     SandboxSession,
+    ShuttingDown,
     solution_setup,
 )
 from quicksilver.stats import median_ci
@@ -52,8 +61,24 @@ log = logging.getLogger(__name__)
 Status = Literal["passed", "failed", "error", "timeout", "memory"]
 TaskKind = Literal["class", "function"]
 
-# Valgrind runs the interpreter ~50-100x slower: limits are scaled so verdicts do not change.
-LIMIT_SCALE = {"cpu": 1.0, "instructions": 1.0, "callgrind": 100.0}
+WARM_UP_PINGS = 64
+"""Commands the zygote serves before its first child, so its command loop is warm (CPython
+specialises code as it runs) and every child starts from the same state."""
+
+WARM_UP_SPAWNS = 3
+"""Children forked and reaped before the calibration (same reason as the pings)."""
+
+NULL_CALLS = 7
+"""Empty calls in the trusted calibration child; their median is the cost of an empty call."""
+
+NULL_LOADS = 3
+"""Loads of a minimal solution, each in a fresh trusted child (one for a deterministic meter);
+their median is subtracted from a solution's load: its own module code is what counts."""
+
+# With a deterministic meter a serialisation costs what its trusted calibration costs, give or
+# take the state the two processes are in: this much is tolerated before an excess is charged.
+ICOUNT_CHARGE_TOLERANCE = 1.05
+ICOUNT_CHARGE_SLACK = 20_000  # instructions
 
 
 @dataclass(frozen=True)
@@ -90,6 +115,22 @@ class ProfileTask:
             difficulty=record.difficulty,
         )
 
+    def identity(self) -> str:
+        """Tasks with the same identity can share one zygote."""
+        blob = json.dumps(
+            [
+                self.task_id,
+                self.entry_point,
+                self.kind,
+                self.convert_offline,
+                self.evaluate_offline,
+                [wire.encode(c.inputs) for c in self.cases],
+                [wire.encode(c.expected) for c in self.cases],
+            ],
+            sort_keys=True,
+        )
+        return blob
+
 
 @dataclass
 class CaseResult:
@@ -103,7 +144,7 @@ class CaseResult:
     ci_high: float | None = None
     ci_coverage: float | None = None
     converged: bool = False  # the CI target was met (False: stopped by max_rounds or budget)
-    charged: float = 0.0  # per call, on average: cost moved back in from untimed windows
+    charged: float = 0.0  # per pass, on average: serialisation cost beyond its calibration
     samples: list[float] = field(default_factory=list)
 
 
@@ -114,18 +155,23 @@ class RunResult:
     meter: str
     unit: str
     isolation: str
-    runtime: float | None = None  # sum over cases of the per-call median (meter unit)
+    runtime: float | None = None  # median over passes of the pass cost (meter unit)
     runtime_ci: tuple[float, float] | None = None
     error: str | None = None
     failed_case: int | None = None
     cases: list[CaseResult] = field(default_factory=list)
-    load_cost: float | None = None
-    window_overhead: float | None = None
+    load_cost: float | None = None  # median cost of executing the solution's source
+    window_overhead: float | None = None  # the cost of an empty call, subtracted from each call
     measure_cpu_seconds: float = 0.0
     stdout: str = ""
     stderr: str = ""
     output_dropped_bytes: int = 0
     machine_id: str = ""
+    rounds: int = 0  # passes measured (the verdict pass included)
+    round_costs: list[float] = field(default_factory=list)  # each pass's cost (meter unit)
+    converged: bool = False  # deterministic meter, or the CI target was met
+    charged: float = 0.0  # per pass, on average: idle and serialisation excess (meter unit)
+    flags: list[str] = field(default_factory=list)  # why a measurement is not to be trusted
 
     @property
     def passed(self) -> bool:
@@ -141,7 +187,7 @@ class RunResult:
 
 
 class _Verdict(Exception):
-    """Internal: ends a run early with a status."""
+    """Internal: ends a solution's profile early with a status."""
 
     def __init__(self, status: Status, message: str, case: int | None = None) -> None:
         super().__init__(message)
@@ -163,278 +209,485 @@ def _status_of_exception(exc: SandboxError) -> tuple[Status, str]:
     return "error", str(exc)
 
 
-def _encoded_size(value: Any) -> int:
-    return len(json.dumps(value, separators=(",", ":")))
+@dataclass
+class _Pass:
+    """One pass of a solution over the cases, in raw meter units."""
+
+    load: int
+    calls: list[int]  # per case: the call's window minus an empty call's
+    reports: list[int]  # per case: the serialisation window
+    idle: int  # cost between commands
+    items: list[dict[str, Any]]  # per case: output and post-call inputs, serialised
+    cpu_ns: int  # the child's CPU over all windows
+    output: dict[str, Any]  # the child's captured stdout / stderr
 
 
-class _Run:
+class _TaskRunner:
+    """One zygote for one task: passes of solutions, judging and calibration in its children."""
+
     def __init__(
         self,
         task: ProfileTask,
-        code: str,
-        meter: Meter,
+        meter: MeterName,
         sandbox: SandboxConfig,
         measure: MeasureConfig,
         isolation: iso.Isolation,
     ) -> None:
         self.task = task
-        self.code = code
-        self.meter = meter
         self.sandbox = sandbox
         self.measure = measure
         self.isolation = isolation
         self.limits = sandbox.limits
-        self.scale = LIMIT_SCALE[meter.name]
-        self.session = SandboxSession(sandbox, meter, isolation, limit_scale=self.scale)
+        self.meter: Meter = make_meter(meter)
+        self.scale = self.meter.slowdown
+        self.session = SandboxSession(
+            sandbox, self.meter, isolation, limit_scale=self.scale, zygote=True
+        )
         self.encoded_inputs = [wire.encode(c.inputs) for c in task.cases]
-        self.cases = [CaseResult(index=i) for i in range(len(task.cases))]
-        self.cal_prep: list[int] = []
-        self.cal_release: list[int] = []
-        self.overhead = 0
-        self.overhead_cpu = 0
-        self.slack = int(measure.charge_slack_ms * 1e6)  # ns, or ~instructions (1/ns)
-        self.idle_slack = int(measure.idle_slack_ms * 1e6)
-        self.load_cost: int | None = None
-        self.measure_cpu_ns = 0
+        self.null_call = 0
+        self.null_cpu = 0
+        self.null_load = 0
+        self.last_output: dict[str, Any] = {"stdout": "", "stderr": "", "dropped_bytes": 0}
+        if self.meter.deterministic:
+            self.tolerance, self.slack, self.idle_slack = (
+                ICOUNT_CHARGE_TOLERANCE,
+                ICOUNT_CHARGE_SLACK,
+                0,
+            )
+        else:
+            self.tolerance = measure.charge_tolerance
+            self.slack = int(measure.charge_slack_ms * 1e6)
+            self.idle_slack = int(measure.idle_slack_ms * 1e6)
 
-    # -- helpers --------------------------------------------------------------------------------
+    # -- the zygote -----------------------------------------------------------------------------
 
-    def req(self, op: str, **fields: Any) -> Exchange:
-        fields.setdefault("wall_limit_s", self.limits.wall)
-        return self.session.request(op, **fields)
-
-    def ok(self, ex: Exchange, what: str, case: int | None = None) -> Exchange:
-        if not ex.reply.get("ok"):
-            raise _Verdict(_status_of_reply(ex.reply), f"{what}: {ex.reply.get('error')}", case)
-        return ex
-
-    # -- phases ---------------------------------------------------------------------------------
-
-    def setup(self) -> None:
-        limits = self.limits
-        memory = limits.memory_mb << 20
-        if self.meter.name == "callgrind":
-            memory = memory * 4 + (1 << 30)  # valgrind's own shadow memory and code cache
-        backstop = limits.cpu_seconds + self.measure.budget_seconds + 30
-        ex = self.req(
-            "setup",
-            **solution_setup(
-                self.sandbox,
-                self.isolation,
-                as_bytes=memory,
-                cpu_seconds=math.ceil(backstop * self.scale),
-            ),
+    def start(self) -> None:
+        self.session.start()
+        wall = self.limits.wall
+        ex = self.session.request(
+            "zsetup",
             kind=self.task.kind,
             entry_point=self.task.entry_point,
             convert_offline=self.task.convert_offline,
             cases=self.encoded_inputs,
+            seed=0,
+            wall_limit_s=wall,
+            cpu_limit_s=self.limits.cpu_seconds,
         )
         if not ex.reply.get("ok"):
             raise _Verdict("error", f"task setup failed (dataset problem): {ex.reply.get('error')}")
-
-    def calibrate(self) -> None:
-        """Measure honest untimed work and the empty window, before any solution code runs."""
-        for i in range(len(self.task.cases)):
-            preps, releases = [], []
-            for _ in range(2):
-                preps.append(
-                    self.ok(self.req("prep", case=i, k=1), f"convert_offline on case {i}").cost
-                )
-                releases.append(self.req("release", collect=1).cost)
-            self.cal_prep.append(max(preps))
-            self.cal_release.append(max(releases))
-        if self.task.cases:
-            self.ok(self.req("prep", case=0, k=1), "prep")
-            nulls = [self.req("go", null=True) for _ in range(15)]
-            self.req("release")
-            self.overhead = int(statistics.median(e.cost for e in nulls))
-            self.overhead_cpu = int(statistics.median(e.cpu_ns for e in nulls))
-
-    def load(self) -> None:
+        for _ in range(WARM_UP_PINGS):
+            self.session.request("ping", wall_limit_s=wall)
+        for _ in range(WARM_UP_SPAWNS):  # the zygote's own spawn and reap paths, warmed too
+            self._spawn().finish()
         try:
-            ex = self.req("load", code=self.code, cpu_limit_s=self.limits.cpu_seconds)
-        except LimitExceeded as exc:
-            raise _Verdict("timeout", f"loading the solution: {exc}") from exc
-        self.load_cost = ex.cost
-        if not ex.reply.get("ok"):
-            raise _Verdict(
-                _status_of_reply(ex.reply), f"loading the solution: {ex.reply.get('error')}"
-            )
+            self.session.set_memory_limit(self.limits.memory_mb << 20)
+        except OSError as exc:
+            raise SandboxError(f"could not cap the sandbox's memory: {exc}") from exc
+        self._calibrate()
 
-    def verdict_pass(
-        self, judge: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]
-    ) -> list[int]:
-        """Run every case once within the pass limits; judge; return each case's CPU ns."""
-        cpu_left = self.limits.cpu_seconds
-        items, cpu_costs = [], []
-        for i, case in enumerate(self.task.cases):
-            self.ok(self.req("prep", case=i, k=1), f"case {i}: preparing the input", i)
+    def _calibrate(self) -> None:
+        """The cost of an empty call, and of loading a minimal solution, in children that never
+        see solution code (loads: each in a fresh child, as a solution's is)."""
+        wall = self.limits.wall
+        loads = []
+        for _ in range(NULL_LOADS):
+            child = self._spawn()
             try:
-                go = self.req("go", cpu_limit_s=max(cpu_left, 0.001))
+                child.request("compile", code=self._minimal_source(), wall_limit_s=wall)
+                loads.append(child.request("load", wall_limit_s=wall).cost)
+                if self.meter.deterministic:
+                    break
+            finally:
+                child.finish()
+        self.null_load = int(statistics.median(loads))
+        child = self._spawn()
+        try:
+            nulls = []
+            for _ in range(NULL_CALLS):
+                nulls.append(child.request("call", case=0, null=True, wall_limit_s=wall))
+        finally:
+            child.finish()
+        if self.task.cases:
+            self.null_call = int(statistics.median(e.cost for e in nulls))
+            self.null_cpu = int(statistics.median(e.cpu_ns for e in nulls))
+
+    def _minimal_source(self) -> str:
+        if self.task.kind == "class":
+            return f"class Solution:\n    def {self.task.entry_point}(self, *args):\n        pass\n"
+        return f"def {self.task.entry_point}(*args):\n    pass\n"
+
+    def _spawn(self, *, judge: bool = False) -> ChildProcess:
+        limits = self.limits
+        setup = solution_setup(
+            self.sandbox,
+            self.isolation,
+            as_bytes=limits.memory_mb << 20,
+            cpu_seconds=math.ceil(
+                (limits.cpu_seconds * 2 + self.measure.budget_seconds + 30) * self.scale
+            ),
+        )
+        setup["limits"].pop("as_bytes")  # the host caps the zygote's, which children inherit
+        setup["prefault"] = not self.meter.deterministic and not judge
+        return self.session.spawn(setup, wall_limit_s=30.0 * self.scale)
+
+    def close(self) -> None:
+        self.session.close()
+
+    # -- passes ---------------------------------------------------------------------------------
+
+    def run_pass(self, code: str) -> _Pass:
+        """Load ``code`` in a fresh child and call it once on every case, in order."""
+        limits = self.limits
+        wall = limits.wall
+        cpu_left = limits.cpu_seconds
+        child = self._spawn()
+        idle = 0
+        cpu_ns = 0
+        calls: list[int] = []
+        reports: list[int] = []
+        items: list[dict[str, Any]] = []
+        try:
+            try:
+                comp = child.request("compile", code=code, wall_limit_s=wall)
+                if not comp.reply.get("ok"):
+                    raise _Verdict("error", f"the solution does not compile: {comp.reply['error']}")
+                load = child.request("load", cpu_limit_s=cpu_left, wall_limit_s=wall)
             except LimitExceeded as exc:
+                raise _Verdict("timeout", f"loading the solution: {exc}") from exc
+            if not load.reply.get("ok"):
                 raise _Verdict(
-                    "timeout", f"case {i}: {exc} (limit for all cases together)", i
-                ) from exc
-            cpu_left -= go.cpu_ns / 1e9
-            if not go.reply.get("ok"):
-                raise _Verdict(_status_of_reply(go.reply), f"case {i}: {go.reply.get('error')}", i)
-            rep = self.ok(self.req("report"), f"case {i}", i)
-            self.req("release")
-            cpu_costs.append(go.cpu_ns)
-            items.append(
-                {
-                    "inputs": self.encoded_inputs[i],
-                    "expected": wire.encode(case.expected),
-                    "inputs_after": rep.reply["inputs_after"],
-                    "output": rep.reply["output"],
-                }
-            )
-        verdicts = judge(items)
-        for i, v in enumerate(verdicts):
-            if not v.get("ok"):
-                raise _Verdict("error", f"case {i}: evaluate_offline failed: {v.get('error')}", i)
-            self.cases[i].passed = bool(v["passed"])
-            if not v["passed"]:
-                got = json.dumps(wire.to_plain(items[i]["output"]))[:200]
-                want = json.dumps(wire.to_plain(items[i]["expected"]))[:200]
-                msg = f"case {i}: wrong answer: got {got}, expected {want}"
-                if items[i]["output"] is None:  # in-place problems are judged on the arguments
-                    after = json.dumps(wire.to_plain(items[i]["inputs_after"]))[:200]
-                    msg += f"; arguments after the call: {after}"
-                raise _Verdict("failed", msg, i)
-        return cpu_costs
-
-    def _k_cap(self, i: int) -> int:
-        per_copy = max(1, _encoded_size(self.encoded_inputs[i]) * 8)
-        memory_cap = max(1, (self.measure.batch_memory_mb << 20) // per_copy)
-        return min(self.measure.max_calls_per_window, memory_cap)
-
-    def calls_per_window(self, i: int, cpu_ns: int) -> int:
-        """Calls per timed window so that a window lasts about ``window_target_ms``.
-
-        The first guess comes from the verdict run, whose single call is often slowed by cold
-        caches; up to three probe windows (discarded) refine it.
-        """
-        target = self.measure.window_target_ms * 1e6
-        if target <= 0:
-            return 1
-        cap = self._k_cap(i)
-        call_ns = max(cpu_ns - self.overhead_cpu, 1_000)  # the empty window is not the call
-        k = min(cap, max(1, math.ceil(target / call_ns)))
-        for _ in range(3):
-            self.ok(self.req("prep", case=i, k=k), f"case {i}: preparing", i)
-            go = self.req("go", cpu_limit_s=self.limits.cpu_seconds * k)
-            self.req("release", collect=1)
-            if not go.reply.get("ok"):
-                break  # the rounds will report it
-            window = max(go.cpu_ns - self.overhead_cpu, 1)
-            self.measure_cpu_ns += go.cpu_ns
-            if window >= target / 2 or k >= cap:
-                break
-            k = min(cap, max(k + 1, math.ceil(k * target / window)))
-        return k
-
-    def measure_rounds(self, verdict_cpu: list[int]) -> None:
-        m = self.measure
-        tol = m.charge_tolerance
-        ks = [self.calls_per_window(i, c) for i, c in enumerate(verdict_cpu)]
-        raw: list[list[int]] = [[] for _ in self.cases]
-        charged: list[int] = [0] * len(self.cases)
-        budget = m.budget_seconds * 1e9
-        done = [False] * len(self.cases)  # converged, or out of rounds
-        for rnd in range(m.max_rounds):
-            pending = [i for i in range(len(self.cases)) if not done[i]]
-            if not pending:
-                break
-            for i in pending:
-                k = ks[i]
-                prep = self.ok(self.req("prep", case=i, k=k), f"case {i}: preparing", i)
-                try:
-                    go = self.req("go", cpu_limit_s=self.limits.cpu_seconds * k)
-                except LimitExceeded as exc:
-                    raise _Verdict("timeout", f"case {i}, round {rnd + 1}: {exc}", i) from exc
-                if not go.reply.get("ok"):
-                    raise _Verdict(
-                        _status_of_reply(go.reply),
-                        f"case {i}, round {rnd + 1}: {go.reply.get('error')} "
-                        "(after passing the verdict run)",
-                        i,
-                    )
-                rel = self.req("release", collect=1)
-                excess = (
-                    max(0, prep.cost - int(k * self.cal_prep[i] * tol) - self.slack)
-                    + max(0, rel.cost - int(k * self.cal_release[i] * tol) - self.slack)
-                    + sum(max(0, e.idle - self.idle_slack) for e in (prep, go, rel))
+                    _status_of_reply(load.reply), f"loading the solution: {load.reply.get('error')}"
                 )
-                net = max(0, go.cost - self.overhead)
-                raw[i].append(net + excess)
-                charged[i] += excess
-                self.measure_cpu_ns += prep.cpu_ns + go.cpu_ns + rel.cpu_ns
-                n = len(raw[i])
-                if n >= m.min_rounds:
-                    ci = median_ci(raw[i])
-                    if ci.rel_half_width <= m.target_rel_ci or self.meter.deterministic:
-                        self.cases[i].converged = done[i] = True
-                if n >= m.max_rounds:
-                    done[i] = True  # stops, without claiming the CI target was met
-            if self.measure_cpu_ns > budget:
-                log.info("%s: measurement budget spent after %d rounds", self.task.task_id, rnd + 1)
-                break
-        for i, case in enumerate(self.cases):
-            k = ks[i]
-            per_call = [self.meter.to_unit(v / k) for v in raw[i]]
-            ci = median_ci(per_call)
-            case.rounds = len(per_call)
-            case.calls_per_window = k
-            case.median, case.ci_low, case.ci_high = ci.median, ci.low, ci.high
-            case.ci_coverage = ci.coverage
-            case.charged = self.meter.to_unit(charged[i] / (k * max(1, len(raw[i]))))
-            case.samples = per_call
-            if self.meter.deterministic:
-                case.converged = True
+            cpu_left -= load.cpu_ns / 1e9
+            idle += load.idle
+            cpu_ns += load.cpu_ns
+            for i in range(len(self.task.cases)):
+                try:
+                    call = child.request(
+                        "call", case=i, cpu_limit_s=max(cpu_left, 0.001), wall_limit_s=wall
+                    )
+                except LimitExceeded as exc:
+                    raise _Verdict(
+                        "timeout", f"case {i}: {exc} (limit for all cases together)", i
+                    ) from exc
+                if not call.reply.get("ok"):
+                    raise _Verdict(
+                        _status_of_reply(call.reply), f"case {i}: {call.reply.get('error')}", i
+                    )
+                cpu_left -= call.cpu_ns / 1e9
+                rep = child.request("report", case=i, wall_limit_s=wall)
+                if not rep.reply.get("ok"):
+                    raise _Verdict(
+                        _status_of_reply(rep.reply), f"case {i}: {rep.reply['error']}", i
+                    )
+                # net of an empty call; with the cpu meter a microsecond call can read below it
+                # in one pass (noise), so only the median over passes is clamped
+                net = call.cost - self.null_call
+                calls.append(max(0, net) if self.meter.deterministic else net)
+                reports.append(rep.cost)
+                idle += call.idle + rep.idle
+                cpu_ns += call.cpu_ns + rep.cpu_ns
+                items.append(
+                    {
+                        "inputs": self.encoded_inputs[i],
+                        "expected": wire.encode(self.task.cases[i].expected),
+                        "inputs_after": rep.reply["inputs_after"],
+                        "output": rep.reply["output"],
+                    }
+                )
+        except ShuttingDown:
+            raise
+        except SandboxError as exc:
+            end = child.finish()
+            status, message = _status_of_exception(exc)
+            if end.exit_code == -signal.SIGXCPU:
+                status, message = "timeout", "the CPU time limit (RLIMIT_CPU) killed the process"
+            raise _Verdict(status, message) from exc
+        finally:
+            if not child.finished:
+                child.finish()
+            self.last_output = output = child.output.as_dict()
+        return _Pass(
+            load=max(0, load.cost - self.null_load),
+            calls=calls,
+            reports=reports,
+            idle=idle,
+            items=items,
+            cpu_ns=cpu_ns,
+            output=output,
+        )
 
-
-def _judge_with_session(
-    task: ProfileTask, sandbox: SandboxConfig, isolation: iso.Isolation
-) -> Callable[[list[dict[str, Any]]], list[dict[str, Any]]]:
-    def judge(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        with SandboxSession(sandbox, CpuMeter(), isolation) as session:
-            limits = sandbox.limits
-            setup = session.request(
-                "setup",
-                uid=sandbox.sandbox_uid if not isolation.weak else None,
-                gid=sandbox.sandbox_uid if not isolation.weak else None,
-                limits={
-                    "as_bytes": limits.memory_mb << 20,
-                    "nproc": 1,
-                    "core": 0,
-                    "cpu_seconds": math.ceil(limits.cpu_seconds) + 5,
-                },
-                kind="judge",
-                entry_point="",
-                convert_offline=task.convert_offline,
-                cases=[],
-                wall_limit_s=limits.wall,
-            )
-            if not setup.reply.get("ok"):
-                raise _Verdict("error", f"judge setup failed: {setup.reply.get('error')}")
-            js = session.request(
+    def judge(self, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``evaluate_offline`` on each item, in a child that never sees solution code."""
+        limits = self.limits
+        child = self._spawn(judge=True)
+        try:
+            js = child.request(
                 "judge_setup",
-                convert_offline=task.convert_offline,
-                evaluate_offline=task.evaluate_offline,
+                convert_offline=self.task.convert_offline,
+                evaluate_offline=self.task.evaluate_offline,
                 wall_limit_s=limits.wall,
             )
             if not js.reply.get("ok"):
                 raise _Verdict("error", f"evaluate_offline does not load: {js.reply.get('error')}")
-            out = session.request(
+            out = child.request(
                 "judge", items=items, cpu_limit_s=limits.cpu_seconds, wall_limit_s=limits.wall
             )
-            verdicts = out.reply.get("verdicts")
-            if not isinstance(verdicts, list) or len(verdicts) != len(items):
-                raise _Verdict("error", "the judge answered with the wrong number of verdicts")
-            return verdicts
+        except SandboxError as exc:
+            raise _Verdict("error", f"the judge failed: {exc}") from exc
+        finally:
+            child.finish()
+        verdicts = out.reply.get("verdicts")
+        if not isinstance(verdicts, list) or len(verdicts) != len(items):
+            raise _Verdict("error", "the judge answered with the wrong number of verdicts")
+        return verdicts
 
-    return judge
+    def honest_reports(self, items: list[dict[str, Any]]) -> list[int]:
+        """What serialising each reported value costs in a child that never sees solution code."""
+        child = self._spawn()
+        try:
+            child.request("stage", items=items, wall_limit_s=self.limits.wall)
+            costs = []
+            for i in range(len(items)):
+                ex = child.request("encode", i=i, wall_limit_s=self.limits.wall)
+                costs.append(ex.cost)
+        finally:
+            child.finish()
+        return costs
+
+
+@dataclass
+class _Solution:
+    """A solution's profile as it goes: the verdict, then the passes."""
+
+    index: int
+    code: str
+    result: RunResult
+    items: list[dict[str, Any]] = field(default_factory=list)
+    honest: list[int] = field(default_factory=list)
+    passes: list[_Pass] = field(default_factory=list)
+    costs: list[int] = field(default_factory=list)  # raw, per pass
+    charges: list[list[int]] = field(default_factory=list)  # raw, per pass, per case
+    idle_charges: list[int] = field(default_factory=list)
+    done: bool = False
+
+
+def _wrong_answer(item: dict[str, Any], i: int) -> str:
+    got = json.dumps(wire.to_plain(item["output"]))[:200]
+    want = json.dumps(wire.to_plain(item["expected"]))[:200]
+    msg = f"case {i}: wrong answer: got {got}, expected {want}"
+    if item["output"] is None:  # in-place problems are judged on the arguments
+        after = json.dumps(wire.to_plain(item["inputs_after"]))[:200]
+        msg += f"; arguments after the call: {after}"
+    return msg
+
+
+class _Profile:
+    """Profiling several solutions of one task in one zygote (see the module docstring)."""
+
+    def __init__(
+        self,
+        task: ProfileTask,
+        codes: Sequence[str],
+        *,
+        meter: MeterName,
+        sandbox: SandboxConfig,
+        measure: MeasureConfig,
+        isolation: iso.Isolation,
+        measure_cost: bool,
+    ) -> None:
+        self.task = task
+        self.measure = measure
+        self.measure_cost = measure_cost
+        self.runner = _TaskRunner(task, meter, sandbox, measure, isolation)
+        m = self.runner.meter
+        mid = str(machine_info()["machine_id"])
+        self.solutions = [
+            _Solution(
+                i,
+                code,
+                RunResult(
+                    task_id=task.task_id,
+                    status="error",
+                    meter=m.name,
+                    unit=m.unit,
+                    isolation=isolation.mode,
+                    machine_id=mid,
+                    cases=[CaseResult(index=j) for j in range(len(task.cases))],
+                ),
+            )
+            for i, code in enumerate(codes)
+        ]
+
+    def run(self) -> list[RunResult]:
+        runner = self.runner
+        try:
+            try:
+                runner.start()
+            except _Verdict as v:
+                return self._all(v.status, str(v))
+            except (SandboxError, MeterError, OSError) as exc:
+                if isinstance(exc, ShuttingDown):
+                    raise
+                return self._all("error", f"could not start the sandbox: {exc}")
+            for sol in self.solutions:
+                self._verdict(sol)
+            if self.measure_cost and not runner.meter.deterministic:
+                self._rounds()
+        finally:
+            runner.close()
+        for sol in self.solutions:
+            self._finish(sol)
+        return [s.result for s in self.solutions]
+
+    def _all(self, status: Status, message: str) -> list[RunResult]:
+        for sol in self.solutions:
+            sol.result.status, sol.result.error = status, message
+        return [s.result for s in self.solutions]
+
+    def _verdict(self, sol: _Solution) -> None:
+        runner = self.runner
+        res = sol.result
+        try:
+            try:
+                first = runner.run_pass(sol.code)
+            finally:
+                out = runner.last_output
+                res.stdout, res.stderr = out["stdout"], out["stderr"]
+                res.output_dropped_bytes = out["dropped_bytes"]
+            verdicts = runner.judge(first.items)
+            for i, v in enumerate(verdicts):
+                if not v.get("ok"):
+                    raise _Verdict(
+                        "error", f"case {i}: evaluate_offline failed: {v.get('error')}", i
+                    )
+                res.cases[i].passed = bool(v["passed"])
+                if not v["passed"]:
+                    raise _Verdict("failed", _wrong_answer(first.items[i], i), i)
+            res.status = "passed"
+            sol.items = first.items
+            if self.measure_cost and self.task.cases:
+                sol.honest = runner.honest_reports(first.items)
+                self._add(sol, first)
+        except _Verdict as v:
+            res.status, res.error, res.failed_case = v.status, str(v), v.case
+            sol.done = True
+        except MeterError as exc:
+            res.status, res.error = "error", f"meter failed: {exc}"
+            sol.done = True
+        except ShuttingDown:
+            raise
+        except SandboxError as exc:
+            res.status, res.error = _status_of_exception(exc)
+            sol.done = True
+        if not self.measure_cost or runner.meter.deterministic:
+            sol.done = True
+
+    def _add(self, sol: _Solution, p: _Pass) -> None:
+        """Book one pass: its cost is load + calls + every excess beyond a calibration."""
+        tol, slack = self.runner.tolerance, self.runner.slack
+        charges = [
+            max(0, rep - int(honest * tol) - slack)
+            for rep, honest in zip(p.reports, sol.honest, strict=True)
+        ]
+        idle = max(0, p.idle - self.runner.idle_slack * (2 * len(p.calls) + 1))
+        sol.passes.append(p)
+        sol.charges.append(charges)
+        sol.idle_charges.append(idle)
+        sol.costs.append(p.load + sum(p.calls) + sum(charges) + idle)
+
+    def _rounds(self) -> None:
+        """Further passes, one solution after another in turn, until each has converged."""
+        m = self.measure
+        budget = m.budget_seconds * 1e9
+        for rnd in range(1, m.max_rounds):
+            active = [s for s in self.solutions if not s.done]
+            if not active:
+                break
+            for sol in active:
+                res = sol.result
+                try:
+                    p = self.runner.run_pass(sol.code)
+                    if p.items != sol.items:
+                        verdicts = self.runner.judge(p.items)
+                        for i, v in enumerate(verdicts):
+                            if not (v.get("ok") and v.get("passed")):
+                                raise _Verdict(
+                                    "failed",
+                                    f"pass {rnd + 1}: {_wrong_answer(p.items[i], i)} (it passed "
+                                    "the verdict pass: answers that change between passes)",
+                                    i,
+                                )
+                    self._add(sol, p)
+                except _Verdict as v:
+                    res.status, res.error, res.failed_case = v.status, str(v), v.case
+                    if v.status != "failed":
+                        res.error = f"pass {rnd + 1} (after passing the verdict pass): {v}"
+                    sol.done = True
+                    continue
+                except ShuttingDown:
+                    raise
+                except SandboxError as exc:
+                    status, message = _status_of_exception(exc)
+                    res.status, res.error = status, f"pass {rnd + 1}: {message}"
+                    sol.done = True
+                    continue
+                n = len(sol.costs)
+                spent = sum(q.cpu_ns for q in sol.passes[1:])
+                if n >= m.min_rounds:
+                    ci = median_ci(sol.costs)
+                    if ci.rel_half_width <= m.target_rel_ci:
+                        res.converged = sol.done = True
+                    elif spent > budget:
+                        res.flags.append("budget")
+                        sol.done = True
+
+    def _finish(self, sol: _Solution) -> None:
+        res = sol.result
+        m = self.runner.meter
+        res.window_overhead = m.to_unit(self.runner.null_call)
+        res.measure_cpu_seconds = sum(p.cpu_ns for p in sol.passes) / 1e9
+        if res.status != "passed" or not sol.costs:
+            res.runtime = res.runtime_ci = None
+            res.rounds = len(sol.costs)
+            return
+        n = len(sol.costs)
+        res.rounds = n
+        res.round_costs = [m.to_unit(c) for c in sol.costs]
+        res.load_cost = m.to_unit(statistics.median(p.load for p in sol.passes))
+        res.charged = m.to_unit((sum(map(sum, sol.charges)) + sum(sol.idle_charges)) / n)
+        if m.deterministic:
+            res.runtime = res.round_costs[0]
+            res.runtime_ci = (res.runtime, res.runtime)
+            res.converged = True
+        else:
+            ci = median_ci(res.round_costs)
+            res.runtime, res.runtime_ci = ci.median, (ci.low, ci.high)
+            if n < self.measure.min_rounds:
+                res.flags.append("few-rounds")
+            if not res.converged and "budget" not in res.flags:
+                res.flags.append("max-rounds" if n >= self.measure.max_rounds else "unconverged")
+        for i, case in enumerate(res.cases):
+            per_pass = [
+                m.to_unit(p.calls[i] + ch[i]) for p, ch in zip(sol.passes, sol.charges, strict=True)
+            ]
+            ci = median_ci(per_pass)
+            case.rounds = n
+            case.samples = per_pass
+            case.median, case.ci_low, case.ci_high = (
+                max(0.0, v) for v in (ci.median, ci.low, ci.high)
+            )
+            case.ci_coverage = ci.coverage
+            case.converged = res.converged
+            case.charged = m.to_unit(sum(ch[i] for ch in sol.charges) / n)
+        if res.flags:
+            log.info(
+                "%s: measurement not converged (%s) after %d pass(es)",
+                res.task_id,
+                ", ".join(res.flags),
+                n,
+            )
 
 
 def profile_solution(
@@ -448,61 +701,15 @@ def profile_solution(
     measure_cost: bool = True,
 ) -> RunResult:
     """Judge ``code`` on ``task`` and, if it passes, measure its cost."""
-    sandbox = sandbox or SandboxConfig()
-    measure = measure or MeasureConfig()
-    if meter is not None:
-        measure = measure.model_copy(update={"meter": meter})
-    measure = measure.for_meter()
-    isolation = isolation or iso.resolve(sandbox)
-    m = make_meter(measure.meter)
-    result = RunResult(
-        task_id=task.task_id,
-        status="error",
-        meter=m.name,
-        unit=m.unit,
-        isolation=isolation.mode,
-        machine_id=str(machine_info()["machine_id"]),
-    )
-    run = _Run(task, code, m, sandbox, measure, isolation)
-    try:
-        run.session.start()
-    except (MeterError, SandboxError, OSError) as exc:
-        result.error = f"could not start the sandbox: {exc}"
-        return result
-    try:
-        run.setup()
-        run.calibrate()
-        run.load()
-        verdict_cpu = run.verdict_pass(_judge_with_session(task, sandbox, isolation))
-        result.status = "passed"
-        if measure_cost and task.cases:
-            run.measure_rounds(verdict_cpu)
-            result.runtime = sum(c.median or 0.0 for c in run.cases)
-            result.runtime_ci = (
-                sum(c.ci_low or 0.0 for c in run.cases),
-                sum(c.ci_high or 0.0 for c in run.cases),
-            )
-    except _Verdict as v:
-        result.status, result.error, result.failed_case = v.status, str(v), v.case
-    except SandboxError as exc:
-        result.status, result.error = _status_of_exception(exc)
-    except MeterError as exc:
-        result.status, result.error = "error", f"meter failed: {exc}"
-    finally:
-        run.session.close()
-    result.cases = run.cases
-    result.load_cost = None if run.load_cost is None else m.to_unit(run.load_cost)
-    result.window_overhead = m.to_unit(run.overhead)
-    result.measure_cpu_seconds = run.measure_cpu_ns / 1e9
-    out = run.session.output.as_dict()
-    result.stdout, result.stderr = out["stdout"], out["stderr"]
-    result.output_dropped_bytes = out["dropped_bytes"]
-    if result.status != "passed":
-        result.runtime = None
-        result.runtime_ci = None
-    if isolation.weak:
-        log.warning("%s: measured in the WEAK sandbox (no namespaces)", task.task_id)
-    return result
+    return profile_many(
+        [Job(task, code)],
+        meter=meter,
+        sandbox=sandbox,
+        measure=measure,
+        isolation=isolation,
+        measure_cost=measure_cost,
+        workers=1,
+    )[0]
 
 
 @dataclass(frozen=True)
@@ -521,30 +728,46 @@ def profile_many(
     workers: int | None = None,
     on_result: Callable[[Job, RunResult], None] | None = None,
     measure_cost: bool = True,
+    isolation: iso.Isolation | None = None,
 ) -> list[RunResult]:
-    """Profile independent solutions in parallel, one sandbox each, one per core by default."""
-    import os
-
+    """Profile solutions; the solutions of one task share one zygote and are measured
+    interleaved (paired). Tasks run in parallel, one per worker (one per core by default)."""
     sandbox = sandbox or SandboxConfig()
     measure = measure or MeasureConfig()
-    isolation = iso.resolve(sandbox)
-    n = workers or measure.workers or os.cpu_count() or 1
+    if meter is not None:
+        measure = measure.model_copy(update={"meter": meter})
+    isolation = isolation or iso.resolve(sandbox)
+    groups: dict[str, list[int]] = {}
+    for i, job in enumerate(jobs):
+        groups.setdefault(job.task.identity(), []).append(i)
+    results: list[RunResult | None] = [None] * len(jobs)
+    lock = threading.Lock()
 
-    def one(job: Job) -> RunResult:
-        res = profile_solution(
-            job.task,
-            job.code,
-            meter=meter,
+    def one(indices: list[int]) -> None:
+        task = jobs[indices[0]].task
+        profile = _Profile(
+            task,
+            [jobs[i].code for i in indices],
+            meter=measure.meter,
             sandbox=sandbox,
             measure=measure,
             isolation=isolation,
             measure_cost=measure_cost,
         )
-        if on_result is not None:
-            on_result(job, res)
-        return res
+        for i, res in zip(indices, profile.run(), strict=True):
+            with lock:
+                results[i] = res
+            if isolation.weak:
+                log.warning("%s: measured in the WEAK sandbox (no namespaces)", task.task_id)
+            if on_result is not None:
+                on_result(jobs[i], res)
 
-    if n == 1 or len(jobs) <= 1:
-        return [one(j) for j in jobs]
-    with ThreadPoolExecutor(max_workers=n, thread_name_prefix="qs-profile") as pool:
-        return list(pool.map(one, jobs))
+    n = workers or measure.workers or os.cpu_count() or 1
+    batches = list(groups.values())
+    if n == 1 or len(batches) <= 1:
+        for batch in batches:
+            one(batch)
+    else:
+        with ThreadPoolExecutor(max_workers=n, thread_name_prefix="qs-profile") as pool:
+            list(pool.map(one, batches))
+    return [r for r in results if r is not None]

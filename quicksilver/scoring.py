@@ -265,13 +265,17 @@ def _cached_or_profile(
         on_result=store,
     )
     for job, res in zip(todo, results, strict=True):
-        found[job.key] = {
-            "status": res.status,
-            "runtime": res.runtime,
-            "error": res.error,
-            "runtime_ci": list(res.runtime_ci) if res.runtime_ci else None,
-        }
+        found[job.key] = _summary(res)
     return found
+
+
+def _summary(res: RunResult) -> dict[str, Any]:
+    return {
+        "status": res.status,
+        "runtime": res.runtime,
+        "error": res.error,
+        "runtime_ci": list(res.runtime_ci) if res.runtime_ci else None,
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -404,6 +408,11 @@ class _ReferenceProfiler:
         self.measure = measure
         self._memo: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
+
+    def known(self, key: str, result: dict[str, Any]) -> None:
+        """A result measured elsewhere in this run (paired with the samples)."""
+        with self._lock:
+            self._memo[key] = {**result, "cached": False, "first_error": None}
 
     def get(self, key: str, task: ProfileTask, code: str) -> dict[str, Any]:
         with self._lock:
@@ -596,7 +605,7 @@ def score(
     samples: dict[str, list[Sample]],
     *,
     k: int = 1,
-    meter: str = "cpu",
+    meter: str = "icount",
     sandbox: SandboxConfig | None = None,
     measure: MeasureConfig | None = None,
     cache: ReferenceCache | None = None,
@@ -659,7 +668,11 @@ def score(
     scored: dict[str, TaskScore] = {}
     outcomes: dict[str, list[SampleOutcome]] = {}
 
-    # Mercury rows. 1. references (cached per machine)
+    # Mercury rows. 1. references, 2. samples (all of them: pass@k's estimator uses every sample
+    # of a task). With a deterministic meter the references come from the per-machine cache
+    # (a count does not depend on when it was taken); with the cpu meter a task's references and
+    # samples are measured together, interleaved in one time window (paired), never cached.
+    paired = not measure.deterministic
     ref_items: list[tuple[str, ProfileTask, str]] = []
     ref_keys: dict[str, list[str]] = {}
     for key, (rec, _) in mercury.items():
@@ -669,26 +682,18 @@ def score(
             ck = cache.key(sol.solution, pt, meter)
             ref_keys[key].append(ck)
             ref_items.append((ck, pt, sol.solution))
-    refs = _cached_or_profile(ref_items, cache, meter, sandbox, measure, workers)
-
-    # 2. samples (all of them: pass@k's estimator uses every sample of a task)
     jobs: list[Job] = []
     for key, (_rec, group) in mercury.items():
         for s in sorted(group, key=lambda x: x.index):
             jobs.append(Job(tasks[key], s.code, f"{key}\0{s.index}"))
-    results: dict[str, RunResult] = {}
-    for job, res in zip(
-        jobs,
-        profile_many(
-            jobs,
-            meter=cast(MeterName, meter),
-            sandbox=sandbox,
-            measure=measure,
-            workers=workers,
-        ),
-        strict=True,
-    ):
-        results[job.key] = res
+    ref_jobs = [Job(pt, code, ck) for ck, pt, code in ref_items] if paired else []
+    results: dict[str, RunResult] = _profile_keyed(
+        ref_jobs + jobs, meter, sandbox, measure, workers
+    )
+    if paired:
+        refs = {ck: _summary(results[ck]) for ck, _, _ in ref_items}
+    else:
+        refs = _cached_or_profile(ref_items, cache, meter, sandbox, measure, workers)
 
     # 3. metrics
     for key, (rec, group) in mercury.items():
@@ -751,10 +756,22 @@ def score(
             correct = [s for s in group if verdicts[f"{key}\0{s.index}"].passed]
             for s in sorted(correct, key=lambda x: x.index)[:dps_first]:
                 pe_jobs.append(Job(pe_tasks[key], s.code, f"{key}\0{s.index}"))
-        pe_results = _profile_keyed(pe_jobs, meter, sandbox, pe_measure, workers)
-
-        # 3. lazy reference scans, one task per worker; rows are reported as tasks finish
         profiler = _ReferenceProfiler(cache, meter, sandbox, pe_measure, retry_factor)
+        pe_refs: list[Job] = []
+        if paired:
+            # every cluster reference of a task with a sample to place, measured together with
+            # those samples (interleaved, one time window); the scans below then read them
+            for key in {j.key.split("\0", 1)[0] for j in pe_jobs}:
+                pt, rec = pe_tasks[key], dpe[key][0]
+                for code in rec.reference or []:
+                    pe_refs.append(Job(pt, code, profiler.cache.key(code, pt, meter)))
+        pe_results = _profile_keyed(pe_refs + pe_jobs, meter, sandbox, pe_measure, workers)
+        for job in pe_refs:
+            profiler.known(job.key, _summary(pe_results[job.key]))
+
+        # 3. reference scans (lazy with a deterministic meter: a scan profiles, or reads from
+        # the cache, only the references it reaches), one task per worker
+
         n = workers or measure.workers or os.cpu_count() or 1
         with ThreadPoolExecutor(max_workers=n, thread_name_prefix="qs-dpe") as pool:
             futures = {

@@ -18,8 +18,13 @@ requires_bwrap = pytest.mark.skipif(
 requires_valgrind = pytest.mark.skipif(
     shutil.which("valgrind") is None, reason="valgrind is not installed (.ci/run installs it)"
 )
+requires_qemu = pytest.mark.skipif(
+    shutil.which("qemu-x86_64") is None and shutil.which("qemu-aarch64") is None,
+    reason="qemu-user is not installed (.ci/run installs it)",
+)
 
-QUICK = MeasureConfig(min_rounds=2, max_rounds=3, budget_seconds=1.0, window_target_ms=0.5)
+QUICK = MeasureConfig()  # the default, deterministic icount meter: one pass
+QUICK_CPU = MeasureConfig(meter="cpu", min_rounds=2, max_rounds=3, budget_seconds=1.0)
 
 
 def quick_sandbox(**limits: object) -> SandboxConfig:

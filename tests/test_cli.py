@@ -31,8 +31,8 @@ SAMPLES_JSONL = TASKS / "samples.jsonl"
 SAMPLES_MERCURY = TASKS / "samples_mercury.json"
 MERCURY_ROWS = HERE / "fixtures" / "records" / "mercury_rows.json"
 QUICKSILVER = Path(sys.executable).with_name("quicksilver")
-ROUNDS = ["--max-rounds", "6"]
-SCORE_LIMITS = ["--max-rounds", "6", "--budget", "2"]
+ROUNDS = ["--meter", "cpu", "--max-rounds", "6"]
+SCORE_LIMITS = ["--meter", "cpu", "--max-rounds", "6", "--budget", "2"]
 
 
 def cli(*args: Any, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -124,14 +124,17 @@ def test_run_fast_solution_passes(fast_run):
     for case in data["cases"]:
         assert case["passed"] is True
         assert 1 <= case["rounds"] <= 6
-        assert case["calls_per_window"] >= 1
-        assert 0 < case["ci_low"] <= case["median"] <= case["ci_high"]
+        # microsecond calls: each pass's call is net of an empty call's cost, so a case's
+        # median may be 0 within the cpu meter's noise; the ordering always holds
+        assert 0 <= case["ci_low"] <= case["median"] <= case["ci_high"]
         assert "samples" not in case  # per-round samples are left out of the CLI's JSON
-    # runtime = sum over cases of the per-call medians
-    assert data["runtime"] == pytest.approx(sum(c["median"] for c in data["cases"]))
-    # the 2,000-number case dominates the cost
+    # runtime = the median over passes of (loading + every call + any charge)
+    assert len(data["round_costs"]) == data["rounds"] >= 1
+    assert data["runtime"] > 0 and data["load_cost"] >= 0  # loading beyond a minimal solution
+    # the 2,000-number case dominates the calls (the first call of a pass runs in a fresh
+    # process, cold, which the cpu meter sees as some tens of microseconds)
     big = data["cases"][3]["median"]
-    assert all(big > 10 * c["median"] for c in data["cases"][:3])
+    assert all(big > 3 * c["median"] for c in data["cases"][:3])
 
 
 def test_run_slow_solution_passes_and_costs_more(fast_run):

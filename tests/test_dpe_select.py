@@ -69,7 +69,8 @@ def test_p99_interpolates():
 def test_figures_take_median_and_robust_cv_after_warmup():
     res = RunResult("t", "passed", "cpu", "s", "bwrap", runtime=0.011, runtime_ci=(0.01, 0.012))
     samples = [0.030, 0.020, 0.010, 0.012, 0.010, 0.012, 0.011, 0.050]
-    res.cases = [CaseResult(0, True, rounds=8, samples=samples)]
+    res.cases = [CaseResult(0, True, rounds=8, samples=[s - 0.001 for s in samples])]
+    res.round_costs, res.rounds = samples, 8  # a pass's cost: load + calls + charges
     f = figures(res, warmup_rounds=2)
     kept = samples[2:]
     assert f["rounds"] == 6 and f["cost"] == pytest.approx(0.0115)  # median of the 6 kept
@@ -80,7 +81,7 @@ def test_figures_take_median_and_robust_cv_after_warmup():
     assert f["cv_classic"] == pytest.approx(sd / mean)
     assert f["cv_classic"] > 0.5 > f["cv"]  # one slow burst: the classic CV explodes
     # fewer than 3 rounds would remain: warm-up rounds are kept
-    res.cases = [CaseResult(0, True, rounds=3, samples=[0.01, 0.01, 0.02])]
+    res.round_costs, res.rounds = [0.01, 0.01, 0.02], 3
     assert figures(res, warmup_rounds=2)["rounds"] == 3
 
 

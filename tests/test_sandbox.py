@@ -167,7 +167,10 @@ def test_own_pid_namespace_and_unprivileged_user(echo_task: ProfileTask) -> None
     assert res.status == "passed"
     line = next(ln for ln in res.stdout.splitlines() if ln.startswith("IDS"))
     parts = line.split(" ", 3)
-    assert parts[1] == "1"
+    # the solution runs in a child of the sandbox's pid 1 (the zygote), and sees no other pid
+    pid = parts[1]
+    assert pid != "1" and int(pid) < 100
+    assert {e for e in eval(parts[3]) if e.isdigit()} == {"1", pid}
     if os.geteuid() == 0:
         assert parts[2] == str(SandboxConfig().sandbox_uid)
 
@@ -222,10 +225,15 @@ def test_forged_reply_on_the_reply_channel_is_a_protocol_violation(echo_task: Pr
         import json, os, struct, sys
         class Solution:
             def f(self, x):
-                fd = int(sys.argv[2])
-                for seq in range(1, 200):
-                    body = json.dumps({"seq": seq, "ok": True}).encode()
-                    os.write(fd, struct.pack(">I", len(body)) + body)
+                # the channels sit at fixed descriptors 40-43 (runtime/harness.py): the
+                # zygote's are closed in the child, the child's own replies go to 43
+                for fd in (41, 43):
+                    for seq in range(1, 200):
+                        body = json.dumps({"seq": seq, "ok": True}).encode()
+                        try:
+                            os.write(fd, struct.pack(">I", len(body)) + body)
+                        except OSError:
+                            break
                 return x + 1
     """,
     )
@@ -257,8 +265,7 @@ def test_writing_junk_to_every_descriptor_cannot_pass(echo_task: ProfileTask) ->
         ("sys.exit(0)", "error"),
         ("os._exit(0)", "error"),
         ("raise SystemExit(0)", "error"),
-        # pid 1 of a namespace ignores its own SIGKILL: the call returns None, a wrong answer
-        ("os.kill(os.getpid(), 9)", "failed"),
+        ("os.kill(os.getpid(), 9)", "error"),
         ("os.abort()", "error"),
     ],
 )

@@ -196,7 +196,7 @@ def test_unknown_tasks_and_the_summary(report):
     assert data["by_difficulty"]["Hard"]["n_unscorable"] == 1
     assert data["by_difficulty"]["Easy"]["beyond_at_k"] == 1.0
     assert data["by_difficulty"]["Medium"]["beyond_at_k"] == 0.0
-    assert (data["meter"], data["unit"], data["isolation"]) == ("cpu", "s", "bwrap")
+    assert (data["meter"], data["unit"], data["isolation"]) == ("icount", "instructions", "bwrap")
     json.dumps(data)  # the report is plain JSON
 
 
@@ -254,14 +254,14 @@ def test_reference_cache_skips_profiling_on_a_second_run(summary_ranges, tmp_pat
         return score([summary_ranges], group, sandbox=SANDBOX, measure=MEASURE, cache=cache)
 
     first = run(ReferenceCache(tmp_path))
-    assert calls == [2, 1]  # two references, then the sample
+    assert calls == [1, 2]  # the sample, then the two references
     files = sorted(tmp_path.rglob("*.json"))
     assert len(files) == 2
     mtimes = [p.stat().st_mtime_ns for p in files]
 
     calls.clear()
     second = run(ReferenceCache(tmp_path))
-    assert calls == [0, 1]  # references come from the cache; samples are always profiled
+    assert calls == [1, 0]  # samples are always profiled; references come from the cache
     assert [p.stat().st_mtime_ns for p in files] == mtimes
     assert (
         by_task(second)["summary-ranges"]["reference_runtimes"]
@@ -270,12 +270,12 @@ def test_reference_cache_skips_profiling_on_a_second_run(summary_ranges, tmp_pat
 
     calls.clear()
     run(ReferenceCache(tmp_path, enabled=False))  # what --recollect does
-    assert calls == [2, 1]
+    assert calls == [1, 2]
     assert all(p.stat().st_mtime_ns > m for p, m in zip(files, mtimes, strict=True))
 
     calls.clear()
     run(ReferenceCache(tmp_path / "other"))  # another cache folder knows nothing
-    assert calls == [2, 1]
+    assert calls == [1, 2]
 
 
 def test_cache_key_changes_with_code_cases_and_meter(summary_ranges, tmp_path):

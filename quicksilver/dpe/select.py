@@ -68,11 +68,7 @@ def figures(res: RunResult, *, warmup_rounds: int = 0) -> dict[str, Any]:
     variation, ``1.4826 * MAD / median`` (equal to stdev / mean for normal noise, and not moved by
     the short slow bursts a shared VM produces); ``cv_classic`` is stdev / mean, recorded too.
     """
-    per_round = (
-        [sum(vals) for vals in zip(*(c.samples for c in res.cases), strict=False)]
-        if res.cases
-        else []
-    )
+    per_round = list(res.round_costs)
     if len(per_round) - warmup_rounds >= 3:
         per_round = per_round[warmup_rounds:]
     if not per_round:
@@ -91,7 +87,6 @@ def figures(res: RunResult, *, warmup_rounds: int = 0) -> dict[str, Any]:
         "cv": cv,
         "cv_classic": cv_classic,
         "rounds": len(per_round),
-        "calls_per_window": [c.calls_per_window for c in res.cases],
     }
 
 

@@ -27,7 +27,6 @@ log = logging.getLogger(__name__)
 RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
 INSIDE_RUNTIME = "/qs/runtime"
 INSIDE_SITE = "/qs/site"
-INSIDE_OUT = "/qs/out"
 TMP_SIZE = 64 * 1024 * 1024
 
 # What Python needs in its environment; nothing else of the caller's crosses over.
@@ -40,6 +39,10 @@ BASE_ENV = {
     "PYTHONDONTWRITEBYTECODE": "1",
     "PYTHONIOENCODING": "utf-8",
     "OMP_NUM_THREADS": "1",
+    # One malloc arena and no mmap-backed chunks: an emulator's helper thread then cannot move
+    # where the process's memory lands (addresses reach hashing and a deterministic count).
+    "MALLOC_ARENA_MAX": "1",
+    "MALLOC_MMAP_THRESHOLD_": "33554432",
 }
 
 
@@ -88,7 +91,7 @@ def probe_bwrap() -> tuple[bool, str]:
     if exe is None:
         return False, "bubblewrap (bwrap) is not installed: apt-get install bubblewrap"
     argv = [
-        *bwrap_argv(Path("/nonexistent-out"), with_out=False),
+        *bwrap_argv(),
         str(interpreter()),
         "-I",
         "-S",
@@ -133,7 +136,10 @@ def _ro_bind_with_parents(path: Path) -> list[str]:
     return [*args, "--ro-bind", str(path), str(path)]
 
 
-def bwrap_argv(out_dir: Path, *, with_out: bool, info_fd: int | None = None) -> list[str]:
+def bwrap_argv(
+    *, info_fd: int | None = None, binds: list[tuple[str, str]] | None = None
+) -> list[str]:
+    """bubblewrap's command line; ``binds`` are extra host files shown read-only (a meter's)."""
     exe = bwrap_path() or "bwrap"
     argv = [
         exe,
@@ -169,8 +175,8 @@ def bwrap_argv(out_dir: Path, *, with_out: bool, info_fd: int | None = None) -> 
     argv += ["--perms", "0755", "--dir", INSIDE_SITE]
     if site is not None:
         argv += ["--ro-bind", str(site), f"{INSIDE_SITE}/sortedcontainers"]
-    if with_out:
-        argv += ["--bind", str(out_dir), INSIDE_OUT]
+    for host, inside in binds or []:
+        argv += ["--perms", "0755", "--dir", str(Path(inside).parent), "--ro-bind", host, inside]
     argv += [
         "--proc",
         "/proc",
@@ -193,8 +199,15 @@ def bwrap_argv(out_dir: Path, *, with_out: bool, info_fd: int | None = None) -> 
     return argv
 
 
-def harness_argv(isolation: Isolation, cmd_fd: int, reply_fd: int) -> list[str]:
-    """The interpreter command line, as seen from inside the sandbox."""
+def harness_argv(
+    isolation: Isolation,
+    cmd_fd: int,
+    reply_fd: int,
+    *,
+    child_fds: tuple[int, int] | None = None,
+) -> list[str]:
+    """The interpreter command line, as seen from inside the sandbox (``child_fds``: a zygote's
+    channel for its children, see runtime/harness.py)."""
     if isolation.weak:
         runtime = str(RUNTIME_DIR)
         site = _site_package_dir("sortedcontainers")
@@ -209,6 +222,7 @@ def harness_argv(isolation: Isolation, cmd_fd: int, reply_fd: int) -> list[str]:
         str(cmd_fd),
         str(reply_fd),
         site_arg,
+        *([str(child_fds[0]), str(child_fds[1])] if child_fds else []),
     ]
 
 

@@ -14,6 +14,7 @@ import itertools
 import json
 import logging
 import os
+import platform
 import select
 import shutil
 import signal
@@ -22,6 +23,7 @@ import tempfile
 import threading
 import time
 import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,7 +35,8 @@ from quicksilver.sandbox.runtime import wire
 
 log = logging.getLogger(__name__)
 
-HARNESS_PROTOCOL = 2  # must match PROTOCOL in runtime/harness.py
+HARNESS_PROTOCOL = 3  # must match PROTOCOL in runtime/harness.py
+HARNESS_FDS = (40, 41, 42, 43)  # must match FIXED_FDS in runtime/harness.py
 
 WORK_PREFIX = "qs-sandbox-"
 
@@ -165,8 +168,30 @@ class CapturedOutput:
         }
 
 
+@dataclass
+class _Endpoint:
+    """One command/reply channel pair to one process, and that process's meter readings."""
+
+    cmd_w: int
+    reply_r: int
+    meter: Meter
+    cmd_fd_inside: int  # the harness's end of cmd_w: it blocks reading this fd between commands
+    pid: int = 0  # host pid: its CPU clock bounds each command
+    decoder: wire.FrameDecoder = field(default_factory=wire.FrameDecoder)
+    pending: list[Any] = field(default_factory=list)
+    seq: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+    last_reading: int = 0
+
+    def cpu(self) -> int:
+        return time.clock_gettime_ns(_process_cpu_clock(self.pid))
+
+
 class SandboxSession:
-    """One sandboxed harness process serving all the rounds of one solution."""
+    """One sandboxed harness process (see the module docstring).
+
+    With ``zygote=True`` the harness also holds a second channel pair that the children it forks
+    (:meth:`spawn`) answer on; see :class:`ChildProcess`.
+    """
 
     def __init__(
         self,
@@ -175,23 +200,24 @@ class SandboxSession:
         isolation: iso.Isolation | None = None,
         *,
         limit_scale: float = 1.0,
+        zygote: bool = False,
     ) -> None:
         self.config = config
         self.meter = meter
         self.isolation = isolation or iso.resolve(config)
         self.limit_scale = limit_scale
+        self.zygote = zygote
         self.output = CapturedOutput(config.limits.output_bytes)
+        self.capture = self.output  # where stdout / stderr go now (a running child's own)
         self.pid: int | None = None
         self.returncode: int | None = None
         self._proc: subprocess.Popen[bytes] | None = None
-        self._seq = itertools.count(1)
-        self._decoder = wire.FrameDecoder()
-        self._pending: list[dict[str, Any]] = []
-        self._last_reading = 0
-        self._last_cpu = 0
+        self._main: _Endpoint | None = None
+        self._child_fds: tuple[int, int] = (-1, -1)  # host ends: child commands, child replies
+        self._child_cmd_fd = -1  # the children's end, as numbered inside
         self._work: Path | None = None
-        self._cmd_w = self._reply_r = -1
         self._closed = False
+        self.child: ChildProcess | None = None
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -204,28 +230,38 @@ class SandboxSession:
                 "network isolation); rlimits and a scrubbed environment only"
             )
         self._work = Path(tempfile.mkdtemp(prefix=f"{WORK_PREFIX}{os.getpid()}-"))
-        out_dir = self._work / "out"
-        out_dir.mkdir()
-        # Reached only through the bind mount (its parent is 0700); the harness starts as root
-        # without CAP_DAC_OVERRIDE and then becomes the sandbox uid, and both must write here.
-        out_dir.chmod(0o777)
-        cmd_r, self._cmd_w = os.pipe()
-        self._reply_r, reply_w = os.pipe()
+        cmd_r, cmd_w = os.pipe()
+        reply_r, reply_w = os.pipe()
+        inner: list[int] = [cmd_r, reply_w]
+        child_fds = None
+        if self.zygote:
+            ccmd_r, ccmd_w = os.pipe()
+            creply_r, creply_w = os.pipe()
+            self._child_fds = (ccmd_w, creply_r)
+            os.set_blocking(creply_r, False)
+            inner += [ccmd_r, creply_w]
+            child_fds = (ccmd_r, creply_w)
+        # the harness moves its channels to fixed descriptors (runtime/harness.py FIXED_FDS)
+        self._main = _Endpoint(cmd_w, reply_r, self.meter, HARNESS_FDS[0])
+        self._child_cmd_fd = HARNESS_FDS[2] if self.zygote else -1
         info_r = info_w = -1
-        harness = iso.harness_argv(self.isolation, cmd_r, reply_w)
+        harness = iso.harness_argv(self.isolation, cmd_r, reply_w, child_fds=child_fds)
         if self.isolation.weak:
-            argv = self.meter.wrap(harness, str(out_dir))
-            fds: tuple[int, ...] = (cmd_r, reply_w)
+            argv = self.meter.wrap(harness, weak=True)
+            fds: tuple[int, ...] = tuple(inner)
             env = iso.weak_env()
-            cwd = str(self._work)
         else:
             info_r, info_w = os.pipe()
-            argv = iso.bwrap_argv(
-                out_dir, with_out=self.meter.needs_out_dir(), info_fd=info_w
-            ) + self.meter.wrap(harness, iso.INSIDE_OUT)
-            fds = (cmd_r, reply_w, info_w)
+            argv = iso.bwrap_argv(info_fd=info_w, binds=self.meter.binds()) + self.meter.wrap(
+                harness, weak=False
+            )
+            fds = (*inner, info_w)
             env = {"PATH": "/usr/bin:/bin"}
-            cwd = str(self._work)
+        setarch = shutil.which("setarch")
+        if setarch:
+            # No address-space randomisation: addresses reach hashing (id-keyed sets and dicts)
+            # and the allocator's paths, so counts would differ from one sandbox to the next.
+            argv = [setarch, platform.machine(), "-R", *argv]
         setpriv = shutil.which("setpriv")
         if setpriv:
             # Kill the sandbox if this process (the thread that started it) dies.
@@ -238,11 +274,11 @@ class SandboxSession:
                 stderr=subprocess.PIPE,
                 pass_fds=fds,
                 env=env,
-                cwd=cwd,
+                cwd=str(self._work),
                 start_new_session=True,
             )
         finally:
-            for fd in (cmd_r, reply_w, info_w):
+            for fd in (*inner, info_w):
                 if fd >= 0:
                     os.close(fd)
         with _LIVE_LOCK:
@@ -258,22 +294,25 @@ class SandboxSession:
         finally:
             if info_r >= 0:
                 os.close(info_r)
+        self._main.pid = self.pid
         try:
-            self.meter.attach(self.pid, out_dir)
-            # The harness greets once it runs: from here on the sandbox is fully set up, and
-            # it exits by itself on EOF if this process dies.
-            hello = self._await_reply(0, self._cpu(), None, 60.0)
-            if hello.get("protocol") != HARNESS_PROTOCOL:
-                raise ProtocolViolation(
-                    f"the sandbox harness ({iso.RUNTIME_DIR}) speaks protocol "
-                    f"{hello.get('protocol')!r} but this process expects {HARNESS_PROTOCOL}: "
-                    "the installed quicksilver changed under a running process; restart it"
-                )
-            self._last_reading = self.meter.read()
-            self._last_cpu = self._cpu()
+            self._greeted(self._main, 60.0)
+            self.meter.attach(self.pid)
+            _wait_blocked(self._main)
+            self._main.last_reading = self.meter.read()
         except (MeterError, SandboxError):
             self.kill()
             raise
+
+    def _greeted(self, ep: _Endpoint, wall: float) -> None:
+        """Wait for the harness's hello (it is set up) and check that it speaks our protocol."""
+        hello = self._await_reply(ep, 0, ep.cpu(), None, wall)
+        if hello.get("protocol") != HARNESS_PROTOCOL:
+            raise ProtocolViolation(
+                f"the sandbox harness ({iso.RUNTIME_DIR}) speaks protocol "
+                f"{hello.get('protocol')!r} but this process expects {HARNESS_PROTOCOL}: "
+                "the installed quicksilver changed under a running process; restart it"
+            )
 
     def _read_info(self, fd: int) -> int:
         deadline = time.monotonic() + 30
@@ -294,10 +333,6 @@ class SandboxSession:
         err = self._drain_all()
         raise SandboxError(f"bubblewrap did not start the sandbox: {err or 'no child pid'}")
 
-    def _cpu(self) -> int:
-        assert self.pid is not None
-        return time.clock_gettime_ns(_process_cpu_clock(self.pid))
-
     # -- commands -----------------------------------------------------------------------------
 
     def request(
@@ -308,50 +343,70 @@ class SandboxSession:
         wall_limit_s: float | None = None,
         **fields: Any,
     ) -> Exchange:
-        """Send one command and wait for its reply within the CPU and wall limits."""
-        if self._proc is None or self._closed:
+        """Send one command to the harness and wait for its reply within the limits."""
+        if self._proc is None or self._closed or self._main is None:
             raise SandboxError("session is not running")
-        seq = next(self._seq)
-        before = self.meter.read()
-        cpu_before = self._cpu()
-        idle = before - self._last_reading
+        return self._exchange(self._main, op, cpu_limit_s, wall_limit_s, fields)
+
+    def _exchange(
+        self,
+        ep: _Endpoint,
+        op: str,
+        cpu_limit_s: float | None,
+        wall_limit_s: float | None,
+        fields: dict[str, Any],
+    ) -> Exchange:
+        seq = next(ep.seq)
         try:
-            wire.write_frame(self._cmd_w, {"op": op, "seq": seq, **fields})
+            before = ep.meter.read()
+            cpu_before = ep.cpu()
+        except (MeterError, OSError) as exc:
+            raise self._gone(f"the process vanished before the command ({exc})") from exc
+        idle = before - ep.last_reading
+        try:
+            wire.write_frame(ep.cmd_w, {"op": op, "seq": seq, **fields})
         except (BrokenPipeError, OSError) as exc:
             raise self._gone(f"the sandbox closed its command channel ({exc})") from exc
-        reply = self._await_reply(seq, cpu_before, cpu_limit_s, wall_limit_s)
+        reply = self._await_reply(ep, seq, cpu_before, cpu_limit_s, wall_limit_s)
         try:
-            after = self.meter.read()
-            cpu_after = self._cpu()
+            if op != "exit":
+                _wait_blocked(ep)
+            after = ep.meter.read()
+            cpu_after = ep.cpu()
         except (MeterError, OSError) as exc:
             raise self._gone(f"process vanished after replying ({exc})") from exc
-        self._last_reading, self._last_cpu = after, cpu_after
+        ep.last_reading = after
         return Exchange(reply=reply, cost=after - before, idle=idle, cpu_ns=cpu_after - cpu_before)
 
     def _await_reply(
-        self, seq: int, cpu_before: int, cpu_limit_s: float | None, wall_limit_s: float | None
+        self,
+        ep: _Endpoint,
+        seq: int,
+        cpu_before: int,
+        cpu_limit_s: float | None,
+        wall_limit_s: float | None,
     ) -> dict[str, Any]:
         assert self._proc is not None and self._proc.stdout and self._proc.stderr
         scale = self.limit_scale
         cpu_limit = None if cpu_limit_s is None else int(cpu_limit_s * scale * 1e9)
         wall_deadline = None if wall_limit_s is None else time.monotonic() + wall_limit_s * scale
         streams = {
-            self._reply_r: "reply",
+            ep.reply_r: "reply",
             self._proc.stdout.fileno(): "stdout",
             self._proc.stderr.fileno(): "stderr",
         }
         while True:
-            if self._pending:
-                reply = self._pending.pop(0)
+            if ep.pending:
+                reply = ep.pending.pop(0)
                 if not isinstance(reply, dict) or reply.get("seq") != seq:
-                    self.kill()
+                    self._kill_endpoint(ep)
                     raise ProtocolViolation(
                         f"reply out of sequence (expected seq {seq}, got "
                         f"{str(reply)[:120]!r}): something other than the harness wrote to "
                         "the reply channel"
                     )
-                if self._pending:
-                    self.kill()
+                if ep.pending:
+                    self._kill_endpoint(ep)
                     raise ProtocolViolation("more replies than commands on the reply channel")
                 return reply
             timeout = 0.05
@@ -368,34 +423,89 @@ class SandboxSession:
                     if not chunk:
                         raise self._gone("the sandboxed process exited during the command")
                     try:
-                        self._pending.extend(self._decoder.feed(chunk))
+                        ep.pending.extend(ep.decoder.feed(chunk))
                     except wire.WireError as exc:
-                        self.kill()
+                        self._kill_endpoint(ep)
                         raise ProtocolViolation(f"undecodable reply: {exc}") from exc
                 elif chunk:
-                    self.output.add(name, chunk)
-            if self._pending:
+                    self.capture.add(name, chunk)
+            if ep.pending:
                 continue
+            if ep is not self._main and not _alive(ep.pid):
+                raise self._gone("the sandboxed process exited during the command")
             if cpu_limit is not None:
                 try:
-                    used = self._cpu() - cpu_before
+                    used = ep.cpu() - cpu_before
                 except OSError:
                     raise self._gone("the sandboxed process exited during the command") from None
                 if used > cpu_limit:
-                    self.kill()
+                    self._kill_endpoint(ep)
                     raise LimitExceeded("cpu", f"CPU time limit of {cpu_limit / 1e9:.3g}s exceeded")
             if wall_deadline is not None and time.monotonic() > wall_deadline:
-                self.kill()
+                self._kill_endpoint(ep)
                 raise LimitExceeded("wall", f"wall time limit of {wall_limit_s}s exceeded")
+
+    def _kill_endpoint(self, ep: _Endpoint) -> None:
+        """Kill the process behind ``ep``: a child alone, or the whole sandbox."""
+        if ep is self._main:
+            self.kill()
+        else:
+            with contextlib.suppress(OSError):
+                os.kill(ep.pid, signal.SIGKILL)
 
     def _gone(self, message: str) -> SandboxError:
         if shutting_down():
             return ShuttingDown(f"stopping: the sandbox was killed ({message})")
+        if self.child is not None and not self.child.finished:
+            return ChildGone(message, None)  # the zygote reaps it and says how it ended
         rc = self._reap(timeout=5)
         detail = self._drain_all()
         how = _describe_returncode(rc)
         text = f"{message}; {how}" + (f"; stderr: {detail}" if detail else "")
         return ChildGone(text, rc)
+
+    # -- zygote -------------------------------------------------------------------------------
+
+    def spawn(self, setup: dict[str, Any], *, wall_limit_s: float = 30.0) -> ChildProcess:
+        """Fork a child of the zygote; it answers on the child channels (see ChildProcess)."""
+        if not self.zygote:
+            raise SandboxError("spawn needs a zygote session")
+        if self.child is not None and not self.child.finished:
+            raise SandboxError("the previous child has not been reaped")
+        self._drain_child_channel()
+        ex = self.request("spawn", wall_limit_s=wall_limit_s, **setup)
+        if not ex.reply.get("ok"):
+            raise SandboxError(f"spawn failed: {ex.reply.get('error')}")
+        assert self.pid is not None
+        host_pid = _find_child(self.pid)
+        child = ChildProcess(self, int(ex.reply["pid"]), host_pid)
+        self.child = child
+        self.capture = child.output
+        try:
+            self._greeted(child.endpoint, wall_limit_s)
+            child.endpoint.meter.attach(host_pid)
+            _wait_blocked(child.endpoint)
+            child.endpoint.last_reading = child.endpoint.meter.read()
+        except (MeterError, SandboxError, OSError):
+            child.finish()
+            raise
+        return child
+
+    def set_memory_limit(self, extra_bytes: int) -> None:
+        """Cap the zygote's address space at what it maps now plus ``extra_bytes``; children
+        inherit the cap at fork. Set from outside: an emulator ignores a guest's own RLIMIT_AS,
+        and a solution cannot raise a hard limit."""
+        import resource
+
+        assert self.pid is not None
+        limit = _vm_size(self.pid) + extra_bytes
+        resource.prlimit(self.pid, resource.RLIMIT_AS, (limit, limit))
+
+    def _drain_child_channel(self) -> None:
+        """Throw away whatever a previous child left on the child reply channel."""
+        with contextlib.suppress(BlockingIOError, OSError):
+            while os.read(self._child_fds[1], 1 << 20):
+                pass
 
     # -- teardown -----------------------------------------------------------------------------
 
@@ -434,20 +544,26 @@ class SandboxSession:
                     break
                 if not chunk:
                     break
-                self.output.add(name, chunk)
-        tail = self.output.stderr[-400:].decode(errors="replace").strip()
+                self.capture.add(name, chunk)
+        tail = self.capture.stderr[-400:].decode(errors="replace").strip()
         return tail
 
     def close(self) -> None:
         if self._closed:
             return
+        if self.child is not None and not self.child.finished:
+            with contextlib.suppress(SandboxError, OSError):
+                self.child.finish()
         if self._proc is not None and self._proc.poll() is None:
             with contextlib.suppress(SandboxError, OSError):
                 self.request("exit", wall_limit_s=5)
         self.kill()
         self._drain_all()
         self.meter.close()
-        for fd in (self._cmd_w, self._reply_r):
+        fds = [*self._child_fds]
+        if self._main is not None:
+            fds += [self._main.cmd_w, self._main.reply_r]
+        for fd in fds:
             if fd >= 0:
                 with contextlib.suppress(OSError):
                     os.close(fd)
@@ -468,6 +584,152 @@ class SandboxSession:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@dataclass
+class ChildEnd:
+    """How a child ended, as its parent (the zygote) saw it in wait4."""
+
+    exit_code: int | None
+    cpu_seconds: float
+    maxrss_kb: int
+    killed: bool  # the host killed it (a limit, a protocol violation, or cleanup)
+
+
+class ChildProcess:
+    """A child of a zygote: the process that loads and runs one solution for one pass.
+
+    Commands go to it on the child channels; the meter reads *its* host pid. ``finish`` ends it
+    (``exit``, or SIGKILL if it does not answer) and has the zygote reap it.
+    """
+
+    def __init__(self, session: SandboxSession, ns_pid: int, host_pid: int) -> None:
+        self.session = session
+        self.ns_pid = ns_pid
+        self.host_pid = host_pid
+        ccmd_w, creply_r = session._child_fds
+        self.endpoint = _Endpoint(
+            ccmd_w, creply_r, session.meter.for_child(), session._child_cmd_fd, pid=host_pid
+        )
+        self.output = CapturedOutput(session.config.limits.output_bytes)
+        self.finished = False
+        self.killed = False
+        self.end: ChildEnd | None = None
+
+    def request(
+        self,
+        op: str,
+        *,
+        cpu_limit_s: float | None = None,
+        wall_limit_s: float | None = None,
+        **fields: Any,
+    ) -> Exchange:
+        if self.finished:
+            raise SandboxError("the child has ended")
+        try:
+            return self.session._exchange(self.endpoint, op, cpu_limit_s, wall_limit_s, fields)
+        except SandboxError:
+            self.killed = True  # a limit, a protocol violation or a crash: no polite exit
+            raise
+
+    def finish(self) -> ChildEnd:
+        """End the child (politely when it still answers) and have the zygote reap it."""
+        if self.end is not None:
+            return self.end
+        session = self.session
+        if not self.killed and _alive(self.host_pid):
+            try:
+                session._exchange(self.endpoint, "exit", None, 5.0, {})
+            except SandboxError:
+                self.killed = True
+        deadline = time.monotonic() + 1.0
+        while not self.killed and _alive(self.host_pid) and time.monotonic() < deadline:
+            time.sleep(0.0005)
+        if _alive(self.host_pid):
+            with contextlib.suppress(OSError):
+                os.kill(self.host_pid, signal.SIGKILL)
+        self.finished = True
+        session.capture = session.output
+        self.endpoint.meter.close()
+        ex = session.request("reap", wall_limit_s=30.0)
+        reply = ex.reply
+        self.end = ChildEnd(
+            exit_code=reply.get("exit_code"),
+            cpu_seconds=float(reply.get("cpu_seconds") or 0.0),
+            maxrss_kb=int(reply.get("maxrss_kb") or 0),
+            killed=self.killed,
+        )
+        session._drain_child_channel()
+        return self.end
+
+
+_READ_SYSCALL = {"x86_64": 0, "aarch64": 63}.get(platform.machine(), -1)
+
+
+def _wait_blocked(ep: _Endpoint, timeout: float = 2.0) -> bool:
+    """Wait until the harness is blocked reading its next command, so that a reading taken now
+    includes everything it does after a reply (and nothing of the next command).
+
+    Reads /proc/<pid>/syscall: while a process sleeps in a system call it shows the call's number
+    and arguments. True once blocked; False after ``timeout`` (the process kept running: whatever
+    it does then falls into the next command's idle gap, which the profiler charges).
+    """
+    want = f"{_READ_SYSCALL} {ep.cmd_fd_inside:#x} "
+    path = f"/proc/{ep.pid}/syscall"
+    deadline = time.monotonic() + timeout
+    spins = 0
+    while True:
+        try:
+            with open(path) as fh:
+                if fh.read().startswith(want):
+                    return True
+        except OSError:
+            return False  # gone: the caller finds out when it reads the meter
+        if time.monotonic() > deadline:
+            return False
+        spins += 1
+        if spins > 50:
+            time.sleep(0.0002)
+
+
+def _alive(pid: int) -> bool:
+    """The process exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            state = fh.read().rsplit(b") ", 1)[1][:1]
+    except (OSError, IndexError):
+        return False
+    return state not in (b"Z", b"X")
+
+
+def _vm_size(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    raise OSError(f"no VmSize for pid {pid}")
+
+
+def _find_child(parent: int, timeout: float = 5.0) -> int:
+    """The host pid of the one child of ``parent`` (the zygote forks one at a time)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = []
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as fh:
+                    fields = fh.read().rsplit(b") ", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[1]) == parent and fields[0] not in (b"Z", b"X"):
+                found.append(int(entry.name))
+        if len(found) == 1:
+            return found[0]
+        if time.monotonic() > deadline:
+            raise SandboxError(f"the zygote (pid {parent}) has {len(found)} children, not one")
+        time.sleep(0.001)
 
 
 def _describe_returncode(rc: int | None) -> str:

@@ -78,7 +78,7 @@ class UniquenessSection(_Strict):
 class ProfileSection(_Strict):
     measure: MeasureConfig = MeasureConfig(
         min_rounds=3, max_rounds=12, target_rel_ci=0.05, budget_seconds=10.0
-    )
+    )  # rounds apply to the cpu / instructions meters; icount (the default) needs one pass
     sandbox: SandboxConfig = SandboxConfig(limits=SandboxLimits(cpu_seconds=120.0))
 
 
@@ -203,9 +203,14 @@ class PEProfileSection(_Strict):
     """Profiling every valid solution on the performance-exercising input."""
 
     measure: MeasureConfig = MeasureConfig(
-        min_rounds=7, max_rounds=12, target_rel_ci=0.02, budget_seconds=20.0, window_target_ms=50.0
+        min_rounds=7, max_rounds=12, target_rel_ci=0.02, budget_seconds=20.0
+    )  # rounds apply to the cpu / instructions meters; icount (the default) needs one pass
+    warmup_rounds: int = Field(
+        0,
+        ge=0,
+        description="first rounds not counted (every pass runs in a fresh process from the same "
+        "state, so none is needed; kept for comparisons with in-process loops)",
     )
-    warmup_rounds: int = Field(2, ge=0, description="first rounds not counted (warm-up)")
     sandbox: SandboxConfig = SandboxConfig(limits=SandboxLimits(cpu_seconds=120.0))
 
 

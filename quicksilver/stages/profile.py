@@ -86,8 +86,9 @@ def profile_shard(
                 "runtime": res.runtime,
                 "ci_low": res.runtime_ci[0] if res.runtime_ci else res.runtime,
                 "ci_high": res.runtime_ci[1] if res.runtime_ci else res.runtime,
-                "rounds": sum(c.rounds for c in res.cases),
-                "converged": all(c.converged for c in res.cases),
+                "rounds": res.rounds,
+                "converged": res.converged,
+                "flags": res.flags,
                 "isolation": res.isolation,
             }
         )

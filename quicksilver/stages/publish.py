@@ -160,7 +160,7 @@ FIELD_DOCS: dict[str, str] = {
     "answer_any_order": "whether a list answer is accepted in any order",
     "solution_provenance": "per solution hash: `source`, `model`, `url`, `runtime_reported` "
     "(nulls when unknown)",
-    "runtime_meter": "meter of `reference_runtimes`: `cpu`, `instructions`, `callgrind`",
+    "runtime_meter": "meter of `reference_runtimes`: `icount`, `cpu`, `instructions`",
     "runtime_unit": "unit of `reference_runtimes` (`s` or `instructions`)",
     "reference_runtimes": "per solution hash: measured cost over all test cases, its 95% CI "
     "and the rounds taken",

@@ -158,7 +158,7 @@ FIELD_DOCS: dict[str, str] = {
     "p99_cv": "99th percentile over solutions of the coefficient of variation the selection used",
     "clustering_bias": "bias of the adaptive clustering",
     "clustering_w": "w of the adaptive clustering, in `cost_unit`",
-    "cost_meter": "meter of the costs: `cpu`, `instructions`, `callgrind`",
+    "cost_meter": "meter of the costs: `icount`, `cpu`, `instructions`",
     "cost_unit": "unit of the costs (`s` or `instructions`)",
     "machine_id": "short id of the build machine",
     "machine": "that machine as JSON",

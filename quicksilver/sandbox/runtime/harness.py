@@ -1,10 +1,19 @@
-"""The harness that runs one untrusted solution inside the sandbox.
+"""The harness that runs untrusted solutions inside the sandbox.
 
-Started as ``python -I -S harness.py CMD_FD REPLY_FD [SITE_DIR]``: commands arrive on CMD_FD and
-replies leave on REPLY_FD (length-prefixed JSON, see wire.py). Standard library only. The host
-drives it one command at a time and reads the process's CPU clock (or instruction counter)
-between commands, so every measurement is taken by the kernel, outside this process; the
-harness never reports a time of its own. Expected outputs never enter this process.
+Started as ``python -I -S harness.py CMD_FD REPLY_FD SITE_DIR [CHILD_CMD_FD CHILD_REPLY_FD]``:
+commands arrive on CMD_FD and replies leave on REPLY_FD (length-prefixed JSON, see wire.py);
+the channels move to the fixed descriptors 40-43 first (``FIXED_FDS``).
+Standard library only. The host drives it one command at a time and reads the process's CPU
+clock (or instruction counter) between commands, so every measurement is taken outside the
+measured process; the harness never reports a time of its own. Expected outputs never enter a
+process that runs solution code.
+
+With the two child channels the process is a *zygote* (see docs/profiler.md): it prepares the
+task once (``zsetup``) and never runs solution code itself. ``spawn`` forks a child that drops
+its privileges, takes its limits and then serves the child channels; the solution is loaded in
+the child, and the child is discarded after one pass over the cases (``exit``; the zygote
+``reap``s it). Every child starts from the same post-setup state, so nothing a solution does
+survives into another pass or another solution.
 
 Commands (each answered by exactly one reply carrying the command's ``seq``):
   setup    limits, privileges, the task (entry point, kind, convert_offline, case inputs)
@@ -14,6 +23,17 @@ Commands (each answered by exactly one reply carrying the command's ``seq``):
   report   strictly serialise the first call's output and its post-call inputs
   release  drop the copies and outputs
   exit
+Zygote commands:
+  zsetup   the task; every case input is decoded and passed through convert_offline once
+  spawn    fork a child (privileges, limits, seeds); the reply carries its pid
+  reap     wait for the child; the reply carries how it ended and its resource usage
+  ping     nothing (the host warms the command loop up, so children start from one state)
+Child commands (besides load, judge_setup and judge):
+  compile  compile the solution's source (``load`` without ``code`` then executes it)
+  call     call the entry point once on case ``case``'s prepared input (``null``: a no-op)
+  report   with ``case``: serialise that call's output and its post-call inputs
+  stage    decode serialised results (trusted calibration of ``encode``)
+  encode   serialise staged result ``i`` exactly as ``report`` does
 """
 
 from __future__ import annotations
@@ -24,32 +44,55 @@ import gc
 import os
 import sys
 
-PROTOCOL = 2  # bump on any change of the commands or replies; the host checks it
+PROTOCOL = 3  # bump on any change of the commands or replies; the host checks it
 
-CMD_FD = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-REPLY_FD = int(sys.argv[2]) if len(sys.argv) > 2 else 4
+FIXED_FDS = (40, 41, 42, 43)  # the channels' numbers once settled (see _settle)
+
+
+def _settle(given: list[int]) -> list[int]:
+    """Move the channels to fixed descriptor numbers and forget the command line.
+
+    The host's numbers vary from one sandbox to the next; a process that parsed different
+    strings allocates differently, and a deterministic meter would count the difference.
+    """
+    import fcntl
+
+    temps = [fcntl.fcntl(fd, fcntl.F_DUPFD, 50) if fd >= 0 else -1 for fd in given]
+    for fd in given:
+        if fd >= 0:
+            os.close(fd)
+    out = []
+    for tmp, fixed in zip(temps, FIXED_FDS, strict=False):
+        if tmp < 0:
+            out.append(-1)
+            continue
+        os.dup2(tmp, fixed)
+        os.close(tmp)
+        out.append(fixed)
+    return out
+
+
+_SITE = sys.argv[3] if len(sys.argv) > 3 else ""
+CMD_FD, REPLY_FD, CHILD_CMD_FD, CHILD_REPLY_FD = _settle(
+    [
+        int(sys.argv[1]) if len(sys.argv) > 1 else 3,
+        int(sys.argv[2]) if len(sys.argv) > 2 else 4,
+        int(sys.argv[4]) if len(sys.argv) > 5 else -1,
+        int(sys.argv[5]) if len(sys.argv) > 5 else -1,
+    ]
+)
+sys.argv[:] = ["harness"]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [HERE] + ([sys.argv[3]] if len(sys.argv) > 3 and sys.argv[3] else [])
+sys.path[:0] = [HERE] + ([_SITE] if _SITE else [])
 
 import wire  # noqa: E402
+from lctk import ListNode, TreeNode  # noqa: E402
 from prelude import build_namespace  # noqa: E402
-
-# sys.call_tracing is the marker that callgrind dumps at (entry and exit); keep a private
-# reference and take it away from the solution, which has no use for it.
-_call_tracing = sys.call_tracing
-with contextlib.suppress(AttributeError):
-    del sys.call_tracing
 
 
 def _noop() -> None:
     return None
-
-
-def _fence() -> None:
-    # A callgrind dump boundary before every reply, so each window's instructions are on disk
-    # before the host reads them. Costs a few hundred nanoseconds natively.
-    _call_tracing(_noop, ())
 
 
 def _flush() -> None:
@@ -99,6 +142,23 @@ def _drop_privileges(uid: int | None, gid: int | None) -> None:
         raise RuntimeError("could not drop root privileges")
 
 
+def _encode_result(output: object, args: object) -> dict:
+    """The serialised answer of one call: its return value and its arguments after the call."""
+    try:
+        encoded = wire.encode(output)
+    except wire.NotPlainData as exc:
+        return {"ok": False, "kind": "output", "error": f"output: {exc}"}
+    try:
+        after = wire.encode(args)
+    except wire.NotPlainData as exc:
+        return {"ok": False, "kind": "output", "error": f"inputs after the call: {exc}"}
+    return {"ok": True, "output": encoded, "inputs_after": after}
+
+
+class _Switch(Exception):
+    """Raised in a freshly forked child: the main loop moves to the child channels."""
+
+
 class Harness:
     def __init__(self) -> None:
         self.kind = "class"
@@ -111,6 +171,12 @@ class Harness:
         self.outputs: list = []
         self.evaluate = None
         self.nodes: dict = {}
+        self.prepared: list = []  # zygote: converted arguments of each case
+        self.results: dict = {}  # child: case -> output of its one call
+        self.staged: list = []  # calibration child: decoded (output, arguments) pairs
+        self.namespace: dict = {}  # zygote: the prelude's names, built once
+        self.compiled = None  # child: the solution's compiled module, before `load`
+        self.child = 0
 
     # -- commands -------------------------------------------------------------------------
 
@@ -130,9 +196,18 @@ class Harness:
             return {"ok": False, "error": "convert_offline source defines no convert_offline()"}
         return {"ok": True, "pid": os.getpid(), "uid": os.getuid()}
 
+    def compile(self, msg: dict) -> dict:
+        """Compile the solution's source (the compiler runs no solution code: this is the
+        harness's work, and ``load`` then only executes the module's code)."""
+        self.compiled = compile(msg["code"], "<solution>", "exec")
+        return {"ok": True}
+
     def load(self, msg: dict) -> dict:
-        ns = build_namespace()
-        exec(compile(msg["code"], "<solution>", "exec"), ns)
+        # a zygote's child starts from the namespace the zygote built once (same names)
+        ns = dict(self.namespace) if self.namespace else build_namespace()
+        code = self.compiled if "code" not in msg else compile(msg["code"], "<solution>", "exec")
+        self.compiled = None
+        exec(code, ns)
         if self.kind == "class":
             cls = ns.get("Solution")
             if not isinstance(cls, type):
@@ -156,6 +231,137 @@ class Harness:
         self.slots = slots
         self.outputs = []
         return {"ok": True}
+
+    # -- zygote -------------------------------------------------------------------------------
+
+    def zsetup(self, msg: dict) -> dict:
+        """Prepare the task once; children share the prepared inputs copy-on-write."""
+        import random
+
+        self.kind = msg["kind"]
+        self.entry_point = msg["entry_point"]
+        ns = build_namespace()
+        exec(msg["convert_offline"], ns)
+        convert = ns.get("convert_offline")
+        if not callable(convert):
+            return {"ok": False, "error": "convert_offline source defines no convert_offline()"}
+        prepared = []
+        for case in msg["cases"]:
+            args, _expected = convert((wire.decode(case), None))
+            prepared.append(list(args))
+        self.prepared = prepared
+        self.convert = convert
+        self.namespace = build_namespace()
+        self._warm_up()
+        # A solution that imports random gets this module, seeded, not one seeded from urandom.
+        random.seed(int(msg.get("seed", 0)))
+        # Children start with empty young generations and a frozen heap: the collector runs at
+        # the same points of every pass, whatever the zygote did before the fork.
+        gc.collect()
+        gc.freeze()
+        return {"ok": True, "pid": os.getpid(), "cases": len(prepared)}
+
+    def _warm_up(self) -> None:
+        """Run the child's paths once on trusted code, so that one-time costs (the compiler's
+        first use costs ~10M instructions, first encodes, caches) are paid here, before the
+        fork, and not charged to whichever solution happens to touch them first."""
+        if self.kind == "class":
+            source = (
+                f"class Solution:\n    def {self.entry_point}(self, *args):\n        return None\n"
+            )
+        else:
+            source = f"def {self.entry_point}(*args):\n    return None\n"
+        ns = dict(self.namespace)
+        exec(compile(source, "<warm-up>", "exec"), ns)
+        target = ns["Solution"]() if self.kind == "class" else None
+        for args in self.prepared:
+            out = (
+                getattr(target, self.entry_point)(*args) if target else ns[self.entry_point](*args)
+            )
+            _encode_result(out, args)
+        wire.decode(wire.encode([[1, "a", None], {"k": 1.5}]))
+
+    def spawn(self, msg: dict) -> dict:
+        if self.child:
+            return {"ok": False, "kind": "harness", "error": "a child is still running"}
+        pid = os.fork()
+        if pid:
+            self.child = pid
+            return {"ok": True, "pid": pid}
+        # The child: trusted code until `load`. The zygote's channels are closed first, so
+        # nothing here can speak for the zygote.
+        os.close(CMD_FD)
+        os.close(REPLY_FD)
+        gc.collect()
+        _drop_privileges(msg.get("uid"), msg.get("gid"))
+        _apply_limits(msg.get("limits", {}))
+        recursion = msg.get("recursion_limit")
+        if recursion:
+            sys.setrecursionlimit(int(recursion))
+        if msg.get("prefault"):
+            # Touch what a pass touches, so the copy-on-write faults after the fork are paid
+            # now and not in the first timed command (they cost the CPU meter milliseconds).
+            self._warm_up()
+        raise _Switch()
+
+    def reap(self, msg: dict) -> dict:
+        if not self.child:
+            return {"ok": False, "kind": "harness", "error": "no child to reap"}
+        pid, status, usage = os.wait4(self.child, 0)
+        self.child = 0
+        return {
+            "ok": True,
+            "pid": pid,
+            "exit_code": os.waitstatus_to_exitcode(status),
+            "cpu_seconds": usage.ru_utime + usage.ru_stime,
+            "maxrss_kb": usage.ru_maxrss,
+        }
+
+    # -- child --------------------------------------------------------------------------------
+
+    def call(self, msg: dict) -> dict:
+        case = int(msg["case"])
+        args = self.prepared[case]
+        if msg.get("null"):
+            body = _noop
+        elif self.kind == "class":
+            cls, entry = self.target_cls, self.entry_point
+
+            def body() -> None:
+                self.results[case] = getattr(cls(), entry)(*args)
+
+        else:
+            fn = self.target
+
+            def body() -> None:
+                self.results[case] = fn(*args)
+
+        try:
+            body()
+        except MemoryError:
+            self.results.pop(case, None)
+            return {"ok": False, "kind": "memory", "error": "MemoryError"}
+        except RecursionError as exc:
+            return {"ok": False, "kind": "exception", "error": _describe(exc)}
+        except SystemExit as exc:
+            return {"ok": False, "kind": "exit", "error": f"the solution called exit({exc.code!r})"}
+        except BaseException as exc:
+            return {"ok": False, "kind": "exception", "error": _describe(exc)}
+        return {"ok": True}
+
+    def stage(self, msg: dict) -> dict:
+        nodes = {"tree_node": TreeNode, "list_node": ListNode}
+        self.staged = [
+            (wire.decode(item["output"], **nodes), wire.decode(item["inputs_after"], **nodes))
+            for item in msg["items"]
+        ]
+        return {"ok": True}
+
+    def encode(self, msg: dict) -> dict:
+        output, args = self.staged[int(msg["i"])]
+        return _encode_result(output, args)  # the same reply as `report`: its writing costs too
+
+    # -- one process, one solution (quicksilver.execute) ---------------------------------------
 
     def _run_calls(self) -> None:
         outputs = self.outputs
@@ -182,7 +388,7 @@ class Harness:
     def go(self, msg: dict) -> dict:
         body = self._run_null if msg.get("null") else self._run_calls
         try:
-            _call_tracing(body, ())
+            body()
         except MemoryError:
             self.outputs = []
             return {"ok": False, "kind": "memory", "error": "MemoryError"}
@@ -195,17 +401,14 @@ class Harness:
         return {"ok": True}
 
     def report(self, msg: dict) -> dict:
+        if "case" in msg:
+            case = int(msg["case"])
+            if case not in self.results:
+                return {"ok": False, "kind": "harness", "error": f"case {case} was not called"}
+            return _encode_result(self.results[case], self.prepared[case])
         if not self.outputs or not self.slots:
             return {"ok": False, "kind": "harness", "error": "nothing to report"}
-        try:
-            output = wire.encode(self.outputs[0])
-        except wire.NotPlainData as exc:
-            return {"ok": False, "kind": "output", "error": f"output: {exc}"}
-        try:
-            inputs_after = wire.encode(self.slots[0])
-        except wire.NotPlainData as exc:
-            return {"ok": False, "kind": "output", "error": f"inputs after the call: {exc}"}
-        return {"ok": True, "output": output, "inputs_after": inputs_after}
+        return _encode_result(self.outputs[0], self.slots[0])
 
     def judge_setup(self, msg: dict) -> dict:
         """Become a judge: evaluate_offline on values the host rebuilt (no solution code here)."""
@@ -262,20 +465,33 @@ def main() -> int:
         "judge_setup": harness.judge_setup,
         "judge": harness.judge,
     }
-    write, read, fence = wire.write_frame, wire.read_frame, _fence
-    fence()
+    zygote = CHILD_CMD_FD >= 0
+    if zygote:
+        handlers.update(
+            {
+                "zsetup": harness.zsetup,
+                "spawn": harness.spawn,
+                "reap": harness.reap,
+                "ping": lambda msg: {"ok": True},
+            }
+        )
+    child = False
+    cmd_fd, reply_fd = CMD_FD, REPLY_FD
+    write, read = wire.write_frame, wire.read_frame
     # the host waits for this, and checks that it speaks the same protocol
-    write(REPLY_FD, {"seq": 0, "ok": True, "hello": os.getpid(), "protocol": PROTOCOL})
+    write(reply_fd, {"seq": 0, "ok": True, "hello": os.getpid(), "protocol": PROTOCOL})
     while True:
         try:
-            msg = read(CMD_FD)
+            msg = read(cmd_fd)
         except EOFError:
             return 0
         op = msg.get("op")
         seq = msg.get("seq")
         if op == "exit":
-            fence()
-            write(REPLY_FD, {"seq": seq, "ok": True})
+            write(reply_fd, {"seq": seq, "ok": True})
+            if child:
+                # Nothing a solution left behind (atexit, finalizers) runs after the last reply.
+                os._exit(0)
             return 0
         handler = handlers.get(op)
         if handler is None:
@@ -283,6 +499,24 @@ def main() -> int:
         else:
             try:
                 reply = handler(msg)
+            except _Switch:
+                # The newly forked child: it answers on the child channels from now on, and
+                # only child commands (zygote commands are gone with the zygote's channels).
+                child = True
+                cmd_fd, reply_fd = CHILD_CMD_FD, CHILD_REPLY_FD
+                for name in ("zsetup", "spawn", "reap", "setup", "prep", "go", "release"):
+                    handlers.pop(name, None)
+                handlers.update(
+                    {
+                        "compile": harness.compile,
+                        "call": harness.call,
+                        "stage": harness.stage,
+                        "encode": harness.encode,
+                    }
+                )
+                _flush()
+                write(reply_fd, {"seq": 0, "ok": True, "hello": os.getpid(), "protocol": PROTOCOL})
+                continue
             except MemoryError:
                 reply = {"ok": False, "kind": "memory", "error": f"MemoryError during {op}"}
             except SystemExit as exc:
@@ -291,8 +525,7 @@ def main() -> int:
                 reply = {"ok": False, "kind": "exception", "error": f"{op}: {_describe(exc)}"}
         reply["seq"] = seq
         _flush()
-        fence()
-        write(REPLY_FD, reply)
+        write(reply_fd, reply)
 
 
 if __name__ == "__main__":

@@ -114,8 +114,31 @@ def _instance_fields(obj: Any, names: tuple[str, ...], what: str) -> list[Any]:
     return [fields.get(n) for n in names]
 
 
+_I64_MIN, _I64_MAX = -(2**63), 2**63 - 1
+
+
+def _path_str(path: Any) -> str:
+    """A path built lazily as nested (parent, kind, key) tuples, spelled out for a message."""
+    pieces = []
+    while isinstance(path, tuple):
+        path, kind, key = path
+        if kind == "item":
+            pieces.append(f"[{key}]")
+        elif kind == "value":
+            pieces.append(f"[{key!r}]")
+        else:
+            pieces.append(kind)
+    pieces.append(path)
+    return "".join(reversed(pieces))
+
+
 def encode(value: Any, *, max_items: int = 20_000_000) -> Any:
-    """Encode plain data strictly; raise NotPlainData naming the offending type and path."""
+    """Encode plain data strictly; raise NotPlainData naming the offending type and path.
+
+    Scalars inside containers take a fast path (no call, no path string): a path is spelled out
+    only for an error message. ``max_items`` bounds the values visited (containers, their
+    elements, dict keys and values, node values).
+    """
     budget = [max_items]
     active: set[int] = set()
 
@@ -124,51 +147,73 @@ def encode(value: Any, *, max_items: int = 20_000_000) -> Any:
         if budget[0] < 0:
             raise NotPlainData(f"value has more than {max_items} items")
 
-    def enc(x: Any, path: str) -> Any:
-        spend()
+    def items(seq: Any, path: Any, indexed: bool = True) -> list[Any]:
+        out: list[Any] = []
+        append = out.append
+        for i, v in enumerate(seq):
+            tv = type(v)
+            if tv is int:
+                if _I64_MIN <= v <= _I64_MAX:
+                    append(v)
+                    continue
+            elif v is None or tv is str or tv is bool:
+                append(v)
+                continue
+            append(enc(v, (path, "item", i) if indexed else path, spent=True))
+        return out
+
+    def enc(x: Any, path: Any, spent: bool = False) -> Any:
+        if not spent:
+            spend()
         t = type(x)
         if x is None or t is bool or t is str:
             return x
         if t is int:
             # hex: decimal conversion of huge ints is capped (sys.int_info.str_digits_check)
-            return x if -(2**63) <= x < 2**63 else {_TAG: "int", "v": format(x, "x")}
+            return x if _I64_MIN <= x <= _I64_MAX else {_TAG: "int", "v": format(x, "x")}
         if t is float:
             return _float_enc(x)
         if t in (list, tuple, set, frozenset, dict):
             if id(x) in active:
-                raise NotPlainData(f"{path}: container contains itself")
+                raise NotPlainData(f"{_path_str(path)}: container contains itself")
             active.add(id(x))
             try:
-                if t is list:
-                    return [enc(v, f"{path}[{i}]") for i, v in enumerate(x)]
-                if t is tuple:
-                    return {_TAG: "tuple", "v": [enc(v, f"{path}[{i}]") for i, v in enumerate(x)]}
                 if t is dict:
+                    spend(2 * len(x))
                     return {
                         _TAG: "dict",
                         "v": [
-                            [enc(k, f"{path}.key"), enc(v, f"{path}[{k!r}]")] for k, v in x.items()
+                            [enc(k, (path, ".key", None), True), enc(v, (path, "value", k), True)]
+                            for k, v in x.items()
                         ],
                     }
-                items = [enc(v, f"{path}{{}}") for v in x]
-                return {_TAG: "set" if t is set else "frozenset", "v": items}
+                spend(len(x))
+                if t is list:
+                    return items(x, path)
+                if t is tuple:
+                    return {_TAG: "tuple", "v": items(x, path)}
+                return {
+                    _TAG: "set" if t is set else "frozenset",
+                    "v": items(x, (path, "{}", None), False),
+                }
             finally:
                 active.discard(id(x))
         if t is bytes:
             return {_TAG: "bytes", "v": x.hex()}
         name = getattr(t, "__name__", "?")
         if name in ("ListNode", "TreeNode"):
+            where = _path_str(path)
             if id(x) in active:
-                raise NotPlainData(f"{path}: a node contains itself")
+                raise NotPlainData(f"{where}: a node contains itself")
             active.add(id(x))
             try:
                 if name == "ListNode":
-                    return {_TAG: "ListNode", "v": enc_list_node(x, path)}
-                return {_TAG: "TreeNode", "v": enc_tree_node(x, path)}
+                    return {_TAG: "ListNode", "v": enc_list_node(x, where)}
+                return {_TAG: "TreeNode", "v": enc_tree_node(x, where)}
             finally:
                 active.discard(id(x))
         raise NotPlainData(
-            f"{path}: object of type {t.__module__}.{t.__qualname__} is not plain data"
+            f"{_path_str(path)}: object of type {t.__module__}.{t.__qualname__} is not plain data"
         )
 
     def enc_list_node(node: Any, path: str) -> list[Any]:

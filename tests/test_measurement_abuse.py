@@ -1,0 +1,240 @@
+"""Solutions that try to make themselves look faster than they are, on every meter.
+
+Each attack returns correct answers (otherwise the verdict alone would stop it) and tries to move
+its real work where it is not counted: a cache across calls or passes, work at import, answers
+that are right only when judged, a patched harness, work deferred to a signal handler, and the
+count itself. The bar: an attack either fails its verdict or costs at least most of what the
+honest solution costs. A bubble sort of 250 values is the honest work (O(n^2), tens of
+milliseconds of CPU, millions of instructions).
+"""
+
+from __future__ import annotations
+
+import random
+import textwrap
+
+import pytest
+
+from quicksilver.config import MeasureConfig
+from quicksilver.profiler import Case, Job, ProfileTask, RunResult, profile_many
+from tests.conftest import quick_sandbox, requires_bwrap, requires_qemu
+
+pytestmark = requires_bwrap
+
+N = 250
+_rng = random.Random(7)
+INPUTS = [[_rng.randrange(10_000) for _ in range(N)] for _ in range(3)]
+TASK = ProfileTask(
+    "bubble", "sortArray", tuple(Case([xs], sorted(xs)) for xs in INPUTS), kind="class"
+)
+
+BUBBLE = """
+def bubble(xs):
+    xs = list(xs)
+    n = len(xs)
+    for i in range(n):
+        for j in range(n - 1 - i):
+            if xs[j] > xs[j + 1]:
+                xs[j], xs[j + 1] = xs[j + 1], xs[j]
+    return xs
+"""
+
+HONEST = (
+    BUBBLE
+    + """
+class Solution:
+    def sortArray(self, nums):
+        return bubble(nums)
+"""
+)
+
+ATTACKS = {
+    # a cache of answers across calls (an innocent functools.cache at module level gains the same)
+    "cache": BUBBLE
+    + """
+import functools
+@functools.cache
+def cached(t):
+    return tuple(bubble(t))
+class Solution:
+    def sortArray(self, nums):
+        return list(cached(tuple(nums)))
+""",
+    # every answer computed at import, from the inputs found in the harness (up the stack)
+    "precompute": BUBBLE
+    + """
+import sys
+frame = sys._getframe()
+while frame is not None and not hasattr(frame.f_locals.get("self"), "prepared"):
+    frame = frame.f_back
+ANSWERS = {tuple(args[0]): bubble(args[0]) for args in frame.f_locals["self"].prepared}
+class Solution:
+    def sortArray(self, nums):
+        return ANSWERS.get(tuple(nums)) or bubble(nums)
+""",
+    # right when it is judged (the first pass leaves a mark in /tmp), junk afterwards
+    "right-when-judged": BUBBLE
+    + """
+import os
+MARK = "/tmp/judged-once"
+JUDGED = os.path.exists(MARK)
+open(MARK, "w").close()
+class Solution:
+    def sortArray(self, nums):
+        return list(nums) if JUDGED else bubble(nums)
+""",
+    # the harness's command table, found up the stack: calls do nothing, reports compute
+    "patched-harness": BUBBLE
+    + """
+import sys
+frame = sys._getframe()
+while frame is not None and "handlers" not in frame.f_locals:
+    frame = frame.f_back
+HANDLERS = frame.f_locals["handlers"]
+HARNESS = HANDLERS["report"].__self__
+REAL_REPORT = HANDLERS["report"]
+def fake_call(msg):
+    return {"ok": True}
+def late_report(msg):
+    case = int(msg["case"])
+    HARNESS.results[case] = bubble(HARNESS.prepared[case][0])
+    return REAL_REPORT(msg)
+class Solution:
+    def sortArray(self, nums):
+        return bubble(nums)
+HANDLERS["call"] = fake_call
+HANDLERS["report"] = late_report
+""",
+    # the answer is filled in by a signal handler after the call has returned
+    "deferred-to-a-signal": BUBBLE
+    + """
+import signal
+PENDING = []
+def later(*_):
+    while PENDING:
+        out, nums = PENDING.pop()
+        out[:] = bubble(nums)
+signal.signal(signal.SIGALRM, later)
+class Solution:
+    def sortArray(self, nums):
+        out = []
+        PENDING.append((out, nums))
+        signal.setitimer(signal.ITIMER_REAL, 0.0001)
+        while PENDING and False:
+            pass
+        return out
+""",
+}
+
+METERS = [pytest.param("icount", marks=requires_qemu), "cpu"]
+
+
+def _measure(meter: str) -> MeasureConfig:
+    if meter == "icount":
+        return MeasureConfig(meter="icount")
+    return MeasureConfig(meter="cpu", min_rounds=4, max_rounds=6, budget_seconds=5.0)
+
+
+def _profile(meter: str, codes: list[str]) -> list[RunResult]:
+    return profile_many(
+        [Job(TASK, code) for code in codes],
+        sandbox=quick_sandbox(cpu_seconds=60.0, wall_seconds=120.0),
+        measure=_measure(meter),
+    )
+
+
+@pytest.fixture(scope="module", params=METERS)
+def measured(request: pytest.FixtureRequest) -> tuple[str, dict[str, RunResult]]:
+    """The honest solution and every attack, profiled together (paired) on one meter."""
+    meter = request.param
+    names = ["honest", *ATTACKS]
+    results = _profile(meter, [HONEST, *ATTACKS.values()])
+    return meter, dict(zip(names, results, strict=True))
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_an_attack_fails_or_pays_for_its_work(
+    measured: tuple[str, dict[str, RunResult]], attack: str
+) -> None:
+    meter, results = measured
+    honest, res = results["honest"], results[attack]
+    assert honest.passed and honest.runtime, honest.error
+    if res.passed:
+        assert res.runtime is not None
+        assert res.runtime >= 0.7 * honest.runtime, (
+            f"{attack} on {meter}: {res.runtime} against honest {honest.runtime}"
+        )
+    else:
+        assert res.status == "failed", (attack, res.status, res.error)
+
+
+def test_right_when_judged_fails_on_a_repeating_meter(
+    measured: tuple[str, dict[str, RunResult]],
+) -> None:
+    meter, results = measured
+    res = results["right-when-judged"]
+    if meter == "icount":
+        # one pass, and it is the judged pass: the solution is honest there, and pays for it
+        assert res.passed
+    else:
+        assert res.status == "failed"
+        assert "answers that change between passes" in (res.error or "")
+
+
+def test_moved_work_is_charged_not_hidden(measured: tuple[str, dict[str, RunResult]]) -> None:
+    _meter, results = measured
+    res = results["patched-harness"]
+    assert res.passed, res.error
+    # the calls cost nothing now; the reports carry the sorting, and it is charged
+    assert res.charged >= 0.5 * results["honest"].runtime
+    assert sum(c.charged for c in res.cases) >= 0.5 * results["honest"].runtime
+
+
+@requires_qemu
+def test_a_solution_cannot_change_another_solutions_count() -> None:
+    """Between two runs of the honest solution in one zygote, a saboteur does its worst."""
+    saboteur = HONEST + textwrap.dedent("""
+        import gc, os, signal, sys
+        for sig in (signal.SIGSTOP, signal.SIGKILL, signal.SIGTERM):
+            for pid in (1, os.getppid()):
+                try:
+                    os.kill(pid, sig)
+                except OSError:
+                    pass
+        for i in range(200):
+            try:
+                with open(f"/tmp/junk-{i}.py", "w") as fh:
+                    fh.write("import sys; sys.exit(3)\\n")
+            except OSError:
+                break
+        sys.modules["heapq"] = None
+        gc.freeze()
+    """)
+    a, sab, b = _profile("icount", [HONEST, saboteur, HONEST])
+    assert a.passed and b.passed and sab.passed, (a.error, sab.error, b.error)
+    assert a.runtime is not None and b.runtime is not None
+    assert abs(a.runtime - b.runtime) <= 0.001 * a.runtime
+
+
+@requires_qemu
+def test_the_instruction_counter_is_out_of_reach() -> None:
+    """The count lives in the process's memory; nothing a solution can do reaches it."""
+    probe = HONEST + textwrap.dedent("""
+        import os
+        TRIES = []
+        try:
+            import ctypes  # noqa: F401
+            TRIES.append("ctypes imported")
+        except ImportError:
+            pass
+        try:
+            fd = os.open("/proc/self/mem", os.O_RDWR)
+            TRIES.append("mem opened for writing")
+            os.close(fd)
+        except OSError:
+            pass
+        if TRIES:
+            raise RuntimeError("reached: " + ", ".join(TRIES))
+    """)
+    (res,) = _profile("icount", [probe])
+    assert res.passed, res.error
