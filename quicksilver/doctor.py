@@ -48,20 +48,12 @@ def _sandbox_probe() -> list[Check]:
     checks = [Check("bubblewrap", ok, detail)]
     if not ok:
         return checks
-    argv = [
-        *iso.bwrap_argv(iso.RUNTIME_DIR, with_out=False),
-        str(iso.interpreter()),
-        "-I",
-        "-S",
-        "-c",
-        PROBE,
-    ]
     try:
-        proc = subprocess.run(argv, capture_output=True, timeout=30, check=False)
+        proc = iso.run_bwrap([str(iso.interpreter()), "-I", "-S", "-c", PROBE])
         import json
 
         info = json.loads(proc.stdout)
-    except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
+    except (OSError, ValueError, subprocess.TimeoutExpired, iso.SandboxUnavailable) as exc:
         checks.append(Check("sandbox probe", False, f"could not run: {exc}"))
         return checks
     net_blocked = info["loopback"] != "reachable" and info["dns"] != "resolves"

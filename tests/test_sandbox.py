@@ -22,6 +22,7 @@ import pytest
 from quicksilver.config import MeasureConfig, SandboxConfig
 from quicksilver.profiler import Case, ProfileTask, profile_solution
 from quicksilver.sandbox import isolation as iso
+from quicksilver.sandbox import seccomp
 from tests.conftest import QUICK, quick_sandbox, requires_bwrap
 
 pytestmark = requires_bwrap
@@ -484,6 +485,194 @@ def test_work_shifted_out_of_the_timed_window_is_charged(trigger: str) -> None:
     # ~5 ms of deferred work per call comes back as cost; the honest call costs microseconds.
     assert b.cases[0].charged > 1e-3
     assert b.runtime > a.runtime + 1e-3
+
+
+# ------------------------------------------------------------------ seccomp, /proc, packages
+
+# Raw system calls through ctypes; each result is "ok" or the errno's name.
+SYSCALL_PROBE = """
+import ctypes, errno, json, os
+libc = ctypes.CDLL(None, use_errno=True)
+NR = {nr}
+def _result(r):
+    return "ok" if r >= 0 else errno.errorcode.get(ctypes.get_errno(), str(ctypes.get_errno()))
+def call(name, *args):
+    ctypes.set_errno(0)
+    r = libc.syscall(NR[name], *[ctypes.c_long(a) for a in args])
+    if name == "clone" and r == 0:
+        os._exit(0)  # a child, had the call gone through
+    return _result(r)
+def mount_tmpfs():
+    ctypes.set_errno(0)
+    return _result(libc.mount(b"none", b"/tmp", b"tmpfs", 0, None))
+RESULTS = {{
+    "unshare(CLONE_NEWUSER)": call("unshare", 0x10000000),
+    "unshare(CLONE_NEWNS)": call("unshare", 0x20000),
+    "mount tmpfs": mount_tmpfs(),
+    "unshare(CLONE_NEWUSER|CLONE_NEWNS)": call("unshare", 0x10020000),
+    "clone(CLONE_NEWUSER)": call("clone", 0x10000000 | 17, 0, 0, 0, 0),
+    "clone(CLONE_NEWNET)": call("clone", 0x40000000 | 17, 0, 0, 0, 0),
+    "setns": call("setns", -1, 0),
+    "ptrace(PTRACE_TRACEME)": call("ptrace", 0, 0, 0, 0),
+    "userfaultfd": call("userfaultfd", 0),
+    "io_uring_setup": call("io_uring_setup", 1, 0),
+    "personality(READ_IMPLIES_EXEC)": call("personality", 0x0400000),
+    "clone3": call("clone3", 0, 0),
+}}
+print("SYSCALLS " + json.dumps(RESULTS), flush=True)
+"""
+
+EXPECTED_SYSCALLS = {
+    "unshare(CLONE_NEWUSER)": "EPERM",
+    "unshare(CLONE_NEWNS)": "EPERM",
+    "mount tmpfs": "EPERM",
+    "unshare(CLONE_NEWUSER|CLONE_NEWNS)": "EPERM",
+    "clone(CLONE_NEWUSER)": "EPERM",
+    "clone(CLONE_NEWNET)": "EPERM",
+    "setns": "EPERM",
+    "ptrace(PTRACE_TRACEME)": "EPERM",
+    "userfaultfd": "EPERM",
+    "io_uring_setup": "EPERM",
+    "personality(READ_IMPLIES_EXEC)": "EPERM",
+    "clone3": "ENOSYS",  # so that libc falls back to clone, whose flags the filter reads
+}
+
+
+def _syscall_probe() -> str:
+    return SYSCALL_PROBE.format(nr=json.dumps(seccomp.arch_for().syscalls))
+
+
+def _parse_marked(text: str, mark: str) -> dict:
+    line = next((ln for ln in text.splitlines() if ln.startswith(mark + " ")), None)
+    assert line is not None, text[-2000:]
+    return json.loads(line[len(mark) + 1 :])
+
+
+@pytest.fixture
+def ctypes_visible(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Leave ``_ctypes`` visible (and nothing else of what is hidden), so that a test can make
+    raw system calls and see what the seccomp filter alone does with them."""
+    hidden = iso.hidden_paths()
+    files = tuple(f for f in hidden.files if not Path(f).name.startswith("_ctypes."))
+    assert len(files) < len(hidden.files)
+    monkeypatch.setattr(iso, "hidden_paths", lambda: iso.HiddenPaths(hidden.dirs, files))
+
+
+@pytest.mark.usefixtures("ctypes_visible")
+def test_solution_cannot_create_namespaces_or_mount(echo_task: ProfileTask) -> None:
+    # Without the filter, unshare(CLONE_NEWUSER) succeeds as the sandbox uid and gives full
+    # capabilities in the new namespace, where a tmpfs mount succeeds as well.
+    code = _syscall_probe() + "class Solution:\n    def f(self, x):\n        return x + 1\n"
+    res = profile_solution(echo_task, code, sandbox=quick_sandbox(), measure=QUICK)
+    assert res.status == "passed", (res.error, res.stderr)
+    assert _parse_marked(res.stdout, "SYSCALLS") == EXPECTED_SYSCALLS
+
+
+@pytest.mark.usefixtures("ctypes_visible")
+def test_root_before_the_privilege_drop_cannot_create_namespaces_or_mount() -> None:
+    # What a zygote sees while it is still root (CAP_SETUID / CAP_SETGID only).
+    proc = iso.run_bwrap([str(iso.interpreter()), "-I", "-S", "-c", _syscall_probe()])
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert _parse_marked(proc.stdout.decode(), "SYSCALLS") == EXPECTED_SYSCALLS
+
+
+def test_proc_is_read_only(echo_task: ProfileTask) -> None:
+    probe = textwrap.dedent("""
+        import errno, json, os
+        def opened(path):
+            try:
+                with open(path, "r+b"):
+                    return "opened"
+            except OSError as exc:
+                return errno.errorcode[exc.errno]
+        RESULT = {
+            "mem": opened("/proc/self/mem"),
+            "comm": opened("/proc/self/comm"),
+            "read_only": bool(os.statvfs("/proc").f_flag & os.ST_RDONLY),
+            "readable": len(open("/proc/self/status").read()) > 0,
+        }
+        print("PROC " + json.dumps(RESULT), flush=True)
+    """)
+    # as root in the sandbox (the owner of /proc/self, and no capabilities): the mount refuses
+    proc = iso.run_bwrap([str(iso.interpreter()), "-I", "-S", "-c", probe])
+    assert _parse_marked(proc.stdout.decode(), "PROC") == {
+        "mem": "EROFS",
+        "comm": "EROFS",
+        "read_only": True,
+        "readable": True,
+    }
+    # as the solution: refused as well (EACCES once the uid drop made the process undumpable)
+    code = probe + "class Solution:\n    def f(self, x):\n        return x + 1\n"
+    res = profile_solution(echo_task, code, sandbox=quick_sandbox(), measure=QUICK)
+    assert res.status == "passed", res.error
+    seen = _parse_marked(res.stdout, "PROC")
+    assert seen["mem"] in ("EROFS", "EACCES") and seen["comm"] in ("EROFS", "EACCES")
+    assert seen["read_only"] and seen["readable"]
+
+
+FOREIGN_IMPORT_PROBE = """
+import importlib.machinery, json, os, sys
+STDLIB = os.path.dirname(os.__file__)
+SKIP = ("/proc", "/dev", "/sys", "/qs", STDLIB)
+WANTED = ("numpy", "yaml", "_yaml", "_ctypes", "_cffi_backend", "cffi", "pip", "setuptools")
+NATIVE = tuple(s for s in importlib.machinery.EXTENSION_SUFFIXES if s != ".so")
+found, native, populated = set(), [], []
+for top, dirs, files in os.walk("/"):
+    if top != "/" and top.startswith(SKIP):
+        dirs[:] = []
+        continue
+    if os.path.basename(top) in ("site-packages", "dist-packages"):
+        found.add(top)
+        populated += [os.path.join(top, n) for n in dirs + files]
+    for name in dirs + files:
+        if name.split(".")[0].split("-")[0] in WANTED:
+            found.add(top)
+        if name.endswith((".whl", ".egg")):
+            found.add(os.path.join(top, name))
+        if name.endswith(NATIVE):
+            found.add(top)
+            if os.path.basename(top) != "lib-dynload":
+                native.append(os.path.join(top, name))
+sys.path.extend(sorted(found))
+imported = {}
+for module in ("ctypes", "_ctypes", "_cffi_backend", "numpy", "yaml", "_yaml", "_testcapi",
+               "_testinternalcapi"):
+    try:
+        __import__(module)
+        imported[module] = "imported"
+    except ImportError:
+        imported[module] = "ImportError"
+try:  # a pure-Python copy of cffi may be found (SDKs vendor one); it is inert without a backend
+    import cffi
+    cffi.FFI()
+    imported["cffi.FFI()"] = "works"
+except Exception:
+    pass
+import sortedcontainers, lctk  # what Mercury's prelude gives
+RESULT = {"imported": imported, "populated": populated, "native": native,
+          "searched": len(found)}
+print("IMPORTS " + json.dumps(RESULT), flush=True)
+"""
+
+
+def test_foreign_packages_and_ctypes_are_not_importable(echo_task: ProfileTask) -> None:
+    hidden = iso.hidden_paths()
+    # on this machine there is something to hide (a site-packages at least, and _ctypes)
+    assert hidden.dirs and any(Path(f).name.startswith("_ctypes.") for f in hidden.files)
+    code = FOREIGN_IMPORT_PROBE + "class Solution:\n    def f(self, x):\n        return x + 1\n"
+    res = profile_solution(
+        echo_task, code, sandbox=quick_sandbox(cpu_seconds=30.0, wall_seconds=60.0), measure=QUICK
+    )
+    assert res.status == "passed", (res.error, res.stderr[-2000:])
+    seen = _parse_marked(res.stdout, "IMPORTS")
+    assert seen["imported"] == {
+        m: "ImportError"
+        for m in ("ctypes", "_ctypes", "_cffi_backend", "numpy", "yaml", "_yaml", "_testcapi",
+                  "_testinternalcapi")
+    }  # fmt: skip
+    assert seen["populated"] == []  # every site-packages / dist-packages in view is empty
+    assert seen["native"] == []  # no extension module outside a standard library's lib-dynload
+    assert seen["searched"] >= len(hidden.dirs)
 
 
 def test_sandbox_dies_with_its_parent(tmp_path: Path) -> None:

@@ -211,7 +211,7 @@ class SandboxSession:
         out_dir.chmod(0o777)
         cmd_r, self._cmd_w = os.pipe()
         self._reply_r, reply_w = os.pipe()
-        info_r = info_w = -1
+        info_r = info_w = seccomp_r = -1
         harness = iso.harness_argv(self.isolation, cmd_r, reply_w)
         if self.isolation.weak:
             argv = self.meter.wrap(harness, str(out_dir))
@@ -220,10 +220,19 @@ class SandboxSession:
             cwd = str(self._work)
         else:
             info_r, info_w = os.pipe()
+            try:
+                seccomp_r = iso.seccomp_fd()
+            except iso.SandboxUnavailable:
+                for fd in (cmd_r, reply_w, info_r, info_w):
+                    os.close(fd)
+                raise
             argv = iso.bwrap_argv(
-                out_dir, with_out=self.meter.needs_out_dir(), info_fd=info_w
+                out_dir,
+                with_out=self.meter.needs_out_dir(),
+                info_fd=info_w,
+                seccomp_fd=seccomp_r,
             ) + self.meter.wrap(harness, iso.INSIDE_OUT)
-            fds = (cmd_r, reply_w, info_w)
+            fds = (cmd_r, reply_w, info_w, seccomp_r)
             env = {"PATH": "/usr/bin:/bin"}
             cwd = str(self._work)
         setpriv = shutil.which("setpriv")
@@ -242,7 +251,7 @@ class SandboxSession:
                 start_new_session=True,
             )
         finally:
-            for fd in (cmd_r, reply_w, info_w):
+            for fd in (cmd_r, reply_w, info_w, seccomp_r):
                 if fd >= 0:
                     os.close(fd)
         with _LIVE_LOCK:
