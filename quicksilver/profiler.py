@@ -40,6 +40,7 @@ from quicksilver.sandbox.session import (
     ChildGone,
     Exchange,
     LimitExceeded,
+    OutputLimitExceeded,
     ProtocolViolation,
     SandboxError,
     SandboxSession,
@@ -156,6 +157,8 @@ def _status_of_reply(reply: dict[str, Any]) -> Status:
 def _status_of_exception(exc: SandboxError) -> tuple[Status, str]:
     if isinstance(exc, LimitExceeded):
         return "timeout", str(exc)
+    if isinstance(exc, OutputLimitExceeded):
+        return "error", str(exc)  # "output limit: the solution wrote more than N bytes ..."
     if isinstance(exc, ChildGone) and "MemoryError" in str(exc):
         return "memory", str(exc)
     if isinstance(exc, ProtocolViolation):

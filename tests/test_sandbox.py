@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from quicksilver.config import MeasureConfig, SandboxConfig
+from quicksilver.execute import run_calls
 from quicksilver.profiler import Case, ProfileTask, profile_solution
 from quicksilver.sandbox import isolation as iso
 from quicksilver.sandbox import seccomp
@@ -408,16 +409,64 @@ def test_printed_output_is_bounded_and_kept_apart(echo_task: ProfileTask) -> Non
         import sys
         class Solution:
             def f(self, x):
-                sys.stdout.write("A" * 300000)
-                sys.stderr.write("B" * 300000)
+                sys.stdout.write("A" * 3000)
+                sys.stderr.write("B" * 3000)
                 print('{"status": "passed"}')
                 return x + 1
     """,
         output_bytes=1000,
     )
-    assert res.status == "passed"
-    assert len(res.stdout) <= 1000 and len(res.stderr) <= 1000
-    assert res.output_dropped_bytes > 500_000
+    assert res.status == "passed", res.error
+    assert res.stdout == "A" * 1000 and res.stderr == "B" * 1000
+    assert res.output_dropped_bytes >= 2 * (2 * 3000 + 21) - 2000  # two cases, at least once
+
+
+FLOOD_LIMIT = 4 << 20
+
+
+@pytest.mark.parametrize("stream", ["stdout", "stderr"])
+@pytest.mark.parametrize("where", ["call", "load"])
+def test_output_flood_is_killed_with_an_output_limit_verdict(
+    stream: str, where: str, echo_task: ProfileTask
+) -> None:
+    flood = f"while True:\n    sys.{stream}.write('A' * (1 << 20))\n"
+    if where == "call":
+        flood = "class Solution:\n    def f(self, x):\n" + textwrap.indent(flood, " " * 8)
+    else:
+        flood += "class Solution:\n    def f(self, x):\n        return x + 1\n"
+    res = profile_solution(
+        echo_task,
+        "import sys\n" + flood,
+        sandbox=quick_sandbox(output_bytes=1000, output_kill_bytes=FLOOD_LIMIT),
+        measure=QUICK,
+    )
+    assert res.status == "error" and res.runtime is None
+    assert (res.error or "").startswith(
+        f"output limit: the solution wrote more than {FLOOD_LIMIT} bytes to stdout/stderr"
+    ), res.error
+    kept = res.stdout if stream == "stdout" else res.stderr
+    assert kept == "A" * 1000
+    # stopped within one read of the limit (a pipe holds at most 1 MiB), not at the flood's end
+    written = len(res.stdout) + len(res.stderr) + res.output_dropped_bytes
+    assert FLOOD_LIMIT < written <= FLOOD_LIMIT + (1 << 20)
+
+
+def test_output_flood_in_execute_is_the_same_error_and_the_other_calls_go_on() -> None:
+    code = textwrap.dedent("""
+        import sys
+        def f(n):
+            if n == 2:
+                while True:
+                    print("x" * 100_000)
+            return n * 10
+    """)
+    sandbox = quick_sandbox(output_kill_bytes=FLOOD_LIMIT)
+    out = run_calls(code, entry_point="f", inputs=[[1], [2], [3]], sandbox=sandbox)
+    assert out.load_error is None
+    assert [(o.status, o.value) for o in out.outcomes] == [("ok", 10), ("error", None), ("ok", 30)]
+    assert (out.outcomes[1].error or "").startswith(
+        f"output limit: the solution wrote more than {FLOOD_LIMIT} bytes to stdout/stderr"
+    )
 
 
 def test_replacing_time_functions_does_not_shrink_cost(sum_task: ProfileTask) -> None:

@@ -132,6 +132,14 @@ class ProtocolViolation(SandboxError):
     """A reply out of sequence, undecodable, or not a reply at all."""
 
 
+class OutputLimitExceeded(SandboxError):
+    """The process wrote more than ``limits.output_kill_bytes`` to stdout/stderr and was killed.
+
+    Not a LimitExceeded (those are time limits, status ``timeout``): callers report it as an
+    error whose message starts with ``output limit:``.
+    """
+
+
 class ShuttingDown(SandboxError):
     """The process is stopping (SIGTERM / SIGINT): no new sandbox starts, running ones die."""
 
@@ -156,6 +164,11 @@ class CapturedOutput:
         room = max(0, self.limit - len(buf))
         buf += data[:room]
         self.dropped += max(0, len(data) - room)
+
+    @property
+    def total(self) -> int:
+        """Bytes written to both streams so far, kept or dropped."""
+        return len(self.stdout) + len(self.stderr) + self.dropped
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -383,6 +396,7 @@ class SandboxSession:
                         raise ProtocolViolation(f"undecodable reply: {exc}") from exc
                 elif chunk:
                     self.output.add(name, chunk)
+                    self._check_output()
             if self._pending:
                 continue
             if cpu_limit is not None:
@@ -396,6 +410,15 @@ class SandboxSession:
             if wall_deadline is not None and time.monotonic() > wall_deadline:
                 self.kill()
                 raise LimitExceeded("wall", f"wall time limit of {wall_limit_s}s exceeded")
+
+    def _check_output(self) -> None:
+        limit = self.config.limits.output_kill_bytes
+        if limit is not None and self.output.total > limit:
+            self.kill()
+            raise OutputLimitExceeded(
+                f"output limit: the solution wrote more than {limit} bytes to stdout/stderr "
+                f"(killed after {self.output.total})"
+            )
 
     def _gone(self, message: str) -> SandboxError:
         if shutting_down():
