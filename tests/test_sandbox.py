@@ -495,13 +495,15 @@ def test_replacing_time_functions_does_not_shrink_cost(sum_task: ProfileTask) ->
 
 
 def _burn_cheat(trigger: str) -> str:
-    """A solution that answers honestly in the verdict run, then defers ~5 ms of work per call."""
+    """A solution that answers honestly in the verdict run, then does ~10 ms of extra work per
+    call through ``trigger``: ``burn()`` in the call itself, or deferred out of the timed window.
+    """
     return textwrap.dedent(f"""
         import signal
         CALLS = [0]
         def burn(*_):
             s = 0
-            for i in range(100_000):
+            for i in range(500_000):
                 s += i
         class Heavy:
             def __del__(self):
@@ -527,13 +529,21 @@ def test_work_shifted_out_of_the_timed_window_is_charged(trigger: str) -> None:
     task = ProfileTask("shift", "f", (Case([[1, 2, 3]], 6),))
     honest = "class Solution:\n    def f(self, xs):\n        return sum(xs[:3])\n"
     measure = MeasureConfig(min_rounds=8, max_rounds=8, budget_seconds=5.0, window_target_ms=0.0)
-    a = profile_solution(task, honest, sandbox=quick_sandbox(), measure=measure)
-    b = profile_solution(task, _burn_cheat(trigger), sandbox=quick_sandbox(), measure=measure)
-    assert a.passed and b.passed, (a.error, b.error)
-    assert a.runtime is not None and b.runtime is not None
-    # ~5 ms of deferred work per call comes back as cost; the honest call costs microseconds.
-    assert b.cases[0].charged > 1e-3
-    assert b.runtime > a.runtime + 1e-3
+
+    def profile(code: str) -> float:
+        res = profile_solution(task, code, sandbox=quick_sandbox(), measure=measure)
+        assert res.passed and res.runtime is not None, res.error
+        return res.runtime
+
+    a = profile(honest)
+    inside = profile(_burn_cheat("burn()"))  # the same work in the call: what it costs here
+    cheat = profile(_burn_cheat(trigger))
+    work = inside - a
+    assert work > 0 and inside > 20 * a
+    # Wherever the deferred work lands (in an untimed window, where it must be charged, or, on
+    # a busy machine, late enough to fall into the timed window), most of it is cost. Without
+    # the charging the cheat costs what the honest solution does.
+    assert cheat - a > 0.5 * work, (a, inside, cheat)
 
 
 # ------------------------------------------------------------------ seccomp, /proc, packages
