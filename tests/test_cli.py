@@ -501,6 +501,11 @@ def test_doctor_json():
     net = checks["network (loopback included)"]
     assert net["ok"] is True, net["detail"]
     assert "127.0.0.1" in net["detail"]
+    for name in ("seccomp filter", "read-only /proc", "hidden packages", "no ctypes"):
+        assert checks[name]["ok"] is True, (name, checks[name]["detail"])
+    assert "unshare(CLONE_NEWUSER) -> EPERM" in checks["seccomp filter"]["detail"]
+    assert "Read-only file system" in checks["read-only /proc"]["detail"]
+    assert "No module named '_ctypes'" in checks["no ctypes"]["detail"]
     assert checks["meter cpu"]["ok"] is True
     instructions = checks["meter instructions"]
     works = perf_event_open_works()

@@ -797,6 +797,27 @@ def test_without_bwrap_refuses_unless_weak_allowed(
     assert sum("WEAK SANDBOX" in r.getMessage() for r in caplog.records) >= 2
 
 
+def test_unknown_architecture_refuses_rather_than_run_unfiltered(
+    monkeypatch: pytest.MonkeyPatch, echo_task: ProfileTask
+) -> None:
+    monkeypatch.setattr(seccomp.platform, "machine", lambda: "riscv64")
+    seccomp.program.cache_clear()
+    iso.probe_bwrap.cache_clear()
+    try:
+        with pytest.raises(iso.SandboxUnavailable, match="no seccomp filter for architecture"):
+            profile_solution(
+                echo_task,
+                "class Solution:\n    def f(self, x):\n        return x + 1\n",
+                sandbox=quick_sandbox(),
+                measure=QUICK,
+            )
+        with pytest.raises(iso.SandboxUnavailable, match="riscv64"):
+            iso.seccomp_fd()
+    finally:
+        seccomp.program.cache_clear()
+        iso.probe_bwrap.cache_clear()
+
+
 def test_run_result_json_is_plain(echo_task: ProfileTask) -> None:
     res = run(echo_task, "class Solution:\n    def f(self, x):\n        return x + 1\n")
     data = json.loads(json.dumps(res.to_dict()))

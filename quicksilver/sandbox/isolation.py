@@ -160,8 +160,9 @@ def resolve(config: SandboxConfig) -> Isolation:
         if ok:
             return Isolation("bwrap", detail)
         if config.isolation == "bwrap" or not config.allow_weak:
+            fix = "Install bubblewrap, or set" if bwrap_path() is None else "Or set"
             raise SandboxUnavailable(
-                f"refusing to run untrusted code: {detail}. Install bubblewrap, or set "
+                f"refusing to run untrusted code: {detail}. {fix} "
                 "sandbox.allow_weak (CLI: --allow-weak-sandbox) to accept the weak mode "
                 "(rlimits and a scrubbed environment, no file-system or network isolation)"
             )
