@@ -3,9 +3,9 @@
 With bubblewrap the solution sees a file system made of the interpreter and its standard
 library (read-only), ``/usr`` (read-only, for shared libraries), the harness and
 ``sortedcontainers`` (read-only), a private size-limited ``/tmp``, a fresh read-only ``/proc``
-and a fresh ``/dev``. Every ``site-packages`` / ``dist-packages`` folder and package archive in
-that view is covered by an empty read-only tmpfs or ``/dev/null``, and so is ``_ctypes`` (no
-``ctypes``): only the standard library, ``sortedcontainers`` and the runtime's helpers import.
+and a fresh ``/dev``. Every ``site-packages`` / ``dist-packages`` folder in that view is covered
+by an empty read-only tmpfs and every ``_ctypes`` / ``_cffi_backend`` module by ``/dev/null``: no
+installed package imports, not even by path, and neither does ``ctypes``.
 It has no network (loopback included), its own PID, IPC, UTS and cgroup namespaces, no
 capabilities, a seccomp filter that refuses new namespaces, mounts and the like (seccomp.py),
 and dies with its parent. When the host runs as root the harness drops to an unprivileged uid
@@ -51,12 +51,12 @@ BASE_ENV = {
 }
 
 
-# What is hidden in the sandbox's view of /usr and the interpreter's prefix (see hidden_paths).
+# What is hidden in the sandbox's view of /usr and the interpreter's prefix (see hidden_paths):
+# every package folder, and the native modules that hand raw memory to Python code. Pure-Python
+# code elsewhere (an SDK's vendored libraries, ensurepip's wheels) stays: it gives a solution
+# nothing it could not paste into its source, and each hidden file costs a mount per sandbox.
 HIDDEN_DIR_NAMES = ("site-packages", "dist-packages")
-# Anywhere: native modules that reach raw memory, and package archives zipimport would read.
-HIDDEN_FILE_PATTERNS = ("_ctypes.*so", "_ctypes_*.so", "_cffi_backend.*so", "*.whl", "*.egg")
-# In a lib-dynload folder: CPython's test-only extension modules (interpreter internals).
-HIDDEN_DYNLOAD_PATTERNS = ("_test*.so", "_xxtestfuzz*.so")
+HIDDEN_FILE_PATTERNS = ("_ctypes.*so", "_cffi_backend.*so")
 # Trees without Python in them, not walked (they hold most of /usr's files).
 UNWALKED = (
     "/usr/include",
@@ -217,14 +217,12 @@ def hidden_paths() -> HiddenPaths:
     def visible(path: str) -> bool:
         return any(path == r or path.startswith(r + "/") for r in roots)
 
-    file_match = _matcher(HIDDEN_FILE_PATTERNS)
-    dynload_match = _matcher(HIDDEN_FILE_PATTERNS + HIDDEN_DYNLOAD_PATTERNS)
+    match = _matcher(HIDDEN_FILE_PATTERNS)
     dirs: set[str] = set()
     files: set[str] = set()
     stack = list(roots)
     while stack:
         folder = stack.pop()
-        match = dynload_match if os.path.basename(folder) == "lib-dynload" else file_match
         try:
             entries = list(os.scandir(folder))
         except OSError:
