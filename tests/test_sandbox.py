@@ -669,6 +669,34 @@ def test_proc_is_read_only(echo_task: ProfileTask) -> None:
     assert seen["read_only"] and seen["readable"]
 
 
+def test_hidden_paths_are_found_by_name_links_resolved_and_nesting_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    usr = tmp_path / "usr"
+    dist = usr / "lib/python3/dist-packages"
+    (dist / "pkg/site-packages").mkdir(parents=True)
+    (dist / "_ctypes.cpython-311-x86_64-linux-gnu.so").touch()  # gone with its folder
+    dynload = usr / "lib/python3.11/lib-dynload"
+    dynload.mkdir(parents=True)
+    for name in ("_ctypes.cpython-311-x86_64-linux-gnu.so", "_cffi_backend.abi3.so", "math.so"):
+        (dynload / name).touch()
+    sdk = usr / "lib/sdk/python/lib/python3.12/site-packages"
+    sdk.mkdir(parents=True)
+    (usr / "lib/other").mkdir()
+    (usr / "lib/other/site-packages").symlink_to(dist / "pkg/site-packages")  # nested in dist
+    (usr / "lib/other/dist-packages").symlink_to(tmp_path / "elsewhere")  # outside: not shown
+    (tmp_path / "elsewhere").mkdir()
+    (usr / "share/doc/site-packages").mkdir(parents=True)  # not walked
+    monkeypatch.setattr(iso, "_visible_roots", lambda: [str(usr)])
+    monkeypatch.setattr(iso, "UNWALKED", (str(usr / "share/doc"),))
+    hidden = iso.hidden_paths.__wrapped__()
+    assert hidden.dirs == (str(dist), str(sdk))
+    assert hidden.files == (
+        str(dynload / "_cffi_backend.abi3.so"),
+        str(dynload / "_ctypes.cpython-311-x86_64-linux-gnu.so"),
+    )
+
+
 FOREIGN_IMPORT_PROBE = """
 import importlib.machinery, json, os, sys
 STDLIB = os.path.dirname(os.__file__)

@@ -239,7 +239,9 @@ def hidden_paths() -> HiddenPaths:
                 real = os.path.realpath(entry.path)
                 if visible(real) and os.path.isfile(real):
                     files.add(real)
-    # a file inside a hidden folder is gone with it (and could not be mounted over)
+    # what lies inside a hidden folder (reached through a link) is gone with it, and could not
+    # be mounted over inside the empty tmpfs
+    dirs = {d for d in dirs if not any(d.startswith(o + "/") for o in dirs)}
     files = {f for f in files if not any(f.startswith(d + "/") for d in dirs)}
     hidden = HiddenPaths(tuple(sorted(dirs)), tuple(sorted(files)))
     log.debug("sandbox hides %d folders and %d files", len(hidden.dirs), len(hidden.files))
