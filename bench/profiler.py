@@ -29,6 +29,7 @@ import argparse
 import json
 import logging
 import math
+import os
 import random
 import resource
 import statistics
@@ -698,10 +699,11 @@ emit({"status": "passed", "cases": cases, "measure_cpu_seconds": loop_cpu})
 ).replace("@MARK@", RESULT_MARK)
 
 
-def baseline_argv() -> list[str]:
-    """The same bubblewrap command line as the profiler's probe, running BASELINE_SCRIPT."""
+def baseline_argv(seccomp_fd: int) -> list[str]:
+    """The same bubblewrap command line as the profiler's probe, running BASELINE_SCRIPT;
+    ``seccomp_fd`` (``iso.seccomp_fd()``) must be passed to bwrap."""
     return [
-        *iso.bwrap_argv(),
+        *iso.bwrap_argv(seccomp_fd=seccomp_fd),
         str(iso.interpreter()),
         "-I",
         "-S",
@@ -778,16 +780,20 @@ def run_baseline(task: ProfileTask, code: str, name: str, repeat: int) -> Profil
         }
     )
     clock = _Clock()
+    seccomp_fd = iso.seccomp_fd()
     try:
         proc = subprocess.run(
-            baseline_argv(),
+            baseline_argv(seccomp_fd),
             input=request.encode(),
             capture_output=True,
             timeout=BASELINE_TIMEOUT_S,
             check=False,
+            pass_fds=(seccomp_fd,),
         )
     except subprocess.TimeoutExpired:
         return Profile("baseline", task.task_id, name, repeat, "timeout", *clock.stop())
+    finally:
+        os.close(seccomp_fd)
     wall, cpu, busy = clock.stop()
     lines = [ln for ln in proc.stdout.decode(errors="replace").splitlines() if ln]
     marked = [ln[len(RESULT_MARK) :] for ln in lines if ln.startswith(RESULT_MARK)]

@@ -36,6 +36,12 @@ class SandboxLimits(_Strict):
     output_bytes: int = Field(
         64 * 1024, ge=0, description="stdout/stderr kept per solution; the rest is counted"
     )
+    output_kill_bytes: int | None = Field(
+        16 * 1024 * 1024,
+        ge=0,
+        description="the solution is killed (status error, 'output limit') once it has written "
+        "more than this to stdout and stderr together, kept or not; None: never",
+    )
     recursion_limit: int | None = Field(
         None, ge=100, description="sys.setrecursionlimit in the sandbox; None keeps Python's"
     )

@@ -1,23 +1,28 @@
 """``quicksilver doctor``: what isolation and which meters this machine really has.
 
 Every line is the result of trying the thing, not of looking for a binary: the sandbox is
-started and probed from inside (network, file system, uid, fork), and each meter takes a reading.
+started and probed from inside (network, file system, uid, fork, the seccomp filter, /proc,
+what imports), and each meter takes a reading.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+import sys
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from quicksilver.config import MeasureConfig, SandboxConfig
 from quicksilver.machine import machine_info
 from quicksilver.meters import METERS
 from quicksilver.sandbox import isolation as iso
+from quicksilver.sandbox import seccomp
 
 PROBE = r"""
-import os, socket, json
+import os, socket, json, sys
 out = {}
 try:
     socket.create_connection(("127.0.0.1", 22), timeout=1).close(); out["loopback"] = "reachable"
@@ -31,6 +36,33 @@ out["root_entries"] = sorted(os.listdir("/"))
 out["home_visible"] = os.path.exists("/root/.bashrc") or os.path.exists("/home")
 out["pid"] = os.getpid()
 out["env"] = sorted(os.environ)
+status = dict(ln.split(":", 1) for ln in open("/proc/self/status") if ":" in ln)
+out["seccomp"] = [status.get("Seccomp", "?").strip(), status.get("Seccomp_filters", "?").strip()]
+try:
+    open("/proc/self/mem", "r+b").close(); out["proc_mem"] = "opened for writing"
+except OSError as e:
+    out["proc_mem"] = type(e).__name__ + ": " + os.strerror(e.errno)
+try:
+    import ctypes; out["ctypes"] = "importable"
+except ImportError as e:
+    out["ctypes"] = type(e).__name__ + ": " + str(e)
+out["hidden_not_empty"] = [d for d in json.loads(sys.argv[1]) if os.listdir(d)]
+print(json.dumps(out))
+"""
+
+# Raw system calls through a _ctypes bound in for this probe only (a solution has none).
+SECCOMP_PROBE = r"""
+import sys; sys.path.insert(0, "/qs/probe")
+import ctypes, errno, json
+libc = ctypes.CDLL(None, use_errno=True)
+NR = json.loads(sys.argv[1])
+def res(r):
+    return "allowed" if r >= 0 else errno.errorcode.get(ctypes.get_errno(), "?")
+out = {
+    "unshare(CLONE_NEWUSER)": res(libc.syscall(NR["unshare"], ctypes.c_long(0x10000000))),
+    "unshare(CLONE_NEWNS)": res(libc.syscall(NR["unshare"], ctypes.c_long(0x20000))),
+    "mount tmpfs": res(libc.mount(b"none", b"/tmp", b"tmpfs", 0, None)),
+}
 print(json.dumps(out))
 """
 
@@ -47,21 +79,16 @@ def _sandbox_probe() -> list[Check]:
     checks = [Check("bubblewrap", ok, detail)]
     if not ok:
         return checks
-    argv = [
-        *iso.bwrap_argv(),
-        str(iso.interpreter()),
-        "-I",
-        "-S",
-        "-c",
-        PROBE,
-    ]
+    hidden = iso.hidden_paths()
+    proc = None
     try:
-        proc = subprocess.run(argv, capture_output=True, timeout=30, check=False)
-        import json
-
+        proc = iso.run_bwrap(
+            [str(iso.interpreter()), "-I", "-S", "-c", PROBE, json.dumps(hidden.dirs)]
+        )
         info = json.loads(proc.stdout)
-    except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
-        checks.append(Check("sandbox probe", False, f"could not run: {exc}"))
+    except (OSError, ValueError, subprocess.TimeoutExpired, iso.SandboxUnavailable) as exc:
+        err = proc.stderr.decode(errors="replace").strip()[-300:] if proc is not None else ""
+        checks.append(Check("sandbox probe", False, f"could not run: {exc} {err}".strip()))
         return checks
     net_blocked = info["loopback"] != "reachable" and info["dns"] != "resolves"
     checks.append(
@@ -84,7 +111,62 @@ def _sandbox_probe() -> list[Check]:
             "only " + ", ".join(info["env"]),
         )
     )
+    checks.append(_seccomp_check(info["seccomp"]))
+    checks.append(
+        Check(
+            "read-only /proc",
+            "Read-only file system" in info["proc_mem"],
+            f"/proc/self/mem for writing -> {info['proc_mem']}",
+        )
+    )
+    not_empty = info["hidden_not_empty"]
+    checks.append(
+        Check(
+            "hidden packages",
+            not not_empty,
+            f"{len(hidden.dirs)} site-packages/dist-packages folders empty, "
+            f"{len(hidden.files)} _ctypes/_cffi_backend modules covered"
+            + (f"; NOT empty: {', '.join(not_empty)}" if not_empty else ""),
+        )
+    )
+    checks.append(
+        Check("no ctypes", info["ctypes"] != "importable", f"import ctypes -> {info['ctypes']}")
+    )
     return checks
+
+
+def _seccomp_check(state: list[str]) -> Check:
+    mode, filters = state
+    denied = seccomp.denied_names()
+    trial = "not tried"
+    ok = mode == "2"
+    own_lib = str(Path(sys.base_prefix).resolve() / "lib") + "/"
+    host_ctypes = next(  # this interpreter's own _ctypes (hidden from solutions)
+        (
+            f
+            for f in iso.hidden_paths().files
+            if f.startswith(own_lib) and Path(f).name.startswith("_ctypes.")
+        ),
+        None,
+    )
+    if host_ctypes is not None:
+        extra = ["--ro-bind", host_ctypes, f"/qs/probe/{Path(host_ctypes).name}"]
+        command = [str(iso.interpreter()), "-I", "-S", "-c", SECCOMP_PROBE]
+        nr = json.dumps(seccomp.arch_for().syscalls)
+        try:
+            got = json.loads(iso.run_bwrap([*command, nr], extra=extra).stdout)
+        except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
+            got, ok = {}, False
+            trial = f"could not run: {exc}"
+        if got:
+            ok = ok and set(got.values()) == {"EPERM"}
+            trial = ", ".join(f"{k} -> {v}" for k, v in got.items())
+    return Check(
+        "seccomp filter",
+        ok,
+        f"mode {mode}, {filters} filter(s); {trial}; refuses {len(denied)} calls "
+        f"({', '.join(denied[:8])}, ...), clone with CLONE_NEW*, clone3 (ENOSYS)",
+    )
 
 
 def _privilege_check() -> list[Check]:

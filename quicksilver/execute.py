@@ -28,6 +28,7 @@ from quicksilver.sandbox import isolation as iso
 from quicksilver.sandbox.runtime import wire
 from quicksilver.sandbox.session import (
     LimitExceeded,
+    OutputLimitExceeded,
     SandboxError,
     SandboxSession,
     solution_setup,
@@ -194,6 +195,14 @@ def _serve(
             if out.outcomes[-1].status == "timeout":
                 return True  # the process was killed: the rest runs in a fresh one
         return False
+    except OutputLimitExceeded as exc:
+        # killed for its output: an error, as the profiler reports it; the rest runs afresh
+        if not serving:
+            out.load_error = str(exc)
+            return False
+        if len(out.outcomes) < len(encoded):
+            out.outcomes.append(CallOutcome("error", error=str(exc)))
+        return True
     except SandboxError as exc:
         # the process died (an interpreter crash, a kill on memory): blame the call in flight
         if not serving:

@@ -216,6 +216,7 @@ class InstructionsMeter(Meter):
 # ---------------------------------------------------------------------------- icount
 
 QSCOUNT_MAGIC = b"QSCOUNT-v1-MAGIC"
+EXEC_REFUSED_EXIT = 121  # the plugin ends a process that calls execve (QS_EXEC_REFUSED)
 PLUGIN_SOURCE = Path(__file__).resolve().parent / "sandbox" / "meter" / "qscount.c"
 INSIDE_PLUGIN = "/qs/meter/qscount.so"
 _QEMU_ARCH = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64"}

@@ -41,13 +41,14 @@ from typing import Any, Literal
 
 from quicksilver.config import MeasureConfig, MeterName, SandboxConfig
 from quicksilver.machine import machine_info
-from quicksilver.meters import Meter, MeterError, make_meter
+from quicksilver.meters import EXEC_REFUSED_EXIT, Meter, MeterError, make_meter
 from quicksilver.sandbox import isolation as iso
 from quicksilver.sandbox.runtime import wire
 from quicksilver.sandbox.session import (
     ChildGone,
     ChildProcess,
     LimitExceeded,
+    OutputLimitExceeded,
     ProtocolViolation,
     SandboxError,
     SandboxSession,
@@ -202,6 +203,8 @@ def _status_of_reply(reply: dict[str, Any]) -> Status:
 def _status_of_exception(exc: SandboxError) -> tuple[Status, str]:
     if isinstance(exc, LimitExceeded):
         return "timeout", str(exc)
+    if isinstance(exc, OutputLimitExceeded):
+        return "error", str(exc)  # "output limit: the solution wrote more than N bytes ..."
     if isinstance(exc, ChildGone) and "MemoryError" in str(exc):
         return "memory", str(exc)
     if isinstance(exc, ProtocolViolation):
@@ -403,6 +406,12 @@ class _TaskRunner:
             status, message = _status_of_exception(exc)
             if end.exit_code == -signal.SIGXCPU:
                 status, message = "timeout", "the CPU time limit (RLIMIT_CPU) killed the process"
+            elif end.exit_code == EXEC_REFUSED_EXIT and self.meter.name == "icount":
+                status, message = (
+                    "error",
+                    "the solution tried to execute another program (refused: it would run "
+                    "outside the instruction counter)",
+                )
             raise _Verdict(status, message) from exc
         finally:
             if not child.finished:

@@ -32,7 +32,7 @@ SAMPLES_MERCURY = TASKS / "samples_mercury.json"
 MERCURY_ROWS = HERE / "fixtures" / "records" / "mercury_rows.json"
 QUICKSILVER = Path(sys.executable).with_name("quicksilver")
 ROUNDS = ["--meter", "cpu", "--max-rounds", "6"]
-SCORE_LIMITS = ["--meter", "cpu", "--max-rounds", "6", "--budget", "2"]
+SCORE_LIMITS = ["--max-rounds", "6", "--budget", "2"]  # the default meter: icount
 
 
 def cli(*args: Any, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -313,7 +313,11 @@ def test_score_report(scored):
     assert report["n_tasks"] == 3 and report["n_unscorable"] == 0
     assert report["pass_at_1"] == pytest.approx(2 / 3)
     assert report["pass_at_k"] == report["pass_at_1"]
-    assert (report["meter"], report["unit"], report["isolation"]) == ("cpu", "s", "bwrap")
+    assert (report["meter"], report["unit"], report["isolation"]) == (
+        "icount",
+        "instructions",
+        "bwrap",
+    )
     assert report["missing_tasks"] == [] and report["sample_rejects"] == []
 
     for task in tasks.values():
@@ -378,10 +382,10 @@ def test_score_reuses_the_reference_cache_and_recollect_refreshes_it(scored, dat
     first = _cache_files(cache)
     # one file per reference solution of the three scored tasks: 3 + 2 + 2
     assert len(first) == 7
-    assert all(p.parent.name == "cpu" for p in first)  # <dir>/<machine_id>/<meter>/<key>.json
+    assert all(p.parent.name == "icount" for p in first)  # <dir>/<machine>/<meter>/<key>.json
     for path in first:
         entry = json.loads(path.read_text())
-        assert entry["status"] == "passed" and entry["meter"] == "cpu"
+        assert entry["status"] == "passed" and entry["meter"] == "icount"
 
     _, second = run_score(dataset["file"], SAMPLES_JSONL, dataset["root"] / "r2.json", cache)
     assert _cache_files(cache) == first  # same files, none rewritten
@@ -504,6 +508,11 @@ def test_doctor_json():
     net = checks["network (loopback included)"]
     assert net["ok"] is True, net["detail"]
     assert "127.0.0.1" in net["detail"]
+    for name in ("seccomp filter", "read-only /proc", "hidden packages", "no ctypes"):
+        assert checks[name]["ok"] is True, (name, checks[name]["detail"])
+    assert "unshare(CLONE_NEWUSER) -> EPERM" in checks["seccomp filter"]["detail"]
+    assert "Read-only file system" in checks["read-only /proc"]["detail"]
+    assert "No module named '_ctypes'" in checks["no ctypes"]["detail"]
     assert checks["meter cpu"]["ok"] is True
     instructions = checks["meter instructions"]
     works = perf_event_open_works()

@@ -11,8 +11,8 @@ SOLUTION = """
 class Solution:
     def f(self, n):
         if n == 2:
-            import ctypes
-            ctypes.string_at(0)  # the interpreter dies
+            import os
+            os.abort()  # the interpreter dies (ctypes, which could crash it too, is hidden)
         if n == 3:
             while True:
                 pass

@@ -216,6 +216,20 @@ def test_a_solution_cannot_change_another_solutions_count() -> None:
     assert abs(a.runtime - b.runtime) <= 0.001 * a.runtime
 
 
+@pytest.mark.parametrize("meter", METERS)
+def test_executing_another_program_is_never_a_pass(meter: str) -> None:
+    """A program started by execve would run outside the emulator (uncounted) and answer for
+    the solution; under icount the plugin ends the process, under cpu it cannot answer."""
+    escape = HONEST + textwrap.dedent("""
+        import os, sys
+        os.execv("/usr/bin/python3", ["python3", "-c", "import time; time.sleep(1)"])
+    """)
+    (res,) = _profile(meter, [escape])
+    assert res.status == "error" and res.runtime is None
+    if meter == "icount":
+        assert "execute another program" in (res.error or "")
+
+
 @requires_qemu
 def test_the_instruction_counter_is_out_of_reach() -> None:
     """The count lives in the process's memory; nothing a solution can do reaches it."""

@@ -2,25 +2,33 @@
 
 With bubblewrap the solution sees a file system made of the interpreter and its standard
 library (read-only), ``/usr`` (read-only, for shared libraries), the harness and
-``sortedcontainers`` (read-only), a private size-limited ``/tmp``, and fresh ``/proc`` and
-``/dev``. It has no network (loopback included), its own PID, IPC, UTS and cgroup namespaces,
-no capabilities, and dies with its parent. When the host runs as root the harness drops to an
-unprivileged uid before anything else, which makes RLIMIT_NPROC effective (the kernel never
-applies it to root) and leaves the solution unable to signal any process outside.
+``sortedcontainers`` (read-only), a private size-limited ``/tmp``, a fresh read-only ``/proc``
+and a fresh ``/dev``. Every ``site-packages`` / ``dist-packages`` folder in that view is covered
+by an empty read-only tmpfs and every ``_ctypes`` / ``_cffi_backend`` module by ``/dev/null``: no
+installed package imports, not even by path, and neither does ``ctypes``.
+It has no network (loopback included), its own PID, IPC, UTS and cgroup namespaces, no
+capabilities, a seccomp filter that refuses new namespaces, mounts and the like (seccomp.py),
+and dies with its parent. When the host runs as root the harness drops to an unprivileged uid
+before anything else, which makes RLIMIT_NPROC effective (the kernel never applies it to root)
+and leaves the solution unable to signal any process outside. See docs/sandbox.md.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 import logging
 import os
+import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from quicksilver.config import SandboxConfig
+from quicksilver.sandbox import seccomp
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +52,26 @@ BASE_ENV = {
     "MALLOC_ARENA_MAX": "1",
     "MALLOC_MMAP_THRESHOLD_": "33554432",
 }
+
+
+# What is hidden in the sandbox's view of /usr and the interpreter's prefix (see hidden_paths):
+# every package folder, and the native modules that hand raw memory to Python code. Pure-Python
+# code elsewhere (an SDK's vendored libraries, ensurepip's wheels) stays: it gives a solution
+# nothing it could not paste into its source, and each hidden file costs a mount per sandbox.
+HIDDEN_DIR_NAMES = ("site-packages", "dist-packages")
+HIDDEN_FILE_PATTERNS = ("_ctypes.*so", "_cffi_backend.*so")
+# Trees without Python in them, not walked (they hold most of /usr's files).
+UNWALKED = (
+    "/usr/include",
+    "/usr/share/doc",
+    "/usr/share/fonts",
+    "/usr/share/i18n",
+    "/usr/share/icons",
+    "/usr/share/info",
+    "/usr/share/locale",
+    "/usr/share/man",
+    "/usr/share/zoneinfo",
+)
 
 
 class SandboxUnavailable(RuntimeError):
@@ -84,22 +112,41 @@ def bwrap_path() -> str | None:
     return shutil.which("bwrap")
 
 
+def seccomp_fd() -> int:
+    """A descriptor holding the seccomp program for ``bwrap --seccomp`` (the caller closes it);
+    SandboxUnavailable on an architecture without a filter."""
+    try:
+        return seccomp.program_fd()
+    except seccomp.UnsupportedArchitecture as exc:
+        raise SandboxUnavailable(str(exc)) from exc
+
+
+def run_bwrap(
+    command: Sequence[str], *, extra: Sequence[str] = (), timeout: float = 30
+) -> subprocess.CompletedProcess[bytes]:
+    """Run ``command`` in a sandbox as the harness gets it (``extra`` bwrap options after the
+    standard ones), without the harness; for probes and tests."""
+    fd = seccomp_fd()
+    try:
+        argv = [*bwrap_argv(seccomp_fd=fd), *extra]
+        return subprocess.run(
+            [*argv, *command], capture_output=True, timeout=timeout, check=False, pass_fds=(fd,)
+        )
+    finally:
+        os.close(fd)
+
+
 @functools.lru_cache(maxsize=4)
 def probe_bwrap() -> tuple[bool, str]:
     """Run a trivial sandboxed interpreter once: is bubblewrap usable here?"""
     exe = bwrap_path()
     if exe is None:
         return False, "bubblewrap (bwrap) is not installed: apt-get install bubblewrap"
-    argv = [
-        *bwrap_argv(),
-        str(interpreter()),
-        "-I",
-        "-S",
-        "-c",
-        "import sys; print(sys.version_info[0])",
-    ]
+    command = [str(interpreter()), "-I", "-S", "-c", "import sys; print(sys.version_info[0])"]
     try:
-        proc = subprocess.run(argv, capture_output=True, timeout=30, check=False)
+        proc = run_bwrap(command)
+    except SandboxUnavailable as exc:
+        return False, str(exc)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return False, f"bwrap failed to start: {exc}"
     if proc.returncode != 0 or proc.stdout.strip() != b"3":
@@ -116,8 +163,9 @@ def resolve(config: SandboxConfig) -> Isolation:
         if ok:
             return Isolation("bwrap", detail)
         if config.isolation == "bwrap" or not config.allow_weak:
+            fix = "Install bubblewrap, or set" if bwrap_path() is None else "Or set"
             raise SandboxUnavailable(
-                f"refusing to run untrusted code: {detail}. Install bubblewrap, or set "
+                f"refusing to run untrusted code: {detail}. {fix} "
                 "sandbox.allow_weak (CLI: --allow-weak-sandbox) to accept the weak mode "
                 "(rlimits and a scrubbed environment, no file-system or network isolation)"
             )
@@ -136,10 +184,92 @@ def _ro_bind_with_parents(path: Path) -> list[str]:
     return [*args, "--ro-bind", str(path), str(path)]
 
 
+def _visible_roots() -> list[str]:
+    """The host trees bound into the sandbox that may hold Python packages."""
+    roots = ["/usr"]
+    for name in ("bin", "lib", "lib64", "lib32", "sbin"):  # bound too where they are no links
+        host = Path("/") / name
+        if host.is_dir() and not host.is_symlink():
+            roots.append(str(host))
+    prefix = str(Path(sys.base_prefix).resolve())
+    if prefix != "/usr" and not prefix.startswith("/usr/"):
+        roots.append(prefix)
+    return roots
+
+
+def _matcher(patterns: Sequence[str]) -> Callable[[str], object]:
+    return re.compile("|".join(fnmatch.translate(p) for p in patterns)).match
+
+
+@dataclass(frozen=True)
+class HiddenPaths:
+    dirs: tuple[str, ...]  # covered by an empty read-only tmpfs
+    files: tuple[str, ...]  # covered by /dev/null
+
+
+@functools.lru_cache(maxsize=1)
+def hidden_paths() -> HiddenPaths:
+    """Walk the visible trees once per process for what the sandbox must not show.
+
+    Found by name rather than listed, so that a Python installed anywhere under ``/usr`` (an SDK
+    bundling its own, a distribution's ``/usr/lib/python3/dist-packages``) is covered too.
+    Symbolic links are resolved; a target outside the visible trees is invisible anyway.
+    """
+    roots = _visible_roots()
+
+    def visible(path: str) -> bool:
+        return any(path == r or path.startswith(r + "/") for r in roots)
+
+    match = _matcher(HIDDEN_FILE_PATTERNS)
+    dirs: set[str] = set()
+    files: set[str] = set()
+    stack = list(roots)
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue  # unreadable here: unreadable in the sandbox too
+        for entry in entries:
+            if entry.name in HIDDEN_DIR_NAMES and entry.is_dir():  # a link to a folder too
+                real = os.path.realpath(entry.path)
+                if visible(real):
+                    dirs.add(real)
+            elif entry.is_dir(follow_symlinks=False):
+                if entry.path not in UNWALKED:
+                    stack.append(entry.path)
+            elif match(entry.name):
+                real = os.path.realpath(entry.path)
+                if visible(real) and os.path.isfile(real):
+                    files.add(real)
+    # what lies inside a hidden folder (reached through a link) is gone with it, and could not
+    # be mounted over inside the empty tmpfs
+    dirs = {d for d in dirs if not any(d.startswith(o + "/") for o in dirs)}
+    files = {f for f in files if not any(f.startswith(d + "/") for d in dirs)}
+    hidden = HiddenPaths(tuple(sorted(dirs)), tuple(sorted(files)))
+    log.debug("sandbox hides %d folders and %d files", len(hidden.dirs), len(hidden.files))
+    return hidden
+
+
+def _hide_args() -> list[str]:
+    hidden = hidden_paths()
+    args: list[str] = []
+    for path in hidden.dirs:
+        args += ["--tmpfs", path, "--remount-ro", path]
+    for path in hidden.files:
+        args += ["--ro-bind", "/dev/null", path]
+    return args
+
+
 def bwrap_argv(
-    *, info_fd: int | None = None, binds: list[tuple[str, str]] | None = None
+    *,
+    seccomp_fd: int,
+    info_fd: int | None = None,
+    binds: list[tuple[str, str]] | None = None,
 ) -> list[str]:
-    """bubblewrap's command line; ``binds`` are extra host files shown read-only (a meter's)."""
+    """The bwrap options (everything before the command). ``seccomp_fd`` holds the filter
+    program (:func:`seccomp_fd`) and must be passed to bwrap, as must ``info_fd``; ``binds``
+    are extra host files shown read-only (a meter's)."""
     exe = bwrap_path() or "bwrap"
     argv = [
         exe,
@@ -170,6 +300,7 @@ def bwrap_argv(
     prefix = Path(sys.base_prefix).resolve()
     if not str(prefix).startswith("/usr"):
         argv += _ro_bind_with_parents(prefix)
+    argv += _hide_args()
     argv += ["--perms", "0755", "--dir", "/qs", "--ro-bind", str(RUNTIME_DIR), INSIDE_RUNTIME]
     site = _site_package_dir("sortedcontainers")
     argv += ["--perms", "0755", "--dir", INSIDE_SITE]
@@ -179,6 +310,9 @@ def bwrap_argv(
         argv += ["--perms", "0755", "--dir", str(Path(inside).parent), "--ro-bind", host, inside]
     argv += [
         "--proc",
+        "/proc",
+        # read-only: /proc/self/mem and the like cannot be opened for writing
+        "--remount-ro",
         "/proc",
         "--dev",
         "/dev",
@@ -196,6 +330,7 @@ def bwrap_argv(
         argv += ["--setenv", key, value]
     if info_fd is not None:
         argv += ["--info-fd", str(info_fd)]
+    argv += ["--seccomp", str(seccomp_fd)]
     return argv
 
 

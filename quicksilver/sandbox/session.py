@@ -135,6 +135,14 @@ class ProtocolViolation(SandboxError):
     """A reply out of sequence, undecodable, or not a reply at all."""
 
 
+class OutputLimitExceeded(SandboxError):
+    """The process wrote more than ``limits.output_kill_bytes`` to stdout/stderr and was killed.
+
+    Not a LimitExceeded (those are time limits, status ``timeout``): callers report it as an
+    error whose message starts with ``output limit:``.
+    """
+
+
 class ShuttingDown(SandboxError):
     """The process is stopping (SIGTERM / SIGINT): no new sandbox starts, running ones die."""
 
@@ -159,6 +167,11 @@ class CapturedOutput:
         room = max(0, self.limit - len(buf))
         buf += data[:room]
         self.dropped += max(0, len(data) - room)
+
+    @property
+    def total(self) -> int:
+        """Bytes written to both streams so far, kept or dropped."""
+        return len(self.stdout) + len(self.stderr) + self.dropped
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -244,7 +257,7 @@ class SandboxSession:
         # the harness moves its channels to fixed descriptors (runtime/harness.py FIXED_FDS)
         self._main = _Endpoint(cmd_w, reply_r, self.meter, HARNESS_FDS[0])
         self._child_cmd_fd = HARNESS_FDS[2] if self.zygote else -1
-        info_r = info_w = -1
+        info_r = info_w = seccomp_r = -1
         harness = iso.harness_argv(self.isolation, cmd_r, reply_w, child_fds=child_fds)
         if self.isolation.weak:
             argv = self.meter.wrap(harness, weak=True)
@@ -252,10 +265,16 @@ class SandboxSession:
             env = iso.weak_env()
         else:
             info_r, info_w = os.pipe()
-            argv = iso.bwrap_argv(info_fd=info_w, binds=self.meter.binds()) + self.meter.wrap(
-                harness, weak=False
-            )
-            fds = (*inner, info_w)
+            try:
+                seccomp_r = iso.seccomp_fd()
+            except iso.SandboxUnavailable:
+                for fd in (*inner, info_r, info_w):
+                    os.close(fd)
+                raise
+            argv = iso.bwrap_argv(
+                info_fd=info_w, seccomp_fd=seccomp_r, binds=self.meter.binds()
+            ) + self.meter.wrap(harness, weak=False)
+            fds = (*inner, info_w, seccomp_r)
             env = {"PATH": "/usr/bin:/bin"}
         setarch = shutil.which("setarch")
         if setarch:
@@ -278,7 +297,7 @@ class SandboxSession:
                 start_new_session=True,
             )
         finally:
-            for fd in (*inner, info_w):
+            for fd in (*inner, info_w, seccomp_r):
                 if fd >= 0:
                     os.close(fd)
         with _LIVE_LOCK:
@@ -429,6 +448,7 @@ class SandboxSession:
                         raise ProtocolViolation(f"undecodable reply: {exc}") from exc
                 elif chunk:
                     self.capture.add(name, chunk)
+                    self._check_output(ep)
             if ep.pending:
                 continue
             if ep is not self._main and not _alive(ep.pid):
@@ -452,6 +472,15 @@ class SandboxSession:
         else:
             with contextlib.suppress(OSError):
                 os.kill(ep.pid, signal.SIGKILL)
+
+    def _check_output(self, ep: _Endpoint) -> None:
+        limit = self.config.limits.output_kill_bytes
+        if limit is not None and self.capture.total > limit:
+            self._kill_endpoint(ep)
+            raise OutputLimitExceeded(
+                f"output limit: the solution wrote more than {limit} bytes to stdout/stderr "
+                f"(killed after {self.capture.total})"
+            )
 
     def _gone(self, message: str) -> SandboxError:
         if shutting_down():
