@@ -1,11 +1,13 @@
-"""Profiler benchmark: quicksilver's profiler against a Mercury-evaluator baseline, in one run.
+"""Meter benchmark: the icount meter, the cpu meter and a Mercury-evaluator baseline, in one run.
 
-Both sides profile the same solutions of the same tasks, interleaved (the order alternates per
-solution and repeat, so drift of the machine hits both alike), one solution at a time:
+All three profile the same solutions of the same tasks, in turn (the order rotates per task and
+repeat, so drift of the machine reaches all alike):
 
-- ``ours``: :func:`quicksilver.profiler.profile_solution` with the project's default
-  :class:`~quicksilver.config.MeasureConfig` and :class:`~quicksilver.config.SandboxConfig`
-  (cpu meter: the kernel's CPU clock of the sandboxed process, read by the host);
+- ``icount``: :func:`quicksilver.profiler.profile_many` on all of a task's solutions at once (one
+  zygote, one pass each) with the default :class:`~quicksilver.config.MeasureConfig`:
+  instructions counted under QEMU, read by the host; deterministic;
+- ``cpu``: the same with ``meter="cpu"``: passes repeated in fresh children, interleaved over the
+  task's solutions, until the CI95 of the median is within 2% (5 to 64 passes, 20 s budget);
 - ``baseline``: what the later Mercury evaluator does (seeds/mercury-eval-readme.txt): one
   sandboxed subprocess per solution that executes the solution and, for every test case, runs
   128 timed iterations of ``Solution().method(*copy.deepcopy(inputs))`` (the copy is outside the
@@ -14,13 +16,14 @@ solution and repeat, so drift of the machine hits both alike), one solution at a
   cases of the per-case means. It runs under the same bubblewrap command line as ours, so process
   isolation costs the same, and judges the first iteration's output in-process, as Mercury does.
 
-Measured for both: solutions profiled per minute (wall clock), the median over solutions of the
-relative CI95 width (width / runtime), and the coefficient of variation of the runtimes of R
-independent profiles of the same solution (median over solutions). A second table lists every
-solution's runtime on both sides, so one can check that both rank the solutions the same way.
+Measured for each: solutions profiled per minute (wall clock; a task's solutions share one
+zygote for ours, so its start is spread over them), the median over solutions of the relative
+CI95 width (width / runtime), the spread (coefficient of variation) of the runtimes of R
+independent profiles of the same solution (median over solutions), and whether the methods rank
+each task's solutions alike. A second table lists every solution's runtime by each method.
 
-Run ``python bench/profiler.py`` (full, about 10 minutes on 2 cores) or ``--quick`` (a smoke run
-under 2 minutes); ``--json OUT`` dumps every number. Results are recorded in docs/performance.md.
+Run ``python bench/profiler.py`` (full, about 10 minutes on 2 cores) or ``--quick`` (a smoke run);
+``--json OUT`` dumps every number. Results are recorded in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -47,14 +50,15 @@ from rich.table import Table
 
 from quicksilver.config import MeasureConfig, SandboxConfig
 from quicksilver.machine import machine_info
-from quicksilver.profiler import Case, ProfileTask, profile_solution
+from quicksilver.profiler import Case, Job, ProfileTask, profile_many
 from quicksilver.sandbox import isolation as iso
 from quicksilver.stats import coefficient_of_variation
 
 log = logging.getLogger("bench.profiler")
 
-Method = Literal["ours", "baseline"]
-METHODS: tuple[Method, Method] = ("ours", "baseline")
+Method = Literal["icount", "cpu", "baseline"]
+METHODS: tuple[Method, ...] = ("icount", "cpu", "baseline")
+OURS: tuple[Method, ...] = ("icount", "cpu")
 
 BASELINE_ITERATIONS = 128  # per test case, as the Mercury evaluator
 BASELINE_TIMEOUT_S = 600.0  # wall time for one baseline subprocess (generous: never hit here)
@@ -841,40 +845,61 @@ def run_baseline(task: ProfileTask, code: str, name: str, repeat: int) -> Profil
 
 
 def run_ours(
+    method: Method,
     task: ProfileTask,
-    code: str,
-    name: str,
+    solutions: Sequence[tuple[str, str]],
     repeat: int,
-    measure: MeasureConfig,
     isolation: iso.Isolation,
-) -> Profile:
+) -> list[Profile]:
+    """All of a task's solutions in one call (one zygote); wall and host CPU are shared out."""
+    measure = MeasureConfig(meter="icount" if method == "icount" else "cpu")
     clock = _Clock()
-    res = profile_solution(
-        task, code, sandbox=SandboxConfig(), measure=measure, isolation=isolation
+    results = profile_many(
+        [Job(task, code) for _, code in solutions],
+        sandbox=SandboxConfig(),
+        measure=measure,
+        isolation=isolation,
+        workers=1,
     )
     wall, cpu, busy = clock.stop()
-    prof = Profile("ours", task.task_id, name, repeat, res.status, wall, cpu, busy, error=res.error)
-    if res.passed and res.runtime is not None and res.runtime_ci is not None:
-        prof.runtime = res.runtime
-        prof.ci_low, prof.ci_high = res.runtime_ci
-        prof.detail = {
-            "measure_cpu_seconds": res.measure_cpu_seconds,
-            "window_overhead": res.window_overhead,
-            "load_cost": res.load_cost,
-            "cases": [
-                {
-                    "median": c.median,
-                    "ci_low": c.ci_low,
-                    "ci_high": c.ci_high,
-                    "rounds": c.rounds,
-                    "calls_per_window": c.calls_per_window,
-                    "converged": c.converged,
-                    "charged": c.charged,
-                }
-                for c in res.cases
-            ],
-        }
-    return prof
+    n = len(solutions)
+    out = []
+    for (name, _), res in zip(solutions, results, strict=True):
+        prof = Profile(
+            method,
+            task.task_id,
+            name,
+            repeat,
+            res.status,
+            wall / n,
+            cpu / n,
+            (busy[0] // n, busy[1] // n),
+            error=res.error,
+        )
+        if res.passed and res.runtime is not None and res.runtime_ci is not None:
+            prof.runtime = res.runtime
+            prof.ci_low, prof.ci_high = res.runtime_ci
+            prof.detail = {
+                "measure_cpu_seconds": res.measure_cpu_seconds,
+                "window_overhead": res.window_overhead,
+                "load_cost": res.load_cost,
+                "rounds": res.rounds,
+                "converged": res.converged,
+                "flags": res.flags,
+                "charged": res.charged,
+                "cases": [
+                    {
+                        "median": c.median,
+                        "ci_low": c.ci_low,
+                        "ci_high": c.ci_high,
+                        "rounds": c.rounds,
+                        "charged": c.charged,
+                    }
+                    for c in res.cases
+                ],
+            }
+        out.append(prof)
+    return out
 
 
 # ============================================================================ summary
@@ -989,13 +1014,14 @@ def summarise(
             "share_within_5pct_of_median": near / counted if counted else None,
             "share_slower_1_3x_median": far / counted if counted else None,
         }
-    ours_ps = [p for p in profiles if p.method == "ours" and p.detail.get("cases")]
-    rounds = [c["rounds"] for p in ours_ps for c in p.detail["cases"]]
-    calls = [c["rounds"] * c["calls_per_window"] for p in ours_ps for c in p.detail["cases"]]
-    out["ours"]["median_rounds_per_case"] = _median(rounds)
-    out["ours"]["median_timed_calls_per_case"] = _median(calls)
+    for method in OURS:
+        mine = [p for p in profiles if p.method == method and "rounds" in p.detail]
+        out[method]["median_rounds_per_case"] = _median([p.detail["rounds"] for p in mine])
+        out[method]["median_timed_calls_per_case"] = out[method]["median_rounds_per_case"]
+        out[method]["unconverged_profiles"] = sum(bool(p.detail["flags"]) for p in mine)
     out["baseline"]["median_rounds_per_case"] = BASELINE_ITERATIONS
     out["baseline"]["median_timed_calls_per_case"] = BASELINE_ITERATIONS
+    out["baseline"]["unconverged_profiles"] = 0
     base_cases = [c for p in profiles if p.method == "baseline" for c in p.detail.get("cases", [])]
     positive = [c["min_positive_us"] for c in base_cases if c["min_positive_us"] is not None]
     n_iter = sum(c["n"] for c in base_cases)
@@ -1003,27 +1029,29 @@ def summarise(
     out["baseline"]["getrusage_zero_share"] = (
         sum(c["zeros"] for c in base_cases) / n_iter if n_iter else None
     )
-    # rank agreement: within each task, do both methods order the solutions the same way?
+    # rank agreement: within each task, do two methods order the solutions the same way?
     by_task: dict[str, list[SolutionSummary]] = {}
     for s in solutions:
         by_task.setdefault(s.task_id, []).append(s)
-    same = pairs = concordant = 0
-    for group in by_task.values():
-        if any(s.runtime[m] is None for s in group for m in METHODS):
-            continue
-        ours = [float(s.runtime["ours"] or 0.0) for s in group]
-        base = [float(s.runtime["baseline"] or 0.0) for s in group]
-        same += _ranks(ours) == _ranks(base)
-        for a in range(len(group)):
-            for b in range(a + 1, len(group)):
-                pairs += 1
-                concordant += (ours[a] - ours[b]) * (base[a] - base[b]) > 0
-    out["agreement"] = {
-        "tasks": len(by_task),
-        "tasks_same_order": same,
-        "solution_pairs": pairs,
-        "concordant_pairs": concordant,
-    }
+    out["agreement"] = {}
+    for m1, m2 in (("icount", "baseline"), ("cpu", "baseline"), ("icount", "cpu")):
+        same = pairs = concordant = 0
+        for group in by_task.values():
+            if any(s.runtime[m] is None for s in group for m in (m1, m2)):
+                continue
+            xs = [float(s.runtime[m1] or 0.0) for s in group]
+            ys = [float(s.runtime[m2] or 0.0) for s in group]
+            same += _ranks(xs) == _ranks(ys)
+            for a in range(len(group)):
+                for b in range(a + 1, len(group)):
+                    pairs += 1
+                    concordant += (xs[a] - xs[b]) * (ys[a] - ys[b]) > 0
+        out["agreement"][f"{m1}-{m2}"] = {
+            "tasks": len(by_task),
+            "tasks_same_order": same,
+            "solution_pairs": pairs,
+            "concordant_pairs": concordant,
+        }
     return out
 
 
@@ -1038,6 +1066,13 @@ def fmt_time(seconds: float | None) -> str:
     if seconds >= 1e-3:
         return f"{seconds * 1e3:.3f} ms"
     return f"{seconds * 1e6:.2f} µs"
+
+
+def fmt_cost(value: float | None, method: str) -> str:
+    """Seconds for the cpu meter and the baseline, instructions for icount."""
+    if method != "icount":
+        return fmt_time(value)
+    return "-" if value is None else f"{value:,.0f} instr"
 
 
 def fmt_pct(x: float | None, digits: int = 2) -> str:
@@ -1055,129 +1090,79 @@ def _ratio(a: float | None, b: float | None) -> str:
 
 
 def summary_table(summary: dict[str, dict[str, Any]], repeats: int) -> Table:
-    o, b = summary["ours"], summary["baseline"]
-    t = Table(title="Profiler vs Mercury-style baseline (same tasks, same run)")
+    t = Table(title="icount meter, cpu meter and a Mercury-style baseline (same tasks, same run)")
     t.add_column("metric")
-    t.add_column("ours", justify="right")
-    t.add_column("baseline", justify="right")
-    t.add_column("ours / baseline", justify="right")
-    rows: list[tuple[str, str, str, str]] = [
-        ("profiles (solutions x repeats)", str(o["profiles"]), str(b["profiles"]), ""),
-        ("failed profiles", str(o["failed_profiles"]), str(b["failed_profiles"]), ""),
-        (
-            "wall time, all profiles",
-            f"{o['wall_seconds']:.1f} s",
-            f"{b['wall_seconds']:.1f} s",
-            _ratio(o["wall_seconds"], b["wall_seconds"]),
-        ),
-        (
-            "solutions profiled per minute",
-            fmt_num(o["solutions_per_minute"]),
-            fmt_num(b["solutions_per_minute"]),
-            _ratio(o["solutions_per_minute"], b["solutions_per_minute"]),
-        ),
-        (
-            "wall seconds per solution (mean)",
-            fmt_num(o["wall_seconds_per_solution"], 2),
-            fmt_num(b["wall_seconds_per_solution"], 2),
-            _ratio(o["wall_seconds_per_solution"], b["wall_seconds_per_solution"]),
-        ),
-        (
-            "measurement CPU s per solution (rounds, copies incl.)",
-            fmt_num(o["measure_cpu_seconds_per_solution"], 2),
-            fmt_num(b["measure_cpu_seconds_per_solution"], 2),
-            _ratio(o["measure_cpu_seconds_per_solution"], b["measure_cpu_seconds_per_solution"]),
-        ),
-        (
-            "host-side CPU s per solution (bench process)",
-            fmt_num(o["host_cpu_seconds_per_solution"], 2),
-            fmt_num(b["host_cpu_seconds_per_solution"], 2),
-            "",
-        ),
-        (
-            "median relative CI95 width",
-            fmt_pct(o["median_rel_ci95_width"]),
-            fmt_pct(b["median_rel_ci95_width"]),
-            _ratio(o["median_rel_ci95_width"], b["median_rel_ci95_width"]),
-        ),
-        (
-            "  baseline's CI from wall-clock times instead (README)",
-            "",
-            fmt_pct(b["median_rel_ci95_width_wallclock"]),
-            "",
-        ),
-        (
-            "worst relative CI95 width",
-            fmt_pct(o["max_rel_ci95_width"]),
-            fmt_pct(b["max_rel_ci95_width"]),
-            "",
-        ),
-        (
-            f"median CV of runtime over {repeats} profiles",
-            fmt_pct(o["median_cv"]),
-            fmt_pct(b["median_cv"]),
-            _ratio(o["median_cv"], b["median_cv"]),
-        ),
-        (
-            "all cores busy during the profiles (/proc/stat)",
-            fmt_pct(o["machine_busy_share"], 0),
-            fmt_pct(b["machine_busy_share"], 0),
-            "",
-        ),
-        (
-            "profiles within ±5% of their solution's median",
-            fmt_pct(o["share_within_5pct_of_median"], 0),
-            fmt_pct(b["share_within_5pct_of_median"], 0),
-            "",
-        ),
-        (
-            "profiles >= 1.3x their solution's median",
-            fmt_pct(o["share_slower_1_3x_median"], 0),
-            fmt_pct(b["share_slower_1_3x_median"], 0),
-            "",
-        ),
-        ("P90 CV over solutions", fmt_pct(o["p90_cv"]), fmt_pct(b["p90_cv"]), ""),
-        ("worst CV over solutions", fmt_pct(o["max_cv"]), fmt_pct(b["max_cv"]), ""),
-        (
-            "cross-run CI coverage (median)",
-            fmt_pct(o["median_cross_run_coverage"], 0),
-            fmt_pct(b["median_cross_run_coverage"], 0),
-            "",
-        ),
-        (
-            "timed rounds per case (median)",
-            fmt_num(o["median_rounds_per_case"], 0),
-            str(b["median_rounds_per_case"]),
-            "",
-        ),
-        (
-            "timed calls per case (median)",
-            fmt_num(o["median_timed_calls_per_case"], 0),
-            str(b["median_timed_calls_per_case"]),
-            "",
-        ),
-    ]
-    for row in rows:
-        t.add_row(*row)
+    for m in METHODS:
+        t.add_column(m, justify="right")
+    t.add_column("icount / baseline", justify="right")
+    t.add_column("cpu / baseline", justify="right")
+
+    def row(label: str, key: str, fmt: Callable[[Any], str], ratio: bool = True) -> None:
+        vals = [summary[m].get(key) for m in METHODS]
+        base = summary["baseline"].get(key)
+        ratios = [_ratio(summary[m].get(key), base) if ratio else "" for m in OURS]
+        t.add_row(label, *[fmt(v) for v in vals], *ratios)
+
+    row("profiles (solutions x repeats)", "profiles", str, ratio=False)
+    row("failed profiles", "failed_profiles", str, ratio=False)
+    row("wall time, all profiles", "wall_seconds", lambda v: f"{v:.1f} s")
+    row("solutions profiled per minute", "solutions_per_minute", fmt_num)
+    row("wall seconds per solution (mean)", "wall_seconds_per_solution", lambda v: fmt_num(v, 2))
+    row(
+        "measurement CPU s per solution",
+        "measure_cpu_seconds_per_solution",
+        lambda v: fmt_num(v, 2),
+    )
+    row(
+        "host-side CPU s per solution (bench process)",
+        "host_cpu_seconds_per_solution",
+        lambda v: fmt_num(v, 2),
+        ratio=False,
+    )
+    row(f"median CV of runtime over {repeats} profiles", "median_cv", fmt_pct)
+    row("P90 CV over solutions", "p90_cv", fmt_pct, ratio=False)
+    row("worst CV over solutions", "max_cv", fmt_pct, ratio=False)
+    row("median relative CI95 width", "median_rel_ci95_width", fmt_pct)
+    row("worst relative CI95 width", "max_rel_ci95_width", fmt_pct, ratio=False)
+    row(
+        "profiles within ±5% of their solution's median",
+        "share_within_5pct_of_median",
+        lambda v: fmt_pct(v, 0),
+        ratio=False,
+    )
+    row(
+        "profiles >= 1.3x their solution's median",
+        "share_slower_1_3x_median",
+        lambda v: fmt_pct(v, 0),
+        ratio=False,
+    )
+    row(
+        "cross-run CI coverage (median)",
+        "median_cross_run_coverage",
+        lambda v: fmt_pct(v, 0),
+        ratio=False,
+    )
+    row("passes / iterations per solution (median)", "median_rounds_per_case", fmt_num, False)
+    row("profiles not converged (flagged)", "unconverged_profiles", str, ratio=False)
+    row(
+        "all cores busy during the profiles (/proc/stat)",
+        "machine_busy_share",
+        lambda v: fmt_pct(v, 0),
+        ratio=False,
+    )
     return t
 
 
 def solutions_table(solutions: Sequence[SolutionSummary]) -> Table:
     t = Table(title="Per solution: median runtime over the repeats (CV across repeats)")
-    for name, justify in (
-        ("task", "left"),
-        ("solution", "left"),
-        ("ours", "right"),
-        ("CV", "right"),
-        ("rel CI", "right"),
-        ("baseline", "right"),
-        ("CV", "right"),
-        ("rel CI", "right"),
-        ("ours/base", "right"),
-        ("rank o/b", "center"),
-        ("wall o / b", "right"),
-    ):
-        t.add_column(name, justify=justify)  # type: ignore[arg-type]
+    t.add_column("task")
+    t.add_column("solution")
+    for m in METHODS:
+        t.add_column(m, justify="right")
+        t.add_column("CV", justify="right")
+    t.add_column("cpu/base", justify="right")
+    t.add_column("rank i/c/b", justify="center")
+    t.add_column("wall i / c / b", justify="right")
     by_task: dict[str, list[SolutionSummary]] = {}
     for s in solutions:
         by_task.setdefault(s.task_id, []).append(s)
@@ -1188,18 +1173,16 @@ def solutions_table(solutions: Sequence[SolutionSummary]) -> Table:
             ranks[m] = _ranks([v if v is not None else math.inf for v in vals])
         for k, s in enumerate(group):
             fails = "".join(f" ({s.failures[m]} failed)" for m in METHODS if s.failures[m])
+            cells = []
+            for m in METHODS:
+                cells += [fmt_cost(s.runtime[m], m), fmt_pct(s.cv[m])]
             t.add_row(
                 task_id if k == 0 else "",
                 s.solution + fails,
-                fmt_time(s.runtime["ours"]),
-                fmt_pct(s.cv["ours"]),
-                fmt_pct(s.rel_ci["ours"]),
-                fmt_time(s.runtime["baseline"]),
-                fmt_pct(s.cv["baseline"]),
-                fmt_pct(s.rel_ci["baseline"]),
-                _ratio(s.runtime["ours"], s.runtime["baseline"]),
-                f"{ranks['ours'][k]} / {ranks['baseline'][k]}",
-                f"{s.wall['ours']:.2f} / {s.wall['baseline']:.2f} s",
+                *cells,
+                _ratio(s.runtime["cpu"], s.runtime["baseline"]),
+                " / ".join(str(ranks[m][k]) for m in METHODS),
+                " / ".join(f"{s.wall[m]:.2f}" for m in METHODS) + " s",
             )
         t.add_section()
     return t
@@ -1258,8 +1241,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         log.error("unknown task in %s; known: %s", wanted, known)
         return 2
 
-    console = Console(width=None if sys.stdout.isatty() else 160)
-    measure = MeasureConfig()
+    console = Console(width=None if sys.stdout.isatty() else 180)
+    measure = MeasureConfig(meter="cpu")
     isolation = iso.resolve(SandboxConfig())
     machine = machine_info()
     revision = library_revision()
@@ -1269,11 +1252,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{machine['kernel']}, Python {machine['python']} (machine_id {machine['machine_id']})"
     )
     console.print(
-        f"[bold]ours[/]: profile_solution with the default MeasureConfig "
-        f"(meter={measure.meter}, min_rounds={measure.min_rounds}, "
+        "[bold]icount[/]: profile_many over a task's solutions, the default MeasureConfig "
+        "(one pass each); "
+        f"[bold]cpu[/]: the same with meter=cpu (min_rounds={measure.min_rounds}, "
         f"max_rounds={measure.max_rounds}, target_rel_ci={measure.target_rel_ci}, "
-        f"budget_seconds={measure.budget_seconds}, "
-        f"window_target_ms={measure.window_target_ms}); isolation: {isolation.mode} "
+        f"budget_seconds={measure.budget_seconds}); isolation: {isolation.mode} "
         f"({isolation.detail})"
     )
     console.print(
@@ -1283,40 +1266,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     built: list[tuple[ProfileTask, str, str]] = []
+    per_task: list[tuple[ProfileTask, list[tuple[str, str]]]] = []
     for bt in tasks:
         pt = bt.build(args.seed)
+        per_task.append((pt, list(bt.solutions.items())))
         for name, code in bt.solutions.items():
             built.append((pt, name, code))
     console.print(
         f"{len(tasks)} tasks, {len(built)} solutions, {repeats} profiles each per method "
-        f"({2 * repeats * len(built)} profiles)"
+        f"({len(METHODS) * repeats * len(built)} profiles)"
     )
 
     profiles: list[Profile] = []
     started, ticks0 = time.perf_counter(), _machine_ticks()
     for rep in range(repeats):
-        for k, (pt, name, code) in enumerate(built):
-            order: tuple[Method, ...] = METHODS if (rep + k) % 2 == 0 else METHODS[::-1]
-            for method in order:
-                if method == "ours":
-                    prof = run_ours(pt, code, name, rep, measure, isolation)
+        for k, (pt, sols) in enumerate(per_task):
+            shift = (rep + k) % len(METHODS)
+            for method in METHODS[shift:] + METHODS[:shift]:
+                if method == "baseline":
+                    got = [run_baseline(pt, code, name, rep) for name, code in sols]
                 else:
-                    prof = run_baseline(pt, code, name, rep)
-                profiles.append(prof)
-                log.info(
-                    "rep %d/%d %-8s %s/%s: %s runtime=%s ci=[%s, %s] wall=%.2fs%s",
-                    rep + 1,
-                    repeats,
-                    method,
-                    pt.task_id,
-                    name,
-                    prof.status,
-                    fmt_time(prof.runtime),
-                    fmt_time(prof.ci_low),
-                    fmt_time(prof.ci_high),
-                    prof.wall_s,
-                    f" error={prof.error}" if prof.error else "",
-                )
+                    got = run_ours(method, pt, sols, rep, isolation)
+                profiles += got
+                for prof in got:
+                    log.info(
+                        "rep %d/%d %-8s %s/%s: %s runtime=%s ci=[%s, %s] wall=%.2fs%s",
+                        rep + 1,
+                        repeats,
+                        method,
+                        pt.task_id,
+                        prof.solution,
+                        prof.status,
+                        fmt_cost(prof.runtime, method),
+                        fmt_cost(prof.ci_low, method),
+                        fmt_cost(prof.ci_high, method),
+                        prof.wall_s,
+                        f" error={prof.error}" if prof.error else "",
+                    )
     elapsed, ticks1 = time.perf_counter() - started, _machine_ticks()
     d_total = ticks1[1] - ticks0[1]
     busy_share = (ticks1[0] - ticks0[0]) / d_total if d_total > 0 else None
@@ -1334,11 +1320,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     summary = summarise(profiles, solutions)
     console.print(summary_table(summary, repeats))
     console.print(solutions_table(solutions))
-    agree = summary["agreement"]
     b = summary["baseline"]
+    for pair, agree in summary["agreement"].items():
+        console.print(
+            f"rank agreement {pair}: {agree['tasks_same_order']}/{agree['tasks']} tasks ordered "
+            f"the same, {agree['concordant_pairs']}/{agree['solution_pairs']} solution pairs "
+            "concordant."
+        )
     console.print(
-        f"rank agreement: {agree['tasks_same_order']}/{agree['tasks']} tasks ordered the same, "
-        f"{agree['concordant_pairs']}/{agree['solution_pairs']} solution pairs concordant. "
         f"getrusage: smallest positive per-call delta {b['getrusage_min_positive_delta_us']} µs, "
         f"{fmt_pct(b['getrusage_zero_share'])} of baseline iterations read 0. "
         f"Total bench time {elapsed:.0f} s; all cores {fmt_pct(busy_share, 0)} busy, "

@@ -9,10 +9,9 @@ do not).
 
 ``w`` is in the meter's unit. The paper's 10,000 instructions is used as is for the instruction
 meters; for CPU time it becomes the time those instructions take: ``10,000 / rate`` seconds,
-``rate`` being the instructions per second of the machine. The default, 3e9, is a stated
-assumption (a ~3 GHz core retiring about one instruction per cycle), not a measurement: pass the
-rate measured with the callgrind meter against the cpu meter on the same solutions to calibrate
-it. With the default, ``w`` is ~3.3 microseconds of CPU time.
+``rate`` being the instructions per CPU second of the machine, measured on it against the
+``icount`` meter (quicksilver.calibration), never assumed. On the 2-vCPU EPYC build VM the rate is
+about 1e10, so ``w`` is about 1 microsecond of CPU time.
 
 Each cluster's reference is its slowest member; cluster ``i``'s score is the cumulative share of
 all solutions in clusters ``0..i`` counted from the slowest, so the fastest cluster scores 100.
@@ -29,13 +28,15 @@ from quicksilver.metrics import cumulative_scores
 
 DEFAULT_BIAS = 0.2
 W_INSTRUCTIONS = 10_000.0
-DEFAULT_INSTRUCTION_RATE = 3e9  # instructions per second, for converting w to CPU seconds
 
 
-def w_for_unit(unit: str, *, instruction_rate: float = DEFAULT_INSTRUCTION_RATE) -> float:
-    """The paper's w (10,000 instructions) in a meter's unit: instructions, s, ms, us or ns."""
+def w_for_unit(unit: str, *, instruction_rate: float | None = None) -> float:
+    """The paper's w (10,000 instructions) in a meter's unit: instructions, s, ms, us or ns
+    (a time unit needs the machine's measured ``instruction_rate``, instructions per second)."""
     if unit == "instructions":
         return W_INSTRUCTIONS
+    if instruction_rate is None:
+        raise ValueError(f"w in {unit!r} needs the machine's measured instruction rate")
     seconds = W_INSTRUCTIONS / instruction_rate
     scale = {"s": 1.0, "ms": 1e3, "us": 1e6, "ns": 1e9}
     if unit not in scale:

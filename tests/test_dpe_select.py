@@ -14,7 +14,7 @@ from quicksilver.stages.config import SelectionSection
 from quicksilver.stages.publish import SchemaError
 from quicksilver.stages.publish_dpe import DPE_FEATURES, validate_dpe_splits
 
-SEL = SelectionSection(min_solutions=4)
+SEL = SelectionSection(min_solutions=4, instruction_rate=3e9)  # a rate as if measured
 # four levels, each 2x apart, well above w's share at millisecond costs
 COSTS = [0.008, 0.0081, 0.004, 0.002, 0.001]
 CVS = [0.01] * 5
@@ -40,6 +40,8 @@ def test_too_few_solutions_boundary():
 def test_too_cheap_is_strictly_above_the_minimum():
     floor = min_cost_in_unit(SEL, "s")
     assert floor == pytest.approx(10_000 / 3e9)
+    with pytest.raises(ValueError, match="measured instruction rate"):  # never assumed
+        min_cost_in_unit(SelectionSection(), "s")
     costs = [floor * 16, floor * 8, floor * 4, floor]
     v = select_task("t", costs, [0.0] * 4, SEL, "s")
     assert v.reason == "too-cheap" and "not above the minimum" in v.detail
@@ -138,6 +140,8 @@ def _row(**over):
                 "cv": 0.01,
                 "cv_classic": 0.02,
                 "rounds": 5,
+                "converged": True,
+                "flags": [],
                 "cluster": 0,
                 "source": "b",
                 "model": None,
@@ -148,6 +152,8 @@ def _row(**over):
                 "cv": 0.01,
                 "cv_classic": 0.02,
                 "rounds": 5,
+                "converged": True,
+                "flags": [],
                 "cluster": 1,
                 "source": "b",
                 "model": None,
@@ -156,6 +162,8 @@ def _row(**over):
         "p99_cv": 0.01,
         "clustering_bias": 0.2,
         "clustering_w": 3e-6,
+        "instruction_rate": 1e10,
+        "instruction_rate_source": "configured",
         "cost_meter": "cpu",
         "cost_unit": "s",
         "machine_id": "m",

@@ -177,6 +177,7 @@ def make_row(
         ],
         "runtime_meter": "cpu",
         "runtime_unit": "s",
+        "instruction_rate": None,
         "reference_runtimes": [
             {
                 "hash": 4_611_686_018_427_387_904,
@@ -184,8 +185,18 @@ def make_row(
                 "ci_low": 0.0011,
                 "ci_high": 0.0013,
                 "rounds": 6,
+                "converged": True,
+                "flags": [],
             },
-            {"hash": -7, "runtime": 0.0034, "ci_low": 0.0033, "ci_high": 0.0036, "rounds": 9},
+            {
+                "hash": -7,
+                "runtime": 0.0034,
+                "ci_low": 0.0033,
+                "ci_high": 0.0036,
+                "rounds": 12,
+                "converged": False,
+                "flags": ["max-rounds"],
+            },
         ],
         "machine_id": "0123456789abcdef",
         "machine": json.dumps({"cpu": "Test CPU", "cores": 4, "arch": "x86_64"}),
@@ -286,7 +297,16 @@ def test_published_mercury_rows_fit_the_features():
             for h in hashes
         ]
         row["reference_runtimes"] = [
-            {"hash": h, "runtime": 1.0, "ci_low": 1.0, "ci_high": 1.0, "rounds": 1} for h in hashes
+            {
+                "hash": h,
+                "runtime": 1.0,
+                "ci_low": 1.0,
+                "ci_high": 1.0,
+                "rounds": 1,
+                "converged": True,
+                "flags": [],
+            }
+            for h in hashes
         ]
         row["n_generated_cases"] = len(json.loads(mercury["test_cases"]))
         row["n_example_cases"] = 0

@@ -278,7 +278,7 @@ def test_config_rejects_bad_values_with_the_key(tmp_path: Path):
     assert (
         cfg.testcases.n == 5
         and cfg.synthesis.mode == "offline"
-        and cfg.profile.measure.meter == "cpu"
+        and cfg.profile.measure.meter == "icount"
     )
 
 

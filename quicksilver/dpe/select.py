@@ -25,8 +25,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quicksilver.clustering import Clustering, adaptive_clusters, w_for_unit
+from quicksilver.meters import METERS
 from quicksilver.profiler import Case, ProfileTask, RunResult
 from quicksilver.stages.config import SelectionSection
+
+DETERMINISTIC_METERS = frozenset(name for name, cls in METERS.items() if cls.deterministic)
 
 ACCEPT_ANY = "def evaluate_offline(inputs, outputs, expected):\n    return True\n"
 """On the performance-exercising input only cost is measured: correctness was established on the
@@ -75,7 +78,9 @@ def figures(res: RunResult, *, warmup_rounds: int = 0) -> dict[str, Any]:
         return {"cost": None, "mean": None, "cv": None, "cv_classic": None, "rounds": 0}
     med = statistics.median(per_round)
     mean = statistics.fmean(per_round)
-    if len(per_round) >= 2 and med > 0:
+    if res.meter in DETERMINISTIC_METERS and med > 0:
+        cv = cv_classic = 0.0  # one exact count: the same work counts the same
+    elif len(per_round) >= 2 and med > 0:
         mad = statistics.median(abs(x - med) for x in per_round)
         cv = MAD_TO_SD * mad / med
         cv_classic = statistics.stdev(per_round) / mean
@@ -87,6 +92,8 @@ def figures(res: RunResult, *, warmup_rounds: int = 0) -> dict[str, Any]:
         "cv": cv,
         "cv_classic": cv_classic,
         "rounds": len(per_round),
+        "converged": res.converged,
+        "flags": list(res.flags),
     }
 
 

@@ -80,6 +80,12 @@ class ProfileSection(_Strict):
         min_rounds=3, max_rounds=12, target_rel_ci=0.05, budget_seconds=10.0
     )  # rounds apply to the cpu / instructions meters; icount (the default) needs one pass
     sandbox: SandboxConfig = SandboxConfig(limits=SandboxLimits(cpu_seconds=120.0))
+    remeasure_flagged: int = Field(
+        0,
+        ge=0,
+        description="profiles flagged as not converged (budget, max-rounds) are measured again "
+        "this many times, with twice the budget each time; the last measurement is kept",
+    )
 
 
 class SplitSection(_Strict):
@@ -230,10 +236,11 @@ class SelectionSection(_Strict):
     )
     min_clusters: int = Field(4, ge=1, description="performance clusters a task needs")
     bias: float = Field(0.2, ge=0, description="the clustering's bias (one setting everywhere)")
-    instruction_rate: float = Field(
-        3e9,
+    instruction_rate: float | None = Field(
+        None,
         gt=0,
-        description="instructions per CPU second: converts w and min_cost to CPU time",
+        description="instructions per CPU second: converts w and min_cost to CPU time for the "
+        "cpu meter; None: measured on this machine against icount (quicksilver.calibration)",
     )
 
 

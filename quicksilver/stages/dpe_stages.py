@@ -476,8 +476,20 @@ def pe_profile_shard(
 def select_stage(
     records: list[dict[str, Any]], solutions: list[dict[str, Any]], section: SelectionSection
 ) -> dict[str, Any]:
-    """EvalPerf's task filters, then the clusters, references and scores of every kept task."""
+    """EvalPerf's task filters, then the clusters, references and scores of every kept task.
+
+    With a time meter, w and the minimum cost need the machine's instructions per CPU second:
+    the configured ``instruction_rate``, else measured here against icount and recorded.
+    """
     from quicksilver.dpe.select import select_task
+
+    rate_source = "configured"
+    if section.instruction_rate is None and any(r["unit"] != "instructions" for r in records):
+        from quicksilver.calibration import measure_instruction_rate
+
+        measured = measure_instruction_rate()
+        section = section.model_copy(update={"instruction_rate": measured.rate})
+        rate_source = measured.describe()
 
     counts = StageCounts(
         "select", tasks_in=len(records), solutions_in=sum(len(r["solutions"]) for r in records)
@@ -503,6 +515,7 @@ def select_stage(
             continue
         cl = verdict.clustering
         assert cl is not None
+        counted = rec["unit"] == "instructions"
         cluster_of = {m: ci for ci, c in enumerate(cl.clusters) for m in c.members}
         out.append(
             {
@@ -517,6 +530,8 @@ def select_stage(
                 "bias": cl.bias,
                 "w": cl.w,
                 "p99_cv": verdict.stats["p99_cv"],
+                "instruction_rate": None if counted else section.instruction_rate,
+                "instruction_rate_source": None if counted else rate_source,
                 "solutions": [{**s, "cluster": cluster_of[i]} for i, s in enumerate(sols)],
             }
         )
@@ -592,6 +607,8 @@ def dpe_rows(
                         "cv": float(s["cv"]),
                         "cv_classic": float(s["cv_classic"]),
                         "rounds": int(s["rounds"]),
+                        "converged": bool(s.get("converged", True)),
+                        "flags": list(s.get("flags") or []),
                         "cluster": int(s["cluster"]),
                         "source": str(s["source"]),
                         "model": s.get("model"),
@@ -601,6 +618,8 @@ def dpe_rows(
                 "p99_cv": float(sel["p99_cv"]),
                 "clustering_bias": float(sel["bias"]),
                 "clustering_w": float(sel["w"]),
+                "instruction_rate": sel.get("instruction_rate"),
+                "instruction_rate_source": sel.get("instruction_rate_source"),
                 "cost_meter": sel["meter"],
                 "cost_unit": sel["unit"],
                 "machine_id": sel["machine_id"],

@@ -97,6 +97,7 @@ _PROVENANCE = {
     ),
     "runtime_meter": _S,
     "runtime_unit": _S,
+    "instruction_rate": Value("float64"),
     "reference_runtimes": List(
         {
             "hash": Value("int64"),
@@ -104,6 +105,8 @@ _PROVENANCE = {
             "ci_low": Value("float64"),
             "ci_high": Value("float64"),
             "rounds": Value("int32"),
+            "converged": Value("bool"),
+            "flags": List(_S),
         }
     ),
     "machine_id": _S,
@@ -127,6 +130,7 @@ NULLABLE_FIELDS = frozenset(
         "solution_provenance[].model",
         "solution_provenance[].url",
         "solution_provenance[].runtime_reported",
+        "instruction_rate",  # only an instruction meter needs it
     }
 )
 """Generic paths (list indices as ``[]``) of the only values that may be null."""
@@ -161,9 +165,13 @@ FIELD_DOCS: dict[str, str] = {
     "solution_provenance": "per solution hash: `source`, `model`, `url`, `runtime_reported` "
     "(nulls when unknown)",
     "runtime_meter": "meter of `reference_runtimes`: `icount`, `cpu`, `instructions`",
+    "instruction_rate": "instruction meters: instructions per CPU second of the build machine, "
+    "measured against the cpu meter; it converts the counts into `solutions[].runtime` strings "
+    "(null for the cpu meter)",
     "runtime_unit": "unit of `reference_runtimes` (`s` or `instructions`)",
-    "reference_runtimes": "per solution hash: measured cost over all test cases, its 95% CI "
-    "and the rounds taken",
+    "reference_runtimes": "per solution hash: measured cost over all test cases, its 95% CI, "
+    "the passes taken, whether the measurement converged (always for icount) and why not "
+    "(`flags`: budget, max-rounds, unconverged, few-rounds)",
     "machine_id": "short id of the machine the references were measured on",
     "machine": "that machine as JSON (CPU, cores, arch, kernel, Python)",
     "quicksilver_version": "version of Quicksilver that built the row",

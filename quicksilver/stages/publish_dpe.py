@@ -90,6 +90,8 @@ _DPE_PROVENANCE = {
             "cv": _F,
             "cv_classic": _F,
             "rounds": _I32,
+            "converged": Value("bool"),
+            "flags": List(_S),
             "cluster": _I32,
             "source": _S,
             "model": _S,
@@ -98,6 +100,8 @@ _DPE_PROVENANCE = {
     "p99_cv": _F,
     "clustering_bias": _F,
     "clustering_w": _F,
+    "instruction_rate": _F,
+    "instruction_rate_source": _S,
     "cost_meter": _S,
     "cost_unit": _S,
     "machine_id": _S,
@@ -110,7 +114,12 @@ EVALPERF_FIELDS: tuple[str, ...] = tuple(_EVALPERF)
 DPE_FEATURES = Features({**_EVALPERF, **_CORRECTNESS, **_DPE_PROVENANCE})
 """Explicit ``datasets`` features of a published DPE row."""
 
-_NULLABLE = {"solution_costs[].model", "solutions[].runtime"}
+_NULLABLE = {
+    "solution_costs[].model",
+    "solutions[].runtime",
+    "instruction_rate",  # only a time meter needs it
+    "instruction_rate_source",
+}
 _ONE_PER_DATASET = ("cost_meter", "cost_unit", "build_config_sha256", "quicksilver_version")
 
 FIELD_DOCS: dict[str, str] = {
@@ -153,11 +162,16 @@ FIELD_DOCS: dict[str, str] = {
     "(provenance only)",
     "cluster_sizes": "solutions per cluster, slowest first",
     "solution_costs": "every profiled solution: cost (median over rounds), robust coefficient of "
-    "variation (1.4826 MAD / median) and the classic one (stdev / mean), rounds counted, cluster "
-    "index (0 = slowest), source and model",
+    "variation (1.4826 MAD / median) and the classic one (stdev / mean), rounds counted, whether "
+    "the measurement converged and why not (`flags`), cluster index (0 = slowest), source and "
+    "model",
     "p99_cv": "99th percentile over solutions of the coefficient of variation the selection used",
     "clustering_bias": "bias of the adaptive clustering",
     "clustering_w": "w of the adaptive clustering, in `cost_unit`",
+    "instruction_rate": "time meters only: instructions per CPU second of the build machine, "
+    "which converted w and the minimum cost from the paper's instructions (null for icount)",
+    "instruction_rate_source": "how that rate was obtained (measured against icount on the build "
+    "machine, with the numbers, or configured)",
     "cost_meter": "meter of the costs: `icount`, `cpu`, `instructions`",
     "cost_unit": "unit of the costs (`s` or `instructions`)",
     "machine_id": "short id of the build machine",
@@ -378,4 +392,8 @@ def render_dpe_card(
         fields=_field_rows(),
         repo_id=card.repo_id or "ORG/NAME",
         first_split=names[0],
+        stability_bound=float(card.parameters.get("selection", {}).get("max_p99_cv", 0.05))
+        if card.parameters
+        else 0.05,
+        rate_note=next((r["instruction_rate_source"] for r in rows if r["instruction_rate"]), None),
     )

@@ -3,10 +3,12 @@
 The field meanings follow the published Mercury dataset (see docs/publishing.md), so rows load and
 score with the original tooling and with ``quicksilver score``. Where ours differ, it is said here:
 
-- ``solutions[].runtime`` is the runtime measured by this build (median CPU time of the whole test
-  set on the build machine, ``runtime_meter`` / ``runtime_unit``), formatted like the judge's
-  ("1.23ms"), for every solution alike; a runtime the judge reported with a scraped solution is
-  kept in ``solution_provenance[].runtime_reported``;
+- ``solutions[].runtime`` is the runtime measured by this build (the cost of the whole test set
+  on the build machine, ``runtime_meter`` / ``runtime_unit``), formatted like the judge's
+  ("1.23ms"), for every solution alike: an instruction count (the default ``icount`` meter) is
+  converted at the build machine's measured ``instruction_rate``; ``reference_runtimes`` keep the
+  exact counts. A runtime the judge reported with a scraped solution is kept in
+  ``solution_provenance[].runtime_reported``;
 - ``convert_online`` formats a case as LeetCode's judge takes it (one JSON value per line);
 - ``evaluate_offline`` compares in any order when the uniqueness stage found the answer
   order-free (``answer_any_order``), with a tolerance for ``double`` answers.
@@ -33,8 +35,12 @@ CONVERT_ONLINE = '''def convert_online(case):
 UNIT_SCALE_MS = {"s": 1e3, "ms": 1.0, "us": 1e-3, "ns": 1e-6}
 
 
-def format_runtime(value: float, unit: str) -> str:
-    """A measured runtime as the judge writes it ("76ms"); instruction counts keep their unit."""
+def format_runtime(value: float, unit: str, *, instruction_rate: float | None = None) -> str:
+    """A measured runtime as the judge writes it ("76ms"). An instruction count becomes the time
+    it takes at this machine's measured ``instruction_rate`` (instructions per CPU second);
+    without a rate it keeps its unit."""
+    if unit == "instructions" and instruction_rate:
+        value, unit = value / instruction_rate, "s"
     if unit in UNIT_SCALE_MS:
         ms = value * UNIT_SCALE_MS[unit]
         return f"{ms:.3g}ms"
@@ -87,7 +93,11 @@ def mercury_row(
         "solutions": [
             {
                 "hash": int(s["hash"]),
-                "runtime": format_runtime(runtimes[s["hash"]]["runtime"], unit),
+                "runtime": format_runtime(
+                    runtimes[s["hash"]]["runtime"],
+                    unit,
+                    instruction_rate=record.get("instruction_rate"),
+                ),
                 "solution": s["code"],
             }
             for s in sols
@@ -120,6 +130,7 @@ def mercury_row(
         ],
         "runtime_meter": record["meter"],
         "runtime_unit": unit,
+        "instruction_rate": record.get("instruction_rate"),
         "reference_runtimes": [
             {
                 "hash": int(s["hash"]),
@@ -127,6 +138,8 @@ def mercury_row(
                 "ci_low": float(runtimes[s["hash"]]["ci_low"]),
                 "ci_high": float(runtimes[s["hash"]]["ci_high"]),
                 "rounds": int(runtimes[s["hash"]]["rounds"]),
+                "converged": bool(runtimes[s["hash"]].get("converged", True)),
+                "flags": list(runtimes[s["hash"]].get("flags") or []),
             }
             for s in sols
         ],
