@@ -44,17 +44,23 @@ def run_with_mounts(
     mounts: dict[Path, str],
     *,
     setup: str = "",
+    after: str = "",
     **kwargs: Any,
 ) -> subprocess.CompletedProcess[str]:
     """Run ``argv`` where each folder of ``mounts`` is a fresh tmpfs mounted with its options
-    ("size=64k", "ro", ...); ``setup`` (shell) runs after mounting, before ``argv``."""
+    ("size=64k", "ro", ...); ``setup`` (shell) runs after mounting, before ``argv``, and
+    ``after`` (shell: the mounts are gone once this returns) after it; ``argv``'s exit status is
+    returned."""
     lines = ["set -e"]
     for folder, options in mounts.items():
         folder.mkdir(parents=True, exist_ok=True)
         lines.append(f"mount -t tmpfs -o {shlex.quote(options)} qs-test {shlex.quote(str(folder))}")
     if setup:
         lines.append(setup)
-    lines.append('exec "$@"')
+    if after:
+        lines += ["set +e", '"$@"', "status=$?", after, "exit $status"]
+    else:
+        lines.append('exec "$@"')
     return subprocess.run(
         ["unshare", "-m", "--propagation", "private", "sh", "-c", "\n".join(lines), "sh"]
         + [str(a) for a in argv],
