@@ -7,11 +7,10 @@ import os
 import tempfile
 from pathlib import Path
 
-# An OSError with one of these errno values is a problem of the place written to (full, read-only,
-# not ours), not of the data: the user fixes it by freeing space or choosing another folder.
-STORAGE_ERRNOS = frozenset(
-    {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG}
-)
+# An OSError with one of these errno values is a problem of the disk written to (full, read-only),
+# not of the data: the user fixes it by freeing space or choosing another folder. (A permission
+# error may as well come from reading: only a WriteError says it came from writing.)
+STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG})
 _STORAGE_TEXTS = ("No space left on device", "Disk quota exceeded", "Read-only file system")
 
 
@@ -52,7 +51,7 @@ def describe_os_error(exc: OSError) -> str:
 
 
 def is_storage_error(exc: BaseException) -> bool:
-    """True for an OSError caused by where it writes (disk full, read-only, no permission)."""
+    """True for an OSError caused by the disk it writes to (full, read-only), or a WriteError."""
     if not isinstance(exc, OSError):
         return False
     if isinstance(exc, WriteError) or exc.errno in STORAGE_ERRNOS:
