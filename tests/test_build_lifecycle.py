@@ -32,10 +32,30 @@ UNUSABLE_BWRAP = (
 )
 
 
+MARKER = "QUICKSILVER_TEST_BUILD"
+
+
+def _marked(tmp_path: Path) -> list[str]:
+    """Live processes whose environment carries this test's marker (see _env)."""
+    needle = f"{MARKER}={tmp_path}\0".encode()
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            environ = Path(f"/proc/{name}/environ").read_bytes()
+        except OSError:
+            continue
+        if needle in environ and alive(int(name)):
+            found.append(f"{name}: {_cmdline(int(name))}")
+    return found
+
+
 def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
     """The build's environment: its own Prefect home (the temporary server's database)."""
     env = {
         **os.environ,
+        MARKER: str(tmp_path),  # inherited by every process the build starts but the sandboxes
         "PREFECT_HOME": str(tmp_path / "prefect-home"),
         # a loaded machine can take long to start the temporary Prefect server
         "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180",
@@ -161,6 +181,7 @@ def test_full_disk_during_a_shard_is_one_line_naming_the_file(tmp_path):
         timeout=600,
     )
     assert proc.returncode == 1, proc.stderr
+    assert _marked(tmp_path) == []  # the temporary Prefect server went with it
     line = _error_line(proc.stderr)
     match = re.fullmatch(r"error: (\S+): cannot write: No space left on device", line)
     assert match, line
@@ -249,6 +270,7 @@ def test_sigterm_keeps_finished_shards_leaves_no_process_and_a_rerun_redoes_the_
         time.sleep(0.02)
     kept = _digests(stages)
     manifests = {p: p.stat().st_mtime_ns for p in stages.glob("*/_SUCCESS*.json")}
+    assert any(str(proc.pid) == p.split(":")[0] for p in _marked(tmp_path))  # the marker works
 
     proc.send_signal(signal.SIGTERM)
     start = time.monotonic()
@@ -275,9 +297,10 @@ def test_sigterm_keeps_finished_shards_leaves_no_process_and_a_rerun_redoes_the_
         ]
 
     settle = time.monotonic() + 2  # a SIGKILL sent just before the exit takes a moment
-    while left() and time.monotonic() < settle:
+    while (left() or _marked(tmp_path)) and time.monotonic() < settle:
         time.sleep(0.05)
     assert left() == []
+    assert _marked(tmp_path) == []  # nor any started after the look above
     # every file there before the signal is intact (the manifests included); the interrupted
     # profile of shard-0001 left no manifest, so a rerun cannot take it for done
     assert not manifest("profile", "shard-0001").exists()
