@@ -15,6 +15,7 @@ A second signal stops at once (the watchdog's way). Nothing here knows about Pre
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import contextvars
 import logging
@@ -123,19 +124,11 @@ class GracefulStop:
     it did not unwind in time). It is written once.
     """
 
-    def __init__(
-        self,
-        message: Callable[[int], str],
-        *,
-        grace: float = GRACE_SECONDS,
-        on_signal: Callable[[], Any] | None = None,
-    ) -> None:
+    def __init__(self, message: Callable[[int], str], *, grace: float = GRACE_SECONDS) -> None:
         self.message = message
         self.grace = grace
-        self.on_signal = on_signal
         self.signum: int | None = None
         self._announced = threading.Lock()
-        self._done = False
 
     @property
     def stopped(self) -> bool:
@@ -184,8 +177,6 @@ class GracefulStop:
         from quicksilver.sandbox.session import begin_shutdown
 
         begin_shutdown()
-        if self.on_signal is not None:
-            self.on_signal()
 
     @contextlib.contextmanager
     def _handlers(self) -> Iterator[None]:
@@ -221,8 +212,6 @@ class GracefulStop:
         if self.stopped:
             # the watchdog may still fire while the interpreter exits (atexit handlers); the
             # processes this one started go with it in any case
-            import atexit
-
             atexit.register(kill_descendants, grace=0.5)
         if "error" in box:
             raise box["error"]
