@@ -29,7 +29,13 @@ for entry in (REPO, REPO / "flows"):
 os.environ.setdefault("PREFECT_LOGGING_EXTRA_LOGGERS", "quicksilver")
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 
-from build_mercury import BuildFailed, _stored, run_cli  # noqa: E402
+from build_mercury import (  # noqa: E402
+    _stored,
+    first_unfinished,
+    raise_for_failed_shards,
+    run_cli,
+    start_build,
+)
 from prefect import flow  # noqa: E402
 from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
 from prefect.futures import PrefectFuture, wait  # noqa: E402
@@ -37,7 +43,7 @@ from prefect.logging import get_run_logger  # noqa: E402
 
 from quicksilver.stages.config import DPEBuildConfig  # noqa: E402
 from quicksilver.stages.dpe import DPEBuild  # noqa: E402
-from quicksilver.stages.report import funnel_markdown, funnel_rows, print_funnel  # noqa: E402
+from quicksilver.stages.report import funnel_markdown, funnel_rows  # noqa: E402
 from tasks import dpe as t  # noqa: E402
 
 
@@ -47,6 +53,7 @@ def build_dpe(config: dict[str, Any]) -> dict[str, Any]:
     logger = get_run_logger()
     logging.getLogger("quicksilver").setLevel(logging.INFO)
     cfg = DPEBuildConfig.model_validate(config)
+    start_build(cfg)
     build = DPEBuild(cfg)
     for stage, task in (
         ("load", t.load),
@@ -59,25 +66,26 @@ def build_dpe(config: dict[str, Any]) -> dict[str, Any]:
 
     shard_list = build.shards()
     logger.info("%d task(s) in %d shard(s)", sum(len(s) for _, s in shard_list), len(shard_list))
-    last: list[PrefectFuture[Any]] = []
+    chains: list[list[PrefectFuture[Any]]] = []
     for part, slugs in shard_list:
-        prev: list[PrefectFuture[Any]] = []
+        chain: list[PrefectFuture[Any]] = []
         for stage, task in (
             ("testcases", t.testcases),
             ("uniqueness", t.uniqueness),
             ("sas", t.sas),
             ("sampling", t.sampling),
         ):
-            fut = _stored(task, build, stage, part, slugs).submit(
-                config, part, slugs, wait_for=prev
+            chain.append(
+                _stored(task, build, stage, part, slugs).submit(
+                    config, part, slugs, wait_for=chain[-1:]
+                )
             )
-            prev = [fut]
-        last.append(prev[0])
-    wait(last)
+        chains.append(chain)
+    wait([chain[-1] for chain in chains])
     failed = [
-        f"{part}: {fut.state.name}: {fut.state.message}"
-        for (part, _), fut in zip(shard_list, last, strict=True)
-        if not fut.state.is_completed()
+        (part, state)
+        for (part, _), chain in zip(shard_list, chains, strict=True)
+        if (state := first_unfinished(chain)) is not None
     ]
     if not failed:
         # Profiling runs alone, one shard after another: on a small VM two profiles side by side
@@ -87,13 +95,8 @@ def build_dpe(config: dict[str, Any]) -> dict[str, Any]:
                 config, part, slugs, return_state=True
             )
             if not state.is_completed():
-                failed.append(f"{part}: {state.name}: {state.message}")
-    if failed:
-        print_funnel(build.funnel(), title="DPE build (incomplete)")
-        raise BuildFailed(
-            "shard(s) failed; finished shards are kept and a rerun redoes only these: "
-            + "; ".join(failed)
-        )
+                failed.append((part, state))
+    raise_for_failed_shards(build, failed)
     _stored(t.select, build, "select")(config)
     funnel = build.funnel()
     _stored(t.publish, build, "publish")(config, funnel)

@@ -44,6 +44,10 @@ from prefect.settings import (  # noqa: E402
 )
 from prefect.task_runners import TaskRunner  # noqa: E402
 
+from quicksilver.fsutil import WriteError  # noqa: E402
+from quicksilver.lifecycle import GracefulStop, Interrupted, signal_name  # noqa: E402
+from quicksilver.preflight import NotReady, check_build_ready  # noqa: E402
+from quicksilver.sandbox.session import shutting_down, sweep_orphans  # noqa: E402
 from quicksilver.stages.config import (  # noqa: E402
     BuildConfig,
     ConfigError,
@@ -67,6 +71,65 @@ from tasks import (  # noqa: E402
 
 class BuildFailed(RuntimeError):
     """Some shards failed: the finished work is kept and reused by the next run."""
+
+
+# Errors the command line reports in one line of its own: their tracebacks stay out of the console
+# (the Prefect API and UI still get them).
+ONE_LINE_ERRORS: tuple[type[BaseException], ...] = (
+    BuildFailed,
+    ConfigError,
+    Interrupted,
+    NotReady,
+    WriteError,
+)
+
+
+def start_build(cfg: BuildConfig) -> None:
+    """What every build does before its first stage: the preflight (one line and no stage folder
+    when the build cannot run here), then the sandbox folders dead processes left are removed."""
+    check_build_ready(cfg)
+    sweep_orphans()
+
+
+def _exception_of(state: Any) -> BaseException | None:
+    try:
+        exc = state.result(raise_on_failure=False)
+    except Exception:  # the result could not be read back: the state message says enough
+        return None
+    return exc if isinstance(exc, BaseException) else None
+
+
+def first_unfinished(futures: list[PrefectFuture[Any]]) -> Any | None:
+    """The state of the first of a shard's stage runs (in stage order) that did not complete: the
+    cause, since the later ones only waited for it (NotReady). None when all completed."""
+    for fut in futures:
+        if not fut.state.is_completed():
+            return fut.state
+    return None
+
+
+def raise_for_failed_shards(build: MercuryBuild, failed: list[tuple[str, Any]]) -> None:
+    """Stop the flow when shards failed (``failed``: (shard, final state) pairs).
+
+    A stop on a signal raises :class:`Interrupted`; a shard that could not write (disk full,
+    read-only folder) raises its :class:`WriteError`, which names the path; otherwise
+    :class:`BuildFailed` lists the shards and why each failed.
+    """
+    if not failed:
+        return
+    if shutting_down():
+        raise Interrupted(
+            "the build was stopped; finished shards are kept and a rerun redoes only the others"
+        )
+    for _part, state in failed:
+        exc = _exception_of(state)
+        if isinstance(exc, WriteError):
+            raise exc
+    print_funnel(build.funnel(), title=f"{build.TITLE} (incomplete)")
+    raise BuildFailed(
+        "shard(s) failed; finished shards are kept and a rerun redoes only these: "
+        + "; ".join(f"{part}: {state.name}: {state.message}" for part, state in failed)
+    )
 
 
 def make_task_runner(runner: RunnerSection) -> TaskRunner[Any]:
@@ -116,6 +179,7 @@ def build_mercury(config: dict[str, Any]) -> dict[str, Any]:
     logger = get_run_logger()
     logging.getLogger("quicksilver").setLevel(logging.INFO)  # Prefect's setup leaves it at WARNING
     cfg = BuildConfig.model_validate(config)
+    start_build(cfg)
     build = MercuryBuild(cfg)
     for stage, task in (
         ("load", load.load),
@@ -127,7 +191,7 @@ def build_mercury(config: dict[str, Any]) -> dict[str, Any]:
 
     shard_list = build.shards()
     logger.info("%d task(s) in %d shard(s)", sum(len(s) for _, s in shard_list), len(shard_list))
-    last: list[PrefectFuture[Any]] = []
+    chains: list[list[PrefectFuture[Any]]] = []
     for part, slugs in shard_list:
         tc = _stored(testcases.testcases, build, "testcases", part, slugs).submit(
             config, part, slugs
@@ -135,22 +199,15 @@ def build_mercury(config: dict[str, Any]) -> dict[str, Any]:
         uq = _stored(uniqueness.uniqueness, build, "uniqueness", part, slugs).submit(
             config, part, slugs, wait_for=[tc]
         )
-        last.append(
-            _stored(profile.profile, build, "profile", part, slugs).submit(
-                config, part, slugs, wait_for=[uq]
-            )
+        pr = _stored(profile.profile, build, "profile", part, slugs).submit(
+            config, part, slugs, wait_for=[uq]
         )
-    wait(last)
-    failed = []
-    for (part, _), fut in zip(shard_list, last, strict=True):
-        if not fut.state.is_completed():
-            failed.append(f"{part}: {fut.state.name}: {fut.state.message}")
-    if failed:
-        print_funnel(build.funnel(), title="Mercury build (incomplete)")
-        raise BuildFailed(
-            "shard(s) failed; finished shards are kept and a rerun redoes only these: "
-            + "; ".join(failed)
-        )
+        chains.append([tc, uq, pr])
+    wait([chain[-1] for chain in chains])
+    failures = [
+        (part, first_unfinished(chain)) for (part, _), chain in zip(shard_list, chains, strict=True)
+    ]
+    raise_for_failed_shards(build, [(part, state) for part, state in failures if state])
 
     _stored(splits.splits, build, "splits")(config)
     funnel = build.funnel()
@@ -185,6 +242,26 @@ def local_ui_api(url: str = UI_API) -> str | None:
         return None
 
 
+class _OneLineErrors(logging.Filter):
+    """Drops the traceback of an error the command reports in one line (see ONE_LINE_ERRORS)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        seen = 0
+        while exc is not None and seen < 10:
+            if isinstance(exc, ONE_LINE_ERRORS):
+                record.exc_info, record.exc_text = None, None
+                break
+            exc, seen = exc.__cause__ or exc.__context__, seen + 1
+        return True
+
+
+def _quiet_console_tracebacks() -> None:
+    for handler in logging.getLogger().handlers:
+        if not any(isinstance(f, _OneLineErrors) for f in handler.filters):
+            handler.addFilter(_OneLineErrors())
+
+
 def run_cli(
     argv: list[str] | None,
     *,
@@ -195,7 +272,12 @@ def run_cli(
     example: str,
     description: str,
 ) -> int:
-    """The command line of a build flow: config + overrides -> the flow on its task runner."""
+    """The command line of a build flow: config + overrides -> the flow on its task runner.
+
+    Exit codes: 0 built; 1 the build failed (shards, a write: one line on stderr); 2 a bad
+    config; 3 the build cannot run here (the preflight's line, nothing written); 128 + signal
+    when stopped by SIGTERM / SIGINT (finished work kept, no process left behind).
+    """
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--config", default=default_config, help="YAML build config")
     parser.add_argument(
@@ -215,6 +297,11 @@ def run_cli(
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    try:
+        check_build_ready(cfg)  # before Prefect starts anything (the flow checks again)
+    except NotReady as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 3
     updates: dict[Any, Any] = {
         PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None,
     }
@@ -222,15 +309,31 @@ def run_cli(
     if ui:
         updates[PREFECT_API_URL] = ui
         print(f"reporting to the Prefect server at {ui} (make ui)")
+    _quiet_console_tracebacks()
+    stop = GracefulStop(
+        lambda signum: (
+            f"error: stopped by {signal_name(signum)}: finished stages and shards are kept in "
+            f"{Path(cfg.out_dir) / 'stages'}; run the same command again to finish the rest"
+        )
+    )
     with temporary_settings(updates=updates):
         try:
-            result = build_flow.with_options(task_runner=runner)(cfg.model_dump(mode="json"))
-        except BuildFailed as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 1
-        except ConfigError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
+            result = stop.run(
+                lambda: build_flow.with_options(task_runner=runner)(cfg.model_dump(mode="json"))
+            )
+        except Exception as exc:
+            if stop.stopped:
+                stop.announce()
+                return stop.exit_code
+            codes = {ConfigError: 2, NotReady: 3, BuildFailed: 1, WriteError: 1, Interrupted: 1}
+            code = next((c for cls, c in codes.items() if isinstance(exc, cls)), None)
+            if code is None:
+                raise
+            print("error: " + " ".join(str(exc).split()), file=sys.stderr)  # one line
+            return code
+    if stop.stopped:
+        stop.announce()
+        return stop.exit_code
     print_funnel(result["funnel"], title=title)
     print(f"dataset: {result['dataset']} (parquet/, hf/, README.md)")
     return 0

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -51,6 +53,42 @@ MeterOpt = Annotated[
 ]
 
 
+def _check_output(path: Path | None) -> None:
+    """Before any work: the report can be written at ``path`` (else one line, exit 2)."""
+    from quicksilver.fsutil import WriteError, check_output_file
+
+    if path is None:
+        return
+    try:
+        check_output_file(path)
+    except WriteError as exc:
+        err.print(f"[red]error:[/] {exc}", soft_wrap=True)
+        raise typer.Exit(2) from exc
+
+
+def _write_output(path: Path, text: str, what: str) -> None:
+    """Write ``text`` atomically (an earlier file stays whole if this fails; one line, exit 1)."""
+    from quicksilver.fsutil import WriteError, write_text_atomic
+
+    try:
+        write_text_atomic(path, text)
+    except WriteError as exc:
+        err.print(
+            f"[red]error:[/] {exc}; the {what} was not written (an earlier {path.name} is left "
+            "as it was)",
+            soft_wrap=True,
+        )
+        raise typer.Exit(1) from exc
+    err.print(f"{what} written to {path}", soft_wrap=True)
+
+
+def _sweep_sandboxes() -> None:
+    """Remove the sandbox folders a killed quicksilver process left in the temporary folder."""
+    from quicksilver.sandbox.session import sweep_orphans
+
+    sweep_orphans()
+
+
 def _configs(
     timeout: float | None,
     memory: int | None,
@@ -72,6 +110,17 @@ def _configs(
     if budget is not None:
         measure_kw["budget_seconds"] = budget
     return sandbox, MeasureConfig(**measure_kw)
+
+
+@contextlib.contextmanager
+def _live(table: Table) -> Iterator[None]:
+    """The live table on stderr; what follows it starts on a line of its own."""
+    try:
+        with Live(table, console=err, refresh_per_second=4, transient=False):
+            yield
+    finally:
+        if not err.is_terminal:  # rendered to a file or a pipe, the table ends mid-line
+            err.line()
 
 
 def _fmt_cost(value: float | None, unit: str) -> str:
@@ -99,6 +148,7 @@ def run(
 ) -> None:
     """Run one solution against one task record, judge it and measure its cost."""
     _logging(verbose)
+    _sweep_sandboxes()
     from quicksilver.profiler import ProfileTask, profile_solution
     from quicksilver.records import RecordError, load_records
     from quicksilver.sandbox.isolation import SandboxUnavailable
@@ -179,6 +229,8 @@ def score(
 ) -> None:
     """Score model samples against a dataset (Pass@k, Beyond@k, percentile, DPS)."""
     _logging(verbose)
+    _check_output(json_out)  # before any work: a report that cannot be written is found now
+    _sweep_sandboxes()
     from quicksilver.records import RecordError, load_records
     from quicksilver.samples import load_samples
     from quicksilver.sandbox.isolation import SandboxUnavailable
@@ -192,6 +244,20 @@ def score(
         raise typer.Exit(2) from exc
     for r in loaded.rejects:
         log.warning("dataset row set aside: %s (%s): %s", r.source, r.task, r.reason)
+    # whole files that could not be read (a truncated Parquet file): the cause, when nothing or
+    # nothing matching loads
+    unreadable = [
+        f"{r.source}: {r.reason}"
+        for r in loaded.rejects
+        if r.task is None and Path(r.source).is_file()
+    ]
+    if not loaded.records:
+        cause = "; ".join(unreadable) or (
+            f"{dataset}: no usable task record ({len(loaded.rejects)} row(s) set aside, "
+            "each named above)"
+        )
+        err.print(f"[red]error:[/] {cause}", soft_wrap=True)
+        raise typer.Exit(2)
     sample_set = load_samples(samples)
     for source, reason in sample_set.rejects:
         log.warning("sample set aside: %s: %s", source, reason)
@@ -237,7 +303,7 @@ def score(
         )
 
     try:
-        with Live(table, console=err, refresh_per_second=4, transient=False):
+        with _live(table):
             report = run_score(
                 loaded.records,
                 sample_set.by_task(),
@@ -254,7 +320,8 @@ def score(
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(3) from exc
     except ValueError as exc:
-        err.print(f"[red]error:[/] {exc}")
+        cause = f" ({'; '.join(unreadable)})" if unreadable else ""
+        err.print(f"[red]error:[/] {exc}{cause}", soft_wrap=True)
         raise typer.Exit(2) from exc
     data = report.to_dict()
     key_pass = "pass_at_1" if k == 1 else f"pass_at_{k}"
@@ -286,8 +353,7 @@ def score(
         )
     Console().print(Panel("\n".join(lines), title=f"meter {meter} · isolation {report.isolation}"))
     if json_out is not None:
-        json_out.write_text(json.dumps(data, indent=1))
-        err.print(f"report written to {json_out}")
+        _write_output(json_out, json.dumps(data, indent=1), "report")
 
 
 def _fmt_num(value: float | None, fmt: str = "{:.1f}") -> str:
@@ -308,6 +374,7 @@ def compare(
 ) -> None:
     """Compare two score reports on the tasks both passed (DPS, and Beyond where present)."""
     _logging(verbose)
+    _check_output(json_out)
     from quicksilver.compare import ReportError, compare_files
 
     try:
@@ -357,8 +424,7 @@ def compare(
     lines += [f"[yellow]warning:[/] {w}" for w in result.warnings]
     console.print(Panel("\n".join(lines), title="quicksilver compare"))
     if json_out is not None:
-        json_out.write_text(json.dumps(result.to_dict(), indent=1))
-        err.print(f"comparison written to {json_out}")
+        _write_output(json_out, json.dumps(result.to_dict(), indent=1), "comparison")
 
 
 @app.command()

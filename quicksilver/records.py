@@ -348,7 +348,8 @@ def load_parquet(path: str | Path) -> LoadResult:
     try:
         parquet = pq.ParquetFile(path)
     except (OSError, pa.ArrowException) as exc:
-        _reject(result, str(path), None, f"cannot read Parquet file: {exc}")
+        detail = " ".join(str(exc).split())
+        _reject(result, str(path), None, f"not a readable Parquet file (truncated?): {detail}")
         return _finish(result, path)
     offset = 0
     try:

@@ -5,7 +5,8 @@
 - Mercury's JSON: ``{slug: [{"task_id": ..., "completion": ...}, ...], ...}``;
 - a JSON list of the JSONL objects.
 
-A malformed line or entry is set aside with its reason; the others still load.
+A malformed line or entry (invalid JSON, a byte that is not UTF-8, no task or code) is set aside
+with its place (``file:line`` or ``file[i]``) and reason; the others still load.
 """
 
 from __future__ import annotations
@@ -49,14 +50,37 @@ def _pick(obj: dict[str, Any], keys: tuple[str, ...]) -> Any:
     return None
 
 
-def _all_lines_parse(text: str) -> bool:
-    lines = [ln for ln in text.splitlines() if ln.strip()]
+def _looks_like_jsonl(text: str) -> bool:
+    """Several lines, the first a JSON object of its own: JSONL, whatever the other lines hold."""
+    lines = [ln for ln in text.split("\n") if ln.strip()]
+    if len(lines) < 2:
+        return False
     try:
-        for ln in lines:
-            json.loads(ln)
+        return isinstance(json.loads(lines[0]), dict)
     except ValueError:
         return False
-    return len(lines) > 1
+
+
+def _undecodable(value: Any) -> str | None:
+    """Where ``value`` holds text that was not UTF-8 (read with surrogateescape), in words."""
+    if isinstance(value, str):
+        for column, ch in enumerate(value, 1):
+            if "\udc80" <= ch <= "\udcff":
+                return f"not UTF-8 text: byte 0x{ord(ch) - 0xDC00:02x} at column {column}"
+            if "\ud800" <= ch <= "\udfff":
+                return f"not UTF-8 text: a lone surrogate U+{ord(ch):04X} at column {column}"
+        return None
+    if isinstance(value, dict):
+        items: list[Any] = [*value.keys(), *value.values()]
+    elif isinstance(value, list):
+        items = value
+    else:
+        return None
+    for item in items:
+        found = _undecodable(item)
+        if found:
+            return found.split(" at column")[0]  # columns of a nested value mean nothing
+    return None
 
 
 def load_samples(path: str | Path) -> SampleSet:
@@ -64,14 +88,21 @@ def load_samples(path: str | Path) -> SampleSet:
     result = SampleSet()
     counts: dict[str, int] = {}
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        raw = path.read_bytes()
+    except OSError as exc:
         result.rejects.append((str(path), f"cannot read: {exc}"))
         return result
+    # A byte that is not UTF-8 becomes a lone surrogate here, so that it costs only the line or
+    # the entry that holds it (set aside with its place), never the whole file.
+    text = raw.decode("utf-8", errors="surrogateescape")
 
     def add(obj: Any, source: str, task_hint: str | None = None) -> None:
         if not isinstance(obj, dict):
             result.rejects.append((source, f"expected an object, got {type(obj).__name__}"))
+            return
+        bad = _undecodable(obj)
+        if bad:
+            result.rejects.append((source, bad))
             return
         task = task_hint or _pick(obj, _TASK_KEYS)
         code = _pick(obj, _CODE_KEYS)
@@ -93,13 +124,19 @@ def load_samples(path: str | Path) -> SampleSet:
         try:
             doc = json.loads(text)
         except ValueError as exc:
-            if path.suffix == ".json" and not _all_lines_parse(text):
+            if path.suffix == ".json" and not _looks_like_jsonl(text):
                 result.rejects.append((str(path), f"invalid JSON: {exc}"))
                 return result
             whole = False  # not one JSON document: read it as JSONL, line by line
     if not whole:
-        for n, line in enumerate(text.splitlines(), 1):
+        # "\n" only: str.splitlines() also splits on U+2028 and friends, which JSON strings may
+        # hold unescaped
+        for n, line in enumerate(text.split("\n"), 1):
             if not line.strip():
+                continue
+            bad = _undecodable(line)
+            if bad:
+                result.rejects.append((f"{path}:{n}", bad))
                 continue
             try:
                 obj = json.loads(line)

@@ -23,6 +23,7 @@ import pandas as pd
 import pytest
 
 from quicksilver.records import TaskRecord, load_json
+from tests.private_mounts import fill, requires_private_mounts, run_with_mounts
 
 HERE = Path(__file__).parent
 TASKS = HERE / "fixtures" / "tasks"
@@ -467,6 +468,151 @@ def test_score_with_no_usable_sample_is_a_clear_error(dataset, tmp_path):
     )
     assert proc.returncode == 2
     assert "no usable samples" in flat(proc.stderr)
+
+
+# --- nothing asked for is lost at the last step ---------------------------------------------
+
+
+def one_error_line(stderr: str) -> str:
+    """The command's error: exactly one line starting with "error:", and no traceback."""
+    assert "Traceback" not in stderr, stderr
+    errors = [line for line in stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, stderr
+    return errors[0]
+
+
+@pytest.mark.parametrize("where", ["missing-folder", "a-folder"])
+def test_score_unwritable_report_path_is_found_before_any_work(dataset, tmp_path, where):
+    out = tmp_path / "no-such-folder" / "report.json" if where == "missing-folder" else tmp_path
+    cache = tmp_path / "cache"
+    proc = cli(
+        "score",
+        "--dataset",
+        dataset["file"],
+        "--samples",
+        SAMPLES_JSONL,
+        "--json",
+        out,
+        "--cache-dir",
+        cache,
+        *SCORE_LIMITS,
+    )
+    assert proc.returncode == 2
+    line = one_error_line(proc.stderr)
+    if where == "missing-folder":
+        assert line == (f"error: {out}: cannot write: the folder {out.parent} does not exist")
+    else:
+        assert line == f"error: {out}: cannot write: is a folder; give a file name"
+    assert not cache.exists(), "no reference was profiled"
+    assert "Pass@" not in proc.stdout
+
+
+@requires_private_mounts
+def test_score_read_only_report_folder_is_found_before_any_work(dataset, tmp_path):
+    disk = tmp_path / "ro"
+    cache = tmp_path / "cache"
+    out = disk / "report.json"
+    proc = run_with_mounts(
+        [
+            QUICKSILVER,
+            "score",
+            "--dataset",
+            dataset["file"],
+            "--samples",
+            SAMPLES_JSONL,
+            "--json",
+            out,
+            "--cache-dir",
+            cache,
+            *SCORE_LIMITS,
+        ],
+        {disk: "ro,size=64k"},
+        env={**os.environ, "COLUMNS": "400", "NO_COLOR": "1"},
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert one_error_line(proc.stderr) == f"error: {out}: cannot write: Read-only file system"
+    assert not cache.exists(), "no reference was profiled"
+
+
+@requires_private_mounts
+def test_score_full_disk_keeps_the_earlier_report(scored, dataset, tmp_path):
+    disk = tmp_path / "disk"
+    out = disk / "report.json"
+    earlier = json.dumps({"pass_at_1": 0.5, "earlier": True})
+    proc = run_with_mounts(
+        [
+            QUICKSILVER,
+            "score",
+            "--dataset",
+            dataset["file"],
+            "--samples",
+            SAMPLES_JSONL,
+            "--json",
+            out,
+            "--cache-dir",
+            scored["cache"],
+            *SCORE_LIMITS,
+        ],
+        {disk: "size=64k"},
+        # the earlier report, then the disk filled to the last byte; and what is there after
+        setup=f"printf '%s' '{earlier}' > {out}\n{fill(disk)}",
+        after=f"cat {out} > {tmp_path / 'after.json'}; ls -A {disk} > {tmp_path / 'names.txt'}",
+        env={**os.environ, "COLUMNS": "400", "NO_COLOR": "1"},
+        timeout=300,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert one_error_line(proc.stderr) == (
+        f"error: {out}: cannot write: No space left on device; the report was not written (an "
+        "earlier report.json is left as it was)"
+    )
+    assert "Pass@1: 0.667" in flat(proc.stdout)  # the scoring itself was done and shown
+    assert (tmp_path / "after.json").read_text() == earlier
+    assert (tmp_path / "names.txt").read_text().split() == [".filler", "report.json"]
+
+
+def test_score_truncated_parquet_is_named_as_the_cause(dataset, tmp_path):
+    good = dataset["file"].read_bytes()
+    cut = tmp_path / "mercury.parquet"
+    cut.write_bytes(good[: len(good) // 2])
+    proc = cli("score", "--dataset", cut, "--samples", SAMPLES_JSONL, *SCORE_LIMITS)
+    assert proc.returncode == 2
+    line = one_error_line(proc.stderr)
+    assert line.startswith(f"error: {cut}: not a readable Parquet file (truncated?): ")
+    assert "no sample matches" not in proc.stderr
+
+
+def test_score_truncated_split_is_named_when_no_sample_matches_the_rest(dataset, tmp_path):
+    splits = tmp_path / "splits"
+    splits.mkdir()
+    for p in dataset["splits"].iterdir():
+        data = p.read_bytes()
+        (splits / p.name).write_bytes(data[:100] if p.name.startswith("eval") else data)
+    samples = tmp_path / "eval_only.jsonl"  # samples of the eval tasks only
+    samples.write_text(
+        "".join(
+            line + "\n"
+            for line in SAMPLES_JSONL.read_text().splitlines()
+            if json.loads(line).get("task_id") in ("two-sum", "228")
+        )
+    )
+    proc = cli("score", "--dataset", splits, "--samples", samples, *SCORE_LIMITS)
+    assert proc.returncode == 2
+    line = one_error_line(proc.stderr)
+    cut = splits / "eval-00000-of-00001.parquet"
+    assert line.startswith(
+        f"error: no sample matches a task of the dataset ({cut}: not a readable Parquet file "
+        "(truncated?): "
+    )
+
+
+def test_compare_unwritable_output_is_found_before_reading_the_reports(tmp_path):
+    out = tmp_path / "missing" / "cmp.json"
+    proc = cli("compare", tmp_path / "a.json", tmp_path / "b.json", "--json", out)
+    assert proc.returncode == 2
+    assert one_error_line(proc.stderr) == (
+        f"error: {out}: cannot write: the folder {out.parent} does not exist"
+    )
 
 
 # --- quicksilver doctor ---------------------------------------------------------------------

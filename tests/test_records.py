@@ -467,7 +467,7 @@ def test_truncated_parquet_is_one_reject(tmp_path, raw_rows):
     assert result.records == []
     (reject,) = result.rejects
     assert reject.source == str(cut)
-    assert "cannot read Parquet file" in reject.reason
+    assert reject.reason.startswith("not a readable Parquet file (truncated?): ")
 
 
 # --- HF datasets --------------------------------------------------------------------------------

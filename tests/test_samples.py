@@ -185,14 +185,57 @@ def test_missing_file_is_one_reject(tmp_path: Path) -> None:
     assert "No such file" in result.rejects[0][1]
 
 
-def test_non_utf8_file_is_one_reject(tmp_path: Path) -> None:
+def test_one_undecodable_byte_loses_only_its_line(tmp_path: Path) -> None:
     path = tmp_path / "latin.jsonl"
-    path.write_bytes(b'{"task_id": "a", "completion": "\xff\xfe"}\n')
+    path.write_bytes(
+        json.dumps({"task_id": "a", "completion": CODE_A}).encode()
+        + b"\n"
+        + b'{"task_id": "b", "completion": "x = \xff"}\n'
+        + json.dumps({"task_id": "c", "completion": CODE_B}).encode()
+        + b"\n"
+    )
     result = load_samples(path)
-    assert result.samples == []
-    assert len(result.rejects) == 1
-    assert result.rejects[0][0] == str(path)
-    assert result.rejects[0][1].startswith("cannot read: ")
+    assert [(s.task, s.code, s.source) for s in result.samples] == [
+        ("a", CODE_A, f"{path}:1"),
+        ("c", CODE_B, f"{path}:3"),
+    ]
+    assert result.rejects == [(f"{path}:2", "not UTF-8 text: byte 0xff at column 37")]
+
+
+def test_undecodable_byte_in_a_mercury_file_loses_only_its_entry(tmp_path: Path) -> None:
+    path = tmp_path / "mercury.json"
+    path.write_bytes(
+        b'{"a": [{"completion": "x = 1"}, {"completion": "x = \xfe"}], '
+        b'"b": [{"completion": "x = 3"}]}'
+    )
+    result = load_samples(path)
+    assert [(s.task, s.code, s.source) for s in result.samples] == [
+        ("a", "x = 1", f"{path}:a[0]"),
+        ("b", "x = 3", f"{path}:b[0]"),
+    ]
+    assert result.rejects == [(f"{path}:a[1]", "not UTF-8 text: byte 0xfe")]
+
+
+def test_malformed_line_of_a_json_named_jsonl_file_loses_only_that_line(tmp_path: Path) -> None:
+    """A .json file holding JSONL with one broken line: the others load (they were all lost)."""
+    lines = [
+        json.dumps({"task_id": "a", "completion": CODE_A}),
+        '{"task_id": "b", "completion": "x = ',  # cut short
+        json.dumps({"task_id": "c", "completion": CODE_B}),
+    ]
+    path = write(tmp_path / "samples.json", "\n".join(lines) + "\n")
+    result = load_samples(path)
+    assert [(s.task, s.source) for s in result.samples] == [("a", f"{path}:1"), ("c", f"{path}:3")]
+    ((source, reason),) = result.rejects
+    assert source == f"{path}:2" and reason.startswith("invalid JSON: Unterminated string")
+
+
+def test_line_separator_inside_a_string_does_not_split_the_line(tmp_path: Path) -> None:
+    path = jsonl(tmp_path / "s.jsonl", {"task_id": "a", "completion": "x = '\u2028'\n"})
+    path.write_text(path.read_text().replace("\\u2028", "\u2028"), encoding="utf-8")
+    result = load_samples(path)
+    assert result.rejects == []
+    assert [s.code for s in result.samples] == ["x = '\u2028'\n"]
 
 
 def test_directory_is_one_reject(tmp_path: Path) -> None:

@@ -20,7 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from quicksilver import __version__
+from quicksilver.fsutil import WriteError, is_storage_error, write_text_atomic
+from quicksilver.lifecycle import Interrupted
 from quicksilver.machine import machine_info
+from quicksilver.sandbox.session import shutting_down
 from quicksilver.stages.base import (
     StageCounts,
     StageDir,
@@ -233,11 +236,23 @@ class MercuryBuild:
         if info is not None and info.get("key") == key:
             log.info("%s: complete with the same inputs and settings, reused", label)
             return _summary(stage, part, key, info["counts"], info.get("seconds", 0.0), True)
-        sd.path.mkdir(parents=True, exist_ok=True)
+        if shutting_down():
+            raise Interrupted(f"{label}: not started, the build is stopping")
         start = time.monotonic()
-        counts: StageCounts = body(sd)
-        seconds = round(time.monotonic() - start, 3)
-        sd.finish(key, counts, part, seconds=seconds)
+        try:
+            sd.path.mkdir(parents=True, exist_ok=True)
+            counts: StageCounts = body(sd)
+            seconds = round(time.monotonic() - start, 3)
+            if shutting_down():
+                # sandboxes were killed under it: what it wrote is not trusted (no manifest)
+                raise Interrupted(f"{label}: interrupted; a rerun redoes it")
+            sd.finish(key, counts, part, seconds=seconds)
+        except OSError as exc:
+            if not is_storage_error(exc):
+                raise
+            # a full disk, a read-only folder: one line that names the path
+            where = exc.filename if isinstance(exc.filename, str | Path) else self.root
+            raise WriteError.from_os_error(where, exc) from exc
         log.info(
             "%s: tasks %d -> %d, solutions %d -> %d in %.1f s",
             label,
@@ -291,7 +306,7 @@ class MercuryBuild:
                     for r in result.removed
                 ],
             )
-            sd.file("params.json").write_text(json.dumps(result.params, indent=1) + "\n")
+            write_text_atomic(sd.file("params.json"), json.dumps(result.params, indent=1) + "\n")
             return counts
 
         return self._run("dedup", body)
@@ -407,11 +422,12 @@ class MercuryBuild:
             splits, notes = split_tasks(
                 rows, eval_size=self.cfg.splits.eval_size, seed=self.cfg.splits.seed
             )
-            sd.file("splits.json").write_text(
+            write_text_atomic(
+                sd.file("splits.json"),
                 json.dumps(
                     {"splits": splits, "notes": notes, "seed": self.cfg.splits.seed}, indent=1
                 )
-                + "\n"
+                + "\n",
             )
             n = len(records)
             return StageCounts("splits", n, n, len(sols), len(sols), notes=notes)

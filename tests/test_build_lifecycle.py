@@ -1,0 +1,357 @@
+"""The build flows' command line as a user meets it, run as subprocesses: the preflight (one line,
+nothing written, when untrusted code cannot run here or a folder is wrong), one line naming the
+path when the disk fills up during a stage, and a clean stop on SIGTERM (finished shards kept,
+no process left behind, a rerun redoes only the rest)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from quicksilver.lifecycle import alive, descendants
+from tests.conftest import requires_bwrap
+from tests.private_mounts import requires_private_mounts, run_with_mounts
+
+ROOT = Path(__file__).resolve().parents[1]
+FLOWS = {"mercury": ROOT / "flows" / "build_mercury.py", "dpe": ROOT / "flows" / "build_dpe.py"}
+UNUSABLE_BWRAP = (
+    "#!/bin/sh\n"
+    "echo 'bwrap: No permissions to creating new namespace, likely because the kernel does not "
+    "allow non-privileged user namespaces.' >&2\n"
+    "exit 1\n"
+)
+
+
+MARKER = "QUICKSILVER_TEST_BUILD"
+
+
+def _marked(tmp_path: Path) -> list[str]:
+    """Live processes whose environment carries this test's marker (see _env)."""
+    needle = f"{MARKER}={tmp_path}\0".encode()
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            environ = Path(f"/proc/{name}/environ").read_bytes()
+        except OSError:
+            continue
+        if needle in environ and alive(int(name)):
+            found.append(f"{name}: {_cmdline(int(name))}")
+    return found
+
+
+def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The build's environment: its own Prefect home (the temporary server's database)."""
+    env = {
+        **os.environ,
+        MARKER: str(tmp_path),  # inherited by every process the build starts but the sandboxes
+        "PREFECT_HOME": str(tmp_path / "prefect-home"),
+        # a loaded machine can take long to start the temporary Prefect server
+        "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180",
+        "COLUMNS": "200",
+    }
+    env.pop("PREFECT_API_URL", None)
+    env.update(extra)
+    return env
+
+
+def _argv(flow: str, out: Path, *sets: str) -> list[str]:
+    argv = [sys.executable, str(FLOWS[flow]), "--set", f"out_dir={out}"]
+    for s in sets:
+        argv += ["--set", s]
+    return argv
+
+
+def _error_line(stderr: str) -> str:
+    """The one line the command ends with; no traceback anywhere."""
+    assert "Traceback" not in stderr, stderr
+    errors = [line for line in stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, stderr
+    return errors[0]
+
+
+# --- preflight ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("flow", ["mercury", "dpe"])
+@pytest.mark.parametrize("bwrap", ["unusable", "missing"])
+def test_build_stops_before_any_stage_when_untrusted_code_cannot_run(tmp_path, flow, bwrap):
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    if bwrap == "unusable":  # first on PATH: found before the real one
+        (fake / "bwrap").write_text(UNUSABLE_BWRAP)
+        (fake / "bwrap").chmod(0o755)
+        path = f"{fake}:{os.environ['PATH']}"
+        expected = (
+            "error: cannot run untrusted code here: bwrap is installed but a trial run failed: "
+            "bwrap: No permissions to creating new namespace, likely because the kernel does not "
+            "allow non-privileged user namespaces."
+        )
+    else:
+        path = str(fake)  # an empty folder: no bwrap anywhere
+        expected = (
+            "error: cannot run untrusted code here: bubblewrap (bwrap) is not installed: "
+            "apt-get install bubblewrap"
+        )
+    out = tmp_path / "out"
+    out.mkdir()  # an existing output folder stays empty
+    start = time.monotonic()
+    proc = subprocess.run(
+        _argv(flow, out, "only=[primes-below]"),
+        capture_output=True,
+        text=True,
+        env=_env(tmp_path, PATH=path),
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert time.monotonic() - start < 30
+    assert proc.returncode == 3
+    assert proc.stderr.splitlines() == [expected]
+    assert list(out.iterdir()) == []
+    # no Prefect server was started (importing Prefect makes its home folder, nothing in it)
+    assert not list((tmp_path / "prefect-home").rglob("*"))
+
+
+def test_missing_snapshot_folder_is_one_line(tmp_path):
+    missing = tmp_path / "snapshots"
+    proc = subprocess.run(
+        _argv("mercury", tmp_path / "out", f"snapshots=[{missing}]"),
+        capture_output=True,
+        text=True,
+        env=_env(tmp_path),
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 3
+    assert proc.stderr.splitlines() == [
+        f"error: snapshot folder {missing} does not exist (snapshots in the config)"
+    ]
+    assert not (tmp_path / "out").exists()
+
+
+@requires_private_mounts
+def test_read_only_output_folder_is_one_line(tmp_path):
+    disk = tmp_path / "ro"
+    out = disk / "build"
+    proc = run_with_mounts(
+        _argv("dpe", out), {disk: "ro,size=64k"}, env=_env(tmp_path), cwd=ROOT, timeout=60
+    )
+    assert proc.returncode == 3
+    assert proc.stderr.splitlines() == [
+        f"error: output folder {out}: cannot write: Read-only file system"
+    ]
+
+
+# --- a full disk during a stage -----------------------------------------------------------------
+
+SMALL = [
+    'only=["best-single-trade", "zeroes-to-end"]',
+    "testcases.n=6",
+    "testcases.min_cases=3",
+    "runner.shard_size=1",
+    "runner.workers=1",
+    "splits.eval_size=1",
+]
+
+
+@requires_bwrap
+@requires_private_mounts
+def test_full_disk_during_a_shard_is_one_line_naming_the_file(tmp_path):
+    """128 KiB: room for the preflight and the first stages, not for the test cases."""
+    disk = tmp_path / "disk"
+    out = disk / "build"
+    proc = run_with_mounts(
+        _argv("mercury", out, *SMALL),
+        {disk: "size=128k"},
+        env=_env(tmp_path),
+        cwd=ROOT,
+        timeout=600,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert _marked(tmp_path) == []  # the temporary Prefect server went with it
+    line = _error_line(proc.stderr)
+    match = re.fullmatch(r"error: (\S+): cannot write: No space left on device", line)
+    assert match, line
+    written = Path(match[1])
+    assert written.is_relative_to(out / "stages"), line
+    # the Prefect task state carries the same line
+    assert (
+        f"Finished in state Failed('Task run encountered an exception WriteError: {match[1]}: "
+        in (proc.stderr)
+    )
+
+
+# --- SIGTERM ------------------------------------------------------------------------------------
+
+STOPPABLE = [
+    'only=["best-single-trade", "zeroes-to-end"]',  # shard-0000, shard-0001
+    "testcases.n=10",
+    "testcases.min_cases=3",
+    "synthesis.size_cap=40",
+    "profile.measure.min_rounds=3",
+    "profile.measure.max_rounds=6",
+    "profile.measure.budget_seconds=1",  # profile/shard-0001: a few seconds
+    "runner.shard_size=1",
+    "runner.workers=1",  # one stage run at a time: testcases, uniqueness, profile per shard
+    "splits.eval_size=1",
+]
+SHARDED = ("testcases", "uniqueness", "profile")
+
+
+def _start_time(pid: int) -> str | None:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def _digests(stages: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(stages)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(stages.rglob("*"))
+        if p.is_file() and ".prefect-results" not in p.parts
+    }
+
+
+def _task_states(stderr: str) -> dict[str, str]:
+    """Final Prefect state per task run, from the console log ("mercury-load-3bc" -> load)."""
+    states = {}
+    for name, state in re.findall(r"Task run '([^']+)' - Finished in state (\w+)", stderr):
+        states[name if "shard" in name else name.rsplit("-", 1)[0]] = state
+    return states
+
+
+@requires_bwrap
+def test_sigterm_keeps_finished_shards_leaves_no_process_and_a_rerun_redoes_the_rest(tmp_path):
+    out = tmp_path / "build"
+    stages = out / "stages"
+    env = _env(tmp_path)
+    argv = _argv("mercury", out, *STOPPABLE)
+    log = (tmp_path / "first.log").open("w+")
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=log, env=env, cwd=ROOT)
+
+    def manifest(stage: str, part: str) -> Path:
+        return stages / stage / f"_SUCCESS.{part}.json"
+
+    # wait until shard-0000 is done, shard-0001 has its test cases, and its profile runs in a
+    # sandbox right now
+    running: dict[int, tuple[str | None, str]] = {}
+    deadline = time.monotonic() + 600
+    while True:
+        assert proc.poll() is None, Path(log.name).read_text()
+        assert time.monotonic() < deadline, "the build never reached shard-0001's profile"
+        ready = all(manifest(s, "shard-0000").exists() for s in SHARDED) and all(
+            manifest(s, "shard-0001").exists() for s in ("testcases", "uniqueness")
+        )
+        if ready and not manifest("profile", "shard-0001").exists():
+            running = {p: (_start_time(p), _cmdline(p)) for p in descendants(proc.pid)}
+            if any("bwrap" in cmd for _, cmd in running.values()):
+                break
+        time.sleep(0.02)
+    kept = _digests(stages)
+    manifests = {p: p.stat().st_mtime_ns for p in stages.glob("*/_SUCCESS*.json")}
+    assert any(str(proc.pid) == p.split(":")[0] for p in _marked(tmp_path))  # the marker works
+
+    proc.send_signal(signal.SIGTERM)
+    start = time.monotonic()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        pytest.fail("the build did not stop within 10 s of SIGTERM")
+    assert time.monotonic() - start < 10
+    stderr = Path(log.name).read_text()
+    assert proc.returncode == 128 + signal.SIGTERM, stderr
+    assert _error_line(stderr) == (
+        f"error: stopped by SIGTERM: finished stages and shards are kept in {stages}; run the "
+        "same command again to finish the rest"
+    )
+
+    # no process it started is left: not the sandboxes, not the temporary Prefect server
+    def left() -> list[str]:
+        return [
+            f"{pid}: {cmd}"
+            for pid, (started, cmd) in running.items()
+            if alive(pid) and _start_time(pid) == started
+        ]
+
+    settle = time.monotonic() + 2  # a SIGKILL sent just before the exit takes a moment
+    while (left() or _marked(tmp_path)) and time.monotonic() < settle:
+        time.sleep(0.05)
+    assert left() == []
+    assert _marked(tmp_path) == []  # nor any started after the look above
+    # every file there before the signal is intact (the manifests included); the interrupted
+    # profile of shard-0001 left no manifest, so a rerun cannot take it for done
+    assert not manifest("profile", "shard-0001").exists()
+    assert not [p for p in kept if p.startswith("profile/") and "shard-0001" in p]
+    after = _digests(stages)
+    assert {name: after.get(name) for name in kept} == kept
+
+    rerun = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=ROOT, timeout=900)
+    assert rerun.returncode == 0, rerun.stderr
+    states = _task_states(rerun.stderr)
+    assert states == {
+        "mercury-load": "Cached",
+        "mercury-dedup": "Cached",
+        "mercury-filters": "Cached",
+        "mercury-generators": "Cached",
+        "testcases-shard-0000": "Cached",
+        "uniqueness-shard-0000": "Cached",
+        "profile-shard-0000": "Cached",
+        "testcases-shard-0001": "Cached",
+        "uniqueness-shard-0001": "Cached",
+        "profile-shard-0001": "Completed",
+        "mercury-splits": "Completed",
+        "mercury-publish": "Completed",
+    }, rerun.stderr
+    # the finished stages were not rewritten; the rest is there now
+    assert {p: p.stat().st_mtime_ns for p in manifests} == manifests
+    assert manifest("profile", "shard-0001").exists()
+    assert json.loads((stages / "publish" / "_SUCCESS.json").read_text())["counts"]["tasks_out"]
+    assert (out / "README.md").is_file()
+
+
+def _flow_module(name: str) -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"{name}_lifecycle", FLOWS[name])
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_flow_called_directly_checks_before_its_first_stage(prefect_harness, tmp_path):
+    """A deployment calls the flow function, not the command line: it checks too."""
+    from quicksilver.stages.config import load_build_config
+
+    missing = tmp_path / "snapshots"
+    out = tmp_path / "out"
+    cfg = load_build_config(None, [f"snapshots=[{missing}]", f"out_dir={out}"])
+    state = _flow_module("mercury").build_mercury(cfg.model_dump(mode="json"), return_state=True)
+    assert state.is_failed()
+    assert state.message.endswith(
+        f"NotReady: snapshot folder {missing} does not exist (snapshots in the config)"
+    )
+    assert not out.exists()
