@@ -80,7 +80,27 @@ def output_check(cfg: BuildConfig) -> str | None:
     return None
 
 
-BUILD_CHECKS: list[Check] = [sandbox_check, snapshots_check, output_check]
+def _meters(cfg: BuildConfig) -> list[tuple[str, str]]:
+    """The meters the build measures with (config key, meter name)."""
+    found = [("profile.measure.meter", cfg.profile.measure.meter)]
+    pe_profile = getattr(cfg, "pe_profile", None)
+    if pe_profile is not None:
+        found.append(("pe_profile.measure.meter", pe_profile.measure.meter))
+    return found
+
+
+def meter_check(cfg: BuildConfig) -> str | None:
+    """Every meter the config names works here (icount: qemu-user, gcc for its plugin)."""
+    from quicksilver.meters import METERS
+
+    for key, name in dict.fromkeys(_meters(cfg)):
+        status = METERS[name].probe()
+        if not status.available:
+            return f"the {name} meter ({key}) cannot run here: {_one_line(status.detail)}"
+    return None
+
+
+BUILD_CHECKS: list[Check] = [sandbox_check, meter_check, snapshots_check, output_check]
 """What a build needs, checked in this order; append new checks here."""
 
 
