@@ -15,8 +15,9 @@ pip="$py -m pip --disable-pip-version-check"
 
 with_uv() {
     spec=uv${uv_version:+==$uv_version}
-    if ! $pip install --quiet "$spec"; then
-        echo "setup: $spec could not be installed with pip; installing with pip instead" >&2
+    if ! said=$($pip install --quiet "$spec" 2>&1); then
+        last=$(printf '%s\n' "$said" | grep -v '^WARNING: ' | tail -n 1)
+        echo "setup: $spec could not be installed ($last); installing with pip instead" >&2
         return 1
     fi
     if ! "$venv/bin/uv" pip install --quiet --python "$py" -r requirements.lock \
