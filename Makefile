@@ -1,29 +1,50 @@
 # Quicksilver: every target that needs the environment sets it up first.
+#
+# PYTHON picks the interpreter (3.11, 3.12 or 3.13; a name or a path). A name that does not run as
+# such is looked up among pyenv's versions (scripts/find_python.sh). One venv per interpreter:
+# .venv for 3.11, .venv-3.12 and .venv-3.13 for the others.
 PYTHON ?= python3.11
-VENV   := .venv
+FOUND  := $(shell scripts/find_python.sh '$(PYTHON)')
+PY     := $(word 1,$(FOUND))
+PYVER  := $(word 2,$(FOUND))
+ifeq ($(PY),)
+$(error $(PYTHON) was not found or does not run: Quicksilver needs Python 3.11, 3.12 or 3.13 (PYTHON=python3.X or a path))
+endif
+ifeq ($(filter 3.11 3.12 3.13,$(PYVER)),)
+$(error $(PYTHON) is Python $(PYVER): Quicksilver needs Python 3.11, 3.12 or 3.13 (PYTHON=python3.X or a path))
+endif
+VENV   := $(if $(filter 3.11,$(PYVER)),.venv,.venv-$(PYVER))
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test lint bench build-dataset build-dpe ui doctor lock clean-venv
+# uv installs requirements.lock (seconds); INSTALLER=pip forces the pip fallback, which is also
+# taken when uv cannot be installed. PYTEST_ARGS goes to pytest (e.g. PYTEST_ARGS="-m units").
+INSTALLER   ?= uv
+UV_VERSION  := 0.13.9
+PYTEST_ARGS ?=
+
+.PHONY: setup system test lint bench build-dataset build-dpe ui doctor lock clean-venv
 
 $(STAMP): requirements.lock pyproject.toml
-	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (Python 3.11 is required)"; exit 1; }
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.lock
-	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(PY) -m venv $(VENV)
+	scripts/install_venv.sh $(VENV) $(INSTALLER) $(UV_VERSION)
 	@touch $(STAMP)
 
 setup: $(STAMP)
 
-test: $(STAMP)
-	$(BIN)/python -m pytest -q
+# The system packages the sandbox and the meters need (scripts/system_deps.py: installed when
+# this machine allows it, else one message saying what to install). Runs before any other work.
+system:
+	@$(PY) scripts/system_deps.py
+
+test: system $(STAMP)
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check quicksilver tests bench flows tasks
-	$(BIN)/ruff format --check quicksilver tests bench flows tasks
+	$(BIN)/ruff check quicksilver tests bench flows tasks scripts
+	$(BIN)/ruff format --check quicksilver tests bench flows tasks scripts
 
-bench: $(STAMP)
+bench: system $(STAMP)
 	$(BIN)/python bench/profiler.py
 	$(BIN)/python bench/dedup.py
 	$(BIN)/python bench/dpe.py
@@ -35,13 +56,13 @@ doctor: $(STAMP)
 # data/build/mercury/. Reruns reuse finished stages. CONFIG=... and SET="k=v k=v" override.
 CONFIG ?= configs/mercury.yaml
 SET ?=
-build-dataset: $(STAMP)
+build-dataset: system $(STAMP)
 	$(BIN)/python flows/build_mercury.py --config $(CONFIG) $(foreach s,$(SET),--set $(s))
 
 # Build the DPE / EvalPerf-format dataset from the bundled corpus (configs/dpe.yaml) into
 # data/build/dpe/, offline unless an LLM endpoint is configured. DPE_CONFIG=... and SET=... override.
 DPE_CONFIG ?= configs/dpe.yaml
-build-dpe: $(STAMP)
+build-dpe: system $(STAMP)
 	$(BIN)/python flows/build_dpe.py --config $(DPE_CONFIG) $(foreach s,$(SET),--set $(s))
 
 # The Prefect UI on 127.0.0.1:4200. While it runs, `make build-dataset` (in another shell) finds
@@ -50,14 +71,14 @@ ui: $(STAMP)
 	@echo "Prefect UI: http://127.0.0.1:4200  (in another shell: make build-dataset)"
 	$(BIN)/prefect server start --host 127.0.0.1 --port 4200
 
-# Re-resolve the pinned set from pyproject.toml (needs the package registry).
-lock:
-	rm -rf /tmp/quicksilver-lock && $(PYTHON) -m venv /tmp/quicksilver-lock
-	/tmp/quicksilver-lock/bin/pip install --quiet --upgrade pip
-	/tmp/quicksilver-lock/bin/pip install --quiet -e ".[dev]"
-	{ echo "# Pinned dependency set known to work on Python 3.11 / Debian 12 (see ANCHORS: prefect needs"; \
-	  echo "# fastapi==0.139.2 here). Regenerate with: make lock"; \
-	  /tmp/quicksilver-lock/bin/pip freeze --exclude-editable | grep -v -i '^quicksilver'; } > requirements.lock
+# Re-resolve requirements.lock from pyproject.toml (needs the package registry): one universal
+# lock for Python 3.11-3.13, with environment markers where a version needs other packages.
+# Pins already in the lock are kept unless UPGRADE=1.
+UPGRADE ?=
+lock: $(STAMP)
+	@test -x $(BIN)/uv || $(BIN)/python -m pip install --quiet "uv==$(UV_VERSION)"
+	$(BIN)/uv pip compile pyproject.toml --extra dev --universal --python-version 3.11 \
+	  --quiet --custom-compile-command "make lock" $(if $(UPGRADE),--upgrade) -o requirements.lock
 
 clean-venv:
 	rm -rf $(VENV)

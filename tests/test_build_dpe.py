@@ -18,7 +18,7 @@ from quicksilver.stages.base import read_jsonl
 from quicksilver.stages.config import DPEBuildConfig, load_build_config
 from tests.conftest import HUB_TOKEN, requires_bwrap
 
-pytestmark = requires_bwrap
+pytestmark = [requires_bwrap, pytest.mark.flows]
 
 ROOT = Path(__file__).resolve().parents[1]
 SLUGS = [

@@ -24,7 +24,7 @@ from quicksilver.stages.config import load_build_config
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from tests.conftest import requires_bwrap
 
-pytestmark = requires_bwrap
+pytestmark = [requires_bwrap, pytest.mark.flows]
 
 ROOT = Path(__file__).resolve().parents[1]
 SLUGS = [

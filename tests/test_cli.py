@@ -23,6 +23,7 @@ import pandas as pd
 import pytest
 
 from quicksilver.records import TaskRecord, load_json
+from tests.conftest import requires_bwrap
 from tests.private_mounts import fill, requires_private_mounts, run_with_mounts
 
 HERE = Path(__file__).parent
@@ -111,6 +112,7 @@ def fast_run() -> tuple[subprocess.CompletedProcess[str], dict]:
     return run_json("two_sum_fast.py", *ROUNDS)
 
 
+@requires_bwrap
 def test_run_fast_solution_passes(fast_run):
     proc, data = fast_run
     assert proc.returncode == 0, proc.stderr
@@ -138,6 +140,7 @@ def test_run_fast_solution_passes(fast_run):
     assert all(big > 3 * c["median"] for c in data["cases"][:3])
 
 
+@requires_bwrap
 def test_run_slow_solution_passes_and_costs_more(fast_run):
     proc, slow = run_json("two_sum_slow.py", *ROUNDS)
     assert proc.returncode == 0, proc.stderr
@@ -146,6 +149,7 @@ def test_run_slow_solution_passes_and_costs_more(fast_run):
     assert slow["runtime"] > 20 * fast_run[1]["runtime"]
 
 
+@requires_bwrap
 def test_run_wrong_answer_names_the_case():
     proc, data = run_json("two_sum_wrong.py", *ROUNDS)
     assert proc.returncode == 0  # a verdict is a result, not a failure of the command
@@ -157,6 +161,7 @@ def test_run_wrong_answer_names_the_case():
     assert data["cases"][0]["passed"] is True and data["cases"][1]["passed"] is False
 
 
+@requires_bwrap
 def test_run_exception_is_an_error_with_its_text():
     proc, data = run_json("two_sum_raises.py", *ROUNDS)
     assert proc.returncode == 0
@@ -166,6 +171,7 @@ def test_run_exception_is_an_error_with_its_text():
     assert "ValueError: quicksilver-test: no pair here" in data["error"]
 
 
+@requires_bwrap
 def test_run_infinite_loop_times_out_promptly():
     start = time.monotonic()
     proc, data = run_json("two_sum_loop.py", "--timeout", "1", *ROUNDS)
@@ -178,6 +184,7 @@ def test_run_infinite_loop_times_out_promptly():
     assert elapsed < 15, f"a 1 s CPU limit took {elapsed:.1f} s of wall time"
 
 
+@requires_bwrap
 def test_run_without_json_prints_a_table():
     proc = cli("run", "--task", TWO_SUM, "--solution", TASKS / "two_sum_fast.py", *ROUNDS)
     assert proc.returncode == 0, proc.stderr
@@ -305,6 +312,7 @@ def _by_task(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {t["task_id"]: t for t in report["tasks"]}
 
 
+@requires_bwrap
 def test_score_report(scored):
     report = scored["report"]
     tasks = _by_task(report)
@@ -378,6 +386,7 @@ def _cache_files(cache: Path) -> dict[Path, int]:
     return {p: p.stat().st_mtime_ns for p in sorted(cache.rglob("*.json"))}
 
 
+@requires_bwrap
 def test_score_reuses_the_reference_cache_and_recollect_refreshes_it(scored, dataset):
     cache = scored["cache"]
     first = _cache_files(cache)
@@ -407,6 +416,7 @@ def test_score_reuses_the_reference_cache_and_recollect_refreshes_it(scored, dat
     assert third["pass_at_1"] == pytest.approx(2 / 3)
 
 
+@requires_bwrap
 def test_score_mercury_samples_file_gives_the_same_result(scored, dataset):
     _, report = run_score(
         dataset["file"], SAMPLES_MERCURY, dataset["root"] / "merc.json", scored["cache"]
@@ -421,6 +431,7 @@ def test_score_mercury_samples_file_gives_the_same_result(scored, dataset):
     }
 
 
+@requires_bwrap
 def test_score_mercury_samples_pretty_printed_without_indent(scored, dataset):
     """A Mercury samples file from json.dump(..., indent=0) has lines starting with '{'.
 
@@ -432,6 +443,7 @@ def test_score_mercury_samples_pretty_printed_without_indent(scored, dataset):
     assert report["pass_at_1"] == pytest.approx(2 / 3)
 
 
+@requires_bwrap
 def test_score_folder_of_parquet_splits(scored, dataset):
     _, everything = run_score(
         dataset["splits"], SAMPLES_JSONL, dataset["root"] / "all.json", scored["cache"]
@@ -643,6 +655,7 @@ def perf_event_open_works() -> bool:
     return False
 
 
+@requires_bwrap
 def test_doctor_json():
     proc = cli("doctor", "--json")
     assert proc.returncode == 0, proc.stderr

@@ -21,6 +21,7 @@ from quicksilver.config import MeasureConfig, SandboxConfig
 from quicksilver.records import TaskRecord, load_json
 from quicksilver.samples import Sample
 from quicksilver.scoring import ReferenceCache, ScoreReport, score
+from tests.conftest import requires_bwrap
 
 MEASURE = MeasureConfig(max_rounds=6, min_rounds=6, budget_seconds=2.0)
 SANDBOX = SandboxConfig()
@@ -146,6 +147,7 @@ def report(tmp_path_factory) -> ScoreReport:
     )
 
 
+@requires_bwrap
 def test_faster_than_every_reference_scores_one(report):
     task = by_task(report)["slow-refs"]
     (sample,) = task["samples"]
@@ -158,6 +160,7 @@ def test_faster_than_every_reference_scores_one(report):
     assert task["beyond"] == 1.0 and task["unscorable"] is False
 
 
+@requires_bwrap
 def test_slower_than_every_reference_scores_zero(report):
     task = by_task(report)["fast-refs"]  # the sample named the task by its id
     (sample,) = task["samples"]
@@ -170,6 +173,7 @@ def test_slower_than_every_reference_scores_zero(report):
     assert task["beyond"] == 0.0 and task["pass_at_k"] == 1.0
 
 
+@requires_bwrap
 def test_task_whose_references_all_fail_is_unscorable(report):
     task = by_task(report)["broken-refs"]
     assert task["unscorable"] is True
@@ -183,6 +187,7 @@ def test_task_whose_references_all_fail_is_unscorable(report):
     assert task["pass_at_k"] == 1.0
 
 
+@requires_bwrap
 def test_unknown_tasks_and_the_summary(report):
     data = report.to_dict()
     assert report.missing_tasks == ["no-such-task"] == data["missing_tasks"]
@@ -200,6 +205,7 @@ def test_unknown_tasks_and_the_summary(report):
     json.dumps(data)  # the report is plain JSON
 
 
+@requires_bwrap
 def test_no_sample_matching_the_dataset_is_an_error(tmp_path):
     with pytest.raises(ValueError, match="no sample matches"):
         score(
@@ -239,6 +245,7 @@ SUMMARY_RANGES_WRONG = (
 )
 
 
+@requires_bwrap
 def test_reference_cache_skips_profiling_on_a_second_run(summary_ranges, tmp_path, monkeypatch):
     calls: list[int] = []
     real = scoring_mod.profile_many
@@ -294,6 +301,7 @@ def test_cache_key_changes_with_code_cases_and_meter(summary_ranges, tmp_path):
     assert len({key, cache.key(code, task, "callgrind")}) == 2
 
 
+@requires_bwrap
 def test_samples_naming_one_task_by_slug_and_by_id_are_both_scored(summary_ranges, tmp_path):
     report = score(
         [summary_ranges],
@@ -311,6 +319,7 @@ def test_samples_naming_one_task_by_slug_and_by_id_are_both_scored(summary_range
     assert report.to_dict()["pass_at_1"] == 0.5
 
 
+@requires_bwrap
 def test_row_with_cluster_references_but_no_pe_input_is_a_mercury_row(tmp_path: Path) -> None:
     """DPS needs the performance-exercising input: without pe_input the EvalPerf fields are not
     used and the row is scored as Mercury's (DPE rows: tests/test_scoring_dpe.py)."""
