@@ -27,6 +27,9 @@ Cost is read by the host, from outside the process, between commands (see meters
 
 from __future__ import annotations
 
+import ast
+import functools
+import hashlib
 import json
 import logging
 import math
@@ -34,6 +37,7 @@ import os
 import signal
 import statistics
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -41,7 +45,7 @@ from typing import Any, Literal
 
 from quicksilver.config import MeasureConfig, MeterName, SandboxConfig
 from quicksilver.machine import machine_info
-from quicksilver.meters import EXEC_REFUSED_EXIT, Meter, MeterError, make_meter
+from quicksilver.meters import EXEC_REFUSED_EXIT, CpuMeter, Meter, MeterError, make_meter
 from quicksilver.sandbox import isolation as iso
 from quicksilver.sandbox.runtime import wire
 from quicksilver.sandbox.session import (
@@ -115,6 +119,27 @@ class ProfileTask:
             evaluate_offline=record.effective_evaluate_offline(),
             difficulty=record.difficulty,
         )
+
+    @functools.cached_property
+    def needs_inputs_after(self) -> bool:
+        """Whether ``evaluate_offline`` reads its ``inputs`` argument (the arguments after the
+        call: in-place problems). When it does not, a pass does not serialise them."""
+        try:
+            tree = ast.parse(self.evaluate_offline)
+        except SyntaxError:
+            return True  # the judge will say what is wrong with it
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and node.name == "evaluate_offline":
+                params = node.args.posonlyargs + node.args.args
+                if not params:
+                    return True
+                name = params[0].arg
+                return any(
+                    isinstance(n, ast.Name) and n.id == name
+                    for stmt in node.body
+                    for n in ast.walk(stmt)
+                )
+        return True
 
     def identity(self) -> str:
         """Tasks with the same identity can share one zygote."""
@@ -251,6 +276,8 @@ class _TaskRunner:
         self.null_cpu = 0
         self.null_load = 0
         self.last_output: dict[str, Any] = {"stdout": "", "stderr": "", "dropped_bytes": 0}
+        self.judge_session: SandboxSession | None = None
+        self.honest_cache: dict[str, list[int]] = {}
         if self.meter.deterministic:
             self.tolerance, self.slack, self.idle_slack = (
                 ICOUNT_CHARGE_TOLERANCE,
@@ -274,6 +301,7 @@ class _TaskRunner:
             convert_offline=self.task.convert_offline,
             cases=self.encoded_inputs,
             seed=0,
+            inputs_after=self.task.needs_inputs_after,
             wall_limit_s=wall,
             cpu_limit_s=self.limits.cpu_seconds,
         )
@@ -335,6 +363,7 @@ class _TaskRunner:
         return self.session.spawn(setup, wall_limit_s=30.0 * self.scale)
 
     def close(self) -> None:
+        self._close_judge()
         self.session.close()
 
     # -- passes ---------------------------------------------------------------------------------
@@ -362,7 +391,7 @@ class _TaskRunner:
                 raise _Verdict(
                     _status_of_reply(load.reply), f"loading the solution: {load.reply.get('error')}"
                 )
-            cpu_left -= load.cpu_ns / 1e9
+            cpu_left -= load.cpu_ns / 1e9 / self.scale  # the limit is in native seconds
             idle += load.idle
             cpu_ns += load.cpu_ns
             for i in range(len(self.task.cases)):
@@ -378,7 +407,7 @@ class _TaskRunner:
                     raise _Verdict(
                         _status_of_reply(call.reply), f"case {i}: {call.reply.get('error')}", i
                     )
-                cpu_left -= call.cpu_ns / 1e9
+                cpu_left -= call.cpu_ns / 1e9 / self.scale
                 rep = child.request("report", case=i, wall_limit_s=wall)
                 if not rep.reply.get("ok"):
                     raise _Verdict(
@@ -428,32 +457,86 @@ class _TaskRunner:
         )
 
     def judge(self, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """``evaluate_offline`` on each item, in a child that never sees solution code."""
+        """``evaluate_offline`` on each item, in a sandbox that never sees solution code.
+
+        The judge runs natively (nothing of it is measured): one process per task serves every
+        solution's verdicts, on values the host rebuilt; a judge that dies is started again.
+        """
         limits = self.limits
-        child = self._spawn(judge=True)
         try:
-            js = child.request(
-                "judge_setup",
-                convert_offline=self.task.convert_offline,
-                evaluate_offline=self.task.evaluate_offline,
-                wall_limit_s=limits.wall,
-            )
-            if not js.reply.get("ok"):
-                raise _Verdict("error", f"evaluate_offline does not load: {js.reply.get('error')}")
-            out = child.request(
+            judge = self._judge_session()
+            out = judge.request(
                 "judge", items=items, cpu_limit_s=limits.cpu_seconds, wall_limit_s=limits.wall
             )
+        except _Verdict:
+            raise
+        except ShuttingDown:
+            raise
         except SandboxError as exc:
+            self._close_judge()
             raise _Verdict("error", f"the judge failed: {exc}") from exc
-        finally:
-            child.finish()
         verdicts = out.reply.get("verdicts")
         if not isinstance(verdicts, list) or len(verdicts) != len(items):
+            self._close_judge()
             raise _Verdict("error", "the judge answered with the wrong number of verdicts")
         return verdicts
 
+    def _judge_session(self) -> SandboxSession:
+        if self.judge_session is not None:
+            return self.judge_session
+        limits = self.limits
+        session = SandboxSession(self.sandbox, CpuMeter(), self.isolation)
+        session.start()
+        self.judge_session = session
+        setup = session.request(
+            "setup",
+            **solution_setup(
+                self.sandbox,
+                self.isolation,
+                as_bytes=limits.memory_mb << 20,
+                cpu_seconds=math.ceil(limits.cpu_seconds) * 4 + 30,
+            ),
+            kind="judge",
+            entry_point="",
+            convert_offline=self.task.convert_offline,
+            cases=[],
+            wall_limit_s=limits.wall,
+        )
+        if not setup.reply.get("ok"):
+            self._close_judge()
+            raise _Verdict("error", f"judge setup failed: {setup.reply.get('error')}")
+        js = session.request(
+            "judge_setup",
+            convert_offline=self.task.convert_offline,
+            evaluate_offline=self.task.evaluate_offline,
+            wall_limit_s=limits.wall,
+        )
+        if not js.reply.get("ok"):
+            self._close_judge()
+            raise _Verdict("error", f"evaluate_offline does not load: {js.reply.get('error')}")
+        return session
+
+    def _close_judge(self) -> None:
+        if self.judge_session is not None:
+            self.judge_session.close()
+            self.judge_session = None
+
     def honest_reports(self, items: list[dict[str, Any]]) -> list[int]:
-        """What serialising each reported value costs in a child that never sees solution code."""
+        """What serialising each reported value costs in a child that never sees solution code.
+
+        Correct solutions of a task mostly report the very same values: those are calibrated
+        once (keyed by their serialisation)."""
+        key = hashlib.sha256(
+            json.dumps([[i["output"], i["inputs_after"]] for i in items]).encode()
+        ).hexdigest()
+        known = self.honest_cache.get(key)
+        if known is not None:
+            return known
+        costs = self._honest_reports(items)
+        self.honest_cache[key] = costs
+        return costs
+
+    def _honest_reports(self, items: list[dict[str, Any]]) -> list[int]:
         child = self._spawn()
         try:
             child.request("stage", items=items, wall_limit_s=self.limits.wall)
@@ -530,6 +613,19 @@ class _Profile:
         ]
 
     def run(self) -> list[RunResult]:
+        started = time.monotonic()
+        try:
+            return self._run()
+        finally:
+            log.info(
+                "%s: %d solution(s) profiled with %s in %.1f s",
+                self.task.task_id,
+                len(self.solutions),
+                self.runner.meter.name,
+                time.monotonic() - started,
+            )
+
+    def _run(self) -> list[RunResult]:
         runner = self.runner
         try:
             try:

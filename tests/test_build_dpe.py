@@ -50,7 +50,6 @@ def _config(out: Path) -> dict[str, Any]:
         "sampling.max_scale_exp=12",
         "pe_profile.measure.min_rounds=3",
         "pe_profile.measure.max_rounds=3",
-        "pe_profile.measure.window_target_ms=5",
         "pe_profile.measure.budget_seconds=1",
         "pe_profile.warmup_rounds=0",
         "selection.min_solutions=5",

@@ -174,6 +174,7 @@ class Harness:
         self.prepared: list = []  # zygote: converted arguments of each case
         self.results: dict = {}  # child: case -> output of its one call
         self.staged: list = []  # calibration child: decoded (output, arguments) pairs
+        self.with_inputs = True  # zygote: report the arguments after each call
         self.namespace: dict = {}  # zygote: the prelude's names, built once
         self.compiled = None  # child: the solution's compiled module, before `load`
         self.child = 0
@@ -251,6 +252,8 @@ class Harness:
             prepared.append(list(args))
         self.prepared = prepared
         self.convert = convert
+        # a task whose evaluate_offline never reads the inputs gets no post-call inputs back
+        self.with_inputs = bool(msg.get("inputs_after", True))
         self.namespace = build_namespace()
         self._warm_up()
         # A solution that imports random gets this module, seeded, not one seeded from urandom.
@@ -278,7 +281,7 @@ class Harness:
             out = (
                 getattr(target, self.entry_point)(*args) if target else ns[self.entry_point](*args)
             )
-            _encode_result(out, args)
+            _encode_result(out, args if self.with_inputs else None)
         wire.decode(wire.encode([[1, "a", None], {"k": 1.5}]))
 
     def spawn(self, msg: dict) -> dict:
@@ -405,7 +408,8 @@ class Harness:
             case = int(msg["case"])
             if case not in self.results:
                 return {"ok": False, "kind": "harness", "error": f"case {case} was not called"}
-            return _encode_result(self.results[case], self.prepared[case])
+            args = self.prepared[case] if self.with_inputs else None
+            return _encode_result(self.results[case], args)
         if not self.outputs or not self.slots:
             return {"ok": False, "kind": "harness", "error": "nothing to report"}
         return _encode_result(self.outputs[0], self.slots[0])

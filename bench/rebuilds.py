@@ -1,0 +1,140 @@
+"""Rebuild benchmark: do cold DPE builds from scratch select the same tasks and the same clusters?
+
+Runs the DPE build (``flows/build_dpe.py`` on configs/dpe.yaml, the icount meter at the paper's
+bounds) N times, each into a fresh folder (nothing cached), and compares the published rows:
+which tasks were kept, each task's cluster partition (the solution hashes of every cluster),
+its references and scores, and every solution's cost. With a deterministic meter all N must
+agree exactly; the bench prints what differs, if anything, and each build's wall time.
+
+    python bench/rebuilds.py                 # 3 builds
+    python bench/rebuilds.py --n 2 --set pe_profile.measure.meter=cpu   # cpu, for contrast
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+REPO = Path(__file__).resolve().parents[1]
+log = logging.getLogger("bench.rebuilds")
+
+
+def build(out: Path, extra: Sequence[str]) -> float:
+    argv = [
+        sys.executable,
+        str(REPO / "flows" / "build_dpe.py"),
+        "--config",
+        str(REPO / "configs" / "dpe.yaml"),
+        "--set",
+        f"out_dir={out}",
+        *[x for s in extra for x in ("--set", s)],
+    ]
+    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
+    started = time.perf_counter()
+    proc = subprocess.run(argv, capture_output=True, text=True, cwd=REPO, env=env, check=False)
+    if proc.returncode != 0:
+        tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
+        raise SystemExit(f"a DPE build failed (exit {proc.returncode}):\n{tail}")
+    return time.perf_counter() - started
+
+
+def selection(out: Path) -> dict[str, Any]:
+    """task_id -> (clusters as sets of solution hashes, references, scores, costs by hash)."""
+    import pyarrow.parquet as pq
+
+    rows = []
+    for split in sorted((out / "parquet").glob("*.parquet")):
+        rows += pq.read_table(split).to_pylist()
+    picked = {}
+    for row in rows:
+        clusters: dict[int, list[int]] = {}
+        for sol in row["solution_costs"]:
+            clusters.setdefault(int(sol["cluster"]), []).append(int(sol["hash"]))
+        picked[row["task_id"]] = {
+            "clusters": [sorted(clusters[k]) for k in sorted(clusters)],
+            "references": [int(h) for h in row["reference_hashes"]],
+            "scores": list(row["scores"]),
+            "costs": {int(s["hash"]): s["cost"] for s in row["solution_costs"]},
+            "meter": row["cost_meter"],
+        }
+    return picked
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    p.add_argument("--n", type=int, default=3, help="cold builds (default 3)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--json", type=Path, default=None, metavar="OUT")
+    args = p.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    console = Console(width=None if sys.stdout.isatty() else 140)
+    walls, picks = [], []
+    with tempfile.TemporaryDirectory(prefix="qs-bench-rebuilds-") as tmp:
+        for k in range(args.n):
+            out = Path(tmp) / f"build-{k + 1}"
+            log.info("cold DPE build %d of %d ...", k + 1, args.n)
+            walls.append(build(out, args.set))
+            picks.append(selection(out))
+            log.info("build %d: %.0f s, %d task(s) kept", k + 1, walls[-1], len(picks[-1]))
+    first = picks[0]
+    t = Table(title=f"{args.n} cold DPE builds from scratch")
+    t.add_column("build")
+    t.add_column("wall", justify="right")
+    t.add_column("tasks kept", justify="right")
+    t.add_column("same tasks as build 1")
+    t.add_column("same partitions")
+    t.add_column("same references and scores")
+    t.add_column("same costs")
+    diffs = []
+    for k, pick in enumerate(picks):
+        same_tasks = set(pick) == set(first)
+        common = set(pick) & set(first)
+        parts = all(pick[x]["clusters"] == first[x]["clusters"] for x in common)
+        refs = all(
+            (pick[x]["references"], pick[x]["scores"])
+            == (first[x]["references"], first[x]["scores"])
+            for x in common
+        )
+        costs = all(pick[x]["costs"] == first[x]["costs"] for x in common)
+        for x in sorted(common):
+            if pick[x]["clusters"] != first[x]["clusters"]:
+                diffs.append(
+                    f"build {k + 1}, {x}: clusters {pick[x]['clusters']} vs {first[x]['clusters']}"
+                )
+        if not same_tasks:
+            diffs.append(f"build {k + 1}: tasks {sorted(set(pick) ^ set(first))} differ")
+        t.add_row(
+            str(k + 1),
+            f"{walls[k]:.0f} s",
+            str(len(pick)),
+            "yes" if same_tasks else "NO",
+            "yes" if parts else "NO",
+            "yes" if refs else "NO",
+            "yes" if costs else "NO",
+        )
+    console.print(t)
+    meters = {v["meter"] for pick in picks for v in pick.values()}
+    console.print(f"meter: {', '.join(sorted(meters))}; kept: {', '.join(sorted(first))}")
+    for line in diffs:
+        console.print(f"  {line}")
+    if args.json:
+        args.json.write_text(
+            json.dumps({"walls": walls, "selections": picks}, indent=1, default=str)
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,159 @@
+"""Scoring benchmark: are scores reproducible, and what does scoring cost, per meter.
+
+On the bundled Mercury and DPE datasets (built by ``make build-dataset`` / ``make build-dpe``), a
+fixed sample set is scored several times: each task's second reference solution, as if a model
+had written it (a correct sample whose speed sits inside the task's distribution).
+
+- ``icount``: scored with a cold reference cache, again with the warm cache, and once more with
+  ``--recollect``-style fresh profiles of every reference. Beyond@1 and DPS must be identical.
+- ``cpu``: scored three times (no reference cache: the sample and its task's references are
+  measured interleaved, in one time window) with one core kept busy by another process. The
+  standard deviation of Beyond@1 and of DPS over the three is the figure (target: 0.5 points).
+
+Printed: wall time of every run, Beyond@1 and DPS per run, their spread, and how many tasks
+were scored. The numbers go in docs/performance.md.
+
+    python bench/scoring.py                                  # data/build/{mercury,dpe}
+    python bench/scoring.py --mercury DIR --dpe DIR --json OUT
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from quicksilver.config import MeasureConfig
+from quicksilver.machine import machine_info
+from quicksilver.records import load_records
+from quicksilver.samples import Sample
+from quicksilver.scoring import ReferenceCache, score
+
+log = logging.getLogger("bench.scoring")
+
+
+def second_reference_samples(records: Sequence[Any]) -> dict[str, list[Sample]]:
+    """Each task's second reference solution as its one sample (the first when it has one)."""
+    out: dict[str, list[Sample]] = {}
+    for rec in records:
+        # a DPE row: its cluster references; a Mercury row: its solutions
+        codes = list(rec.reference) if rec.reference else [s.solution for s in rec.solutions]
+        if not codes:
+            continue
+        code = codes[1] if len(codes) > 1 else codes[0]
+        out[rec.task_key] = [Sample(task=rec.task_key, code=code, index=0, source="bench")]
+    return out
+
+
+def run(
+    records: Sequence[Any], samples: dict[str, list[Sample]], meter: str, cache: ReferenceCache
+) -> dict[str, Any]:
+    started = time.perf_counter()
+    report = score(records, samples, meter=meter, measure=MeasureConfig(meter=meter), cache=cache)
+    wall = time.perf_counter() - started
+    data = report.to_dict()
+    return {
+        "wall_seconds": wall,
+        "beyond_at_1": data.get("beyond_at_1"),
+        "dps": data.get("dps"),
+        "pass_at_1": data.get("pass_at_1"),
+        "tasks": len(data.get("tasks", [])),
+    }
+
+
+def busy_core() -> subprocess.Popen[bytes]:
+    """Another process keeping one core busy for as long as it lives."""
+    return subprocess.Popen([sys.executable, "-c", "while True:\n    pass\n"])
+
+
+def spread(values: list[float | None]) -> float | None:
+    xs = [v for v in values if v is not None]
+    return statistics.pstdev(xs) if len(xs) >= 2 else None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    p.add_argument("--mercury", type=Path, default=Path("data/build/mercury"))
+    p.add_argument("--dpe", type=Path, default=Path("data/build/dpe"))
+    p.add_argument("--cpu-runs", type=int, default=3)
+    p.add_argument("--json", type=Path, default=None, metavar="OUT")
+    args = p.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s")
+    console = Console(width=None if sys.stdout.isatty() else 140)
+    datasets = {}
+    for name, path in (("mercury", args.mercury), ("dpe", args.dpe)):
+        parquet = path / "parquet"
+        if not parquet.exists():
+            console.print(f"[red]{path}: no built dataset (make build-{name} first)[/]")
+            return 2
+        loaded = load_records(parquet)
+        datasets[name] = loaded.records
+    m = machine_info()
+    console.print(f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}")
+    results: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for name, records in datasets.items():
+        samples = second_reference_samples(records)
+        runs: dict[str, list[dict[str, Any]]] = {"icount": [], "cpu": []}
+        with tempfile.TemporaryDirectory(prefix="qs-bench-score-") as tmp:
+            cache = ReferenceCache(Path(tmp))
+            runs["icount"].append({"label": "cold cache", **run(records, samples, "icount", cache)})
+            runs["icount"].append({"label": "warm cache", **run(records, samples, "icount", cache)})
+            fresh = ReferenceCache(Path(tmp), enabled=False)
+            runs["icount"].append({"label": "recollect", **run(records, samples, "icount", fresh)})
+        load = busy_core()
+        try:
+            for k in range(args.cpu_runs):
+                cache = ReferenceCache(enabled=False)
+                runs["cpu"].append(
+                    {"label": f"run {k + 1}, one core busy", **run(records, samples, "cpu", cache)}
+                )
+        finally:
+            load.kill()
+            load.wait()
+        results[name] = runs
+    t = Table(title="Scoring each task's second reference as a sample, repeated")
+    for col in ("dataset", "meter", "run", "wall", "tasks", "Beyond@1", "DPS"):
+        t.add_column(col, justify="left" if col in ("dataset", "meter", "run") else "right")
+    for name, runs in results.items():
+        for meter, rows in runs.items():
+            for row in rows:
+                t.add_row(
+                    name,
+                    meter,
+                    row["label"],
+                    f"{row['wall_seconds']:.1f} s",
+                    str(row["tasks"]),
+                    "-" if row["beyond_at_1"] is None else f"{100 * row['beyond_at_1']:.2f}",
+                    "-" if row["dps"] is None else f"{row['dps']:.2f}",
+                )
+            b = spread([None if r["beyond_at_1"] is None else 100 * r["beyond_at_1"] for r in rows])
+            d = spread([r["dps"] for r in rows])
+            t.add_row(
+                "",
+                "",
+                "[bold]spread (std, points)[/]",
+                "",
+                "",
+                "-" if b is None else f"{b:.3f}",
+                "-" if d is None else f"{d:.3f}",
+            )
+        t.add_section()
+    console.print(t)
+    if args.json:
+        args.json.write_text(json.dumps({"machine": m, "results": results}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
