@@ -219,6 +219,7 @@ QSCOUNT_MAGIC = b"QSCOUNT-v1-MAGIC"
 EXEC_REFUSED_EXIT = 121  # the plugin ends a process that calls execve (QS_EXEC_REFUSED)
 PLUGIN_SOURCE = Path(__file__).resolve().parent / "sandbox" / "meter" / "qscount.c"
 INSIDE_PLUGIN = "/qs/meter/qscount.so"
+GUEST_BASE = "0x100000000"  # guest address 0 sits at host 4 GiB, clear of the emulator's own
 _QEMU_ARCH = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64"}
 
 
@@ -306,9 +307,10 @@ class IcountMeter(Meter):
         if qemu is None:
             raise MeterError("the icount meter needs qemu-user: apt-get install qemu-user")
         plugin = str(plugin_path()) if weak else INSIDE_PLUGIN
-        reserve = os.environ.get("QS_QEMU_RESERVE")
-        extra = ["-R", reserve] if reserve else []
-        return [qemu, *extra, "-plugin", plugin, *argv]
+        # -seed: the guest's random bytes (AT_RANDOM, getrandom) come from a seeded generator;
+        # -B: a fixed guest base, so the guest's memory is laid out the same in every sandbox
+        # whatever the host's address randomisation does to the emulator's own mappings
+        return [qemu, "-seed", "1", "-B", GUEST_BASE, "-plugin", plugin, *argv]
 
     def binds(self) -> list[tuple[str, str]]:
         return [(str(plugin_path()), INSIDE_PLUGIN)]

@@ -269,6 +269,50 @@ def _cached_or_profile(
     return found
 
 
+def _cached_samples(
+    jobs: list[Job],
+    cache: ReferenceCache,
+    meter: str,
+    sandbox: SandboxConfig,
+    measure: MeasureConfig,
+    workers: int | None,
+) -> dict[str, RunResult]:
+    """Samples measured with a deterministic meter: a count does not depend on when it was
+    taken, so a sample scored before (same code, same cases, same meter, same machine) gets
+    its recorded result, and scoring twice gives the same numbers; ``--recollect`` measures
+    again. Results are keyed by the jobs' keys."""
+    out: dict[str, RunResult] = {}
+    todo: list[Job] = []
+    keys: dict[str, str] = {}
+    for job in jobs:
+        ck = cache.key(job.code, job.task, meter)
+        keys[job.key] = ck
+        hit = cache.get(ck, meter)
+        if hit is not None and hit.get("status") not in _UNCACHED_STATUSES:
+            out[job.key] = RunResult(
+                task_id=job.task.task_id,
+                status=hit["status"],
+                meter=hit.get("meter", meter),
+                unit=hit.get("unit", ""),
+                isolation=hit.get("isolation", ""),
+                runtime=hit.get("runtime"),
+                runtime_ci=tuple(hit["runtime_ci"]) if hit.get("runtime_ci") else None,
+                error=hit.get("error"),
+                machine_id=hit.get("machine_id", ""),
+                rounds=1,
+                converged=True,
+            )
+        else:
+            todo.append(job)
+    measured = _profile_keyed(todo, meter, sandbox, measure, workers)
+    for job in todo:
+        res = measured[job.key]
+        if res.status not in _UNCACHED_STATUSES:
+            cache.put(keys[job.key], meter, res)
+        out[job.key] = res
+    return out
+
+
 def _summary(res: RunResult) -> dict[str, Any]:
     return {
         "status": res.status,
@@ -687,9 +731,12 @@ def score(
         for s in sorted(group, key=lambda x: x.index):
             jobs.append(Job(tasks[key], s.code, f"{key}\0{s.index}"))
     ref_jobs = [Job(pt, code, ck) for ck, pt, code in ref_items] if paired else []
-    results: dict[str, RunResult] = _profile_keyed(
-        ref_jobs + jobs, meter, sandbox, measure, workers
-    )
+    if paired:
+        results: dict[str, RunResult] = _profile_keyed(
+            ref_jobs + jobs, meter, sandbox, measure, workers
+        )
+    else:
+        results = _cached_samples(jobs, cache, meter, sandbox, measure, workers)
     if paired:
         refs = {ck: _summary(results[ck]) for ck, _, _ in ref_items}
     else:
@@ -765,7 +812,10 @@ def score(
                 pt, rec = pe_tasks[key], dpe[key][0]
                 for code in rec.reference or []:
                     pe_refs.append(Job(pt, code, profiler.cache.key(code, pt, meter)))
-        pe_results = _profile_keyed(pe_refs + pe_jobs, meter, sandbox, pe_measure, workers)
+        if paired:
+            pe_results = _profile_keyed(pe_refs + pe_jobs, meter, sandbox, pe_measure, workers)
+        else:
+            pe_results = _cached_samples(pe_jobs, cache, meter, sandbox, pe_measure, workers)
         for job in pe_refs:
             profiler.known(job.key, _summary(pe_results[job.key]))
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -185,13 +187,20 @@ def test_icount_counts_instructions_deterministically_and_orders_solutions() -> 
     task = ProfileTask("sum", "f", (Case([3000], sum(range(3000))),), kind="function")
     loop = "def f(n):\n    s = 0\n    for i in range(n):\n        s += i\n    return s\n"
     builtin = "def f(n):\n    return sum(range(n))\n"
-    # the same solution three times in one zygote, and once more in another
-    results = profile_many(
-        [Job(task, loop), Job(task, builtin), Job(task, loop), Job(task, loop)],
-        meter="icount",
-        sandbox=quick_sandbox(),
-    )
-    again = profile_solution(task, loop, meter="icount", sandbox=quick_sandbox())
+    # the same solution three times in one zygote, and once more in another, with both cores
+    # kept busy by other processes all along: a count does not depend on the machine's load
+    busy = [subprocess.Popen([sys.executable, "-c", "while True:\n    pass\n"]) for _ in range(2)]
+    try:
+        results = profile_many(
+            [Job(task, loop), Job(task, builtin), Job(task, loop), Job(task, loop)],
+            meter="icount",
+            sandbox=quick_sandbox(),
+        )
+        again = profile_solution(task, loop, meter="icount", sandbox=quick_sandbox())
+    finally:
+        for proc in busy:
+            proc.kill()
+            proc.wait()
     a, b, a2, a3 = results
     assert all(r.passed for r in (*results, again)), [r.error for r in results]
     assert a.unit == "instructions" and a.meter == "icount"

@@ -354,10 +354,12 @@ def harness_argv(
         "-I",
         "-S",
         f"{runtime}/harness.py",
-        str(cmd_fd),
-        str(reply_fd),
+        # fixed width: the command line lands on the process's stack, and its length moves
+        # every address after it (a deterministic meter would count the difference)
+        f"{cmd_fd:04d}",
+        f"{reply_fd:04d}",
         site_arg,
-        *([str(child_fds[0]), str(child_fds[1])] if child_fds else []),
+        *([f"{child_fds[0]:04d}", f"{child_fds[1]:04d}"] if child_fds else []),
     ]
 
 

@@ -259,8 +259,13 @@ class SandboxSession:
         self._child_cmd_fd = HARNESS_FDS[2] if self.zygote else -1
         info_r = info_w = seccomp_r = -1
         harness = iso.harness_argv(self.isolation, cmd_r, reply_w, child_fds=child_fds)
+        setarch = shutil.which("setarch")
+        # No address-space randomisation, set inside the sandbox (bwrap's exec drops the flag):
+        # addresses reach hashing, alignment and the allocator's paths, so counts would differ
+        # from one sandbox to the next.
+        no_aslr = [setarch, platform.machine(), "-R"] if setarch else []
         if self.isolation.weak:
-            argv = self.meter.wrap(harness, weak=True)
+            argv = no_aslr + self.meter.wrap(harness, weak=True)
             fds: tuple[int, ...] = tuple(inner)
             env = iso.weak_env()
         else:
@@ -271,16 +276,13 @@ class SandboxSession:
                 for fd in (*inner, info_r, info_w):
                     os.close(fd)
                 raise
-            argv = iso.bwrap_argv(
-                info_fd=info_w, seccomp_fd=seccomp_r, binds=self.meter.binds()
-            ) + self.meter.wrap(harness, weak=False)
+            argv = (
+                iso.bwrap_argv(info_fd=info_w, seccomp_fd=seccomp_r, binds=self.meter.binds())
+                + no_aslr
+                + self.meter.wrap(harness, weak=False)
+            )
             fds = (*inner, info_w, seccomp_r)
             env = {"PATH": "/usr/bin:/bin"}
-        setarch = shutil.which("setarch")
-        if setarch:
-            # No address-space randomisation: addresses reach hashing (id-keyed sets and dicts)
-            # and the allocator's paths, so counts would differ from one sandbox to the next.
-            argv = [setarch, platform.machine(), "-R", *argv]
         setpriv = shutil.which("setpriv")
         if setpriv:
             # Kill the sandbox if this process (the thread that started it) dies.
