@@ -259,13 +259,9 @@ class SandboxSession:
         self._child_cmd_fd = HARNESS_FDS[2] if self.zygote else -1
         info_r = info_w = seccomp_r = -1
         harness = iso.harness_argv(self.isolation, cmd_r, reply_w, child_fds=child_fds)
-        setarch = shutil.which("setarch")
-        # No address-space randomisation, set inside the sandbox (bwrap's exec drops the flag):
-        # addresses reach hashing, alignment and the allocator's paths, so counts would differ
-        # from one sandbox to the next.
-        no_aslr = [setarch, platform.machine(), "-R"] if setarch else []
+
         if self.isolation.weak:
-            argv = no_aslr + self.meter.wrap(harness, weak=True)
+            argv = self.meter.wrap(harness, weak=True)
             fds: tuple[int, ...] = tuple(inner)
             env = iso.weak_env()
         else:
@@ -278,7 +274,6 @@ class SandboxSession:
                 raise
             argv = (
                 iso.bwrap_argv(info_fd=info_w, seccomp_fd=seccomp_r, binds=self.meter.binds())
-                + no_aslr
                 + self.meter.wrap(harness, weak=False)
             )
             fds = (*inner, info_w, seccomp_r)
