@@ -124,6 +124,7 @@ def test_build_stops_before_any_stage_when_untrusted_code_cannot_run(tmp_path, f
     assert not list((tmp_path / "prefect-home").rglob("*"))
 
 
+@requires_bwrap  # the preflight tries the sandbox first
 def test_missing_snapshot_folder_is_one_line(tmp_path):
     missing = tmp_path / "snapshots"
     proc = subprocess.run(
@@ -142,6 +143,7 @@ def test_missing_snapshot_folder_is_one_line(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+@requires_bwrap  # the preflight tries the sandbox first
 @requires_private_mounts
 def test_read_only_output_folder_is_one_line(tmp_path):
     disk = tmp_path / "ro"

@@ -547,6 +547,7 @@ def test_score_read_only_report_folder_is_found_before_any_work(dataset, tmp_pat
     assert not cache.exists(), "no reference was profiled"
 
 
+@requires_bwrap  # scoring runs the samples in the sandbox
 @requires_private_mounts
 def test_score_full_disk_keeps_the_earlier_report(scored, dataset, tmp_path):
     disk = tmp_path / "disk"
@@ -594,6 +595,7 @@ def test_score_truncated_parquet_is_named_as_the_cause(dataset, tmp_path):
     assert "no sample matches" not in proc.stderr
 
 
+@requires_bwrap  # scoring runs the samples in the sandbox
 def test_score_truncated_split_is_named_when_no_sample_matches_the_rest(dataset, tmp_path):
     splits = tmp_path / "splits"
     splits.mkdir()

@@ -56,6 +56,7 @@ def test_dpe_build_checks_its_profiling_sandbox_too(tmp_path, unusable_bwrap):
         check_build_ready(cfg)
 
 
+@requires_bwrap  # the preflight tries the sandbox first
 def test_missing_snapshot_folder_is_named(tmp_path):
     missing = tmp_path / "no-snapshot"
     cfg = load_build_config(None, [f"snapshots=[{BUNDLED}, {missing}]", f"out_dir={tmp_path}/o"])
@@ -64,6 +65,7 @@ def test_missing_snapshot_folder_is_named(tmp_path):
     assert str(info.value) == f"snapshot folder {missing} does not exist (snapshots in the config)"
 
 
+@requires_bwrap  # the preflight tries the sandbox first
 def test_output_folder_that_is_a_file_is_named(tmp_path):
     (tmp_path / "out").write_text("not a folder")
     with pytest.raises(NotReady) as info:
