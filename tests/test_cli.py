@@ -390,12 +390,13 @@ def _cache_files(cache: Path) -> dict[Path, int]:
 def test_score_reuses_the_reference_cache_and_recollect_refreshes_it(scored, dataset):
     cache = scored["cache"]
     first = _cache_files(cache)
-    # one file per reference solution of the three scored tasks: 3 + 2 + 2
-    assert len(first) == 7
+    # one file per reference solution of the three scored tasks (3 + 2 + 2) and per sample (3):
+    # counts do not depend on when they were taken, so samples are recorded too
+    assert len(first) == 10
     assert all(p.parent.name == "icount" for p in first)  # <dir>/<machine>/<meter>/<key>.json
-    for path in first:
-        entry = json.loads(path.read_text())
-        assert entry["status"] == "passed" and entry["meter"] == "icount"
+    entries = [json.loads(path.read_text()) for path in first]
+    assert all(e["meter"] == "icount" for e in entries)
+    assert Counter(e["status"] for e in entries) == {"passed": 9, "failed": 1}
 
     _, second = run_score(dataset["file"], SAMPLES_JSONL, dataset["root"] / "r2.json", cache)
     assert _cache_files(cache) == first  # same files, none rewritten
