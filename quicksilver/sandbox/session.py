@@ -272,10 +272,9 @@ class SandboxSession:
                 for fd in (*inner, info_r, info_w):
                     os.close(fd)
                 raise
-            argv = (
-                iso.bwrap_argv(info_fd=info_w, seccomp_fd=seccomp_r, binds=self.meter.binds())
-                + self.meter.wrap(harness, weak=False)
-            )
+            argv = iso.bwrap_argv(
+                info_fd=info_w, seccomp_fd=seccomp_r, binds=self.meter.binds()
+            ) + self.meter.wrap(harness, weak=False)
             fds = (*inner, info_w, seccomp_r)
             env = {"PATH": "/usr/bin:/bin"}
         setpriv = shutil.which("setpriv")

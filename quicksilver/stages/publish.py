@@ -875,6 +875,15 @@ def render_card(
         fields=_field_rows(),
         repo_id=card.repo_id or "ORG/NAME",
         first_split="eval" if "eval" in names else names[0],
+        instruction_rate=next(
+            (
+                r.get("instruction_rate")
+                for s in names
+                for r in splits[s]
+                if r.get("instruction_rate")
+            ),
+            None,
+        ),
     )
 
 
