@@ -77,13 +77,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--n", type=int, default=3, help="cold builds (default 3)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--json", type=Path, default=None, metavar="OUT")
+    p.add_argument("--keep", type=Path, default=None, metavar="DIR", help="keep the builds here")
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     console = Console(width=None if sys.stdout.isatty() else 140)
     walls, picks = [], []
     with tempfile.TemporaryDirectory(prefix="qs-bench-rebuilds-") as tmp:
+        root = args.keep or Path(tmp)
         for k in range(args.n):
-            out = Path(tmp) / f"build-{k + 1}"
+            out = root / f"build-{k + 1}"
             log.info("cold DPE build %d of %d ...", k + 1, args.n)
             walls.append(build(out, args.set))
             picks.append(selection(out))

@@ -86,7 +86,7 @@ def test_checks_run_in_order_and_a_new_one_plugs_in(tmp_path):
 
     cfg = _cfg(tmp_path)
     check_build_ready(cfg, [lambda c: None])  # all well: nothing raised
-    with pytest.raises(NotReady, match=r"^meter cpu is not ready$"):
+    with pytest.raises(NotReady, match=r"^meter icount is not ready$"):
         check_build_ready(cfg, [*BUILD_CHECKS, meter_ready])
-    assert seen == ["cpu"]
+    assert seen == ["icount"]
     assert not (tmp_path / "out").exists()

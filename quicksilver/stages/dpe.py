@@ -75,9 +75,16 @@ DPE_CODE = {
         "profiler.py",
         "meters.py",
         "stats.py",
+        "sandbox/meter/*.c",
         *_SANDBOX,
     ],
-    "select": ["stages/dpe_stages.py", "dpe/select.py", "clustering.py", "metrics.py"],
+    "select": [
+        "stages/dpe_stages.py",
+        "dpe/select.py",
+        "clustering.py",
+        "metrics.py",
+        "calibration.py",
+    ],
     "publish": [
         "stages/dpe_stages.py",
         "stages/publish.py",

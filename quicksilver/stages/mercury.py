@@ -23,7 +23,7 @@ from quicksilver import __version__
 from quicksilver.fsutil import WriteError, is_storage_error, write_text_atomic
 from quicksilver.lifecycle import Interrupted
 from quicksilver.machine import machine_info
-from quicksilver.sandbox.session import shutting_down
+from quicksilver.sandbox.session import ShuttingDown, shutting_down
 from quicksilver.stages.base import (
     StageCounts,
     StageDir,
@@ -76,10 +76,12 @@ STAGE_CODE = {
         "stages/profile.py",
         "profiler.py",
         "meters.py",
+        "calibration.py",
         "stats.py",
         "sources/convert.py",
         "sandbox/*.py",
         "sandbox/runtime/*.py",
+        "sandbox/meter/*.c",
     ],
     "splits": ["stages/splits.py"],
     "publish": ["stages/publish.py", "stages/rows.py", "templates/*.j2"],
@@ -241,7 +243,10 @@ class MercuryBuild:
         start = time.monotonic()
         try:
             sd.path.mkdir(parents=True, exist_ok=True)
-            counts: StageCounts = body(sd)
+            try:
+                counts: StageCounts = body(sd)
+            except ShuttingDown as exc:  # a sandbox refused or killed by the stop
+                raise Interrupted(f"{label}: interrupted; a rerun redoes it") from exc
             seconds = round(time.monotonic() - start, 3)
             if shutting_down():
                 # sandboxes were killed under it: what it wrote is not trusted (no manifest)
