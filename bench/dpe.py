@@ -97,11 +97,11 @@ SLOPE_FLOOR_S = 1e-3  # steps cheaper than this are startup noise, left out of t
 
 SANDBOX = SandboxConfig(limits=SandboxLimits(cpu_seconds=30, memory_mb=4096, recursion_limit=10000))
 OURS_MEASURE = MeasureConfig(
-    min_rounds=7, max_rounds=10, window_target_ms=50, target_rel_ci=0.02, budget_seconds=20
+    meter="cpu", min_rounds=7, max_rounds=10, target_rel_ci=0.02, budget_seconds=20
 )
-BASELINE_MEASURE = MeasureConfig(min_rounds=1, max_rounds=1, window_target_ms=0)
+BASELINE_MEASURE = MeasureConfig(meter="cpu", min_rounds=1, max_rounds=1)
 WARMUP_ROUNDS = 2
-W_SECONDS = w_for_unit("s")
+W_SECONDS = 1e-6  # replaced in main() by w at this machine's measured instruction rate
 
 
 @dataclass(frozen=True)
@@ -335,7 +335,7 @@ def profile_one(
         None if cv is None or math.isinf(cv) else cv,
         None if cv_classic is None or math.isinf(cv_classic) else cv_classic,
         int(fig.get("rounds") or 0),
-        list(fig.get("calls_per_window") or []),
+        [1],  # one call per case per pass (fresh processes; no batching any more)
         res.measure_cpu_seconds,
     )
 
@@ -827,6 +827,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    global W_SECONDS
+    from quicksilver.calibration import measure_instruction_rate
+
+    # w = the paper's 10,000 instructions in CPU seconds at this machine's measured rate
+    W_SECONDS = w_for_unit("s", instruction_rate=measure_instruction_rate().rate)
     slugs = args.only.split(",") if args.only else list(DEFAULT_TASKS)
     if args.tasks is not None:
         slugs = slugs[: max(1, args.tasks)]
@@ -868,8 +873,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     m = OURS_MEASURE
     console.print(
-        f"[bold]profiling ours[/]: rounds {m.min_rounds}-{m.max_rounds}, windows "
-        f"{m.window_target_ms:g} ms, target_rel_ci {m.target_rel_ci}, budget "
+        f"[bold]profiling ours[/]: rounds {m.min_rounds}-{m.max_rounds} (cpu meter), "
+        f"target_rel_ci {m.target_rel_ci}, budget "
         f"{m.budget_seconds:g} s, figures(warmup_rounds={WARMUP_ROUNDS}); [bold]baseline[/]: one "
         f"round of one call (EvalPerf's code). Clusters: adaptive_clusters, bias 0.2, w = "
         f"{W_SECONDS * 1e6:.2f} µs. {s.repeats} repeats per side, interleaved."
