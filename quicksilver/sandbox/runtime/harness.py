@@ -155,6 +155,21 @@ def _encode_result(output: object, args: object) -> dict:
     return {"ok": True, "output": encoded, "inputs_after": after}
 
 
+def _run_solution_code(body: object) -> dict:
+    """Run ``body`` (solution code) and say how it ended, as a reply."""
+    try:
+        body()  # type: ignore[operator]
+    except MemoryError:
+        return {"ok": False, "kind": "memory", "error": "MemoryError"}
+    except RecursionError as exc:
+        return {"ok": False, "kind": "exception", "error": _describe(exc)}
+    except SystemExit as exc:
+        return {"ok": False, "kind": "exit", "error": f"the solution called exit({exc.code!r})"}
+    except BaseException as exc:
+        return {"ok": False, "kind": "exception", "error": _describe(exc)}
+    return {"ok": True}
+
+
 class _Switch(Exception):
     """Raised in a freshly forked child: the main loop moves to the child channels."""
 
@@ -339,18 +354,10 @@ class Harness:
             def body() -> None:
                 self.results[case] = fn(*args)
 
-        try:
-            body()
-        except MemoryError:
+        reply = _run_solution_code(body)
+        if reply.get("kind") == "memory":
             self.results.pop(case, None)
-            return {"ok": False, "kind": "memory", "error": "MemoryError"}
-        except RecursionError as exc:
-            return {"ok": False, "kind": "exception", "error": _describe(exc)}
-        except SystemExit as exc:
-            return {"ok": False, "kind": "exit", "error": f"the solution called exit({exc.code!r})"}
-        except BaseException as exc:
-            return {"ok": False, "kind": "exception", "error": _describe(exc)}
-        return {"ok": True}
+        return reply
 
     def stage(self, msg: dict) -> dict:
         nodes = {"tree_node": TreeNode, "list_node": ListNode}
@@ -389,19 +396,10 @@ class Harness:
                 self.outputs.pop()
 
     def go(self, msg: dict) -> dict:
-        body = self._run_null if msg.get("null") else self._run_calls
-        try:
-            body()
-        except MemoryError:
+        reply = _run_solution_code(self._run_null if msg.get("null") else self._run_calls)
+        if reply.get("kind") == "memory":
             self.outputs = []
-            return {"ok": False, "kind": "memory", "error": "MemoryError"}
-        except RecursionError as exc:
-            return {"ok": False, "kind": "exception", "error": _describe(exc)}
-        except SystemExit as exc:
-            return {"ok": False, "kind": "exit", "error": f"the solution called exit({exc.code!r})"}
-        except BaseException as exc:
-            return {"ok": False, "kind": "exception", "error": _describe(exc)}
-        return {"ok": True}
+        return reply
 
     def report(self, msg: dict) -> dict:
         if "case" in msg:

@@ -104,14 +104,15 @@ def _float_enc(x: float) -> Any:
     return x
 
 
-def _instance_fields(obj: Any, names: tuple[str, ...], what: str) -> list[Any]:
+def _fields_of(node: Any, what: str) -> dict[str, Any]:
+    """A node's attributes, read without running any of its own code."""
     try:
-        fields = object.__getattribute__(obj, "__dict__")
+        fields = object.__getattribute__(node, "__dict__")
     except AttributeError as exc:
         raise NotPlainData(f"{what} without an instance __dict__") from exc
     if type(fields) is not dict:
         raise NotPlainData(f"{what} with a non-dict __dict__")
-    return [fields.get(n) for n in names]
+    return fields
 
 
 _I64_MIN, _I64_MAX = -(2**63), 2**63 - 1
@@ -216,15 +217,6 @@ def encode(value: Any, *, max_items: int = 20_000_000) -> Any:
             f"{_path_str(path)}: object of type {t.__module__}.{t.__qualname__} is not plain data"
         )
 
-    def fields_of(node: Any, what: str) -> dict[str, Any]:
-        try:
-            fields = object.__getattribute__(node, "__dict__")
-        except AttributeError as exc:
-            raise NotPlainData(f"{what} without an instance __dict__") from exc
-        if type(fields) is not dict:
-            raise NotPlainData(f"{what} with a non-dict __dict__")
-        return fields
-
     def enc_list_node(node: Any, path: str) -> list[Any]:
         # A tight loop: an answer can be a list of a million nodes, and this runs inside the
         # measured process (its cost is calibrated, but it should stay small).
@@ -248,9 +240,9 @@ def encode(value: Any, *, max_items: int = 20_000_000) -> Any:
             try:
                 fields = getdict(node, "__dict__")
             except AttributeError:
-                fields = fields_of(node, what)  # raises, naming the node
+                fields = _fields_of(node, what)  # raises, naming the node
             if type(fields) is not dict:
-                fields_of(node, what)
+                _fields_of(node, what)
             val = fields.get("val")
             if type(val) is int and _I64_MIN <= val <= _I64_MAX:
                 count += 1
@@ -286,7 +278,7 @@ def encode(value: Any, *, max_items: int = 20_000_000) -> Any:
             if i in seen:
                 raise NotPlainData(f"{path}: the tree shares or repeats a node")
             add(i)
-            fields = fields_of(node, what)
+            fields = _fields_of(node, what)
             val = fields.get("val")
             count += 2
             if type(val) is int and _I64_MIN <= val <= _I64_MAX:
