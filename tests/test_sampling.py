@@ -137,11 +137,25 @@ def _cand(gen: int, n: int, cost: float, args: list | None = None) -> Candidate:
     return Candidate(gen, n, args, sha, size, cost)
 
 
-def test_candidates_rank_by_cost_then_scale_then_generator_once_per_input():
-    a, b, c, d = _cand(2, 64, 1.0), _cand(1, 128, 1.0), _cand(0, 128, 1.0, [-128]), _cand(5, 8, 3.0)
-    dup = Candidate(4, 64, [64], a.input_sha256, a.input_bytes, 2.0)  # same input, dearer
-    got = _ranked([a, b, c, d, dup])
-    assert [(x.generator, x.scale) for x in got] == [(5, 8), (4, 64), (0, 128), (1, 128)]
+def test_candidates_rank_by_clear_cost_then_scale_then_generator_once_per_input():
+    """Costs within 3x of the dearest (or within a millisecond) are one tier: CPU times that
+    close could swap on a rebuild, so the larger scale decides; a clearly dearer input wins."""
+    a, b, c = _cand(2, 64, 1.0), _cand(1, 128, 0.5), _cand(0, 128, 0.9, [-128])
+    dearer = _cand(5, 8, 4.0)  # > 3x any other: first whatever its scale
+    dup = Candidate(4, 64, [64], a.input_sha256, a.input_bytes, 1.0)  # the same input as a
+    cheap = _cand(3, 4096, 0.2)  # < 1.0 / 3: a tier of its own, last whatever its scale
+    got = _ranked([a, b, c, dearer, dup, cheap])
+    assert [(x.generator, x.scale) for x in got] == [(5, 8), (0, 128), (1, 128), (2, 64), (3, 4096)]
+
+
+def test_noisy_near_equal_costs_rank_the_same_either_way():
+    small, large = _cand(0, 1024, 0.010), _cand(0, 2048, 0.011)
+    for costs in ((0.010, 0.011), (0.012, 0.009)):  # the two measurements swap order
+        small = Candidate(0, 1024, [1024], small.input_sha256, small.input_bytes, costs[0])
+        large = Candidate(0, 2048, [2048], large.input_sha256, large.input_bytes, costs[1])
+        assert [x.scale for x in _ranked([small, large])] == [2048, 1024]
+    micro = [_cand(0, 2**k, 1e-5 * (1 + (k % 3))) for k in range(1, 8)]  # microsecond noise
+    assert [x.scale for x in _ranked(micro)] == [128, 64, 32, 16, 8, 4, 2]
 
 
 # ------------------------------------------------------------------------------- sampling

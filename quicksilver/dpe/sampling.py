@@ -477,12 +477,32 @@ class Choice:
     reason: str | None = None
 
 
+RANK_NOISE_FACTOR = 3.0
+RANK_NOISE_SECONDS = 1e-3
+
+
 def _ranked(candidates: list[Candidate]) -> list[Candidate]:
-    """Most expensive for the reference first (ties: larger scale, then lower generator index),
-    one per distinct input."""
+    """The most expensive candidates first, one per distinct input, in an order that does not
+    move with the noise of the CPU times it is based on.
+
+    Costs within a factor of RANK_NOISE_FACTOR of the most expensive, or within
+    RANK_NOISE_SECONDS of it (microsecond inputs), count as equally expensive: among them the
+    larger scale comes first (then the lower generator index); the others follow, ranked the
+    same way among themselves. A cost order on raw CPU times would let a rebuild pick another of
+    two near-equal inputs (a saturated generator gives many), and a deterministic meter would
+    then measure a different task.
+    """
+    rest = list(candidates)
+    ordered: list[Candidate] = []
+    while rest:
+        top = max(c.reference_cost for c in rest)
+        cut = min(top / RANK_NOISE_FACTOR, top - RANK_NOISE_SECONDS)
+        tier = [c for c in rest if c.reference_cost >= cut]
+        rest = [c for c in rest if c.reference_cost < cut]
+        ordered += sorted(tier, key=lambda c: (-c.scale, c.generator))
     seen: set[str] = set()
     out = []
-    for c in sorted(candidates, key=lambda c: (-c.reference_cost, -c.scale, c.generator)):
+    for c in ordered:
         if c.input_sha256 not in seen:
             seen.add(c.input_sha256)
             out.append(c)
