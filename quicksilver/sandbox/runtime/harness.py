@@ -190,6 +190,7 @@ class Harness:
         self.results: dict = {}  # child: case -> output of its one call
         self.staged: list = []  # calibration child: decoded (output, arguments) pairs
         self.with_inputs = True  # zygote: report the arguments after each call
+        self.seed = 0  # zygote: random's seed in every child
         self.namespace: dict = {}  # zygote: the prelude's names, built once
         self.compiled = None  # child: the solution's compiled module, before `load`
         self.child = 0
@@ -271,8 +272,10 @@ class Harness:
         self.with_inputs = bool(msg.get("inputs_after", True))
         self.namespace = build_namespace()
         self._warm_up()
-        # A solution that imports random gets this module, seeded, not one seeded from urandom.
-        random.seed(int(msg.get("seed", 0)))
+        # A solution that imports random gets this module, seeded, not one seeded from urandom
+        # (each child seeds it again: random reseeds itself from urandom after every fork).
+        self.seed = int(msg.get("seed", 0))
+        random.seed(self.seed)
         # Children start with empty young generations and a frozen heap: the collector runs at
         # the same points of every pass, whatever the zygote did before the fork.
         gc.collect()
@@ -316,6 +319,11 @@ class Harness:
         recursion = msg.get("recursion_limit")
         if recursion:
             sys.setrecursionlimit(int(recursion))
+        # random's at-fork hook has just reseeded it from urandom: a randomised solution (a
+        # random pivot) would cost a different amount in every pass and every build.
+        import random
+
+        random.seed(self.seed)
         if msg.get("prefault"):
             # Touch what a pass touches, so the copy-on-write faults after the fork are paid
             # now and not in the first timed command (they cost the CPU meter milliseconds).

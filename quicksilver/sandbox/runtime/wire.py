@@ -12,6 +12,7 @@ cannot smuggle an object that decides its own verdict.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -44,15 +45,23 @@ def write_frame(fd: int, obj: Any) -> None:
         view = view[n:]
 
 
-def read_exact(fd: int, n: int) -> bytes:
-    chunks = []
-    while n:
-        chunk = os.read(fd, min(n, 1 << 20))
-        if not chunk:
-            raise EOFError("peer closed the channel")
-        chunks.append(chunk)
-        n -= len(chunk)
-    return b"".join(chunks)
+def read_exact(fd: int, n: int) -> bytearray:
+    """Read exactly ``n`` bytes into one buffer allocated up front.
+
+    How a pipe splits a large frame depends on timing; a list of chunks joined afterwards would
+    leave a different heap behind in every process, and a zygote's heap layout reaches the
+    instruction count of every child it forks (where realloc can grow in place, which pymalloc
+    pools are free)."""
+    buf = bytearray(n)
+    pos = 0
+    # FileIO.readinto is read(2) (the host recognises a harness waiting for a command by it).
+    with memoryview(buf) as view, io.FileIO(fd, "rb", closefd=False) as fh:
+        while pos < n:
+            got = fh.readinto(view[pos:])
+            if not got:
+                raise EOFError("peer closed the channel")
+            pos += got
+    return buf
 
 
 def read_frame(fd: int) -> Any:
