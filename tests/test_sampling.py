@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from quicksilver.dpe.sampling import (
     Candidate,
+    InstructionBudget,
     SamplingError,
     SamplingLimits,
     Target,
@@ -18,7 +19,7 @@ from quicksilver.dpe.sampling import (
     int64_violation,
     sample_generator,
 )
-from tests.conftest import quick_sandbox, requires_bwrap
+from tests.conftest import quick_sandbox, requires_bwrap, requires_qemu
 
 ECHO_REF = "class Solution:\n    def f(self, x):\n        return x\n"
 ECHO = Target(entry_point="f", n_params=1)
@@ -146,6 +147,19 @@ def test_candidates_rank_by_clear_cost_then_scale_then_generator_once_per_input(
     cheap = _cand(3, 4096, 0.2)  # < 1.0 / 3: a tier of its own, last whatever its scale
     got = _ranked([a, b, c, dearer, dup, cheap])
     assert [(x.generator, x.scale) for x in got] == [(5, 8), (0, 128), (1, 128), (2, 64), (3, 4096)]
+
+
+def test_within_a_generator_the_larger_scale_comes_first_whatever_its_time():
+    """A slow phase once made scale 1024 of a generator cost 5.6 ms against 1.5 ms for its
+    scale 32768, and the build chose the small input; the paper takes the last input that
+    passed."""
+    spiked, last = _cand(0, 1024, 0.0056), _cand(0, 32768, 0.0015)
+    other = _cand(1, 4096, 0.004)  # another generator's input, in the same tier
+    got = _ranked([spiked, other, last])
+    assert [(x.generator, x.scale) for x in got] == [(0, 32768), (1, 4096), (0, 1024)]
+    # the larger input counts as at least as dear as the spike: clearly dearer than a third
+    cheap = _cand(2, 65536, 0.0001)
+    assert [x.scale for x in _ranked([cheap, spiked, last])][:2] == [32768, 1024]
 
 
 def test_noisy_near_equal_costs_rank_the_same_either_way():
@@ -457,3 +471,42 @@ def test_choose_without_a_workable_candidate_says_why():
     assert choose_pe_input(
         [], sols, target=ECHO, cpu_seconds=1.0, memory_mb=512, task="t-4"
     ).reason == ("t-4: no candidate input to choose from")
+
+
+@requires_qemu
+def test_a_solution_near_the_finish_limit_is_decided_by_its_count():
+    """CPU time near the limit decides nothing: the instruction count against the limit times the
+    machine's instruction rate does, the same way in every build."""
+    loop = "class Solution:\n    def f(self, n):\n        s = 0\n        for i in range(n):\n            s += i\n        return s\n"
+    cand = _cand(0, 1_000_000, 0.1)
+    sols = {"loop": loop}
+    native = choose_pe_input(
+        [cand], sols, target=ECHO, cpu_seconds=30, memory_mb=512, sandbox=quick_sandbox()
+    )
+    cpu = native.costs["loop"]
+    assert cpu > 0
+    # the limit is the solution's own CPU time: well within the band either way
+    generous = choose_pe_input(
+        [cand],
+        sols,
+        target=ECHO,
+        cpu_seconds=cpu,
+        memory_mb=512,
+        sandbox=quick_sandbox(),
+        budget=InstructionBudget(rate=1e12),
+    )
+    assert generous.candidate is cand
+    strict = choose_pe_input(
+        [cand],
+        sols,
+        target=ECHO,
+        cpu_seconds=cpu,
+        memory_mb=512,
+        sandbox=quick_sandbox(),
+        budget=InstructionBudget(rate=1e6),
+    )
+    assert strict.candidate is None
+    detail = strict.tried[0]["detail"]
+    assert strict.tried[0]["status"] == "timeout" and "instructions, over the limit of" in detail
+    counted = float(detail.split("counted ")[1].split(" instructions")[0])
+    assert 5e6 < counted < 5e8  # a million-iteration loop: tens of millions of instructions

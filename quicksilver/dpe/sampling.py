@@ -485,20 +485,31 @@ def _ranked(candidates: list[Candidate]) -> list[Candidate]:
     """The most expensive candidates first, one per distinct input, in an order that does not
     move with the noise of the CPU times it is based on.
 
-    Costs within a factor of RANK_NOISE_FACTOR of the most expensive, or within
-    RANK_NOISE_SECONDS of it (microsecond inputs), count as equally expensive: among them the
-    larger scale comes first (then the lower generator index); the others follow, ranked the
-    same way among themselves. A cost order on raw CPU times would let a rebuild pick another of
-    two near-equal inputs (a saturated generator gives many), and a deterministic meter would
-    then measure a different task.
+    A candidate's cost is the dearest of its generator's inputs up to its scale (a generator's
+    input grows with its scale: a slow phase on a small input must not put it before the
+    generator's larger ones, the paper's "last input that passed" first). Costs within a factor
+    of RANK_NOISE_FACTOR of the most expensive, or within RANK_NOISE_SECONDS of it (microsecond
+    inputs), count as equally expensive: among them the larger scale comes first (then the lower
+    generator index); the others follow, ranked the same way among themselves. A cost order on
+    raw CPU times would let a rebuild pick another of two near-equal inputs (a saturated
+    generator gives many), and a deterministic meter would then measure a different task.
     """
+    cost: dict[int, float] = {}
+    by_gen: dict[int, list[Candidate]] = {}
+    for c in candidates:
+        by_gen.setdefault(c.generator, []).append(c)
+    for cands in by_gen.values():
+        dearest = 0.0
+        for c in sorted(cands, key=lambda c: c.scale):
+            dearest = max(dearest, c.reference_cost)
+            cost[id(c)] = dearest
     rest = list(candidates)
     ordered: list[Candidate] = []
     while rest:
-        top = max(c.reference_cost for c in rest)
+        top = max(cost[id(c)] for c in rest)
         cut = min(top / RANK_NOISE_FACTOR, top - RANK_NOISE_SECONDS)
-        tier = [c for c in rest if c.reference_cost >= cut]
-        rest = [c for c in rest if c.reference_cost < cut]
+        tier = [c for c in rest if cost[id(c)] >= cut]
+        rest = [c for c in rest if cost[id(c)] < cut]
         ordered += sorted(tier, key=lambda c: (-c.scale, c.generator))
     seen: set[str] = set()
     out = []
@@ -507,6 +518,65 @@ def _ranked(candidates: list[Candidate]) -> list[Candidate]:
             seen.add(c.input_sha256)
             out.append(c)
     return out
+
+
+@dataclass(frozen=True)
+class InstructionBudget:
+    """Decides by counting, not by the clock, whether a solution finishes within a CPU limit.
+
+    CPU time on these machines moves by 10-30% from run to run (more under load), so a solution
+    that takes about the limit finishes in one build and not in the next, and the build then
+    chooses another input. A call whose CPU time falls within a factor ``band`` of the limit is
+    run again under the icount meter, and it finishes if it counts at most ``limit x rate``
+    instructions (``rate``: this machine's instructions per CPU second, measured by
+    :mod:`quicksilver.calibration`). Calls far from the limit keep the clock's answer.
+    """
+
+    rate: float
+    band: float = 3.0
+
+    def instructions(self, cpu_seconds: float) -> float:
+        return cpu_seconds * self.rate
+
+    def describe(self, cpu_seconds: float) -> str:
+        return (
+            f"{self.instructions(cpu_seconds):.4g} instructions ({cpu_seconds:g} s at "
+            f"{self.rate:.3g} instructions per CPU second)"
+        )
+
+
+def _count_call(
+    code: str,
+    args: list[Any],
+    target: Target,
+    cpu_seconds: float,
+    memory_mb: int,
+    sandbox: SandboxConfig | None,
+) -> tuple[str, float | None, str | None]:
+    """(status, instructions of the call, error) of one call under the icount meter."""
+    from quicksilver.profiler import Case, ProfileTask, profile_solution
+
+    task = ProfileTask(
+        task_id="finish-check",
+        entry_point=target.entry_point,
+        cases=(Case(list(args), None),),
+        kind=target.kind,
+        convert_offline=target.convert_offline,
+        evaluate_offline="def evaluate_offline(inputs, outputs, expected):\n    return True\n",
+    )
+    base = sandbox or SandboxConfig()
+    # twice the limit's worth of emulated time: a call still running then is over any budget
+    sb = base.model_copy(
+        update={
+            "limits": base.limits.model_copy(
+                update={"cpu_seconds": cpu_seconds * 2, "memory_mb": memory_mb}
+            )
+        }
+    )
+    res = profile_solution(task, code, meter="icount", sandbox=sb)
+    if res.passed and res.cases:
+        return "ok", float(res.cases[0].median or 0), None
+    return res.status, None, res.error
 
 
 def choose_pe_input(
@@ -519,11 +589,14 @@ def choose_pe_input(
     sandbox: SandboxConfig | None = None,
     task: str = "",
     max_tries: int | None = None,
+    budget: InstructionBudget | None = None,
 ) -> Choice:
     """The most expensive candidate on which every solution finishes (status ok) within
     ``cpu_seconds`` and ``memory_mb``; ``costs`` are each solution's CPU seconds on it.
 
-    A candidate is abandoned at its first failing solution; solutions that failed before run first
+    With a ``budget``, a solution whose CPU time is near ``cpu_seconds`` is decided by its
+    instruction count (:class:`InstructionBudget`). A candidate is abandoned at its first
+    failing solution; solutions that failed before run first
     on later candidates (most recent failure first), as they are the likeliest to fail again. A
     solution that does not load fails on every input: the search stops there.
     """
@@ -550,7 +623,7 @@ def choose_pe_input(
         for key in order:
             record["ran"].append(key)
             status, detail, cpu = _run_one(
-                solutions[key], cand, target, cpu_seconds, memory_mb, sandbox, name, key
+                solutions[key], cand, target, cpu_seconds, memory_mb, sandbox, name, key, budget
             )
             if status == "ok":
                 costs[key] = cpu
@@ -587,9 +660,63 @@ def _run_one(
     sandbox: SandboxConfig | None,
     task: str,
     key: str,
+    budget: InstructionBudget | None = None,
 ) -> tuple[str, str | None, float]:
     """(status, detail, cpu seconds) of one solution on one candidate; status is a CallStatus,
     "size" (the input does not fit the wire) or "load-error" (the code does not load at all)."""
+    status, detail, cpu = _run_native(
+        code,
+        cand,
+        target,
+        cpu_seconds * (budget.band if budget else 1),
+        memory_mb,
+        sandbox,
+        task,
+        key,
+    )
+    if budget is None:
+        return status, detail, cpu
+    if status == "timeout":
+        return status, detail, cpu  # past band x the limit: no count changes that
+    if status != "ok" or cpu < cpu_seconds / budget.band:
+        return status, detail, cpu
+    counted, instructions, error = _count_call(
+        code, cand.args, target, cpu_seconds, memory_mb, sandbox
+    )
+    if counted == "ok" and instructions is not None:
+        if instructions <= budget.instructions(cpu_seconds):
+            log.info(
+                "%s: solution %s took %.3gs of CPU on scale %d; counted %.4g instructions, "
+                "within %s",
+                task,
+                key,
+                cpu,
+                cand.scale,
+                instructions,
+                budget.describe(cpu_seconds),
+            )
+            return "ok", None, cpu
+        return (
+            "timeout",
+            f"counted {instructions:.4g} instructions, over the limit of "
+            f"{budget.describe(cpu_seconds)} (CPU time {cpu:.3g}s)",
+            cpu,
+        )
+    if counted == "timeout":
+        return "timeout", f"over the limit of {budget.describe(cpu_seconds)}: {error}", cpu
+    return counted, f"under the icount meter: {error}", cpu
+
+
+def _run_native(
+    code: str,
+    cand: Candidate,
+    target: Target,
+    cpu_seconds: float,
+    memory_mb: int,
+    sandbox: SandboxConfig | None,
+    task: str,
+    key: str,
+) -> tuple[str, str | None, float]:
     try:
         run = run_calls(
             code,

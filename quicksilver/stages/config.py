@@ -197,6 +197,12 @@ class SamplingSection(_Strict):
     max_candidates: int | None = Field(
         None, ge=1, description="candidate inputs tried, most expensive first (None: all)"
     )
+    count_near_limit: bool = Field(
+        True,
+        description="a solution whose CPU time on a candidate is within 3x of finish_cpu_seconds "
+        "is decided by its instruction count (icount) against finish_cpu_seconds x this machine's "
+        "measured instruction rate, so that rebuilds choose the same input",
+    )
 
     @model_validator(mode="after")
     def _exps(self) -> SamplingSection:

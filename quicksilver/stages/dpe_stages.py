@@ -10,7 +10,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from quicksilver.config import SandboxConfig
+from quicksilver.meters import MeterError
 from quicksilver.profiler import Job, profile_many
+from quicksilver.sandbox.session import SandboxError
 from quicksilver.sources.convert import (
     convert_offline_source,
     evaluate_offline_source,
@@ -254,7 +256,12 @@ def sampling_shard(
 ) -> dict[str, Any]:
     """Per task: sample each generator with the scale doubling until a wall, then choose the most
     expensive input on which every valid solution finishes."""
-    from quicksilver.dpe.sampling import SamplingLimits, choose_pe_input, sample_generator
+    from quicksilver.dpe.sampling import (
+        InstructionBudget,
+        SamplingLimits,
+        choose_pe_input,
+        sample_generator,
+    )
 
     limits = SamplingLimits(
         time_wall_seconds=section.time_wall_seconds,
@@ -264,6 +271,7 @@ def sampling_shard(
         max_input_bytes=section.max_input_bytes,
         generator_seed=section.seed,
     )
+    budget = _finish_budget(section, sandbox, InstructionBudget)
     counts = StageCounts("sampling", tasks_in=len(generators))
     rejects: list[dict[str, Any]] = []
     out: list[dict[str, Any]] = []
@@ -316,6 +324,7 @@ def sampling_shard(
             sandbox=sandbox,
             task=slug,
             max_tries=section.max_candidates,
+            budget=budget,
         )
         if choice.candidate is None:
             counts.drops["no-common-input"] += 1
@@ -347,6 +356,12 @@ def sampling_shard(
                 "reference_cost": c.reference_cost,
                 "stop": trace.stop,
                 "finish_costs": choice.costs,
+                "finish_rule": (
+                    f"CPU time, and near the limit: at most "
+                    f"{budget.describe(section.finish_cpu_seconds)} (icount)"
+                    if budget
+                    else "CPU time"
+                ),
                 "tried": choice.tried,
                 "traces": [t.to_dict() for t in traces],
             }
@@ -362,6 +377,24 @@ def sampling_shard(
         )
     counts.tasks_out = len(out)
     return {"records": out, "rejects": rejects, "counts": counts}
+
+
+def _finish_budget(section: SamplingSection, sandbox: SandboxConfig, cls: Any) -> Any:
+    """The instruction budget that decides near-limit finishes, or None (CPU time alone)."""
+    if not section.count_near_limit:
+        return None
+    from quicksilver.calibration import measure_instruction_rate
+
+    try:
+        rate = measure_instruction_rate(sandbox).rate
+    except (MeterError, SandboxError, OSError) as exc:
+        log.warning(
+            "sampling: the icount meter is not available (%s); solutions near the finish limit "
+            "are decided by CPU time alone, and a rebuild may choose other inputs",
+            exc,
+        )
+        return None
+    return cls(rate=rate)
 
 
 # --- profiling on the performance-exercising input --------------------------------------------
