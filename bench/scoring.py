@@ -15,6 +15,7 @@ were scored. The numbers go in docs/performance.md.
 
     python bench/scoring.py                                  # data/build/{mercury,dpe}
     python bench/scoring.py --mercury DIR --dpe DIR --json OUT
+    python bench/scoring.py --max-tasks 8       # the first 8 tasks of each: a shorter run
 """
 
 from __future__ import annotations
@@ -88,6 +89,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--dpe", type=Path, default=Path("data/build/dpe"))
     p.add_argument("--cpu-runs", type=int, default=3)
     p.add_argument("--json", type=Path, default=None, metavar="OUT")
+    p.add_argument(
+        "--max-tasks",
+        type=int,
+        default=None,
+        help="score only the first N tasks of each dataset (by task id): a shorter run",
+    )
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s")
     console = Console(width=None if sys.stdout.isatty() else 140)
@@ -98,7 +105,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             console.print(f"[red]{path}: no built dataset (make build-{name} first)[/]")
             return 2
         loaded = load_records(parquet)
-        datasets[name] = loaded.records
+        records = sorted(loaded.records, key=lambda r: r.task_key)
+        datasets[name] = records[: args.max_tasks] if args.max_tasks else records
     m = machine_info()
     console.print(f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}")
     results: dict[str, dict[str, list[dict[str, Any]]]] = {}

@@ -768,7 +768,9 @@ class _Profile:
             res.converged = True
         else:
             ci = median_ci(res.round_costs)
-            res.runtime, res.runtime_ci = ci.median, (ci.low, ci.high)
+            # a microsecond solution's passes can read below the empty calls subtracted from
+            # them (noise); a cost is never negative
+            res.runtime, res.runtime_ci = max(0.0, ci.median), (max(0.0, ci.low), ci.high)
             if n < self.measure.min_rounds:
                 res.flags.append("few-rounds")
             if not res.converged and "budget" not in res.flags:
