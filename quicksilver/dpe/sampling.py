@@ -674,11 +674,9 @@ def _run_one(
         task,
         key,
     )
-    if budget is None:
-        return status, detail, cpu
-    if status == "timeout":
-        return status, detail, cpu  # past band x the limit: no count changes that
-    if status != "ok" or cpu < cpu_seconds / budget.band:
+    # no budget, a failure (a timeout is past band x the limit: no count changes that), or
+    # clearly within the limit: the clock's answer stands
+    if budget is None or status != "ok" or cpu < cpu_seconds / budget.band:
         return status, detail, cpu
     counted, instructions, error = _count_call(
         code, cand.args, target, cpu_seconds, memory_mb, sandbox
