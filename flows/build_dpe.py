@@ -31,20 +31,22 @@ os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 
 from build_mercury import (  # noqa: E402
     _stored,
-    first_unfinished,
     raise_for_failed_shards,
     run_cli,
     start_build,
 )
 from prefect import flow  # noqa: E402
 from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
-from prefect.futures import PrefectFuture, wait  # noqa: E402
+from prefect.futures import PrefectFuture  # noqa: E402
 from prefect.logging import get_run_logger  # noqa: E402
 
+from quicksilver.meters import make_meter  # noqa: E402
+from quicksilver.stages.base import cpu_count  # noqa: E402
 from quicksilver.stages.config import DPEBuildConfig  # noqa: E402
 from quicksilver.stages.dpe import DPEBuild  # noqa: E402
 from quicksilver.stages.report import funnel_markdown, funnel_rows  # noqa: E402
 from tasks import dpe as t  # noqa: E402
+from tasks.chains import ShardChain, run_chains  # noqa: E402
 
 
 @flow(name="build-dpe", log_prints=False)
@@ -66,30 +68,37 @@ def build_dpe(config: dict[str, Any]) -> dict[str, Any]:
 
     shard_list = build.shards()
     logger.info("%d task(s) in %d shard(s)", sum(len(s) for _, s in shard_list), len(shard_list))
-    chains: list[list[PrefectFuture[Any]]] = []
-    for part, slugs in shard_list:
-        chain: list[PrefectFuture[Any]] = []
-        for stage, task in (
-            ("testcases", t.testcases),
-            ("uniqueness", t.uniqueness),
-            ("sas", t.sas),
-            ("sampling", t.sampling),
-        ):
-            chain.append(
-                _stored(task, build, stage, part, slugs).submit(
-                    config, part, slugs, wait_for=chain[-1:]
-                )
-            )
-        chains.append(chain)
-    wait([chain[-1] for chain in chains])
-    failed = [
-        (part, state)
-        for (part, _), chain in zip(shard_list, chains, strict=True)
-        if (state := first_unfinished(chain)) is not None
+    sharded: list[tuple[str, Any]] = [
+        ("testcases", t.testcases),
+        ("uniqueness", t.uniqueness),
+        ("sas", t.sas),
+        ("sampling", t.sampling),
     ]
-    if not failed:
-        # Profiling runs alone, one shard after another: on a small VM two profiles side by side
-        # slow each other down unevenly, and the CV filter would measure that instead.
+    # With a deterministic meter the profiles join the shards' chains (a count does not depend on
+    # what else runs). With the cpu meter they run alone, one shard after another: on a small VM
+    # two profiles side by side slow each other down unevenly, and the CV filter would measure
+    # that instead.
+    together = make_meter(cfg.pe_profile.measure.meter).deterministic
+    if together:
+        sharded.append(("pe_profile", t.pe_profile))
+
+    def submitter(part: str, slugs: list[str]) -> Any:
+        def submit(i: int) -> PrefectFuture[Any]:
+            stage, task = sharded[i]
+            return _stored(task, build, stage, part, slugs).submit(config, part, slugs)
+
+        return submit
+
+    chains = [
+        ShardChain(part, [stage for stage, _ in sharded], submitter(part, slugs))
+        for part, slugs in shard_list
+    ]
+    failed = run_chains(
+        chains,
+        slots=cfg.runner.workers or cpu_count(),
+        cost=lambda chain, i: build.shard_work(chain.part) if i >= 2 else 0,
+    )
+    if not failed and not together:
         for part, slugs in shard_list:
             state = _stored(t.pe_profile, build, "pe_profile", part, slugs)(
                 config, part, slugs, return_state=True

@@ -35,7 +35,7 @@ os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 
 from prefect import flow  # noqa: E402
 from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
-from prefect.futures import PrefectFuture, wait  # noqa: E402
+from prefect.futures import PrefectFuture  # noqa: E402
 from prefect.logging import get_run_logger  # noqa: E402
 from prefect.settings import (  # noqa: E402
     PREFECT_API_URL,
@@ -48,6 +48,7 @@ from quicksilver.fsutil import WriteError  # noqa: E402
 from quicksilver.lifecycle import GracefulStop, Interrupted, signal_name  # noqa: E402
 from quicksilver.preflight import NotReady, check_build_ready  # noqa: E402
 from quicksilver.sandbox.session import shutting_down, sweep_orphans  # noqa: E402
+from quicksilver.stages.base import cpu_count  # noqa: E402
 from quicksilver.stages.config import (  # noqa: E402
     BuildConfig,
     ConfigError,
@@ -67,6 +68,7 @@ from tasks import (  # noqa: E402
     testcases,
     uniqueness,
 )
+from tasks.chains import ShardChain, run_chains  # noqa: E402
 
 
 class BuildFailed(RuntimeError):
@@ -99,15 +101,6 @@ def _exception_of(state: Any) -> BaseException | None:
     return exc if isinstance(exc, BaseException) else None
 
 
-def first_unfinished(futures: list[PrefectFuture[Any]]) -> Any | None:
-    """The state of the first of a shard's stage runs (in stage order) that did not complete: the
-    cause, since the later ones only waited for it (NotReady). None when all completed."""
-    for fut in futures:
-        if not fut.state.is_completed():
-            return fut.state
-    return None
-
-
 def raise_for_failed_shards(build: MercuryBuild, failed: list[tuple[str, Any]]) -> None:
     """Stop the flow when shards failed (``failed``: (shard, final state) pairs).
 
@@ -115,12 +108,12 @@ def raise_for_failed_shards(build: MercuryBuild, failed: list[tuple[str, Any]]) 
     read-only folder) raises its :class:`WriteError`, which names the path; otherwise
     :class:`BuildFailed` lists the shards and why each failed.
     """
-    if not failed:
-        return
     if shutting_down():
         raise Interrupted(
             "the build was stopped; finished shards are kept and a rerun redoes only the others"
         )
+    if not failed:
+        return
     for _part, state in failed:
         exc = _exception_of(state)
         if isinstance(exc, WriteError):
@@ -191,23 +184,29 @@ def build_mercury(config: dict[str, Any]) -> dict[str, Any]:
 
     shard_list = build.shards()
     logger.info("%d task(s) in %d shard(s)", sum(len(s) for _, s in shard_list), len(shard_list))
-    chains: list[list[PrefectFuture[Any]]] = []
-    for part, slugs in shard_list:
-        tc = _stored(testcases.testcases, build, "testcases", part, slugs).submit(
-            config, part, slugs
-        )
-        uq = _stored(uniqueness.uniqueness, build, "uniqueness", part, slugs).submit(
-            config, part, slugs, wait_for=[tc]
-        )
-        pr = _stored(profile.profile, build, "profile", part, slugs).submit(
-            config, part, slugs, wait_for=[uq]
-        )
-        chains.append([tc, uq, pr])
-    wait([chain[-1] for chain in chains])
-    failures = [
-        (part, first_unfinished(chain)) for (part, _), chain in zip(shard_list, chains, strict=True)
+    sharded = (
+        ("testcases", testcases.testcases),
+        ("uniqueness", uniqueness.uniqueness),
+        ("profile", profile.profile),
+    )
+
+    def submitter(part: str, slugs: list[str]) -> Any:
+        def submit(i: int) -> PrefectFuture[Any]:
+            stage, task = sharded[i]
+            return _stored(task, build, stage, part, slugs).submit(config, part, slugs)
+
+        return submit
+
+    chains = [
+        ShardChain(part, [stage for stage, _ in sharded], submitter(part, slugs))
+        for part, slugs in shard_list
     ]
-    raise_for_failed_shards(build, [(part, state) for part, state in failures if state])
+    failed = run_chains(
+        chains,
+        slots=cfg.runner.workers or cpu_count(),
+        cost=lambda chain, i: build.shard_work(chain.part) if chain.stages[i] == "profile" else 0,
+    )
+    raise_for_failed_shards(build, failed)
 
     _stored(splits.splits, build, "splits")(config)
     funnel = build.funnel()
