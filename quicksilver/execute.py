@@ -10,8 +10,11 @@ Two uses in the build pipelines:
 
 Both use the profiler's harness in one sandboxed process per (code, batch). A call that exceeds its
 limit kills that process; the remaining calls continue in a fresh one, so one hanging input costs
-its own limit and nothing else. Values cross the boundary strictly serialised (see
-``sandbox/runtime/wire.py``): an object that is not plain data is an error, never trusted.
+its own limit and nothing else. Limits may differ per input (the test-case stage sets them from
+the other solutions' times), and a batch can give up on code that has already failed too often
+(``give_up_after``): the calls it did not make are ``skipped``. Values cross the boundary strictly
+serialised (see ``sandbox/runtime/wire.py``): an object that is not plain data is an error, never
+trusted.
 """
 
 from __future__ import annotations
@@ -36,7 +39,17 @@ from quicksilver.sandbox.session import (
 
 log = logging.getLogger(__name__)
 
-CallStatus = Literal["ok", "error", "timeout", "memory"]
+CallStatus = Literal["ok", "error", "timeout", "memory", "skipped"]
+
+SLOW_STATUSES = frozenset({"timeout", "memory", "skipped"})
+"""Outcomes that say the code did not finish the call within its limits (or never got it)."""
+
+
+def call_wall_seconds(cpu_seconds: float) -> float:
+    """The wall-clock limit of one call with ``cpu_seconds`` of CPU: room for a loaded machine,
+    yet a call that sleeps or waits costs seconds, not minutes."""
+    return 2 * cpu_seconds + 3
+
 
 IDENTITY_CONVERT = "def convert_offline(case):\n    return case\n"
 
@@ -102,13 +115,21 @@ def run_calls(
     kind: Literal["class", "function"] = "function",
     convert_offline: str = IDENTITY_CONVERT,
     output_param: int | None = None,
-    cpu_seconds: float = 10.0,
+    cpu_seconds: float | Sequence[float] = 10.0,
     wall_seconds: float | None = None,
     memory_mb: int | None = None,
     sandbox: SandboxConfig | None = None,
     isolation: iso.Isolation | None = None,
+    give_up_after: int | None = None,
+    load_cpu_seconds: float | None = None,
 ) -> BatchRun:
-    """Call ``entry_point`` of ``code`` once per argument list, each within ``cpu_seconds``.
+    """Call ``entry_point`` of ``code`` once per argument list, each within its CPU limit.
+
+    ``cpu_seconds`` is one limit for every call or one per input; loading the code gets
+    ``load_cpu_seconds`` (default: the largest call limit). ``wall_seconds`` is the wall-clock
+    limit of every call; by default each call gets :func:`call_wall_seconds` of its CPU limit.
+    ``give_up_after``: once that many calls timed out or ran out of memory, the rest are not
+    made (status ``skipped``).
 
     ``kind="class"`` calls ``Solution().<entry_point>`` as the profiler does (after
     ``convert_offline``); ``output_param`` names the argument whose state after the call is the
@@ -120,9 +141,14 @@ def run_calls(
             update={"limits": sandbox.limits.model_copy(update={"memory_mb": memory_mb})}
         )
     isolation = isolation or iso.resolve(sandbox)
-    limits = sandbox.limits
-    wall = wall_seconds if wall_seconds is not None else max(limits.wall, cpu_seconds * 3 + 5)
     encoded = [wire.encode(list(args)) for args in inputs]
+    if isinstance(cpu_seconds, int | float):
+        cpu = [float(cpu_seconds)] * len(encoded)
+    else:
+        cpu = [float(c) for c in cpu_seconds]
+        if len(cpu) != len(encoded):
+            raise ValueError(f"{len(cpu)} CPU limits for {len(encoded)} inputs")
+    walls = [wall_seconds if wall_seconds is not None else call_wall_seconds(c) for c in cpu]
     out = BatchRun()
     while True:
         restart = _serve(
@@ -134,12 +160,22 @@ def run_calls(
             encoded,
             len(out.outcomes),
             out,
-            cpu_seconds=cpu_seconds,
-            wall=wall,
+            cpu=cpu,
+            walls=walls,
+            load_cpu=load_cpu_seconds,
             sandbox=sandbox,
             isolation=isolation,
         )
-        if out.load_error is not None or not restart or len(out.outcomes) >= len(encoded):
+        if out.load_error is not None or len(out.outcomes) >= len(encoded):
+            return out
+        slow = sum(o.status in ("timeout", "memory") for o in out.outcomes)
+        if give_up_after is not None and slow >= give_up_after:
+            out.outcomes.extend(
+                CallOutcome("skipped", error=f"not run: {slow} earlier call(s) did not finish")
+                for _ in range(len(encoded) - len(out.outcomes))
+            )
+            return out
+        if not restart:
             return out
 
 
@@ -153,14 +189,19 @@ def _serve(
     base: int,
     out: BatchRun,
     *,
-    cpu_seconds: float,
-    wall: float,
+    cpu: list[float],
+    walls: list[float],
+    load_cpu: float | None,
     sandbox: SandboxConfig,
     isolation: iso.Isolation,
 ) -> bool:
     """Serve calls ``base..`` in one process; True when it died and the rest needs a new one."""
     session = SandboxSession(sandbox, CpuMeter(), isolation)
     serving = False
+    cpu_seconds = max(cpu[base:])
+    load_cpu = load_cpu if load_cpu is not None else cpu_seconds
+    wall = max(walls[base:])
+    setup_wall = max(wall, 30.0)  # the harness's own work (decoding the inputs), not the code's
     try:
         session.start()
         setup = session.request(
@@ -170,19 +211,24 @@ def _serve(
                 isolation,
                 as_bytes=sandbox.limits.memory_mb << 20,
                 # a backstop only: each call has its own limit
-                cpu_seconds=math.ceil(cpu_seconds * (len(encoded) - base + 2)) + 10,
+                cpu_seconds=math.ceil(sum(cpu[base:]) + load_cpu + cpu_seconds) + 10,
             ),
             kind=kind,
             entry_point=entry_point,
             convert_offline=convert_offline,
             cases=encoded[base:],
-            wall_limit_s=wall,
+            wall_limit_s=setup_wall,
         )
         if not setup.reply.get("ok"):
             out.load_error = f"setup failed: {setup.reply.get('error')}"
             return False
         try:
-            load = session.request("load", code=code, cpu_limit_s=cpu_seconds, wall_limit_s=wall)
+            load = session.request(
+                "load",
+                code=code,
+                cpu_limit_s=load_cpu,
+                wall_limit_s=max(wall, call_wall_seconds(load_cpu)),
+            )
         except LimitExceeded as exc:
             out.load_error = f"loading the code timed out: {exc}"
             return False
@@ -191,7 +237,7 @@ def _serve(
             return False
         serving = True
         for i in range(base, len(encoded)):
-            out.outcomes.append(_one_call(session, i - base, output_param, cpu_seconds, wall))
+            out.outcomes.append(_one_call(session, i - base, output_param, cpu[i], walls[i]))
             if out.outcomes[-1].status == "timeout":
                 return True  # the process was killed: the rest runs in a fresh one
         return False
@@ -255,10 +301,12 @@ def run_outputs(
     convert_offline: str = IDENTITY_CONVERT,
     output_param: int | None = None,
     kind: Literal["class", "function"] = "class",
-    cpu_seconds: float = 10.0,
+    cpu_seconds: float | Sequence[float] = 10.0,
     memory_mb: int | None = None,
     sandbox: SandboxConfig | None = None,
     isolation: iso.Isolation | None = None,
+    give_up_after: int | None = None,
+    load_cpu_seconds: float | None = None,
 ) -> BatchRun:
     """A solution's canonical answers on ``inputs`` (see the module docstring)."""
     return run_calls(
@@ -272,6 +320,8 @@ def run_outputs(
         memory_mb=memory_mb,
         sandbox=sandbox,
         isolation=isolation,
+        give_up_after=give_up_after,
+        load_cpu_seconds=load_cpu_seconds,
     )
 
 

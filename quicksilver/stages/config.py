@@ -33,6 +33,12 @@ class DedupSection(_Strict):
     seed: int = Field(1, description="MinHash permutation seed")
     canonical: bool = Field(True, description="tokenise parsed code (no comments, docstrings)")
     rename_locals: bool = Field(True, description="local names to placeholders before shingling")
+    near_duplicates: Literal["after-answers", "before-tests"] = Field(
+        "after-answers",
+        description="after-answers: near-duplicates are kept through the test cases and removed "
+        "by the uniqueness stage, only among solutions that pass (no two solutions whose "
+        "answers differ are merged); before-tests: removed here, the first listed kept",
+    )
 
 
 class FilterSection(_Strict):
@@ -57,21 +63,57 @@ class CasesSection(_Strict):
     seed: int = Field(20_260_501, description="base seed; each task's seed derives from it")
     include_examples: bool = Field(True, description="add the statement's example inputs")
     generator_cpu_seconds: float = Field(10.0, gt=0, description="per generated input")
-    solution_cpu_seconds: float = Field(10.0, gt=0, description="per solution call")
+    solution_cpu_seconds: float = Field(
+        10.0, gt=0, description="per solution call, at most (the ceiling of the per-call limit)"
+    )
+    call_floor_seconds: float = Field(
+        1.0,
+        gt=0,
+        description="per-call CPU limit, at least (capped at solution_cpu_seconds); every "
+        "solution first runs with this limit",
+    )
+    call_limit_factor: float = Field(
+        10.0,
+        ge=1,
+        description="per-call CPU limit of an input: this x the median solution's time on it, "
+        "between call_floor_seconds and solution_cpu_seconds (as online judges scale limits)",
+    )
     max_timeout_share: float = Field(
         0.25,
         ge=0,
         le=1,
-        description="a solution timing out on more than this share of inputs is dropped as too "
-        "slow; otherwise inputs on which any solution timed out are discarded",
+        description="a solution that timed out (or ran out of memory) on more than this share "
+        "of the inputs is stopped at once and dropped as too slow",
+    )
+    peers_finish_share: float = Field(
+        0.5,
+        gt=0,
+        le=1,
+        description="a solution that does not finish an input which at least this share of the "
+        "solutions (and two or more) finish is dropped as slower-than-peers; an input fewer "
+        "finish is discarded instead",
     )
     min_cases: int = Field(8, ge=1, description="a task with fewer usable inputs is dropped")
     memory_mb: int = Field(2048, ge=64, description="memory for generators and solutions")
+
+    @property
+    def call_floor(self) -> float:
+        """The floor in force: never above the ceiling (``solution_cpu_seconds``)."""
+        return min(self.call_floor_seconds, self.solution_cpu_seconds)
 
 
 class UniquenessSection(_Strict):
     double_rel_tol: float = Field(
         1e-5, ge=0, description="answers of type double agree within this relative tolerance"
+    )
+    plurality_margin: float = Field(
+        2.0,
+        ge=1,
+        description="without a strict majority, the leading answer on an input wins when it has "
+        "at least this many times the support of the next answer",
+    )
+    plurality_min_support: int = Field(
+        2, ge=1, description="... and at least this many solutions give it"
     )
 
 

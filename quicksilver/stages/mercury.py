@@ -228,6 +228,20 @@ class MercuryBuild:
     def shard_names(self) -> list[str]:
         return [name for name, _ in self.shards()]
 
+    def shard_work(self, part: str) -> float:
+        """The CPU seconds a shard's solutions spent on its test cases (the test-case stage's
+        record): an estimate of what measuring them costs, so the scheduler can start the
+        heaviest shards first. 0 when the stage has not written the shard."""
+        path = self.dir("testcases").file(f"{part}.jsonl")
+        if not path.exists():
+            return 0.0
+        return sum(
+            float(a.get("cpu") or 0.0)
+            for rec in read_jsonl(path)
+            for answers in rec.get("answers", {}).values()
+            for a in answers
+        )
+
     # -- running --------------------------------------------------------------------------------
 
     def _run(self, stage: str, body: Any, part: str = "", slugs: list[str] | None = None) -> dict:
@@ -282,34 +296,42 @@ class MercuryBuild:
         return self._run("load", body)
 
     def run_dedup(self) -> dict:
-        from quicksilver.stages.dedup import DedupParams, deduplicate
+        from quicksilver.stages.dedup import DedupParams, deduplicate, defer_near_duplicates
 
         def body(sd: StageDir) -> StageCounts:
             rows = read_jsonl(self.inputs("dedup")[0])
-            params = DedupParams(**self.cfg.dedup.model_dump())
+            knobs = self.cfg.dedup.model_dump()
+            defer = knobs.pop("near_duplicates") == "after-answers"
+            params = DedupParams(**knobs)
             result = deduplicate(rows, params)
+            kept, removed = result.kept, result.removed
+            if defer:
+                kept, removed = defer_near_duplicates(rows, result)
             counts = StageCounts(
                 "dedup",
                 tasks_in=len({r["slug"] for r in rows}),
                 solutions_in=len(rows),
-                tasks_out=len({r["slug"] for r in result.kept}),
-                solutions_out=len(result.kept),
+                tasks_out=len({r["slug"] for r in kept}),
+                solutions_out=len(kept),
             )
-            for r in result.removed:
+            for r in removed:
                 counts.drops[f"{r['kind']}-duplicate"] += 1
             counts.notes.append(
                 "LSH bands x rows = {bands} x {rows} for threshold {threshold}".format(
                     **result.params
                 )
             )
-            write_jsonl(sd.file("solutions.jsonl"), result.kept)
+            if defer:
+                marked = sum("near_group" in r for r in kept)
+                counts.notes.append(
+                    f"{marked} solution(s) in near-duplicate groups, kept until their answers are "
+                    "known (the uniqueness stage removes near-duplicates among passing solutions)"
+                )
+            write_jsonl(sd.file("solutions.jsonl"), kept)
             write_jsonl(
                 sd.file("rejects.jsonl"),
                 # the stage's reason category; its own sentence (naming the twin) is the detail
-                [
-                    {**r, "reason": f"{r['kind']}-duplicate", "detail": r["reason"]}
-                    for r in result.removed
-                ],
+                [{**r, "reason": f"{r['kind']}-duplicate", "detail": r["reason"]} for r in removed],
             )
             write_text_atomic(sd.file("params.json"), json.dumps(result.params, indent=1) + "\n")
             return counts
@@ -382,6 +404,8 @@ class MercuryBuild:
                 read_jsonl(self.dir("testcases").file(f"{part}.jsonl")),
                 tol=self.cfg.uniqueness.double_rel_tol,
                 min_solutions_=self.cfg.filters.min_solutions,
+                margin=self.cfg.uniqueness.plurality_margin,
+                min_support=self.cfg.uniqueness.plurality_min_support,
             )
             write_jsonl(sd.file(f"{part}.jsonl"), out["records"])
             write_jsonl(sd.file(f"{part}.solutions.jsonl"), out["solutions"])

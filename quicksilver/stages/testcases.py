@@ -7,12 +7,16 @@ Per task (a shard of tasks per call, so shards run on any Prefect task runner):
    from it; the generator runs once per seed (``random.seed(s)`` before each call);
 2. an input is discarded, with its reason, when the generator raised or timed out on its seed,
    when it does not match the method's parameter types, or when it repeats an earlier input;
-3. every solution runs on every input (one process per solution, ``solution_cpu_seconds`` per
-   call). A solution that does not load is dropped (``does-not-load``); one that times out on
-   more than ``max_timeout_share`` of the inputs is dropped as ``too-slow``; then inputs on which
-   any remaining solution timed out or ran out of memory are discarded (``solution-timeout``), and
-   inputs on which most solutions raised are discarded as ``invalid-input`` (the generator wrote
-   something the task does not accept);
+3. every solution runs on every input (one process per solution) with limits the task's own
+   evidence sets (see :class:`_Runner`): first ``call_floor_seconds`` per call, then, for what
+   did not finish, ``call_limit_factor`` x the median solution's time on that input, between the
+   floor and ``solution_cpu_seconds``. A solution that does not load is dropped
+   (``does-not-load``). A solution is stopped as soon as it has not finished more than
+   ``max_timeout_share`` of the inputs, and dropped (``too-slow``). A solution that does not
+   finish an input which enough of its peers finish (``peers_finish_share``, two at least) is
+   dropped (``slower-than-peers``): the slow solution goes, not the input. An input that too few
+   solutions finish is discarded (``solution-timeout``); inputs on which most solutions raised
+   are discarded as ``invalid-input`` (the generator wrote something the task does not accept);
 4. a task left with fewer than ``min_cases`` inputs is dropped (``too-few-cases``).
 
 The answers are kept per solution and input; the uniqueness stage decides the expected outputs.
@@ -22,11 +26,20 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from quicksilver.config import SandboxConfig
-from quicksilver.execute import case_seeds, run_generator, run_outputs
+from quicksilver.execute import (
+    SLOW_STATUSES,
+    BatchRun,
+    CallOutcome,
+    case_seeds,
+    run_generator,
+    run_outputs,
+)
 from quicksilver.sources.convert import convert_offline_source, parse_signature
 from quicksilver.stages.base import StageCounts, group_by_slug, json_digest, reject
 from quicksilver.stages.config import CasesSection
@@ -63,6 +76,106 @@ def _input_problem(value: Any, types: list[str]) -> str | None:
     return None
 
 
+LIMIT_RULE = (
+    "per-call CPU limit of an input = call_limit_factor x the median solution's CPU time on it "
+    "(a solution that did not finish it counts as the slowest), between call_floor_seconds and "
+    "solution_cpu_seconds; every solution runs first with call_floor_seconds, then the calls "
+    "it did not finish run again with their input's limit"
+)
+
+
+@dataclass
+class _Runner:
+    """Every solution of a task on every input, with limits set by the task's own evidence.
+
+    1. every solution runs on every input with ``call_floor_seconds`` per call, and is stopped as
+       soon as it has failed to finish more inputs than ``max_timeout_share`` allows (a hanging
+       or exponential solution costs a few floors, not the ceiling on every input);
+    2. each input's limit is ``call_limit_factor`` x the median solution's time on it (a
+       solution that did not finish counts as slowest; no median within the floor: the ceiling),
+       clamped to [floor, ceiling], as online judges scale limits from reference solutions;
+    3. what did not finish in 1 (and was not stopped for good) runs again with its input's
+       limit, stopped again once it cannot stay within ``max_timeout_share``.
+    """
+
+    entry_point: str
+    convert_offline: str
+    output_param: int | None
+    inputs: list[Any]
+    section: CasesSection
+    sandbox: SandboxConfig
+
+    def _run(self, code: str, idx: list[int], limits: list[float], give_up_after: int) -> BatchRun:
+        return run_outputs(
+            code,
+            entry_point=self.entry_point,
+            inputs=[self.inputs[i] for i in idx],
+            convert_offline=self.convert_offline,
+            output_param=self.output_param,
+            cpu_seconds=limits,
+            load_cpu_seconds=self.section.solution_cpu_seconds,
+            memory_mb=self.section.memory_mb,
+            sandbox=self.sandbox,
+            give_up_after=give_up_after,
+        )
+
+    def limits(self, outcomes: list[list[CallOutcome]]) -> list[float]:
+        sec = self.section
+        out = []
+        for i in range(len(self.inputs)):
+            times = sorted(
+                math.inf if o[i].status in SLOW_STATUSES else o[i].cpu_seconds for o in outcomes
+            )
+            median = times[(len(times) - 1) // 2] if times else math.inf
+            if math.isinf(median):
+                out.append(sec.solution_cpu_seconds)
+            else:
+                limit = min(
+                    sec.solution_cpu_seconds,
+                    max(sec.call_floor, sec.call_limit_factor * median),
+                )
+                out.append(round(limit, 3))
+        return out
+
+    def run_all(
+        self, solutions: list[dict[str, Any]]
+    ) -> tuple[dict[int, list[CallOutcome]], list[float], dict[int, str]]:
+        """(outcomes per loaded solution's hash, each input's limit, load errors by hash)."""
+        sec = self.section
+        n = len(self.inputs)
+        allowed = math.floor(sec.max_timeout_share * n + 1e-9)
+        every = list(range(n))
+        outcomes: dict[int, list[CallOutcome]] = {}
+        load_errors: dict[int, str] = {}
+        for sol in solutions:
+            run = self._run(sol["code"], every, [sec.call_floor] * n, allowed + 1)
+            if run.load_error is not None:
+                load_errors[sol["hash"]] = run.load_error
+            else:
+                outcomes[sol["hash"]] = run.outcomes
+        limits = self.limits(list(outcomes.values()))
+        for sol in solutions:
+            outs = outcomes.get(sol["hash"])
+            if outs is None:
+                continue
+            redo = [
+                i
+                for i, o in enumerate(outs)
+                if o.status == "skipped" or (o.status == "timeout" and limits[i] > sec.call_floor)
+            ]
+            settled = sum(o.status in SLOW_STATUSES for o in outs) - len(redo)
+            if not redo or settled > allowed:
+                continue
+            run = self._run(sol["code"], redo, [limits[i] for i in redo], allowed + 1 - settled)
+            for j, i in enumerate(redo):
+                outs[i] = (
+                    run.outcomes[j]
+                    if run.load_error is None
+                    else CallOutcome("error", error=f"on the second run: {run.load_error}")
+                )
+        return outcomes, limits, load_errors
+
+
 def cases_for_task(
     task: dict[str, Any],
     solutions: list[dict[str, Any]],
@@ -78,10 +191,10 @@ def cases_for_task(
     seed = task_seed(section.seed, slug)
     seeds = case_seeds(seed, section.n)
 
-    def drop_task(reason: str, detail: str) -> None:
+    def drop_task(reason: str, detail: str, lost: list[dict[str, Any]] | None = None) -> None:
         counts.drops[reason] += 1
         rejects.append(reject({"slug": slug}, reason, detail))
-        rejects.extend(reject(s, reason, detail) for s in solutions)
+        rejects.extend(reject(s, reason, detail) for s in (solutions if lost is None else lost))
 
     gen = run_generator(
         generator["generator_code"],
@@ -132,76 +245,57 @@ def cases_for_task(
             continue
         add(outcome.value, "generated", s)
 
-    answers: dict[int, list[dict[str, Any]]] = {}
-    alive: list[dict[str, Any]] = []
     convert = convert_offline_source(sig)
     answer_type = sig.returns if sig.output_param is None else sig.params[sig.output_param][1]
+    runner = _Runner(
+        entry_point=sig.name,
+        convert_offline=convert,
+        output_param=sig.output_param,
+        inputs=[c["input"] for c in inputs],
+        section=section,
+        sandbox=sandbox,
+    )
+    outcomes, limits, load_errors = runner.run_all(solutions)
     for sol in solutions:
-        run = run_outputs(
-            sol["code"],
-            entry_point=sig.name,
-            inputs=[c["input"] for c in inputs],
-            convert_offline=convert,
-            output_param=sig.output_param,
-            cpu_seconds=section.solution_cpu_seconds,
-            memory_mb=section.memory_mb,
-            sandbox=sandbox,
-        )
-        if run.load_error:
+        error = load_errors.get(sol["hash"])
+        if error is not None:
             counts.drops["does-not-load"] += 1
             rejects.append(
-                reject(
-                    sol, "does-not-load", f"{slug} solution #{sol['position']}: {run.load_error}"
-                )
+                reject(sol, "does-not-load", f"{slug} solution #{sol['position']}: {error}")
             )
-            continue
-        answers[sol["hash"]] = [
-            {
-                "status": o.status,
-                "value": node_answer(o.value, answer_type) if o.ok else None,
-                "error": o.error,
-                "cpu": round(o.cpu_seconds, 6),
-            }
-            for o in run.outcomes
-        ]
-        alive.append(sol)
-
-    # solutions too slow for the inputs, then inputs too heavy for the rest
+    alive = [s for s in solutions if s["hash"] in outcomes]
+    slow_of = {
+        s["hash"]: [i for i, o in enumerate(outcomes[s["hash"]]) if o.status in SLOW_STATUSES]
+        for s in alive
+    }
     n_inputs = len(inputs)
+
+    def drop_solution(sol: dict[str, Any], reason: str, detail: str) -> None:
+        counts.drops[reason] += 1
+        rejects.append(reject(sol, reason, f"{slug} solution #{sol['position']}: {detail}"))
+        alive.remove(sol)
+
+    # 1. solutions that did not finish too many inputs (they were stopped there)
     for sol in list(alive):
-        slow = sum(a["status"] in ("timeout", "memory") for a in answers[sol["hash"]])
-        if n_inputs and slow / n_inputs > section.max_timeout_share:
-            counts.drops["too-slow"] += 1
-            rejects.append(
-                reject(
-                    sol,
-                    "too-slow",
-                    f"{slug} solution #{sol['position']}: timed out or ran "
-                    f"out of memory on {slow} of {n_inputs} inputs "
-                    f"({section.solution_cpu_seconds:g} s per call)",
-                )
+        slow = slow_of[sol["hash"]]
+        if n_inputs and len(slow) / n_inputs > section.max_timeout_share:
+            ran = [i for i in slow if outcomes[sol["hash"]][i].status != "skipped"]
+            drop_solution(
+                sol,
+                "too-slow",
+                f"did not finish {len(ran)} of {n_inputs} inputs within their limits "
+                f"(more than max_timeout_share {section.max_timeout_share:g}; stopped there, "
+                f"{len(slow) - len(ran)} input(s) not run)",
             )
-            alive.remove(sol)
-            del answers[sol["hash"]]
-    keep_idx = []
+    # 2. inputs on which most solutions raised: the generator wrote something the task does not
+    #    accept (decided before anyone is dropped for speed: validity is not about speed)
+    invalid: set[int] = set()
     for i, case in enumerate(inputs):
-        heavy = [s for s in alive if answers[s["hash"]][i]["status"] in ("timeout", "memory")]
-        if heavy:
-            counts.drops["solution-timeout"] += 1
-            rejects.append(
-                reject(
-                    {"slug": slug, **case},
-                    "solution-timeout",
-                    f"{slug}: input discarded: solution(s) "
-                    f"{', '.join('#' + str(s['position']) for s in heavy)} timed out or ran "
-                    f"out of memory on it",
-                )
-            )
-            continue
-        errors = [s for s in alive if answers[s["hash"]][i]["status"] == "error"]
+        errors = [s for s in alive if outcomes[s["hash"]][i].status == "error"]
         if alive and len(errors) * 2 > len(alive):
+            invalid.add(i)
             counts.drops["invalid-input"] += 1
-            first = Counter(str(answers[s["hash"]][i]["error"]) for s in errors).most_common(1)
+            first = Counter(str(outcomes[s["hash"]][i].error) for s in errors).most_common(1)
             rejects.append(
                 reject(
                     {"slug": slug, **case},
@@ -210,16 +304,60 @@ def cases_for_task(
                     f"on it (most often: {first[0][0][:200]})",
                 )
             )
+    # 3. a solution that does not finish an input most of its peers finish is the slow one;
+    #    an input few finish is too heavy for this task's solutions
+    for i in range(n_inputs):
+        stuck = [s for s in alive if i in slow_of[s["hash"]]]
+        if not stuck or i in invalid:
+            continue
+        total = len(alive)
+        finishers = total - len(stuck)
+        if finishers >= 2 and finishers >= section.peers_finish_share * total:
+            for sol in stuck:
+                o = outcomes[sol["hash"]][i]
+                drop_solution(
+                    sol,
+                    "slower-than-peers",
+                    f"did not finish input {i} ({o.status}, limit {limits[i]:g} s of CPU) "
+                    f"which {finishers} of the {total - 1} other solutions finish",
+                )
+    keep_idx = []
+    for i, case in enumerate(inputs):
+        if i in invalid:
+            continue
+        heavy = [s for s in alive if i in slow_of[s["hash"]]]
+        if heavy:
+            counts.drops["solution-timeout"] += 1
+            rejects.append(
+                reject(
+                    {"slug": slug, **case},
+                    "solution-timeout",
+                    f"{slug}: input discarded: solution(s) "
+                    f"{', '.join('#' + str(s['position']) for s in heavy)} did not finish it "
+                    f"within {limits[i]:g} s of CPU, and too few others did",
+                )
+            )
             continue
         keep_idx.append(i)
     kept_inputs = [inputs[i] for i in keep_idx]
-    for h in answers:
-        answers[h] = [answers[h][i] for i in keep_idx]
+    answers = {
+        sol["hash"]: [
+            {
+                "status": o.status,
+                "value": node_answer(o.value, answer_type) if o.ok else None,
+                "error": o.error,
+                "cpu": round(o.cpu_seconds, 6),
+            }
+            for o in (outcomes[sol["hash"]][i] for i in keep_idx)
+        ]
+        for sol in alive
+    }
     if len(kept_inputs) < section.min_cases:
         drop_task(
             "too-few-cases",
             f"{slug}: {len(kept_inputs)} usable input(s), fewer than min_cases "
             f"({section.min_cases})",
+            alive,
         )
         return None
     counts.tasks_out += 1
@@ -233,6 +371,13 @@ def cases_for_task(
         "solutions": [s["hash"] for s in alive],
         "n_generated": sum(c["kind"] == "generated" for c in kept_inputs),
         "n_examples": sum(c["kind"] == "example" for c in kept_inputs),
+        "call_limits": {
+            "floor_seconds": section.call_floor,
+            "factor": section.call_limit_factor,
+            "ceiling_seconds": section.solution_cpu_seconds,
+            "rule": LIMIT_RULE,
+            "per_input": [limits[i] for i in keep_idx],
+        },
     }
 
 
