@@ -139,7 +139,9 @@ def test_every_stage_ran_and_every_filter_dropped_for_a_reason(built):
         "publish",
     ]
     assert funnel["load"]["tasks_in"] == len(SLUGS)
-    assert funnel["dedup"]["drops"]["near-duplicate"] >= 4
+    # near-duplicates are marked by dedup and removed by uniqueness among passing solutions
+    assert "near-duplicate" not in funnel["dedup"]["drops"]
+    assert funnel["uniqueness"]["drops"]["near-duplicate"] >= 1
     assert funnel["filters"]["drops"] == {"paid-only": 1, "unsupported-type": 1, "min-solutions": 1}
     assert funnel["generators"]["drops"] == {"needs-llm-generator": 1}
     assert funnel["uniqueness"]["drops"].get("multiple-valid-answers") == 1
@@ -154,8 +156,18 @@ def test_every_stage_ran_and_every_filter_dropped_for_a_reason(built):
     assert rejects["meeting-room-count"]["reason"] == "paid-only"
     assert "Node" in rejects["clone-chain-with-jumps"]["detail"]
     assert "1 solution(s) after dedup" in rejects["max-path-total"]["detail"]
-    near = read_jsonl(out / "stages" / "dedup" / "rejects.jsonl")
-    assert all(r["twin_hash"] != r["hash"] and r["slug"] in SLUGS for r in near)
+    marked = [
+        r for r in read_jsonl(out / "stages" / "dedup" / "solutions.jsonl") if "near_group" in r
+    ]
+    assert len([r for r in marked if r["near_group"] != r["hash"]]) >= 4
+    assert all(r["slug"] in SLUGS for r in marked)
+    (near,) = [
+        r
+        for f in sorted((out / "stages" / "uniqueness").glob("*.rejects.jsonl"))
+        for r in read_jsonl(f)
+        if r["reason"] == "near-duplicate"
+    ]
+    assert near["slug"] == "has-repeated-value" and "same answers on all" in near["detail"]
     (synth,) = [
         r for r in read_jsonl(out / "stages" / "generators" / "rejects.jsonl") if "hash" not in r
     ]

@@ -21,6 +21,7 @@ from quicksilver.stages.dedup import (
     code_tokens,
     collision_probability,
     deduplicate,
+    defer_near_duplicates,
     derive_bands_rows,
     local_names,
     shingles,
@@ -268,6 +269,25 @@ def test_near_duplicates() -> None:
     assert removed["similarity"] == 1.0
     assert removed["reason"] == "near-duplicate of solution #1 (Jaccard 1.00 >= 0.95)"
     assert result.counts["verified_pairs"] == 1 and (result.exact, result.near) == (0, 1)
+
+
+def test_deferred_near_duplicates_are_marked_not_removed() -> None:
+    # the build's default: near-duplicates go on to the test cases, marked with their group, so
+    # the uniqueness stage removes them only among passing solutions; exact ones still go here
+    rows = [
+        row("two-sum", 0, BRUTE),
+        row("two-sum", 1, HASHMAP),
+        row("two-sum", 2, HASHMAP_DISGUISED),
+        row("two-sum", 3, HASHMAP),
+    ]
+    result = deduplicate(rows)
+    kept, removed = defer_near_duplicates(rows, result)
+    assert [r["position"] for r in kept] == [0, 1, 2]
+    assert [(r["position"], r["kind"]) for r in removed] == [(3, "exact")]
+    assert "near_group" not in kept[0]
+    assert kept[1]["near_group"] == kept[2]["near_group"] == content_hash(HASHMAP)
+    assert kept[2]["near_detail"] == "Jaccard 1.00 to solution #1"
+    assert "near_group" not in rows[1]  # the input rows are not modified
 
 
 def test_solutions_one_token_apart_are_not_merged() -> None:

@@ -694,3 +694,34 @@ def _first_hops(
                         nxt.append(other)
             frontier = sorted(nxt)
     return hops
+
+
+def defer_near_duplicates(
+    rows: list[dict[str, Any]], result: DedupResult
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(kept, removed) with near-duplicates kept instead of removed, each member of a near group
+    marked: ``near_group`` (the hash of the group's first solution, its keeper here) and
+    ``near_detail`` (why it is in the group). Exact duplicates stay removed.
+
+    Two near-duplicates can still behave differently (``return one_step`` / ``return
+    three_steps``); the uniqueness stage removes near-duplicates only among solutions that pass,
+    once their answers are known, so no behaviour is merged away and the copy kept passes.
+    """
+    near = {(r["slug"], r["position"]): r for r in result.removed if r["kind"] == "near"}
+    keepers = {(r["slug"], r["twin_position"]) for r in near.values()}
+    exact = {(r["slug"], r["position"]) for r in result.removed if r["kind"] == "exact"}
+    kept: list[dict[str, Any]] = []
+    for row in rows:
+        key = (row["slug"], row["position"])
+        if key in exact:
+            continue
+        if key in near:
+            r = near[key]
+            detail = f"Jaccard {r['similarity']:.2f} to solution #{r['twin_position']}"
+            kept.append({**row, "near_group": int(r["twin_hash"]), "near_detail": detail})
+        elif key in keepers:
+            kept.append({**row, "near_group": int(row["hash"])})
+        else:
+            kept.append(row)
+    removed = [r for r in result.removed if r["kind"] != "near"]
+    return kept, removed

@@ -6,22 +6,33 @@ Per task, on the answers the test-case stage collected:
 - **equal up to order**: the answers differ only in the order of list elements (at any depth) —
   or the statement says the answer may be returned in any order — keep the task with an
   order-insensitive ``evaluate_offline``;
-- **a minority wrong**: on every disputed input one answer is given by a strict majority of the
-  solutions (or is the answer the statement's own example states): the solutions that disagree
-  are dropped (``wrong-answer``) with their first failing input, their answer and the expected
-  one;
-- **genuinely different valid answers**: the statement says any of several answers is accepted,
-  or a disputed input has no majority answer: the task is dropped (``multiple-valid-answers`` /
-  ``ambiguous-output``), since one expected output would fail correct solutions.
+- **a minority wrong**, decided by evidence, in this order:
 
-Answers of type ``double`` agree within a relative tolerance. A crash counts as an answer that
-disagrees with every other. Afterwards the minimum-solutions filter is applied again.
+  1. the statement's examples, with their given answers, rule out every solution that answers
+     an example otherwise (an example answer that no solution gives is not used);
+  2. on the other disputed inputs the solutions still credible vote: the leading answer wins by
+     a strict majority, or by a clear plurality (``plurality_min_support`` solutions or more and
+     ``plurality_margin`` x the support of the next answer; a crash is no claim about the
+     answer). A solution shown wrong on one input loses its vote on the others, and inputs are
+     decided again until nothing changes;
+
+  the solutions ruled out are dropped (``wrong-answer``) with their first failing input, their
+  answer, the expected one and what decided it;
+- **cannot tell**: the statement says any of several answers is accepted
+  (``multiple-valid-answers``), or a disputed input stays undecided (``ambiguous-output``): the
+  task is dropped, since one expected output would fail correct solutions.
+
+Each task's record carries the decision with its numbers (``decision``). Answers of type
+``double`` agree within a relative tolerance. Near-duplicates found by the dedup stage
+(``near_group``) are removed here, among the solutions that passed (they give the same answers,
+so no behaviour is merged away). Afterwards the minimum-solutions filter is applied again.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from quicksilver.sources.convert import parse_signature
@@ -83,6 +94,38 @@ def _short(value: Any, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+@dataclass
+class _Vote:
+    """How one disputed input was decided among the credible solutions."""
+
+    index: int
+    sizes: list[int]  # answer groups, largest first (crashes included, each its own group)
+    rule: str  # "example" | "majority" | "plurality" | "unanimous" | "undecided"
+
+
+def _decide(
+    groups: list[tuple[tuple[bool, Any], list[str]]], voters: int, margin: float, min_support: int
+) -> tuple[tuple[tuple[bool, Any], list[str]] | None, str]:
+    """The chosen answer group on one input (None: undecided) and the rule that chose it.
+
+    A crash is no claim about the answer: only answer groups compete. The leading answer wins
+    by a strict majority of the voters, or by plurality when it has ``min_support`` solutions or
+    more and at least ``margin`` x the support of the next answer.
+    """
+    valid = [g for g in groups if g[0][0]]
+    if not valid:
+        return None, "undecided"
+    top = valid[0]
+    if len(valid) == 1 and len(top[1]) == voters:
+        return top, "unanimous"
+    if len(top[1]) * 2 > voters:
+        return top, "majority"
+    runner_up = len(valid[1][1]) if len(valid) > 1 else 0
+    if len(top[1]) >= min_support and len(top[1]) >= margin * runner_up:
+        return top, "plurality"
+    return None, "undecided"
+
+
 def uniqueness_for_task(
     task: dict[str, Any],
     record: dict[str, Any],
@@ -90,7 +133,11 @@ def uniqueness_for_task(
     tol: float,
     counts: StageCounts,
     rejects: list[dict[str, Any]],
+    *,
+    margin: float = 2.0,
+    min_support: int = 2,
 ) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """Decide a task's expected outputs from the evidence (see the module docstring)."""
     slug = task["slug"]
     sig = parse_signature(task["meta"])
     tol = tol if "double" in (sig.returns if sig.output_param is None else "") else 0.0
@@ -100,13 +147,13 @@ def uniqueness_for_task(
     cases = record["cases"]
     known = {json_digest(t["input"]): t["expected"] for t in task.get("known_tests", [])}
 
-    def per_input(i: int) -> dict[str, dict[str, Any]]:
-        return {h: record["answers"][h][i] for h in hashes}
+    def per_input(i: int, among: list[str] | None = None) -> dict[str, dict[str, Any]]:
+        return {h: record["answers"][h][i] for h in (hashes if among is None else among)}
 
-    def drop_task(reason: str, detail: str) -> None:
+    def drop_task(reason: str, detail: str, lost: list[str]) -> None:
         counts.drops[reason] += 1
         rejects.append(reject({"slug": slug}, reason, detail))
-        rejects.extend(reject(by_hash[h], reason, detail) for h in hashes)
+        rejects.extend(reject(by_hash[h], reason, detail) for h in lost)
 
     stated_order_free = says_any_order(statement)
     any_order = stated_order_free
@@ -126,6 +173,21 @@ def uniqueness_for_task(
         classification = "all-agree (statement: any order)"
 
     wrong: dict[str, str] = {}
+    chosen_value: dict[int, Any] = {}
+    decision: dict[str, Any] = {"voters": len(hashes), "disputed_inputs": len(disputed)}
+
+    def rule_out(
+        i: int, value_of: tuple[bool, Any], members: list[str], want: Any, by: str
+    ) -> None:
+        ok, value = value_of
+        for h in members:
+            if h not in wrong:
+                wrong[h] = (
+                    f"{slug} solution #{by_hash[h]['position']}: on input "
+                    f"{_short(cases[i]['input'])} answered "
+                    f"{_short(value) if ok else value}, expected {_short(want)} ({by})"
+                )
+
     if disputed:
         if says_many_answers(statement):
             i = disputed[0]
@@ -133,50 +195,82 @@ def uniqueness_for_task(
                 "multiple-valid-answers",
                 f"{slug}: the statement accepts any of several answers and the solutions give "
                 f"different ones (first on input {_short(cases[i]['input'])})",
+                hashes,
             )
             return None, []
+        # 1. the statement's examples, with their given answers, rule out solutions first (an
+        #    example answer that no solution gives is not used: it may be written another way)
+        ignored_examples = 0
         for i in disputed:
-            groups = group_answers(per_input(i), any_order, tol)
             digest = json_digest(cases[i]["input"])
-            chosen = None
-            if digest in known:
-                want = order_free(known[digest]) if any_order else known[digest]
-                chosen = next(
-                    (g for g in groups if g[0][0] and answers_equal(g[0][1], want, tol)), None
-                )
-                source = "the statement's example"
-            else:
-                top = groups[0]
-                if len(top[1]) * 2 > len(hashes) and top[0][0]:
-                    chosen = top
-                source = "the majority"
-            if chosen is None:
-                sizes = "/".join(str(len(m)) for _, m in groups)
-                drop_task(
-                    "ambiguous-output",
-                    f"{slug}: on input {_short(cases[i]['input'])} the solutions split {sizes} "
-                    "with no answer given by a majority: cannot tell the right answer",
-                )
-                return None, []
-            for (ok, value), members in groups:
-                if members is chosen[1]:
+            if digest not in known:
+                continue
+            want = order_free(known[digest]) if any_order else known[digest]
+            groups = group_answers(per_input(i), any_order, tol)
+            match = next((g for g in groups if g[0][0] and answers_equal(g[0][1], want, tol)), None)
+            if match is None:
+                ignored_examples += 1
+                continue
+            chosen_value[i] = match[0][1]
+            for value_of, members in groups:
+                if members is not match[1]:
+                    rule_out(i, value_of, members, match[0][1], "the statement's example")
+        decision["ruled_out_by_examples"] = len(wrong)
+        if ignored_examples:
+            decision["examples_no_solution_gives"] = ignored_examples
+        # 2. agreement on the other inputs, among the solutions not yet ruled out; a solution
+        #    shown wrong on one input loses its vote on the others, so decide until nothing moves
+        votes: dict[int, _Vote] = {}
+        open_inputs = [i for i in disputed if i not in chosen_value]
+        changed = True
+        while changed:
+            changed = False
+            credible = [h for h in hashes if h not in wrong]
+            for i in list(open_inputs):
+                groups = group_answers(per_input(i, credible), any_order, tol)
+                chosen, rule = _decide(groups, len(credible), margin, min_support)
+                votes[i] = _Vote(i, [len(m) for _, m in groups], rule)
+                if chosen is None:
                     continue
-                for h in members:
-                    if h not in wrong:
-                        wrong[h] = (
-                            f"{slug} solution #{by_hash[h]['position']}: on input "
-                            f"{_short(cases[i]['input'])} answered "
-                            f"{_short(value) if ok else value}, expected "
-                            f"{_short(chosen[0][1])} ({source})"
-                        )
+                open_inputs.remove(i)
+                chosen_value[i] = chosen[0][1]
+                for value_of, members in groups:
+                    if members is not chosen[1]:
+                        rule_out(i, value_of, members, chosen[0][1], f"the {rule}")
+                        changed = True
+        rules = [v.rule for v in votes.values()]
+        decision["decided_by"] = {r: rules.count(r) for r in sorted(set(rules))}
+        decision["narrowest"] = min(
+            (v.sizes for v in votes.values() if v.rule in ("majority", "plurality")),
+            key=lambda sz: sz[0] / max(1, sum(sz)),
+            default=None,
+        )
+        if open_inputs:
+            i = open_inputs[0]
+            sizes = "/".join(str(n) for n in votes[i].sizes)
+            credible = [h for h in hashes if h not in wrong]
+            decision["undecided_inputs"] = len(open_inputs)
+            drop_task(
+                "ambiguous-output",
+                f"{slug}: on input {_short(cases[i]['input'])} the {len(credible)} solutions "
+                f"still credible split {sizes}: no answer has a majority or a clear plurality "
+                f"(at least {min_support} and {margin:g}x the next), cannot tell the right "
+                "answer",
+                credible,
+            )
+            for h, detail in wrong.items():
+                counts.drops["wrong-answer"] += 1
+                rejects.append(reject(by_hash[h], "wrong-answer", detail))
+            return None, []
         classification = "minority-wrong"
     for h, detail in wrong.items():
         counts.drops["wrong-answer"] += 1
         rejects.append(reject(by_hash[h], "wrong-answer", detail))
     kept = [h for h in hashes if h not in wrong]
     if not kept:
-        drop_task("ambiguous-output", f"{slug}: no solution agrees with the expected answers")
+        drop_task("ambiguous-output", f"{slug}: no solution agrees with the expected answers", [])
         return None, []
+    kept = _drop_near_duplicates(slug, kept, by_hash, len(cases), counts, rejects)
     test_cases = []
     for i, case in enumerate(cases):
         # the kept solutions agree on every input (up to order / tolerance where that applies)
@@ -187,6 +281,7 @@ def uniqueness_for_task(
         "slug": slug,
         "any_order": any_order,
         "classification": classification,
+        "decision": decision,
         "test_cases": test_cases,
         "case_kinds": [c["kind"] for c in cases],
         "case_seeds": [c["seed"] for c in cases],
@@ -196,7 +291,47 @@ def uniqueness_for_task(
         "n_examples": record["n_examples"],
         "solutions": [int(h) for h in kept],
     }
+    for key in ("call_limits",):
+        if key in record:
+            out[key] = record[key]
     return out, [by_hash[h] for h in kept]
+
+
+def _drop_near_duplicates(
+    slug: str,
+    kept: list[str],
+    by_hash: dict[str, dict[str, Any]],
+    n_inputs: int,
+    counts: StageCounts,
+    rejects: list[dict[str, Any]],
+) -> list[str]:
+    """Near-duplicates (the dedup stage's groups, ``near_group``) are removed only now, among
+    solutions that passed: they give the same answers on every input, so no behaviour is merged
+    away, and the copy kept is one that passes (the first listed)."""
+    first: dict[int, dict[str, Any]] = {}
+    out = []
+    for h in sorted(kept, key=lambda h: (int(by_hash[h]["position"]), int(h))):
+        sol = by_hash[h]
+        group = sol.get("near_group")
+        if group is None:
+            out.append(h)
+            continue
+        keeper = first.setdefault(int(group), sol)
+        if keeper is sol:
+            out.append(h)
+            continue
+        counts.drops["near-duplicate"] += 1
+        rejects.append(
+            reject(
+                sol,
+                "near-duplicate",
+                f"{slug} solution #{sol['position']}: near-duplicate of solution "
+                f"#{keeper['position']} ({sol.get('near_detail', 'same near-duplicate group')}); "
+                f"both pass and give the same answers on all {n_inputs} inputs",
+            )
+        )
+    order = {h: k for k, h in enumerate(kept)}
+    return sorted(out, key=order.__getitem__)
 
 
 def uniqueness_shard(
@@ -206,6 +341,8 @@ def uniqueness_shard(
     *,
     tol: float,
     min_solutions_: int,
+    margin: float = 2.0,
+    min_support: int = 2,
 ) -> dict[str, Any]:
     counts = StageCounts("uniqueness", tasks_in=len(records))
     rejects: list[dict[str, Any]] = []
@@ -216,7 +353,9 @@ def uniqueness_shard(
         task = tasks_by_slug[rec["slug"]]
         sols = [s for s in by_slug.get(rec["slug"], []) if s["hash"] in set(rec["solutions"])]
         counts.solutions_in += len(sols)
-        result, kept = uniqueness_for_task(task, rec, sols, tol, counts, rejects)
+        result, kept = uniqueness_for_task(
+            task, rec, sols, tol, counts, rejects, margin=margin, min_support=min_support
+        )
         if result is None:
             continue
         out_records.append(result)
