@@ -18,6 +18,7 @@ from quicksilver.sources.convert import (
     parse_signature,
 )
 from quicksilver.sources.snapshot import SnapshotFile
+from quicksilver.sources.text import html_to_text, says_any_order
 
 
 def is_function_style(snap: SnapshotFile) -> bool:
@@ -26,8 +27,20 @@ def is_function_style(snap: SnapshotFile) -> bool:
     return snap.entry_point is not None and "class Solution" not in snippet
 
 
-def snapshot_task(snap: SnapshotFile, *, any_order: bool = False) -> ProfileTask:
-    """A profiler task from a snapshot question and its ``tests`` (raises UnsupportedSignature)."""
+def statement_says_any_order(snap: SnapshotFile) -> bool:
+    """Whether the question's statement accepts the answer in any order, decided as the build's
+    uniqueness stage decides it: ``says_any_order`` on the plain text of the HTML ``content``
+    (``html_to_text``, as the load stage makes it). The file's ``annotations`` are never read:
+    they document a corpus, and a check that trusted them would pass a file the build fails."""
+    return says_any_order(html_to_text(snap.question.content))
+
+
+def snapshot_task(snap: SnapshotFile, *, any_order: bool | None = None) -> ProfileTask:
+    """A profiler task from a snapshot question and its ``tests`` (raises UnsupportedSignature).
+
+    ``any_order`` None: as the statement says (``statement_says_any_order``). Function-style
+    tasks compare answers exactly, whatever their docstring says.
+    """
     cases = tuple(Case(list(t["input"]), t["expected"]) for t in (snap.tests or []))
     if is_function_style(snap):
         assert snap.entry_point is not None
@@ -39,6 +52,8 @@ def snapshot_task(snap: SnapshotFile, *, any_order: bool = False) -> ProfileTask
             difficulty=snap.question.difficulty,
         )
     sig = parse_signature(snap.question.metaData or "{}")
+    if any_order is None:
+        any_order = statement_says_any_order(snap)
     return ProfileTask(
         task_id=snap.slug,
         entry_point=sig.name,
@@ -80,9 +95,7 @@ def check_snapshots(
             report.skipped.append((snap.slug, "no tests in the file"))
             continue
         try:
-            task = snapshot_task(
-                snap, any_order=bool((snap.annotations or {}).get("answer_any_order"))
-            )
+            task = snapshot_task(snap)
         except UnsupportedSignature as exc:
             report.skipped.append((snap.slug, f"unsupported signature: {exc}"))
             continue
