@@ -286,6 +286,8 @@ def check_snapshots(
     log.info(
         "checking %d solution(s) of %d question(s)", len(jobs), len({s.slug for s, _ in origin})
     )
+    if not jobs:  # nothing to run: no sandbox is needed (nor probed)
+        return report
     results = profile_many(
         jobs,
         sandbox=sandbox,
