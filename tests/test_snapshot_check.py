@@ -402,6 +402,8 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert "no file for no-such-question" in " ".join(proc.stderr.split())
     proc = check_cli(tmp_path / "f", "--timeout", "0")
     assert proc.returncode == 2 and "--timeout must be positive" in proc.stderr
+    proc = check_cli(tmp_path / "f", "--slugs", " , ")
+    assert proc.returncode == 2 and "--slugs names no question" in proc.stderr
 
 
 @pytest.mark.parametrize("width", ["40", "400"])

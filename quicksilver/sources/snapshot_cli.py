@@ -89,6 +89,9 @@ def check(
     from quicksilver.sources.snapshot import SnapshotError
 
     wanted = [s.strip() for s in slugs.split(",") if s.strip()] if slugs is not None else None
+    if wanted == []:
+        err.print("[red]error:[/] --slugs names no question")
+        raise typer.Exit(2)
     sandbox = None
     if timeout is not None:
         if timeout <= 0:
