@@ -115,8 +115,8 @@ class SnapshotFile(_Model):
     test_code: str | None = None  # a source's own test code kept verbatim (HumanEval's check)
     entry_point: str | None = None  # for function-style sources without metaData
     provenance: Provenance
-    # For docs and tests: the build pipeline ignores them (only the maintainers' tool
-    # `quicksilver snapshot check` reads `answer_any_order` to judge the file's own examples).
+    # For docs and tests only: neither the build pipeline nor `quicksilver snapshot check`
+    # reads them (both decide order-free answers from the statement).
     annotations: dict[str, Any] | None = None
 
     @property

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -65,27 +67,69 @@ def stats(
 def check(
     directory: Annotated[Path, typer.Argument(help="a snapshot folder")],
     slugs: Annotated[str | None, typer.Option(help="comma-separated titleSlugs")] = None,
-    workers: Annotated[int | None, typer.Option()] = None,
+    workers: Annotated[int | None, typer.Option(help="questions run in parallel")] = None,
+    timeout: Annotated[
+        float | None, typer.Option(help="CPU seconds for one solution's pass over its tests")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
 ) -> None:
-    """Run every solution on the tests its file carries, in the sandbox."""
-    from quicksilver.sources.check import check_snapshots
-    from quicksilver.sources.snapshot import load_snapshot_dir
+    """Run every solution on the tests its file carries, in the sandbox.
 
-    loaded = load_snapshot_dir(directory)
-    snaps = loaded.files
-    if slugs:
-        wanted = set(slugs.split(","))
-        snaps = [s for s in snaps if s.slug in wanted]
-    report = check_snapshots(snaps, workers=workers)
-    console = Console()
-    bad = [c for c in report.checked if c.status != "passed"]
-    for c in bad:
-        console.print(f"[red]{c.status}[/] {c.slug} solution {c.index}: {c.error}")
-    for slug, why in report.skipped:
-        console.print(f"[yellow]skipped[/] {slug}: {why}")
-    for r in loaded.rejects:
-        console.print(f"[red]set aside[/] {r.path}: {r.reason}")
-    console.print(f"{len(report.checked) - len(bad)} of {len(report.checked)} solutions passed")
+    One line per finding (FAIL / SKIP / SET-ASIDE), never wrapped, then a SUMMARY line. Exit 0
+    when every solution passed, 1 when one failed or a file was set aside, 2 for a usage error,
+    3 when the sandbox is unavailable.
+    """
+    from rich.markup import escape
+    from rich.text import Text
+
+    from quicksilver.config import SandboxConfig, SandboxLimits
+    from quicksilver.profiler import RunResult
+    from quicksilver.sandbox.isolation import SandboxUnavailable
+    from quicksilver.sources.check import check_snapshot_dir, report_lines
+    from quicksilver.sources.snapshot import SnapshotError
+
+    wanted = [s.strip() for s in slugs.split(",") if s.strip()] if slugs is not None else None
+    if wanted == []:
+        err.print("[red]error:[/] --slugs names no question")
+        raise typer.Exit(2)
+    sandbox = None
+    if timeout is not None:
+        if timeout <= 0:
+            err.print("[red]error:[/] --timeout must be positive")
+            raise typer.Exit(2)
+        sandbox = SandboxConfig(limits=SandboxLimits(cpu_seconds=timeout))
+    done = 0
+    with contextlib.ExitStack() as stack:
+        on_result: Callable[[RunResult], None] | None = None
+        if err.is_terminal and not as_json:  # a spinner, on stderr, for a person waiting
+            status = stack.enter_context(err.status("checking solutions in the sandbox"))
+
+            def tick(_res: RunResult) -> None:
+                nonlocal done
+                done += 1
+                status.update(f"checking solutions in the sandbox: {done} done")
+
+            on_result = tick
+        try:
+            report = check_snapshot_dir(
+                directory, slugs=wanted, sandbox=sandbox, workers=workers, on_result=on_result
+            )
+        except SnapshotError as exc:
+            err.print(f"[red]error:[/] {escape(str(exc))}", soft_wrap=True)
+            raise typer.Exit(2) from exc
+        except SandboxUnavailable as exc:
+            err.print(f"[red]error:[/] {escape(str(exc))}", soft_wrap=True)
+            raise typer.Exit(3) from exc
+    if as_json:
+        sys.stdout.write(json.dumps({"directory": str(directory), **report.to_dict()}) + "\n")
+        raise typer.Exit(report.exit_code)
+    # soft_wrap: a finding stays on one line whatever the terminal's width (grep, CI logs)
+    out = Console(soft_wrap=True, highlight=False, markup=False, emoji=False)
+    styles = {"FAIL": "red", "SKIP": "yellow", "SET-ASIDE": "red", "SUMMARY": "bold"}
+    for line in report_lines(report):
+        label, _, rest = line.partition(" ")
+        out.print(Text.assemble((label, styles.get(label, "")), " ", rest))
+    raise typer.Exit(report.exit_code)
 
 
 @snapshot_app.command()
