@@ -100,6 +100,14 @@ class MeasureConfig(_Strict):
     workers: int | None = Field(
         None, ge=1, description="tasks profiled in parallel; default one per core"
     )
+    split_above_seconds: float | None = Field(
+        None,
+        gt=0,
+        description="deterministic meter: a task whose solutions are expected to cost more than "
+        "this many native CPU seconds together (Job.weight) is profiled one zygote per solution, "
+        "in parallel; None: one zygote per task. The cpu meter always measures a task's "
+        "solutions together (paired)",
+    )
 
     @model_validator(mode="after")
     def _rounds(self) -> MeasureConfig:

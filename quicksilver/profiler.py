@@ -824,6 +824,29 @@ class Job:
     task: ProfileTask
     code: str
     key: str = ""
+    weight: float = 0.0  # expected cost (any unit): heavier batches start first
+
+
+def _batches(jobs: Sequence[Job], measure: MeasureConfig) -> list[list[int]]:
+    """Job indices grouped by task (one zygote each), heaviest batch first (longest first keeps
+    the end of a parallel run from being one long batch on one core).
+
+    With a deterministic meter a heavy task (``split_above_seconds``) gets one zygote per
+    solution, so its solutions run in parallel: a count does not depend on what runs beside it,
+    and a solution's position in its zygote moves its count by a few hundred instructions at
+    most (docs/profiler.md), nothing beside the cost of a heavy solution.
+    """
+    groups: dict[str, list[int]] = {}
+    for i, job in enumerate(jobs):
+        groups.setdefault(job.task.identity(), []).append(i)
+    split = measure.split_above_seconds if measure.deterministic else None
+    batches: list[list[int]] = []
+    for members in groups.values():
+        if split is not None and sum(jobs[i].weight for i in members) > split:
+            batches.extend([i] for i in members)
+        else:
+            batches.append(members)
+    return sorted(batches, key=lambda b: -sum(jobs[i].weight for i in b))
 
 
 def profile_many(
@@ -838,15 +861,15 @@ def profile_many(
     isolation: iso.Isolation | None = None,
 ) -> list[RunResult]:
     """Profile solutions; the solutions of one task share one zygote and are measured
-    interleaved (paired). Tasks run in parallel, one per worker (one per core by default)."""
+    interleaved (paired), or, with a deterministic meter and ``solutions_per_zygote``, a few
+    zygotes. Zygotes run in parallel, one per worker (one per core by default), heaviest first
+    (``Job.weight``)."""
     sandbox = sandbox or SandboxConfig()
     measure = measure or MeasureConfig()
     if meter is not None:
         measure = measure.model_copy(update={"meter": meter})
     isolation = isolation or iso.resolve(sandbox)
-    groups: dict[str, list[int]] = {}
-    for i, job in enumerate(jobs):
-        groups.setdefault(job.task.identity(), []).append(i)
+    batches = _batches(jobs, measure)
     results: list[RunResult | None] = [None] * len(jobs)
     lock = threading.Lock()
 
@@ -870,7 +893,6 @@ def profile_many(
                 on_result(jobs[i], res)
 
     n = workers or measure.workers or os.cpu_count() or 1
-    batches = list(groups.values())
     if n == 1 or len(batches) <= 1:
         for batch in batches:
             one(batch)

@@ -249,6 +249,49 @@ def test_icount_counts_agree_across_processes() -> None:
         assert len(counts) == 1, counts
 
 
+def test_heavy_tasks_split_into_one_zygote_per_solution_heaviest_first() -> None:
+    from quicksilver.profiler import _batches
+
+    light = ProfileTask("light", "f", (Case([1], 1),), kind="function")
+    heavy = ProfileTask("heavy", "f", (Case([2], 2),), kind="function")
+    jobs = [
+        Job(light, "a", "l0", 0.5),
+        Job(heavy, "b", "h0", 4.0),
+        Job(light, "c", "l1", 0.2),
+        Job(heavy, "d", "h1", 9.0),
+        Job(heavy, "e", "h2", 1.0),
+    ]
+    icount = MeasureConfig(meter="icount", split_above_seconds=5.0)
+    assert _batches(jobs, icount) == [[3], [1], [4], [0, 2]]
+    # the cpu meter measures a task's solutions together (paired), whatever the weights
+    cpu = MeasureConfig(meter="cpu", split_above_seconds=5.0)
+    assert _batches(jobs, cpu) == [[1, 3, 4], [0, 2]]
+    assert _batches(jobs, MeasureConfig(meter="icount")) == [[1, 3, 4], [0, 2]]
+
+
+@requires_bwrap
+@requires_qemu
+def test_icount_split_zygotes_count_each_solution_alone() -> None:
+    """A split task's solutions each have a zygote of their own: the same code counts the same
+    as it does first in a shared zygote (position 0 there too)."""
+    task = ProfileTask("sum", "f", (Case([list(range(300))], sum(range(300))),), kind="function")
+    code = "def f(xs):\n    s = 0\n    for x in xs:\n        s += x\n    return s\n"
+    other = "def f(xs):\n    return sum(xs)\n"
+    shared = profile_many(
+        [Job(task, code, "a", 3.0), Job(task, other, "b", 3.0)],
+        measure=MeasureConfig(meter="icount"),
+        sandbox=quick_sandbox(),
+    )
+    split = profile_many(
+        [Job(task, other, "b", 3.0), Job(task, code, "a", 3.0)],
+        measure=MeasureConfig(meter="icount", split_above_seconds=5.0),
+        sandbox=quick_sandbox(),
+    )
+    assert all(r.passed for r in shared + split)
+    assert split[1].runtime == shared[0].runtime  # "code" at position 0 both times
+    assert split[0].runtime < split[1].runtime  # sum() beats the loop
+
+
 def test_instructions_meter_explains_itself() -> None:
     status = InstructionsMeter.probe()
     if status.available:

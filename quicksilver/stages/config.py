@@ -119,7 +119,11 @@ class UniquenessSection(_Strict):
 
 class ProfileSection(_Strict):
     measure: MeasureConfig = MeasureConfig(
-        min_rounds=3, max_rounds=12, target_rel_ci=0.05, budget_seconds=10.0
+        min_rounds=3,
+        max_rounds=12,
+        target_rel_ci=0.05,
+        budget_seconds=10.0,
+        split_above_seconds=5.0,
     )  # rounds apply to the cpu / instructions meters; icount (the default) needs one pass
     sandbox: SandboxConfig = SandboxConfig(limits=SandboxLimits(cpu_seconds=120.0))
     remeasure_flagged: int = Field(
@@ -257,7 +261,11 @@ class PEProfileSection(_Strict):
     """Profiling every valid solution on the performance-exercising input."""
 
     measure: MeasureConfig = MeasureConfig(
-        min_rounds=7, max_rounds=12, target_rel_ci=0.02, budget_seconds=20.0
+        min_rounds=7,
+        max_rounds=12,
+        target_rel_ci=0.02,
+        budget_seconds=20.0,
+        split_above_seconds=5.0,
     )  # rounds apply to the cpu / instructions meters; icount (the default) needs one pass
     warmup_rounds: int = Field(
         0,

@@ -18,7 +18,7 @@ from quicksilver.sources.convert import (
     evaluate_offline_source,
     parse_signature,
 )
-from quicksilver.stages.base import StageCounts, group_by_slug, reject, solution_hash
+from quicksilver.stages.base import StageCounts, cpu_count, group_by_slug, reject, solution_hash
 from quicksilver.stages.config import (
     CandidatesSection,
     PEProfileSection,
@@ -407,7 +407,7 @@ def pe_profile_shard(
     section: PEProfileSection,
     sampling: SamplingSection,
     *,
-    workers: int = 1,
+    workers: int | None = None,
 ) -> dict[str, Any]:
     """Every valid solution on its task's input, ``measure.min_rounds`` rounds at least."""
     from quicksilver.dpe.select import figures, pe_profile_task
@@ -455,9 +455,12 @@ def pe_profile_shard(
         for sol in _ordered(by_slug.get(slug, [])):
             if sol["hash"] in wanted:
                 key = f"{slug}#{sol['hash']}"
-                jobs.append(Job(ptask, sol["code"], key))
+                weight = float(rec["finish_costs"].get(str(sol["hash"]), 0.0))
+                jobs.append(Job(ptask, sol["code"], key, weight))
                 sol_of[key] = sol
     counts.solutions_in = len(jobs)
+    if workers is None:  # a count does not depend on what runs beside it; a CPU time does
+        workers = cpu_count() if measure.deterministic else 1
     results = profile_many(jobs, sandbox=sandbox, measure=measure, workers=workers)
     out_records: dict[str, dict[str, Any]] = {}
     kept: list[dict[str, Any]] = []

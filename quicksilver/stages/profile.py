@@ -18,7 +18,7 @@ from quicksilver.sources.convert import (
     evaluate_offline_source,
     parse_signature,
 )
-from quicksilver.stages.base import StageCounts, group_by_slug, reject
+from quicksilver.stages.base import StageCounts, cpu_count, group_by_slug, reject
 from quicksilver.stages.config import ProfileSection
 from quicksilver.stages.filters import min_solutions
 
@@ -45,8 +45,13 @@ def profile_shard(
     section: ProfileSection,
     *,
     min_solutions_: int,
-    workers: int = 1,
+    workers: int | None = None,
 ) -> dict[str, Any]:
+    """Profile a shard's kept solutions. ``workers``: zygotes in parallel; by default one per
+    core with a deterministic meter (a count does not depend on what runs beside it), else one
+    (the cpu meter measures alone)."""
+    if workers is None:
+        workers = cpu_count() if section.measure.deterministic else 1
     counts = StageCounts("profile", tasks_in=len(records))
     rejects: list[dict[str, Any]] = []
     tasks_by_slug = {t["slug"]: t for t in tasks}
@@ -59,7 +64,8 @@ def profile_shard(
         for sol in by_slug.get(rec["slug"], []):
             if sol["hash"] in wanted:
                 key = f"{rec['slug']}#{sol['hash']}"
-                jobs.append(Job(ptask, sol["code"], key))
+                weight = float(rec.get("native_seconds", {}).get(str(sol["hash"]), 0.0))
+                jobs.append(Job(ptask, sol["code"], key, weight))
                 sol_of[key] = sol
     counts.solutions_in = len(jobs)
     results = profile_many(jobs, sandbox=section.sandbox, measure=section.measure, workers=workers)

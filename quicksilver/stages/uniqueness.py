@@ -290,6 +290,11 @@ def uniqueness_for_task(
         "n_generated": record["n_generated"],
         "n_examples": record["n_examples"],
         "solutions": [int(h) for h in kept],
+        # each solution's CPU over the test cases when its answers were collected (natively): what
+        # measuring it will cost, roughly (the profiler starts the heaviest first)
+        "native_seconds": {
+            h: round(sum(float(a.get("cpu") or 0.0) for a in record["answers"][h]), 6) for h in kept
+        },
     }
     for key in ("call_limits",):
         if key in record:
