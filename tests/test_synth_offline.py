@@ -663,6 +663,479 @@ def test_emitter_takes_an_extra_entry() -> None:
     assert len(ns["perf_input_gen"](3)[0]) <= 30
 
 
+# -- LeetCode's own wording ------------------------------------------------------------------------
+#
+# The forms below were found by running the parser over the Constraints items of real LeetCode
+# statements (a fetched copy of a public repository that keeps LeetCode's HTML; not committed,
+# see docs/offline-synthesizer.md for the method and the before/after rates). The tests check the
+# common forms one by one.
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def test_reverse_linked_list_node_count_line() -> None:
+    inp = question(
+        [("head", "ListNode")],
+        [
+            "The number of nodes in the list is the range <code>[0, 5000]</code>.",
+            "<code>-5000 &lt;= Node.val &lt;= 5000</code>",
+        ],
+        raw=True,
+    )
+    res = build_spec(inp, size_cap=50)
+    assert res.spec is not None, res.problems
+    assert const_bounds(res.spec, "head.length") == (0, 5000)
+    assert "head.length capped at 50 of the stated 5 * 10^3" in res.notes
+    lens = []
+    for (head,) in samples(inp, 300, size_cap=50):
+        length(head, 0, 50)
+        ints(head, -5000, 5000)
+        lens.append(len(head))
+    assert 0 in lens and 50 in lens
+
+
+@pytest.mark.parametrize(
+    ("params", "item", "key", "lo", "hi"),
+    [
+        (
+            [("root", "TreeNode")],
+            "The number of nodes in the tree will be in the range [1, 500].",
+            "root.nodes",
+            1,
+            500,
+        ),
+        (
+            [("root", "TreeNode")],
+            "The number of nodes in the given tree is in the range [1, 100].",
+            "root.nodes",
+            1,
+            100,
+        ),
+        (
+            [("root", "TreeNode")],
+            "The number of the nodes in the tree is in the range [0, 10^4].",
+            "root.nodes",
+            0,
+            10_000,
+        ),
+        (
+            [("a", "TreeNode"), ("b", "TreeNode")],
+            "The number of nodes in each tree will be in the range [1, 200].",
+            "a.nodes",
+            1,
+            200,
+        ),
+        (
+            [("nums", "integer[]")],
+            "nums.length will be between 1 and 50,000.",
+            "nums.length",
+            1,
+            50_000,
+        ),
+        ([("x", "integer")], "-2^31 <= x <= 2^31 - 1", "x", -(2**31), 2**31 - 1),
+        ([("x", "integer")], "0 <= x <= 10^(\u200b\u200b\u200b4)", "x", 0, 10_000),
+    ],
+)
+def test_range_phrasings(
+    params: list[tuple[str, str]], item: str, key: str, lo: int, hi: int
+) -> None:
+    extra = ["-100 <= Node.val <= 100"] if params[0][1] == "TreeNode" else []
+    extra += ["0 <= nums[i] <= 9"] if params[0][0] == "nums" else []
+    res = build_spec(question(params, [item, *extra]))
+    assert res.spec is not None, res.problems
+    assert const_bounds(res.spec, key) == (lo, hi)
+
+
+def test_zero_width_spaces_are_dropped() -> None:
+    html = (
+        "<p><strong>Constraints:</strong></p><ul>"
+        "<li><code>1 &lt;= nums.length &lt;= 10<sup>(\u200b\u200b\u200b\u200b4)</sup></code></li>"
+        "<li><code>s\u200b\u200b\u200b</code> consists of lowercase English letters.</li></ul>"
+    )
+    assert constraint_lines(html) == [
+        "1 <= nums.length <= 10^((4))",
+        "s consists of lowercase English letters.",
+    ]
+
+
+def test_grid_dimensions_are_tied() -> None:
+    inp = question(
+        [("matrix", "integer[][]")],
+        [
+            "<code>m == matrix.length</code>",
+            "<code>n = matrix[i].length</code>",
+            "<code>1 &lt;= m, n &lt;= 200</code>",
+            "<code>-2<sup>31</sup> &lt;= matrix[i][j] &lt;= 2<sup>31</sup> - 1</code>",
+        ],
+        raw=True,
+    )
+    spec = build_spec(inp).spec
+    assert spec is not None and spec["params"][0]["dims"] == [{"q": "m"}, {"q": "n"}]
+    for (matrix,) in samples(inp, 40):
+        length(matrix, 1, 200)
+        assert len({len(row) for row in matrix}) == 1
+        for row in matrix:
+            ints(row, -(2**31), 2**31 - 1)
+
+
+def test_order_and_uniqueness_guarantees_are_honoured() -> None:
+    base = ["1 <= nums.length <= 3 * 10^4", "-100 <= nums[i] <= 100"]
+    for sentence in (
+        "<code>nums</code> is sorted in <strong>non-decreasing</strong> order.",
+        "<code>nums</code> is a non-decreasing array.",
+        "<code>nums</code> is sorted in non-descending order.",
+    ):
+        for (nums,) in samples(question([("nums", "integer[]")], [*base, sentence]), 60):
+            nondecreasing(nums)
+    for sentence in (
+        "<code>nums</code> is strictly increasing.",
+        "<code>nums</code> contains distinct values sorted in ascending order.",
+        "<code>nums</code> is sorted in ascending order, and all the elements are unique.",
+    ):
+        for (nums,) in samples(question([("nums", "integer[]")], [*base, sentence]), 60):
+            length(nums, 1, 201)
+            assert all(a < b for a, b in itertools.pairwise(nums)), sentence
+    tree = ["The number of nodes in the tree is in the range [1, 1000].", "0 <= Node.val <= 10^5"]
+    for sentence in (
+        "All values are unique.",
+        "Each node has a unique value.",
+        "All the values <code>Node.val</code> are <strong>unique</strong>.",
+        "The values of the nodes in the tree are unique.",
+    ):
+        for (root,) in samples(question([("root", "TreeNode")], [*tree, sentence]), 40):
+            values, _ = tree_values(root)
+            assert len(set(values)) == len(values), sentence
+
+
+def in_order(arr: list[Any]) -> list[int]:
+    """The in-order walk of a LeetCode level-order tree."""
+    if not arr:
+        return []
+    nodes = [[arr[0], None, None]]
+    queue = [nodes[0]]
+    i = 1
+    for node in queue:
+        for side in (1, 2):
+            if i < len(arr):
+                if arr[i] is not None:
+                    child = [arr[i], None, None]
+                    node[side] = child
+                    queue.append(child)
+                i += 1
+    out: list[int] = []
+    stack: list[Any] = []
+    cur: Any = nodes[0]
+    while stack or cur:
+        while cur:
+            stack.append(cur)
+            cur = cur[1]
+        cur = stack.pop()
+        out.append(cur[0])
+        cur = cur[2]
+    return out
+
+
+def test_binary_search_tree_guarantee() -> None:
+    inp = question(
+        [("root", "TreeNode"), ("k", "integer")],
+        [
+            "The number of nodes in the tree is <code>n</code>.",
+            "<code>1 &lt;= k &lt;= n &lt;= 10<sup>4</sup></code>",
+            "<code>0 &lt;= Node.val &lt;= 10<sup>4</sup></code>",
+            "<code>root</code> is guaranteed to be a valid binary search tree.",
+        ],
+        raw=True,
+    )
+    depths = []
+    for root, k in samples(inp, 100):
+        walk = in_order(root)
+        assert all(a < b for a, b in itertools.pairwise(walk)), walk[:20]
+        ints(walk, 0, 10**4)
+        assert 1 <= k <= len(walk)
+        depths.append(tree_values(root)[1])
+    assert len(set(depths)) > 5  # random shapes, not one fixed tree
+
+
+def test_permutations() -> None:
+    for sentence in (
+        "<code>nums</code> is a permutation of integers from <code>0</code> to <code>n - 1</code>.",
+        "<code>nums</code> is a permutation of <code>[0, 1, 2, ..., n - 1]</code>.",
+        "<code>nums</code> is a permutation of the integers in the range <code>[0, n - 1]</code>.",
+    ):
+        inp = question([("nums", "integer[]")], ["n == nums.length", "1 <= n <= 10^5", sentence])
+        for (nums,) in samples(inp, 50):
+            assert sorted(nums) == list(range(len(nums))), sentence
+
+
+def test_free_name_tied_by_an_equality() -> None:
+    inp = question(
+        [("nums", "integer[]")],
+        [
+            "<code>1 &lt;= n &lt;= 10<sup>5</sup></code>",
+            "<code>nums.length == n + 1</code>",
+            "<code>1 &lt;= nums[i] &lt;= n</code>",
+        ],
+        raw=True,
+    )
+    got = samples(inp, 200, size_cap=100)
+    for (nums,) in got:
+        length(nums, 2, 100)  # the length stays within the cap: n is capped at 99
+        ints(nums, 1, len(nums) - 1)
+    assert any(len(nums) == 100 for (nums,) in got)
+    even = question(
+        [("nums", "integer[]")],
+        ["1 <= n <= 10^4", "nums.length == 2 * n", "-10^4 <= nums[i] <= 10^4"],
+    )
+    assert all(len(nums) % 2 == 0 and nums for (nums,) in samples(even, 100))
+    spec = build_spec(even).spec
+    assert spec is not None
+    assert len(sample_spec(spec, 0, 999, mode="max")[0]) == 998  # perf sizes stay even
+    # a free name with inequalities only is still reported: its meaning is in the prose
+    reason = reason_of(question([("nums", "integer[]")], ["1 <= n <= 10^5", "0 <= nums[i] <= 9"]))
+    assert '"1 <= n <= 10^5": n is not a parameter or a size of one' in reason
+
+
+def test_parity_divisibility_and_exclusions() -> None:
+    inp = question(
+        [("nums", "integer[]"), ("k", "integer")],
+        [
+            "n == nums.length",
+            "2 <= n <= 10^5",
+            "<code>n</code> is even.",
+            "-10^5 <= nums[i] <= 10^5",
+            "nums[i] != 0",
+            "1 <= k <= 3 * 10^4",
+            "<code>k</code> is a multiple of 3",
+        ],
+        raw=False,
+    )
+    for nums, k in samples(inp, 150):
+        assert len(nums) % 2 == 0 and 0 not in nums
+        assert k % 3 == 0 and 3 <= k <= 3 * 10**4
+    inp = question(
+        [("dividend", "integer"), ("divisor", "integer")],
+        ["-2^31 <= dividend, divisor <= 2^31 - 1", "<code>divisor != 0</code>"],
+    )
+    assert all(d != 0 for _, d in samples(inp, 300))
+    inp = question(
+        [("n", "integer"), ("src", "integer"), ("dst", "integer")],
+        ["2 <= n <= 5", "0 <= src, dst < n", "src != dst", "s.length % 2 == 0"],
+    )
+    assert '"s.length % 2 == 0": s.length is not a parameter or a size of one' in reason_of(inp)
+    inp = question(
+        [("n", "integer"), ("src", "integer"), ("dst", "integer")],
+        ["2 <= n <= 5", "0 <= src, dst < n", "src != dst"],
+    )
+    assert all(0 <= s < n and 0 <= d < n and s != d for n, s, d in samples(inp, 200))
+
+
+def test_min_max_sum_and_halves() -> None:
+    inp = question(
+        [("nums", "integer[]"), ("k", "integer")],
+        ["1 <= nums.length <= 10^5", "1 <= k <= min(50, nums.length)", "0 <= nums[i] <= 9"],
+    )
+    got = samples(inp, 200)
+    assert all(1 <= k <= min(50, len(nums)) for nums, k in got)
+    assert any(k > 20 for _, k in got)
+    inp = question(
+        [("s", "string"), ("k", "integer")],
+        [
+            "2 <= s.length <= 10^4",
+            "1 <= k <= s.length / 2",
+            "s consists of lowercase English letters.",
+        ],
+    )
+    assert all(1 <= 2 * k <= len(s) for s, k in samples(inp, 200))
+    inp = question(
+        [("words", "string[]")],
+        [
+            "1 <= words.length <= 10^4",
+            "1 <= words[i].length <= 30",
+            "1 <= sum(words[i].length) <= 300",
+            "words[i] consists of lowercase English letters.",
+        ],
+    )
+    got = samples(inp, 100)
+    assert all(1 <= sum(map(len, words)) <= 300 for (words,) in got)
+    assert any(sum(map(len, words)) > 200 for (words,) in got)
+    reason = reason_of(question([("x", "integer")], ["1 <= x <= max(5, 10)"]))
+    assert '"1 <= x <= max(5, 10)": a bound by the larger (or smaller) of two values' in reason
+    reason = reason_of(
+        question(
+            [("words", "string[]")],
+            [
+                "1 <= words.length <= 10",
+                "0 <= words[i].length <= 5",
+                "1 <= sum(words[i].length) <= 20",
+                "words[i] consists of lowercase English letters.",
+            ],
+        )
+    )
+    assert '"1 <= sum(words[i].length) <= 20": the other constraints allow a sum of 0' in reason
+
+
+def test_rows_with_named_fields() -> None:
+    intervals = question(
+        [("intervals", "integer[][]")],
+        [
+            "<code>1 &lt;= intervals.length &lt;= 10<sup>4</sup></code>",
+            "<code>intervals[i].length == 2</code>",
+            "<code>0 &lt;= start<sub>i</sub> &lt; end<sub>i</sub> &lt;= 10<sup>4</sup></code>",
+        ],
+        raw=True,
+    )
+    prose = "<p>where <code>intervals[i] = [start<sub>i</sub>, end<sub>i</sub>]</code>.</p>"
+    intervals = SynthInput(**{**intervals.__dict__, "content_html": prose + intervals.content_html})
+    for (rows,) in samples(intervals, 100):
+        length(rows, 1, 1000)
+        assert all(len(r) == 2 and 0 <= r[0] < r[1] <= 10**4 for r in rows), rows[:5]
+    graph = question(
+        [("n", "integer"), ("edges", "integer[][]")],
+        [
+            "2 <= n <= 100",
+            "1 <= edges.length <= 1000",
+            "edges[i] = [u_i, v_i, w_i]",
+            "0 <= u_i, v_i < n",
+            "u_i != v_i",
+            "1 <= w_i <= 10^6",
+            "There are no repeated edges.",
+        ],
+    )
+    for n, edges in samples(graph, 100):
+        length(edges, 1, 1000)
+        assert len(edges) <= n - 1  # no more rows than values of the first field, less one
+        seen = set()
+        for u, v, w in edges:
+            assert 0 <= u < n and 0 <= v < n and u != v and 1 <= w <= 10**6
+            assert frozenset((u, v, w)) not in seen
+            seen.add(frozenset((u, v, w)))
+    queries = question(
+        [("nums", "integer[]"), ("queries", "integer[][]")],
+        [
+            "1 <= nums.length <= 10^5",
+            "0 <= nums[i] <= 10^9",
+            "1 <= queries.length <= 10^5",
+            "queries[i] = [l_i, r_i]",
+            "0 <= l_i <= r_i < nums.length",
+        ],
+    )
+    for nums, qs in samples(queries, 100):
+        assert all(0 <= lo <= hi < len(nums) for lo, hi in qs)
+    points = question(
+        [("points", "integer[][]")],
+        [
+            "1 <= points.length <= 300",
+            "points[i].length == 2",
+            "-10^4 <= x_i, y_i <= 10^4",
+            "All the <code>points</code> are <strong>unique</strong>.",
+            "points[i] = [x_i, y_i]",
+        ],
+    )
+    for (pts,) in samples(points, 50):
+        assert len({tuple(p) for p in pts}) == len(pts)
+        assert all(-(10**4) <= c <= 10**4 for p in pts for c in p)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "alphabet"),
+    [
+        ("<code>s</code> consists of only English lowercase letters.", string.ascii_lowercase),
+        ("<code>s</code> only contains lower case English letters.", string.ascii_lowercase),
+        (
+            "<code>s</code> consists of lowercase English letters from <code>&#39;a&#39;</code> to <code>&#39;j&#39;</code>.",
+            "abcdefghij",
+        ),
+        (
+            "<code>s</code> consists only of the characters <code>&#39;0&#39;</code> and <code>&#39;1&#39;</code>.",
+            "01",
+        ),
+        (
+            "<code>s</code> consists of digits from <code>&#39;1&#39;</code> to <code>&#39;9&#39;</code>.",
+            "123456789",
+        ),
+        ("<code>s</code> consists of only digits <code>0-9</code>.", string.digits),
+        ("<code>s</code> and <code>t</code> consist of only the digits 0 and 1.", "01"),
+        ("<code>s</code> consists of uppercase and lowercase letters.", string.ascii_letters),
+        (
+            "<code>s</code> consists of English letters (lower-case and upper-case), digits (<code>0-9</code>), <code>&#39; &#39;</code>, <code>&#39;+&#39;</code>, <code>&#39;-&#39;</code>, and <code>&#39;.&#39;</code>.",
+            string.ascii_letters + string.digits + " +-.",
+        ),
+        (
+            "<code>s</code> contains only the characters <code>(&#39;I&#39;, &#39;V&#39;, &#39;X&#39;, &#39;L&#39;, &#39;C&#39;, &#39;D&#39;, &#39;M&#39;)</code>.",
+            "IVXLCDM",
+        ),
+        (
+            "<code>s</code> consists of English letters, digits, period <code>&#39;.&#39;</code>, slash <code>&#39;/&#39;</code> or <code>&#39;_&#39;</code>.",
+            string.ascii_letters + string.digits + "./_",
+        ),
+        (
+            "<code>s</code> consists of lowercase English letters and special characters in <code>&quot;!@#$&quot;</code>.",
+            string.ascii_lowercase + "!@#$",
+        ),
+        (
+            "<code>s[i]</code> is <code>&#39;a&#39;</code>, <code>&#39;b&#39;</code>, or <code>&#39;c&#39;</code>.",
+            "abc",
+        ),
+        ("<code>&#39;a&#39; &lt;= s[i] &lt;= &#39;e&#39;</code>", "abcde"),
+        (
+            "The string <code>s</code> consists of characters <code>&#39;0&#39;</code> and <code>&#39;1&#39;</code> only.",
+            "01",
+        ),
+    ],
+)
+def test_real_alphabet_phrasings(sentence: str, alphabet: str) -> None:
+    params = (
+        [("s", "string"), ("t", "string")] if "<code>t</code>" in sentence else [("s", "string")]
+    )
+    lens = ["1 <= s.length, t.length <= 50"] if len(params) == 2 else ["1 <= s.length <= 50"]
+    inp = question(params, [*lens, sentence], raw=True)
+    res = build_spec(inp)
+    assert res.spec is not None, res.problems
+    for p in res.spec["params"]:
+        assert set(p["leaf"]["alphabet"]) == set(alphabet), sentence
+    for args in samples(inp, 30):
+        for s in args:
+            text(s, 1, 50, set(alphabet))
+
+
+@pytest.mark.parametrize(
+    ("params", "sentence", "why"),
+    [
+        (
+            [("n", "integer"), ("edges", "integer[][]")],
+            "The input is generated such that edges represents a valid tree.",
+            "not understood",
+        ),
+        (
+            [("grid", "integer[][]")],
+            "1 <= m * n <= 10^4",
+            "cannot read 'm * n' (a product of two quantities)",
+        ),
+        (
+            [("nums", "integer[]")],
+            "nums[i] != nums[i + 1] for all valid i.",
+            "cannot read 'nums[i + 1] for all valid i'",
+        ),
+        (
+            [("intervals", "integer[][]")],
+            "start_i < end_i",
+            "start_i is not a parameter or a size of one",
+        ),
+        (
+            [("nums", "integer[]"), ("k", "integer")],
+            "k is in the range [1, the number of unique elements in the array].",
+            "cannot read",
+        ),
+        ([("s", "string")], "s does not contain any leading or trailing spaces.", "not understood"),
+    ],
+)
+def test_forms_still_reported(params: list[tuple[str, str]], sentence: str, why: str) -> None:
+    """What docs/offline-synthesizer.md lists as unread: reported, never guessed."""
+    res = synthesize_offline(question(params, [sentence]))
+    assert res.needs_llm and res.generator_code is None and res.reason
+    assert f'"{sentence}": {why}' in res.reason, res.reason
+
+
 # -- the bundled corpus ---------------------------------------------------------------------------
 
 MUST_REPORT = {
@@ -847,5 +1320,110 @@ def test_corpus_generators_in_the_sandbox(corpus: dict[str, SnapshotFile], slug:
         output_param=sig.output_param,
         cpu_seconds=10,
         sandbox=sandbox,
+    )
+    assert out.ok, out.first_error()
+
+
+# -- a question in LeetCode's wording, end to end ----------------------------------------------
+
+
+# The questions of tests/fixtures/leetcode_wording_questions.json, checked independently of the
+# synthesizer from their Constraints.
+def _bst_input(root: Any, k: Any) -> None:
+    walk = in_order(root)
+    length(walk, 1, 10**4)
+    ints(walk, 0, 10**4)
+    assert all(a < b for a, b in itertools.pairwise(walk))
+    assert is_int(k) and 1 <= k <= len(walk)
+
+
+def _course_input(num: Any, pre: Any) -> None:
+    assert is_int(num) and 1 <= num <= 2000
+    length(pre, 0, 5000)
+    assert all(len(p) == 2 and 0 <= p[0] < num and 0 <= p[1] < num for p in pre)
+    assert len({tuple(p) for p in pre}) == len(pre)
+
+
+def _missing_input(nums: Any) -> None:
+    length(nums, 1, 10**4)
+    ints(nums, 0, len(nums))
+    assert len(set(nums)) == len(nums)
+
+
+WORDING_CHECKS: dict[str, Any] = {
+    "reverse-linked-list": lambda h: (length(h, 0, 5000), ints(h, -5000, 5000)),
+    "merge-intervals": lambda iv: (
+        length(iv, 1, 10**4),
+        [(length(r, 2, 2), ints(r, 0, 10**4), nondecreasing(r)) for r in iv],
+    ),
+    "number-of-islands": _grid,
+    "binary-search": lambda nums, t: (
+        length(nums, 1, 10**4),
+        ints(nums, -9999, 9999),
+        ints([t], -9999, 9999),
+        all(a < b for a, b in itertools.pairwise(nums)) or pytest.fail(f"not increasing: {nums}"),
+    ),
+    "kth-smallest-element-in-a-bst": _bst_input,
+    "course-schedule": _course_input,
+    "missing-number": _missing_input,
+    "array-partition": lambda nums: (
+        length(nums, 2, 2 * 10**4),
+        ints(nums, -(10**4), 10**4),
+        len(nums) % 2 == 0 or pytest.fail(f"odd length {len(nums)}"),
+    ),
+    "divide-two-integers": lambda a, b: (ints([a, b], -I31, I31 - 1), b != 0 or pytest.fail("0")),
+    "string-to-integer-atoi": lambda s: text(
+        s, 0, 200, set(string.ascii_letters + string.digits + " +-.")
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def wording_questions() -> dict[str, dict[str, Any]]:
+    data = json.loads((FIXTURES / "leetcode_wording_questions.json").read_text())
+    return {q["slug"]: q for q in data["questions"]}
+
+
+def test_wording_questions_all_get_a_generator(wording_questions: dict[str, Any]) -> None:
+    assert set(wording_questions) == set(WORDING_CHECKS)
+    for slug, q in wording_questions.items():
+        inp = SynthInput(
+            slug=slug, title=slug, content_html=q["content"], meta=q["metaData"], prompt=""
+        )
+        res = synthesize_offline(inp)
+        assert res.ok and res.generator_code, (slug, res.reason)
+
+
+@requires_bwrap
+@pytest.mark.parametrize("slug", sorted(WORDING_CHECKS))
+def test_wording_questions_in_the_sandbox(wording_questions: dict[str, Any], slug: str) -> None:
+    """A question that uses only LeetCode's wording gets an offline generator whose inputs meet
+    its constraints, seed by seed, and that a correct solution consumes (the corpus test's path)."""
+    q = wording_questions[slug]
+    inp = SynthInput(
+        slug=slug, title=slug, content_html=q["content"], meta=q["metaData"], prompt=""
+    )
+    res = synthesize_offline(inp)
+    assert res.ok and res.generator_code, res.reason
+    seeds = case_seeds(11, 16)
+    first = run_generator(res.generator_code, seeds=seeds, cpu_seconds=10)
+    again = run_generator(res.generator_code, seeds=seeds, cpu_seconds=10)
+    assert first.ok, first.first_error()
+    assert again.ok, again.first_error()
+    inputs = [o.value for o in first.outcomes]
+    assert inputs == [o.value for o in again.outcomes], "not deterministic per seed"
+    assert len({json.dumps(i) for i in inputs}) > 1, "every seed gave the same input"
+    for args in inputs:
+        assert isinstance(args, list) and len(args) == len(q["metaData"]["params"])
+        WORDING_CHECKS[slug](*args)
+    sig = parse_signature(q["metaData"])
+    out = run_outputs(
+        q["solution"],
+        entry_point=sig.name,
+        inputs=inputs[:4],
+        convert_offline=convert_offline_source(sig),
+        output_param=sig.output_param,
+        cpu_seconds=10,
+        sandbox=SandboxConfig(limits=SandboxLimits(recursion_limit=20_000)),
     )
     assert out.ok, out.first_error()

@@ -42,13 +42,21 @@ def html_to_text(content: str | None) -> str:
     return "\n".join(out).strip() + "\n"
 
 
+_ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]|&#8203;|&ZeroWidthSpace;", re.I)
+
+
 def _item_text(fragment: str) -> str:
     """One list item as plain text: ``10<sup>5</sup>`` -> ``10^5``, no tags, entities decoded."""
 
     def sup(m: re.Match[str]) -> str:
         inner = re.sub(r"<[^>]+>", "", m.group(1)).strip()
+        if not inner:
+            return ""
         return "^" + inner if re.fullmatch(r"[\w.]+", inner) else f"^({inner})"
 
+    # zero-width spaces and joiners: LeetCode's editor leaves runs of them inside names and
+    # exponents (``s\u200b\u200b consists of``, ``10<sup>(\u200b4)</sup>``)
+    fragment = _ZERO_WIDTH.sub("", fragment)
     text = re.sub(r"<sup>(.*?)</sup>", sup, fragment, flags=re.S | re.I)
     text = re.sub(r"<sub>(.*?)</sub>", r"_\1", text, flags=re.S | re.I)
     text = re.sub(r"<[^>]+>", "", text)

@@ -23,7 +23,14 @@ What it understands (one Constraints item at a time, after ``<sup>`` -> ``^`` an
   (``grid[i][j] is '0' or '1'``, ``nums[i] is either 0, 1, or 2``);
 - sortedness (``... sorted in non-decreasing order``; ``ascending`` / ``increasing`` are read as
   strictly increasing, the reading that satisfies either meaning) and distinctness (``All the
-  values of nums are unique``).
+  values of nums are unique``);
+- LeetCode's own wordings, collected from 781 real Constraints items (docs/offline-synthesizer.md,
+  "LeetCode's real wording"): ``The number of nodes in the list is the range [0, 5000]``,
+  ``... will be in the range``, ``between a and b``, ``min(50, nums.length)``,
+  ``sum(words[i].length)``, ``s.length / 2``, ``n = grid[i].length``, free names tied by an
+  equality (``nums.length == n + 1``), parity (``n is even``), ``!=`` (``divisor != 0``),
+  permutations, binary search trees, rows with named fields (``edges[i] = [a_i, b_i]``, the one
+  thing read from the description), and many more alphabet, order and uniqueness phrasings.
 
 Sampling policy (also written into each generated file's header):
 
@@ -69,7 +76,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from quicksilver.sources.text import constraint_lines
+from quicksilver.sources.text import constraint_lines, html_to_text
 from quicksilver.synth import OFFLINE_SYNTHESIZER, GeneratorResult, SynthInput
 
 log = logging.getLogger(__name__)
@@ -142,7 +149,11 @@ def _pick_scalar(lo: int, hi: int) -> int:
 
 
 def _sample_quantities(quantities: list, size_cap: int) -> dict:
-    """Sizes and scalars in order; each bound is ``coef * x + rest >= 0`` (rest: earlier ones)."""
+    """Sizes and scalars in order; each bound is ``coef * x + rest >= 0`` (rest: earlier ones).
+
+    An item may also carry ``"mod": [m, r]`` (x % m == r: ``n is even``) and ``"ne"``: bounds
+    ``coef * x + rest != 0`` (``divisor != 0``, ``src != dst``).
+    """
     for _attempt in range(200):
         q: dict = {}
         for item in quantities:
@@ -155,20 +166,46 @@ def _sample_quantities(quantities: list, size_cap: int) -> dict:
                 else:
                     his.append(rest // -coef)  # floor(rest / -coef)
             lo, hi = max(los), min(his)
+            mod = item.get("mod")
+            if mod:
+                lo += (mod[1] - lo) % mod[0]
             if item["size"]:
-                hi = min(hi, max(size_cap, lo))
+                cap = size_cap
+                if "cap" in item:  # a free n with length == a * n + c: the length fits the cap
+                    cap = (size_cap - item["cap"][1]) // item["cap"][0]
+                hi = min(hi, max(cap, lo))
+            if mod:
+                hi -= (hi - mod[1]) % mod[0]
             if lo > hi:
                 break  # an earlier choice left no room: draw again
-            if item["size"]:
-                q[item["name"]] = _pick_size(lo, hi)
-            elif _SIZE_MODE == "max" and lo >= 0 and hi + 1 >= 1000 * (lo + 1):
-                # a magnitude-like scalar (amount <= 10^4, x <= 2^31 - 1) grows with scale too
-                q[item["name"]] = min(hi, max(lo, size_cap))
-            else:
-                q[item["name"]] = _pick_scalar(lo, hi)
+            value = _pick_quantity(item, lo, hi, size_cap, q)
+            if value is None:
+                break
+            q[item["name"]] = value
         else:
             return q
     raise RuntimeError("could not satisfy the size constraints in 200 draws")
+
+
+def _pick_quantity(item: dict, lo: int, hi: int, size_cap: int, q: dict) -> int | None:
+    """One size or scalar in [lo, hi] (already aligned to its ``mod``); None: no allowed value
+    was found (the caller draws everything again)."""
+    mod = item.get("mod")
+    for attempt in range(20):
+        if attempt:
+            value = random.randint(lo, hi)  # only after an excluded value ("ne")
+        elif item["size"]:
+            value = _pick_size(lo, hi)
+        elif _SIZE_MODE == "max" and lo >= 0 and hi + 1 >= 1000 * (lo + 1):
+            # a magnitude-like scalar (amount <= 10^4, x <= 2^31 - 1) grows with scale too
+            value = min(hi, max(lo, size_cap))
+        else:
+            value = _pick_scalar(lo, hi)
+        if mod:
+            value -= (value - mod[1]) % mod[0]  # stays >= lo, which is aligned
+        if all(b["coef"] * value + _eval(b["rest"], q) != 0 for b in item.get("ne", ())):
+            return value
+    return None
 
 
 def _fit_sum(counts: list, lo: int, limit: int) -> list:
@@ -237,6 +274,8 @@ def _draw(leaf: dict, q: dict, count: int, distinct: bool, edge: bool) -> list:
         hi = min(_eval(f, q) for f in leaf["hi"])
         if lo > hi:
             raise RuntimeError(f"empty value range [{lo}, {hi}]")
+        if leaf.get("ne"):
+            return _draw_excluding(leaf, q, count, distinct, edge, lo, hi)
         if distinct:
             if count > hi - lo + 1:
                 raise RuntimeError(f"{count} distinct values do not fit in [{lo}, {hi}]")
@@ -259,6 +298,31 @@ def _draw(leaf: dict, q: dict, count: int, distinct: bool, edge: bool) -> list:
     if edge and len(choices) > 1:
         choices = random.sample(choices, random.randint(1, 2))  # e.g. "aaaa", all '0'
     return [random.choice(choices) for _ in range(count)]
+
+
+def _draw_excluding(
+    leaf: dict, q: dict, count: int, distinct: bool, edge: bool, lo: int, hi: int
+) -> list:
+    """Integer values in [lo, hi] other than ``leaf["ne"]`` (``nums[i] != 0``)."""
+    bad = set(leaf["ne"])
+    plain = {k: v for k, v in leaf.items() if k != "ne"}
+    if distinct:
+        room = hi - lo + 1
+        got = _draw(plain, q, min(room, count + len(bad)), True, edge)
+        out = [x for x in got if x not in bad][:count]
+        if len(out) < count:
+            raise RuntimeError(f"{count} distinct values do not fit in [{lo}, {hi}] less {bad}")
+        return out
+    out = _draw(plain, q, count, False, edge)
+    for i, x in enumerate(out):
+        tries = 0
+        while x in bad:
+            tries += 1
+            if tries > 100:
+                raise RuntimeError(f"no value in [{lo}, {hi}] other than {sorted(bad)}")
+            x = random.randint(lo, hi)
+        out[i] = x
+    return out
 
 
 def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
@@ -285,8 +349,11 @@ def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
     return out
 
 
-def _tree(values: list, path: bool) -> list:
-    """A random binary tree holding ``values`` (a path when ``path``), in LeetCode level order."""
+def _tree(values: list, path: bool, bst: bool = False) -> list:
+    """A random binary tree holding ``values`` (a path when ``path``), in LeetCode level order.
+
+    ``bst``: the values go in sorted by an in-order walk, so the tree is a search tree.
+    """
     n = len(values)
     if n == 0:
         return []
@@ -307,6 +374,19 @@ def _tree(values: list, path: bool) -> list:
             left[node] = i
         else:
             right[node] = i
+    if bst:
+        ordered = sorted(values)
+        values = list(values)
+        stack: list = []
+        node, k = 0, 0
+        while stack or node >= 0:
+            while node >= 0:
+                stack.append(node)
+                node = left[node]
+            node = stack.pop()
+            values[node] = ordered[k]
+            k += 1
+            node = right[node]
     out = [values[0]]
     queue = [0]
     for node in queue:
@@ -331,6 +411,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
     levels = _level_counts(p["dims"], q, size_cap)
     rows = levels[-1]
     distinct = p["distinct"]
+    if "cols" in p:  # rows of named fields: a value range per field
+        return _draw_rows(p, q, len(rows), edge)
     if distinct and distinct["level"] == "value" and distinct["scope"] == "all":
         flat = _draw(p["leaf"], q, sum(rows), True, edge)
     elif distinct and distinct["level"] == "value":
@@ -357,7 +439,7 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         if distinct and distinct["level"] == "string":
             inner = _distinct_strings(inner, p, q, size_cap)
     if p["kind"] == "tree":
-        return _tree(inner[0], _chance(_BOUNDARY_P))
+        return _tree(inner[0], _chance(_BOUNDARY_P), p.get("bst", False))
     for counts in reversed(levels[:-1]):
         nested = []
         i = 0
@@ -368,10 +450,43 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
     return inner[0]
 
 
+def _draw_rows(p: dict, q: dict, count: int, edge: bool) -> list | None:
+    """``count`` rows, field j drawn from ``p["cols"][j]``; then each pair [a, b, op] holds
+    (``!=``, ``<``: b drawn again until it differs; ``<=``, ``<``: a and b swapped when out of
+    order, both having one range), and with ``unique_rows`` no two rows hold the same values.
+    None when the sizes drawn leave no room (the caller draws everything again)."""
+    cols = p["cols"]
+    table = [list(r) for r in zip(*[_draw(c, q, count, False, edge) for c in cols], strict=True)]
+    seen: set = set()
+    for row in table:
+        for _try in range(1000):
+            for a, b, op in p.get("pairs", ()):
+                tries = 0
+                while op != "<=" and row[a] == row[b]:
+                    tries += 1
+                    if tries > 100:
+                        return None  # e.g. 1 <= a_i, b_i <= n with n == 1: draw n again
+                    row[b] = _draw(cols[b], q, 1, False, False)[0]
+                if op != "!=" and row[a] > row[b]:
+                    row[a], row[b] = row[b], row[a]
+            key = tuple(sorted(row))
+            if not p.get("unique_rows") or key not in seen:
+                break
+            row[:] = [_draw(c, q, 1, False, False)[0] for c in cols]
+        else:
+            return None
+        seen.add(key)
+    return table
+
+
 def _generate_from_spec(spec: dict, size_cap: int) -> list:
     """One test input: the method's arguments in parameter order, as plain data."""
-    q = _sample_quantities(spec["quantities"], size_cap)
-    return [_build_param(p, q, size_cap) for p in spec["params"]]
+    for _attempt in range(50):
+        q = _sample_quantities(spec["quantities"], size_cap)
+        args = [_build_param(p, q, size_cap) for p in spec["params"]]
+        if all(a is not None for a in args):  # None: rows that the sizes left no room for
+            return args
+    raise RuntimeError("could not draw rows that meet the constraints in 50 draws")
 
 
 _RUNTIME: tuple[Callable[..., Any], ...] = (
@@ -381,12 +496,15 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _log_magnitude,
     _pick_scalar,
     _sample_quantities,
+    _pick_quantity,
     _fit_sum,
     _level_counts,
     _draw_float,
     _draw,
+    _draw_excluding,
     _distinct_strings,
     _tree,
+    _draw_rows,
     _build_param,
     _generate_from_spec,
 )
@@ -398,7 +516,11 @@ SAMPLING_POLICY = (
     "value (min/max), extreme-leaning values, a one- or two-letter alphabet, or a path-shaped "
     "tree; with probability ~10% a list with no stated order sorted ascending or descending; "
     "distinct values by random.sample; sorted by sorting; sums of lengths shrunk to fit; "
-    "quantities drawn in topological order of their relations (sizes first)"
+    "quantities drawn in topological order of their relations (sizes first); where stated: a "
+    "binary search tree's values placed by an in-order walk, a remainder (n is even) met by "
+    "moving the value down to the next allowed one, values excluded by != drawn again, rows "
+    "with named fields drawn field by field (ordered pairs swapped into order, repeated rows "
+    "drawn again)"
 )
 
 PERF_POLICY = (
@@ -561,6 +683,7 @@ class _Ref:
     key: str = ""  # q: the quantity's key (a parameter, a dimension, or a free name like n)
     params: tuple[str, ...] = ()  # leaf / container
     depth: int = 0  # container: how many indexes deep
+    col: int = -1  # leaf: one field of each row (``edges[i] = [a_i, b_i]``: a_i is column 0)
 
 
 class _Unsupported(ValueError):
@@ -568,6 +691,36 @@ class _Unsupported(ValueError):
 
 
 _REF_RE = re.compile(r"[A-Za-z_]\w*(?:\[[^\[\]]*\])*(?:\.\w+(?:\(\))?)?")
+
+
+def _split_top(text: str) -> list[str]:
+    """``a, b, and c`` -> its items, keeping commas inside brackets (``min(50, nums.length)``)."""
+    items: list[str] = []
+    depth = 0
+    cur = ""
+    for ch in text:
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch == "," and depth == 0:
+            items.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    items.append(cur)
+    out = [re.sub(r"^and\s+", "", i.strip()) for i in items]
+    return [i for i in out if i]
+
+
+def _clean(line: str) -> str:
+    """A Constraints item ready for the forms: no final period, ``10,000`` -> ``10000``,
+    LeetCode's odd minus signs (``–10^4``) as ``-``."""
+    text = line.strip().rstrip(".").strip()
+    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
+    return re.sub(r"[\u2013\u2212](?=\s*\d)", "-", text)
+
+
+# ``edges[i] = [a_i, b_i]``, ``queries[i] == [l_i, r_i, x_i]``: names for the fields of each row
+_FIELDS_RE = re.compile(r"([A-Za-z_]\w*)\[i\] ?==? ?\[([A-Za-z_]\w*(?:,\s*[A-Za-z_]\w*)+)\]")
 
 
 class _Lin:
@@ -598,7 +751,7 @@ class _Lin:
 
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<ref>" + _REF_RE.pattern + r")|(?P<op>[-+*^()]))"
+    r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<ref>" + _REF_RE.pattern + r")|(?P<op>[-+*/^()]))"
 )
 
 
@@ -643,10 +796,17 @@ class _ExprParser:
 
     def _term(self) -> _Lin:
         out = self._unary()
-        while self._peek() == "*":
+        while self._peek() in ("*", "/"):
+            op = self.tokens[self.i][1]
             self.i += 1
             rhs = self._unary()
-            if not rhs.terms:
+            if op == "/":
+                # ``s.length / 2``: exact (rational) here; a bound between integer quantities
+                # is scaled back to integers later, a bound on values must not be fractional
+                if rhs.terms or rhs.const == 0:
+                    raise _Unsupported("a division by a quantity")
+                out = out.scale(1 / rhs.const)
+            elif not rhs.terms:
                 out = out.scale(rhs.const)
             elif not out.terms:
                 out = rhs.scale(out.const)
@@ -725,39 +885,98 @@ _CLASS_NAMES = {
     string.digits: "digits",
 }
 _QUOTED = re.compile(r"'(.)'|\"(.)\"")
+# a quoted run of characters where the sentence lists characters: "!@#$", square brackets '[]'
+_QUOTED_RUN = re.compile(
+    r"(\b(?:characters?|brackets|parenthes[ie]s|in|from|string)\s*:?\s*)'([^'\s]{2,40})'|"
+    r"(\b(?:characters?|brackets|parenthes[ie]s|in|from|string)\s*:?\s*)\"([^\"\s]{2,40})\""
+)
+_QUOTED_RANGE = re.compile(
+    r"(?:from\s+)?(['\"])(.)\1\s*(?:to|through|-)\s*(['\"])(.)\3", flags=re.I
+)
+# "digits 2 through 9", "digits (0-9)", "digits from 0 to 9", "digits 0-9"
+_DIGIT_RANGE = re.compile(r"\bdigits?\s*(?:from\s+)?\(?(\d)\s*(?:to|through|-)\s*(\d)\)?")
+# names that a quoted character follows ("period '.'", "the characters '0' and '1'")
+_CHAR_NAMES = (
+    r"(?:(?:the\s+)?(?:special\s+)?(?:characters?|letters?|digits?|symbols?)(?:\s+(?:from|in))?"
+    r"(?:\s+the\s+set)?|(?:lowercase\s+)?(?:english\s+)?letters(?:\s+from)?(?:\s+the\s+set)?|"
+    r"operators?|the\s+set|periods?|slash(?:es)?|dots?|plus|minus|commas?|hyphens?|underscores?|"
+    r"apostrophes?|asterisks?|dash(?:es)?|stars?|vertical\s+bars?|"
+    r"(?:square\s+|round\s+|curly\s+)?brackets|parenthes[ie]s|negative\s+sign|"
+    r"exclamation\s+marks?|spaces?|the\s+following\s+characters|one\s+of\s+the\s+following)"
+)
 
 
 def _set_items(text: str) -> list[str | int] | None:
     """``'0' or '1'`` / ``0, 1, or 2`` / ``lowercase English letters, '.', and '*'``: the items
-    (a class expands to its characters; ints stay ints); None when something is not recognised."""
+    (a class expands to its characters; ints stay ints); None when something is not recognised.
+
+    Reads LeetCode's many ways to say it: ``English lowercase letters``, ``lower case``,
+    ``the characters 'a', 'b', and 'c'``, ``digits from '0' to '9'``, ``digits (0-9)``,
+    ``period '.'``, ``the special characters in "!@#$"``, ``{'a', 'b'}``, ``0's and 1's``.
+    """
     quoted: list[str] = []
 
-    def keep(m: re.Match[str]) -> str:
-        quoted.append(m.group(1) if m.group(1) is not None else m.group(2))
+    def hold(chars: str) -> str:
+        quoted.append(chars)
         return f" \x00{len(quoted) - 1}\x00 "
 
-    text = _QUOTED.sub(keep, text).lower().strip().rstrip(".")
-    text = re.sub(r"\s+only$", "", text)  # "digits only"
-    text = text.replace("lower-case", "lowercase").replace("upper-case", "uppercase")
+    def run(m: re.Match[str]) -> str:
+        lead = m.group(1) if m.group(1) is not None else m.group(3)
+        return lead + hold(m.group(2) if m.group(2) is not None else m.group(4))
+
+    def span(m: re.Match[str]) -> str:
+        a, b = ord(m.group(2)), ord(m.group(4))
+        return hold("".join(chr(c) for c in range(a, b + 1))) if a <= b else m.group(0)
+
+    def keep(m: re.Match[str]) -> str:
+        return hold(m.group(1) if m.group(1) is not None else m.group(2))
+
+    text = _QUOTED_RUN.sub(run, text)
+    text = _QUOTED_RANGE.sub(span, text)
+    text = _QUOTED.sub(keep, text).lower().strip().rstrip(".").strip()
+    text = _DIGIT_RANGE.sub(
+        lambda m: hold("".join(str(d) for d in range(int(m.group(1)), int(m.group(2)) + 1))),
+        text,
+    )
+    text = re.sub(r"^only\s+|\s+only$", "", text)  # "digits only"
+    text = re.sub(r"(\d)'s\b", r"\1", text)  # "0's and 1's"
+    text = text.replace("and/or", "and").replace("lower-case", "lowercase")
+    text = re.sub(r"\b(lower|upper)[- ]case\b", r"\1case", text)
+    text = re.sub(r"\bnumeric digits\b", "digits", text)
+    text = re.sub(r"\benglish (lowercase|uppercase)\b", r"\1 english", text)
     text = re.sub(
-        r"(lowercase and uppercase|uppercase and lowercase) english letters",
+        r"(?:english )?(?:lower(?:case)?|upper(?:case)?) and (?:lower(?:case)?|upper(?:case)?) "
+        r"(?:english )?(?:letters|characters)",
         "english letters",
         text,
     )
     text = re.sub(
-        r"english letters \((both )?(lowercase|uppercase) and (uppercase|lowercase)\)",
+        r"letters of the english alphabet in (?:lowercase and uppercase|uppercase and lowercase)",
         "english letters",
         text,
     )
+    text = re.sub(
+        r"(english letters?) \((?:both )?(?:lowercase|uppercase) (?:and|or) "
+        r"(?:uppercase|lowercase)\)",
+        r"\1",
+        text,
+    )
+    text = re.sub(r"\b(lowercase|uppercase) english characters?\b", r"\1 english letters", text)
+    # a name before a quoted character or run ("period '.'"), or after it ("'#' letter")
+    text = re.sub(rf"\b{_CHAR_NAMES}\s*:?\s*(?=[\[({{]?\s*\x00)", "", text)
+    text = re.sub(r"(\x00\d+\x00)\s+(?:characters?|letters?|s)\b", r"\1", text)  # '0's
+    text = re.sub(r"\b(?:the\s+)?digits\s+(?=\d\b)", "", text)  # "the digits 0 and 1"
+    if "\x00" in text:
+        text = re.sub(r"[{}\[\]()]", " ", text)  # {'a', 'b'}, ['A', 'C'], ('I', 'V')
     out: list[str | int] = []
     for raw in re.split(r"\s*,\s*|\s+(?:and|or)\s+", text):
         item = raw.strip().rstrip(".").strip()
         item = re.sub(r"^(?:(?:and|or|either|only|one of|a|an|the)\s+)+", "", item).strip()
         if not item:
             continue
-        m = re.fullmatch(r"\x00(\d+)\x00", item)
-        if m:
-            out.append(quoted[int(m.group(1))])
+        held = re.findall(r"\x00(\d+)\x00", item)
+        if held and not re.sub(r"\x00\d+\x00", "", item).strip():
+            out.extend(c for i in held for c in quoted[int(i)])
         elif re.fullmatch(r"-?\d+", item):
             out.append(int(item))
         elif item in _CHAR_CLASSES:
@@ -858,6 +1077,11 @@ class _LeafInfo:
     alphabet: str | None = None
     sorted: str | None = None  # "asc" | "desc"
     distinct: dict[str, str] | None = None  # {"level": "value"|"string", "scope": "all"|"each"}
+    ne: list[int] = field(default_factory=list)  # excluded values (``nums[i] != 0``)
+    bst: bool = False  # a TreeNode parameter that is a binary search tree
+    cols: dict[int, _LeafInfo] = field(default_factory=dict)  # per-field bounds of rows
+    pairs: list[tuple[int, int, str, str]] = field(default_factory=list)  # (a, b, op, line)
+    unique_rows: str | None = None  # the line that says no two rows are the same
 
 
 @dataclass
@@ -871,6 +1095,8 @@ class SpecResult:
 
 _ORDER_WORDS = {
     "non-decreasing": ("asc", False),
+    "non-descending": ("asc", False),
+    "non-ascending": ("desc", False),
     "nondecreasing": ("asc", False),
     "non-increasing": ("desc", False),
     "nonincreasing": ("desc", False),
@@ -903,6 +1129,14 @@ class _Analysis:
         self.lins: list[tuple[_Lin, str]] = []  # (form >= 0, line) over q refs
         self.leaf: dict[str, _LeafInfo] = {p.name: _LeafInfo() for p in params}
         self.sums: dict[str, list[tuple[int, str]]] = {}
+        self.sum_mins: dict[str, list[tuple[int, str]]] = {}  # stated least sums of lengths
+        self.eqs: list[tuple[_Lin, str]] = []  # equalities that are not aliases (n == e.length + 1)
+        self.nes: list[tuple[_Lin, str]] = []  # form != 0 over quantities
+        self.mods: list[tuple[str, int, int, str]] = []  # (quantity key, m, r, line): key % m == r
+        self.hidden: set[str] = set()  # classes of free names tied to parameters by an equality
+        self.hidden_sizes: set[str] = set()  # ... tied to a length or count (capped like one)
+        self.cap_fit: dict[str, list[int]] = {}  # hidden size -> [a, c]: length == a * it + c
+        self.fields: dict[str, tuple[str, int]] = {}  # a_i -> (edges, 0) for edges[i] = [a_i, b_i]
         self.known: set[str] = set()
         for p in params:
             if p.is_quantity:
@@ -943,6 +1177,11 @@ class _Analysis:
                 raise _Unsupported("Node.val, but no TreeNode / ListNode parameter")
             return _Ref("leaf", params=nodes)
         p = self.by_name.get(name)
+        if p is None and name in self.fields and not idx:
+            owner, col = self.fields[name]
+            if suffix:
+                raise _Unsupported(f"{raw}: a field of {owner} has no .{suffix}")
+            return _Ref("leaf", params=(owner,), col=col)
         if p is None:
             if idx or suffix:
                 raise _Unsupported(f"{raw} is not a parameter or a size of one")
@@ -955,6 +1194,14 @@ class _Analysis:
             raise _Unsupported(f"{raw}: .{suffix} is not modelled")
         if p.is_quantity and not idx:
             return _Ref("q", key=p.name)
+        if (
+            not suffix
+            and len(idx) == p.depth == 2
+            and p.leaf == "int"
+            and re.fullmatch(r"\d+", idx[1].strip())
+            and not re.fullmatch(r"\d+", idx[0].strip())
+        ):
+            return _Ref("leaf", params=(p.name,), col=int(idx[1]))  # edges[i][0]: a column
         if any(re.fullmatch(r"\d+", i.strip()) for i in idx):
             raise _Unsupported(f"{raw}: a constraint on one specific position")
         if len(idx) == p.depth and not p.tree:
@@ -972,7 +1219,10 @@ class _Analysis:
     def _phrase_refs(self, phrase: str) -> list[_Ref]:
         """Targets of a sentence: references, ``the tree``, ``the number of nodes in ...``."""
         phrase = re.sub(r"^(?:both|each of|all of)\s+", "", phrase.strip(), flags=re.I)
-        m = re.fullmatch(r"the number of nodes in (.+)", phrase, flags=re.I)
+        phrase = re.sub(
+            r"^the (?:given )?(?:string|array|integer array|list)\s+(?=\w)", "", phrase, flags=re.I
+        )
+        m = re.fullmatch(r"the (?:total )?number of (?:the )?nodes in (.+)", phrase, flags=re.I)
         if m:
             return [
                 _Ref("q", key=self.by_name[n].dim_key(0))
@@ -1051,11 +1301,24 @@ class _Analysis:
                     return
                 acts.append(lambda: self.lins.append((b - a, line)))
                 acts.append(lambda: self.lins.append((a - b, line)))
+                acts.append(lambda: self.eqs.append((a - b, line)))
                 return
             diff = b - a - (_Lin(Fraction(1)) if op == "<" else _Lin())
             acts.append(lambda: self.lins.append((diff, line)))
             return
         ra, rb = a.single(), b.single()
+        if (
+            ra is not None
+            and rb is not None
+            and ra.kind == rb.kind == "leaf"
+            and min(ra.col, rb.col) >= 0
+            and ra.params == rb.params
+            and op in ("<=", "<")
+        ):
+            # two fields of one row: "start_i <= end_i", "l_i <= r_i" (drawn, then ordered)
+            pair = (ra.col, rb.col, op, line)
+            acts.append(partial(self.leaf[ra.params[0]].pairs.append, pair))
+            return
         if ra is not None and ra.kind == "leaf" and "leaf" not in {r.kind for r in b.terms}:
             leaf_ref, other, leaf_left = ra, self._q_form(b), True
         elif rb is not None and rb.kind == "leaf" and "leaf" not in {r.kind for r in a.terms}:
@@ -1070,7 +1333,7 @@ class _Analysis:
                 raise _Unsupported(f"a numeric bound on {p.name}, whose values are {p.leaf}")
             if p.leaf == "float" and other.terms:
                 raise _Unsupported("a floating-point value bounded by a quantity")
-            info = self.leaf[name]
+            info = self._info(name, leaf_ref.col)
             if op == "==":
                 acts.append(partial(info.lo.append, (other, False, line)))
                 acts.append(partial(info.hi.append, (other, False, line)))
@@ -1079,23 +1342,190 @@ class _Analysis:
             else:
                 acts.append(partial(info.lo.append, (other, strict, line)))
 
+    def _info(self, name: str, col: int) -> _LeafInfo:
+        """The value facts of a parameter, or of one field (column) of its rows."""
+        info = self.leaf[name]
+        return info if col < 0 else info.cols.setdefault(col, _LeafInfo())
+
+    def _unique_rows(self, text: str, line: str, acts: list[Callable[[], None]]) -> bool:
+        """``There are no repeated edges``, ``All the pairs [x_i, y_i] are unique``, ``All the
+        given points are unique``: no two rows hold the same values (in any order, which
+        satisfies both the ordered and the unordered reading)."""
+        unique = r"(?:unique|distinct)"
+        name: str | None = None
+        m = re.fullmatch(
+            r"there (?:are|will be) no (?:repeated|duplicate|duplicated) (\w+)"
+            r"(?: in (?:the )?(?:input|graph))?",
+            text,
+            flags=re.I,
+        ) or re.fullmatch(
+            rf"all (?:the )?(?:given )?(\w+) (?:are|is) {unique}|"
+            rf"(\w+) contains? (?:all |only )?{unique} (?:coordinates|points|rows|pairs)|"
+            rf"(\w+) contains? no duplicate (?:coordinates|points|rows|pairs|\w+)",
+            text,
+            flags=re.I,
+        )
+        if m:
+            word = next(g for g in m.groups() if g)
+            for cand in (word, word + "s"):
+                p = self.by_name.get(cand)
+                if p is not None and p.depth == 2 and p.leaf == "int" and not p.join:
+                    name = p.name
+                    break
+            if name is None:
+                return False
+        else:
+            whole = re.fullmatch(rf"all (?:the )?pairs (\w+)\[i\] are {unique}", text, flags=re.I)
+            if whole and whole.group(1) in self.by_name:  # "All the pairs prerequisites[i] are"
+                acts.append(partial(setattr, self.leaf[whole.group(1)], "unique_rows", line))
+                return True
+            m = re.fullmatch(
+                rf"all (?:the )?pairs \[?\(?([^\]\)]+)\)?\]? are {unique}", text, flags=re.I
+            )
+            if not m:
+                return False
+            refs = [self.resolve(f) for f in _split_top(m.group(1))]
+            owners = {r.params for r in refs if r.kind == "leaf" and r.col >= 0}
+            if len(owners) != 1 or len(refs) != len(self._width_fields(next(iter(owners))[0])):
+                raise _Unsupported("a uniqueness of some fields of the rows only")
+            name = next(iter(owners))[0]
+        acts.append(partial(setattr, self.leaf[name], "unique_rows", line))
+        return True
+
+    def _width_fields(self, name: str) -> list[str]:
+        return [f for f, (owner, _) in self.fields.items() if owner == name]
+
     def _chain(self, text: str, acts: list[Callable[[], None]], line: str) -> bool:
-        parts = re.split(r"(<=|>=|==|!=|<|>)", text)
+        # a lone ``=`` is an equality too (``n = board[i].length``)
+        parts = re.split(r"(<=|>=|==|!=|<|>|(?<![<>=!])=(?!=))", text)
         if len(parts) < 3:
             return False
-        ops, segs = parts[1::2], parts[0::2]
+        ops, segs = ["==" if o == "=" else o for o in parts[1::2]], parts[0::2]
         if "!=" in ops:
-            raise _Unsupported("an inequality (!=)")
-        exprs = [
-            [self._parse(e) for e in re.split(r",\s*(?:and\s+)?", s) if e.strip()] for s in segs
-        ]
-        if any(not e for e in exprs):
+            if len(ops) != 1:
+                raise _Unsupported("an inequality (!=) in a chain")
+            self._not_equal(segs[0], segs[1], line, acts)
+            return True
+        sides = [[self._side_item(e) for e in _split_top(s)] for s in segs]
+        if any(not side for side in sides):
             raise _Unsupported("an empty side of a comparison")
         for i, op in enumerate(ops):
-            for a in exprs[i]:
-                for b in exprs[i + 1]:
-                    self._relate(a, op, b, line, acts)
+            for a in sides[i]:
+                for b in sides[i + 1]:
+                    self._relate_items(a, op, b, line, acts)
         return True
+
+    def _side_item(self, text: str) -> tuple[str, list[_Lin], str]:
+        """One expression of a comparison: ``("one", [form], "")``, ``("min"/"max", [forms], "")``
+        for ``min(50, nums.length)``, or ``("sum", [], key)`` for ``sum(words[i].length)``."""
+        text = text.strip()
+        m = re.fullmatch(r"(min|max)\s*\((.*)\)", text, flags=re.I)
+        if m:
+            args = _split_top(m.group(2))
+            if len(args) < 2:
+                raise _Unsupported(f"cannot read {text!r}")
+            return (m.group(1).lower(), [self._parse(a) for a in args], "")
+        m = re.fullmatch(r"sum\s*\((.*)\)", text, flags=re.I)
+        if m:
+            ref = self.resolve(m.group(1))
+            if ref.kind != "q" or not re.fullmatch(r".+\[i\]\.length", ref.key):
+                raise _Unsupported("only sums of per-item lengths (x[i].length) are supported")
+            return ("sum", [], ref.key)
+        return ("one", [self._parse(text)], "")
+
+    def _relate_items(
+        self,
+        a: tuple[str, list[_Lin], str],
+        op: str,
+        b: tuple[str, list[_Lin], str],
+        line: str,
+        acts: list[Callable[[], None]],
+    ) -> None:
+        """``a op b`` where either side may be a min / max / sum (see :meth:`_side_item`)."""
+        if op in (">=", ">"):
+            a, b, op = b, a, "<=" if op == ">=" else "<"
+        if a[0] == "sum" or b[0] == "sum":
+            self._sum_relation(a, op, b, line, acts)
+            return
+        if op == "==" and (a[0] != "one" or b[0] != "one"):
+            raise _Unsupported("an equality with min(...) or max(...)")
+        if a[0] == "min" or b[0] == "max":
+            # x <= max(a, b) means "x <= a or x <= b": not a conjunction of bounds
+            raise _Unsupported("a bound by the larger (or smaller) of two values")
+        # max(a, b) <= x <= min(c, d): every pair is a bound
+        for la in a[1]:
+            for lb in b[1]:
+                self._relate(la, op, lb, line, acts)
+
+    def _sum_relation(
+        self,
+        a: tuple[str, list[_Lin], str],
+        op: str,
+        b: tuple[str, list[_Lin], str],
+        line: str,
+        acts: list[Callable[[], None]],
+    ) -> None:
+        if (a[0] == "sum" and b[0] == "sum") or op == "==":
+            raise _Unsupported("only a constant bound on a sum of lengths is supported")
+        bound = b if a[0] == "sum" else a
+        if bound[0] != "one" or bound[1][0].terms or bound[1][0].const.denominator != 1:
+            raise _Unsupported("only a constant bound on a sum of lengths is supported")
+        value = int(bound[1][0].const)
+        if a[0] == "sum":  # sum <= value (or < value)
+            limit = value - 1 if op == "<" else value
+            acts.append(lambda: self.sums.setdefault(a[2], []).append((limit, line)))
+        else:  # value <= sum: holds when every draw reaches it (checked when scheduling)
+            least = value + 1 if op == "<" else value
+            acts.append(lambda: self.sum_mins.setdefault(b[2], []).append((least, line)))
+
+    def _not_equal(self, left: str, right: str, line: str, acts: list[Callable[[], None]]) -> None:
+        """``divisor != 0``, ``nums[i] != 0``, ``src != dst``: an excluded value or pair."""
+        a, b = self._parse(left), self._parse(right)
+        kinds = {r.kind for r in (*a.terms, *b.terms)}
+        if "container" in kinds:
+            raise _Unsupported("an inequality (!=) between lists")
+        if "leaf" not in kinds:
+            if not a.terms and not b.terms:
+                if a.const == b.const:
+                    raise _Unsupported("a false statement about numbers")
+                return
+            acts.append(lambda: self._mention(a, line))
+            acts.append(lambda: self._mention(b, line))
+            acts.append(lambda: self.nes.append((a - b, line)))
+            return
+        ra, rb = a.single(), b.single()
+        if (
+            ra is not None
+            and rb is not None
+            and ra.kind == rb.kind == "leaf"
+            and min(ra.col, rb.col) >= 0
+            and ra.params == rb.params
+        ):
+            pair = (ra.col, rb.col, "!=", line)  # "a_i != b_i": two fields of one row
+            acts.append(partial(self.leaf[ra.params[0]].pairs.append, pair))
+            return
+        leaf_ref, other = (ra, b) if ra is not None and ra.kind == "leaf" else (rb, a)
+        if leaf_ref is None or leaf_ref.kind != "leaf" or other.terms:
+            raise _Unsupported("an inequality (!=) between elements")
+        if other.const.denominator != 1:
+            raise _Unsupported("an inequality (!=) with a fraction")
+        for name in leaf_ref.params:
+            if self.by_name[name].leaf != "int":
+                raise _Unsupported(f"an inequality (!=) on {name}, whose values are not integers")
+            acts.append(partial(self._info(name, leaf_ref.col).ne.append, int(other.const)))
+
+    def _modulus(
+        self, targets: str, m: int, r: int, line: str, acts: list[Callable[[], None]]
+    ) -> None:
+        """``n is even``, ``nums.length % 2 == 0``, ``n is a multiple of 3``."""
+        if m < 1:
+            raise _Unsupported(f"a remainder modulo {m}")
+        for ref in self._phrase_refs(targets):
+            if ref.kind != "q":
+                raise _Unsupported("a divisibility condition on something that is not a count")
+            key = ref.key
+            acts.append(partial(self._mention, _Lin(Fraction(0), {ref: Fraction(1)}), line))
+            acts.append(partial(self.mods.append, (key, m, r % m, line)))
 
     def _set_alphabet(self, refs: list[_Ref], chars: str, acts: list[Callable[[], None]]) -> None:
         for ref in refs:
@@ -1114,8 +1544,7 @@ class _Analysis:
 
     def _line(self, line: str) -> None:
         """Understand one Constraints item, or record it as a problem (quoted)."""
-        text = line.strip().rstrip(".").strip()
-        text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)  # 10,000
+        text = _clean(line)
         acts: list[Callable[[], None]] = []
         try:
             if not self._try_forms(text, line, acts):
@@ -1127,15 +1556,41 @@ class _Analysis:
             self.problems.append(f'"{line}": {exc}')
 
     def _try_forms(self, text: str, line: str, acts: list[Callable[[], None]]) -> bool:
-        m = re.fullmatch(r"the number of nodes in (.+?) is ([A-Za-z_]\w*|\d+)", text, flags=re.I)
+        m = _FIELDS_RE.fullmatch(text)
+        if m and m.group(1) in self.by_name:
+            p = self.by_name[m.group(1)]
+            names = _split_top(m.group(2))
+            if p.depth != 2 or p.leaf != "int":
+                raise _Unsupported(f"fields of {p.name} ({p.type}): only integer rows are")
+            if any(self.fields.get(n) != (p.name, j) for j, n in enumerate(names)):
+                raise _Unsupported("a field name that is already a parameter or another field")
+            width = _Lin(Fraction(0), {_Ref("q", key=p.dim_key(1)): Fraction(1)})
+            self._relate(width, "==", _Lin(Fraction(len(names))), line, acts)
+            return True
+        if self._unique_rows(text, line, acts):
+            return True
+        m = re.fullmatch(
+            r"the number of (?:the )?nodes in (.+?) (?:is|will be|equals) ([A-Za-z_]\w*|\d+)",
+            text,
+            flags=re.I,
+        )
         if m:
             refs = self._phrase_refs(f"the number of nodes in {m.group(1)}")
             value = self._parse(m.group(2))
             for ref in refs:
                 self._relate(_Lin(Fraction(0), {ref: Fraction(1)}), "==", value, line, acts)
             return True
+        # "is in the range [a, b]", and LeetCode's variants: "is the range" (reverse-linked-list),
+        # "will be in the range", "is within the range", "is in the range of"
         m = re.fullmatch(
-            r"(.+?) (?:is|are) (?:in|within) the range \[([^\[\],]+),\s*([^\[\]]+)\]",
+            r"(.+?) (?:is|are|will be|will always be|should be)(?: always)? "
+            r"(?:(?:in|within) )?the range (?:of )?\[([^\[\],]+),\s*([^\[\]]+)\]"
+            r"(?:,? inclusive)?",
+            text,
+            flags=re.I,
+        ) or re.fullmatch(
+            r"(.+?) (?:is|are|will be) between (\S+(?: [-+*/] \S+)*) and "
+            r"(\S+(?: [-+*/] \S+)*?)(?:,? inclusive)?",
             text,
             flags=re.I,
         )
@@ -1148,54 +1603,180 @@ class _Analysis:
             return True
         m = re.fullmatch(
             r"the sum of (.+?) (?:will not exceed|does not exceed|won't exceed|is at most|"
-            r"is less than or equal to|<=) (.+)",
+            r"is less than or equal to|is smaller than or equal(?: to)?|<=) (.+)",
             text,
             flags=re.I,
         ) or re.fullmatch(r"sum\((.+?)\) <= (.+)", text, flags=re.I)
         if m:
             self._sum(m.group(1), m.group(2), line, acts)
             return True
+        if self._order_forms(text, acts):
+            return True
+        if self._distinct(text, acts):
+            return True
+        if self._permutation(text, line, acts):
+            return True
+        if self._parity(text, line, acts):
+            return True
         m = re.fullmatch(
-            r"(?:both )?(.+?) (?:is|are) (?:(?:guaranteed to be|already|also|each) )?sorted "
-            r"in (?:an? )?(strictly [a-z-]+|[a-z-]+) order",
+            r"(?:root|the (?:given )?(?:binary )?tree) is (?:guaranteed to be )?"
+            r"a (?:valid )?(?:binary search tree|BST)",
+            text,
+            flags=re.I,
+        )
+        if m:
+            self._bst(acts)
+            return True
+        m = re.fullmatch(
+            r"(?:both )?(.+?)(?: only| will| both)? (?:consists?|contains?|has|have|"
+            r"is made up|is consisting) (?:only )?(?:of )?(?:only )?(.+)",
+            text,
+            flags=re.I,
+        )
+        if m and not re.search(r"<=|>=|==|<|>", _QUOTED.sub("", text)):
+            items = _set_items(m.group(2))
+            if items is None:
+                return False
+            refs = self._phrase_refs(m.group(1))
+            if all(isinstance(i, int) for i in items) and all(
+                self.by_name[n].leaf == "int" for r in refs for n in r.params
+            ):
+                for ref in refs:  # "nums1 and nums2 consist only of 0 and 1"
+                    self._value_set_ref(ref, items, m.group(1), acts)
+                return True
+            if not all(isinstance(i, str) or 0 <= i <= 9 for i in items):
+                return False
+            chars = "".join(dict.fromkeys(str(i) for i in items))  # "the digits 0 and 1"
+            self._set_alphabet(refs, chars, acts)
+            return True
+        m = re.fullmatch(r"'(.)' <= (\S+) <= '(.)'", text)
+        if m and _REF_RE.fullmatch(m.group(2)):
+            chars = "".join(chr(c) for c in range(ord(m.group(1)), ord(m.group(3)) + 1))
+            if not chars:
+                raise _Unsupported("an empty range of characters")
+            self._set_alphabet([self.resolve(m.group(2))], chars, acts)
+            return True
+        ref_list = _REF_RE.pattern + r"(?:(?:,\s*|,?\s+and\s+)" + _REF_RE.pattern + r")*"
+        m = re.fullmatch(
+            rf"(?:both )?({ref_list}) (?:is|are)(?: both)? (?:either |one of |all )?(.+)",
+            text,
+            flags=re.I,
+        )
+        if m:
+            items = _set_items(m.group(2))
+            if items is not None:
+                for target in _split_top(re.sub(r"\s+and\s+", ", ", m.group(1))):
+                    self._value_set(target, items, acts)
+                return True
+        if re.search(r"<=|>=|==|!=|<|>|(?<![<>=!])=(?!=)", text) and not _QUOTED.search(text):
+            return self._chain(text, acts, line)
+        return False
+
+    def _order_forms(self, text: str, acts: list[Callable[[], None]]) -> bool:
+        """``X is sorted in non-decreasing order`` and LeetCode's other ways to say it."""
+        words = "|".join(sorted((re.escape(w) for w in _ORDER_WORDS), key=len, reverse=True))
+        lead = r"(?:both )?(.+?) (?:is|are) (?:(?:guaranteed to be|already|also|each|all) )?"
+        m = re.fullmatch(
+            lead + rf"sorted in (?:an? )?({words}) order"
+            r"(?:,? and all (?:of )?(?:the |its )?(?:elements|values|integers|numbers) "
+            r"(?:are|is) (unique|distinct))?",
+            text,
+            flags=re.I,
+        ) or re.fullmatch(
+            lead + rf"(?:in )?(?:an? )?({words})(?: order| array| list| sequence)?()",
             text,
             flags=re.I,
         )
         if m:
             self._sorted(m.group(1), m.group(2).lower(), acts)
-            return True
-        if self._distinct(text, acts):
+            if m.group(3):
+                self._distinct_targets(m.group(1), "", acts)
             return True
         m = re.fullmatch(
-            r"(?:both )?(.+?) (?:consists?|contains?) (?:only )?(?:of )?(?:only )?(.+)",
+            rf"(.+?) (?:contains|consists of) (?:only )?(?:unique|distinct) (?:{_NOUNS}) "
+            rf"sorted in (?:an? )?({words}) order",
             text,
             flags=re.I,
         )
-        if m and not re.search(r"<=|>=|==|<|>", text):
-            items = _set_items(m.group(2))
-            if items is None or not all(isinstance(i, str) for i in items):
-                return False
-            chars = "".join(dict.fromkeys(str(i) for i in items))
-            self._set_alphabet(self._phrase_refs(m.group(1)), chars, acts)
+        if m:
+            self._sorted(m.group(1), m.group(2).lower(), acts)
+            self._distinct_targets(m.group(1), "", acts)
             return True
-        m = re.fullmatch(r"(\S+) (?:is|are) (?:either |one of )?(.+)", text, flags=re.I)
-        if m and _REF_RE.fullmatch(m.group(1)):
-            items = _set_items(m.group(2))
-            if items is not None:
-                self._value_set(m.group(1), items, acts)
-                return True
-        if re.search(r"<=|>=|==|!=|<|>", text) and not _QUOTED.search(text):
-            return self._chain(text, acts, line)
         return False
+
+    def _permutation(self, text: str, line: str, acts: list[Callable[[], None]]) -> bool:
+        """``nums is a permutation of integers from 0 to n - 1`` / ``of [1, 2, ..., n]`` /
+        ``of the integers in the range [1, n]``: distinct values in [a, b], b - a + 1 of them."""
+        m = re.fullmatch(
+            r"(?:it is guaranteed that )?(.+?) (?:is|are) (?:a )?permutations? of "
+            r"(?:all )?(?:the )?(?:(?:distinct )?(?:integers|numbers|values) )?"
+            r"(?:(?:from|between) (.+?) (?:to|and) (.+?)|(?:in the range )?\[(.+)\])"
+            r"(?:,? inclusive)?",
+            text,
+            flags=re.I,
+        )
+        if not m:
+            return False
+        if m.group(4) is not None:
+            items = _split_top(m.group(4))
+            if len(items) == 2 or (len(items) >= 3 and items[-2] in ("...", "…")):
+                lo_text, hi_text = items[0], items[-1]
+            else:
+                raise _Unsupported(f"cannot read the range [{m.group(4)}]")
+        else:
+            lo_text, hi_text = m.group(2), m.group(3)
+        lo, hi = self._parse(lo_text), self._parse(hi_text)
+        for ref in self._phrase_refs(m.group(1)):
+            if ref.kind != "container" or ref.depth != 0:
+                raise _Unsupported("a permutation that is not a whole list")
+            for name in ref.params:
+                p = self.by_name[name]
+                if p.depth != 1 or p.leaf != "int" or p.tree:
+                    raise _Unsupported(f"a permutation of numbers in {name} ({p.type})")
+                values = _Lin(Fraction(0), {_Ref("leaf", params=(name,)): Fraction(1)})
+                self._relate(lo, "<=", values, line, acts)
+                self._relate(values, "<=", hi, line, acts)
+                size = _Lin(Fraction(0), {_Ref("q", key=p.dim_key(0)): Fraction(1)})
+                self._relate(size, "==", hi - lo + _Lin(Fraction(1)), line, acts)
+                info = self.leaf[name]
+                acts.append(partial(setattr, info, "distinct", {"level": "value", "scope": "all"}))
+        return True
+
+    def _parity(self, text: str, line: str, acts: list[Callable[[], None]]) -> bool:
+        """``n is even``, ``m and n are both odd``, ``s has an even length``,
+        ``n is a multiple of 3``, ``nums.length % 2 == 0``."""
+        m = re.fullmatch(r"(.+?) (?:is|are)(?: both)? (even|odd)(?: numbers?| integers?)?", text)
+        if m:
+            self._modulus(m.group(1), 2, int(m.group(2) == "odd"), line, acts)
+            return True
+        m = re.fullmatch(r"(\S+) has an? (even|odd) length", text)
+        if m:
+            self._modulus(m.group(1) + ".length", 2, int(m.group(2) == "odd"), line, acts)
+            return True
+        m = re.fullmatch(r"(.+?) (?:is|are) (?:a multiple of|divisible by) (\d+)", text)
+        if m:
+            self._modulus(m.group(1), int(m.group(2)), 0, line, acts)
+            return True
+        m = re.fullmatch(r"(\S+) % (\d+) == (\d+)", text)
+        if m:
+            self._modulus(m.group(1), int(m.group(2)), int(m.group(3)), line, acts)
+            return True
+        return False
+
+    def _bst(self, acts: list[Callable[[], None]]) -> None:
+        """``root is a valid binary search tree``: LeetCode's BSTs are strict (left < node <
+        right), so the values are distinct and placed in order."""
+        for name in self._structure_params("the tree"):
+            info = self.leaf[name]
+            acts.append(partial(setattr, info, "bst", True))
+            acts.append(partial(setattr, info, "distinct", {"level": "value", "scope": "all"}))
 
     def _sum(self, what: str, bound: str, line: str, acts: list[Callable[[], None]]) -> None:
         ref = self.resolve(what.strip())
-        limit = self._parse(bound)
-        if ref.kind != "q" or limit.terms or limit.const.denominator != 1:
-            raise _Unsupported("only a constant bound on a sum of lengths is supported")
-        if not re.fullmatch(r".+\[i\]\.length", ref.key):
+        if ref.kind != "q" or not re.fullmatch(r".+\[i\]\.length", ref.key):
             raise _Unsupported("only sums of per-item lengths (x[i].length) are supported")
-        acts.append(lambda: self.sums.setdefault(ref.key, []).append((int(limit.const), line)))
+        limit = self._parse(bound)
+        self._sum_relation(("sum", [], ref.key), "<=", ("one", [limit], ""), line, acts)
 
     def _sorted(self, targets: str, order: str, acts: list[Callable[[], None]]) -> None:
         if order not in _ORDER_WORDS:
@@ -1223,11 +1804,32 @@ class _Analysis:
     def _distinct(self, text: str, acts: list[Callable[[], None]]) -> bool:
         flags = re.I
         unique = r"(?:unique|distinct|pairwise distinct)"
+        node = (
+            r"(?:the input is generated such that )?(?:"
+            r"each node (?:in the (?:tree|list) )?has a unique value|"
+            r"(?:the )?values? of (?:each|the|all(?: the)?) nodes?(?: in the (?:tree|list))? "
+            r"(?:is|are) (?:all )?unique|"
+            rf"(?:the )?value of each node(?: in the (?:tree|list))? is {unique}|"
+            rf"each node(?:'s |\.)val(?:ue)? is {unique}|"
+            rf"all (?:the )?node values(?: in the (?:tree|list))? are {unique})"
+        )
+        if re.fullmatch(node, text, flags=flags):
+            self._distinct_targets("Node.val", "", acts)
+            return True
+        m = re.fullmatch(rf"all (?:of )?(?:the )?(?P<noun>{_NOUNS}) are {unique}", text, flags)
+        if m:  # "All values are unique": only when the statement has one list or tree
+            lists = [p.name for p in self.params if p.depth and not p.join]
+            if len(lists) != 1:
+                raise _Unsupported("does not say which list's values are unique")
+            self._distinct_targets(lists[0], m.group("noun").lower(), acts)
+            return True
         forms = (
             rf"all (?:of )?(?:the )?(?P<noun>{_NOUNS}) (?:of|in) (?P<t>.+?) are {unique}",
             rf"(?:the )?(?P<noun>{_NOUNS}) (?:of|in) (?P<t>.+?) are (?:all )?{unique}",
+            rf"all (?:the )?(?P<noun>{_NOUNS}) (?P<t>\S+) are {unique}",
             rf"all (?:the )?(?P<t>\S+) are {unique}",
-            rf"(?P<t>\S+) (?:contains|consists of) (?:only )?{unique} (?P<noun>{_NOUNS})",
+            rf"(?P<t>.+?) (?:contains?|consists? of) (?:only |all )?{unique} (?P<noun>{_NOUNS})",
+            rf"(?P<t>\S+) (?:contains|has) no duplicates?(?: (?P<noun>{_NOUNS}))?",
         )
         for form in forms:
             m = re.fullmatch(form, text, flags=flags)
@@ -1235,10 +1837,16 @@ class _Analysis:
                 break
         else:
             return False
-        noun = (m.groupdict().get("noun") or "").lower()
-        for ref in self._phrase_refs(m.group("t")):
+        self._distinct_targets(m.group("t"), (m.groupdict().get("noun") or "").lower(), acts)
+        return True
+
+    def _distinct_targets(self, targets: str, noun: str, acts: list[Callable[[], None]]) -> None:
+        """Distinct values (or strings, for lists of strings) for each named list."""
+        for ref in self._phrase_refs(targets):
             if ref.kind not in ("leaf", "container"):
                 raise _Unsupported("distinctness of something that is not a list")
+            if ref.col >= 0:
+                raise _Unsupported("distinct values of one field of the rows")
             for name in ref.params:
                 p = self.by_name[name]
                 if p.leaf == "bool":
@@ -1254,12 +1862,19 @@ class _Analysis:
                     raise _Unsupported(f"distinctness of {name} ({p.type}) at that level")
                 info = self.leaf[name]
                 acts.append(partial(setattr, info, "distinct", {"level": level, "scope": scope}))
-        return True
 
     def _value_set(
         self, target: str, items: list[str | int], acts: list[Callable[[], None]]
     ) -> None:
-        ref = self.resolve(target)
+        self._value_set_ref(self.resolve(target), items, target, acts)
+
+    def _value_set_ref(
+        self, ref: _Ref, items: list[str | int], target: str, acts: list[Callable[[], None]]
+    ) -> None:
+        if ref.kind == "container" and all(isinstance(i, int) for i in items):
+            p = self.by_name[ref.params[0]]
+            if len(ref.params) == 1 and ref.depth < p.depth and not p.tree:
+                ref = _Ref("leaf", params=ref.params)  # "land consists of only 0's and 1's"
         if ref.kind == "q" and ref.key in self.by_name:
             ref = _Ref("leaf", params=(ref.key,))  # an int scalar parameter with a value set
         if ref.kind not in ("leaf", "container"):
@@ -1277,7 +1892,7 @@ class _Analysis:
                 raise _Unsupported(f"a set of numbers for {name} ({p.type})")
             if p.is_quantity:
                 raise _Unsupported(f"a value set for the scalar {name}")
-            info = self.leaf[name]
+            info = self._info(name, ref.col)
 
             def act(info: _LeafInfo = info) -> None:
                 old = info.values
@@ -1287,7 +1902,21 @@ class _Analysis:
 
     # -- building the spec ---------------------------------------------------------------------
 
-    def run(self, lines: list[str]) -> SpecResult:
+    def run(self, lines: list[str], prose: str = "") -> SpecResult:
+        """Read every Constraints item. ``prose`` (the statement as text) is read only for the
+        definitions of row fields (``intervals[i] = [start_i, end_i]``), which LeetCode states
+        in the description more often than among the constraints."""
+        defined: dict[str, set[tuple[str, int]]] = {}
+        matches = [_FIELDS_RE.fullmatch(_clean(line)) for line in lines]
+        matches += list(_FIELDS_RE.finditer(prose))
+        for m in matches:
+            if m and m.group(1) in self.by_name:
+                for col, name in enumerate(_split_top(m.group(2))):
+                    if name not in self.by_name:
+                        defined.setdefault(name, set()).add((m.group(1), col))
+        # fields first: "0 <= a_i, b_i < n" may come before their definition; a name given
+        # to two different fields means nothing here
+        self.fields = {n: next(iter(d)) for n, d in defined.items() if len(d) == 1}
         for line in lines:
             self._line(line)
         classes = self._classes()
@@ -1301,13 +1930,43 @@ class _Analysis:
         return SpecResult(spec, self.notes, [])
 
     def _classes(self) -> dict[str, str]:
-        """Quantity key -> class name (a parameter name, else an alias, else a dimension)."""
+        """Quantity key -> class name (a parameter name, else an alias, else a dimension).
+
+        A free name (``n``) that no alias ties to a parameter is still a quantity when an
+        equality determines it from ones that are: ``nums.length == n + 1``,
+        ``edges.length == n - 1``, ``nums.length == 2 * n``. It is drawn like the others (a
+        *hidden* quantity); tied to a length or count, it is capped like one and drawn first,
+        so that the length follows from it. A free name with inequalities only is reported:
+        what it means is in the prose.
+        """
         members: dict[str, list[str]] = {}
         for k in list(self.parent):
             members.setdefault(self._find(k), []).append(k)
+        known = {r for r, g in members.items() if any(k in self.known for k in g)}
+        sized = {
+            r for r in known if any(k in self.known and k not in self.by_name for k in members[r])
+        }
+        accepted = set(known)
+        hidden_sized: set[str] = set()
+        cap_fit: dict[str, list[int]] = {}
+        changed = True
+        while changed:
+            changed = False
+            for lin, _ in self.eqs:
+                roots = {self._find(ref.key) for ref in lin.terms if ref.kind == "q"}
+                new = roots - accepted
+                if len(new) == 1 and roots & accepted:
+                    root = new.pop()
+                    accepted.add(root)
+                    changed = True
+                    if roots & (sized | hidden_sized):
+                        hidden_sized.add(root)
+                        fit = self._cap_fit(lin, root, sized)
+                        if fit:
+                            cap_fit[root] = fit
         names: dict[str, str] = {}
-        for group in members.values():
-            if not any(k in self.known for k in group):
+        for root, group in members.items():
+            if root not in accepted:
                 for k in sorted(group):
                     lines = self.mentions.get(k) or ["(an alias)"]
                     for line in dict.fromkeys(lines):
@@ -1322,7 +1981,30 @@ class _Analysis:
             name = min(group, key=rank)
             for k in group:
                 names[k] = name
+            if root not in known:
+                self.hidden.add(name)
+                if root in hidden_sized:
+                    self.hidden_sizes.add(name)
+                if root in cap_fit:
+                    self.cap_fit[name] = cap_fit[root]
         return names
+
+    def _cap_fit(self, lin: _Lin, hidden: str, sized: set[str]) -> list[int] | None:
+        """For ``length == a * n + c`` (one length, a > 0, integers): ``[a, c]``, so that the
+        runtime caps ``n`` at ``(size_cap - c) // a`` and the length stays within the cap."""
+        coef: dict[str, Fraction] = {}
+        for ref, v in lin.terms.items():
+            root = self._find(ref.key)
+            coef[root] = coef.get(root, Fraction(0)) + v
+        coef = {k: v for k, v in coef.items() if v != 0}
+        others = [k for k in coef if k != hidden]
+        if hidden not in coef or len(others) != 1 or others[0] not in sized:
+            return None
+        a = -coef[hidden] / coef[others[0]]
+        c = -lin.const / coef[others[0]]
+        if a <= 0 or a.denominator != 1 or c.denominator != 1:
+            return None
+        return [int(a), int(c)]
 
     def _is_size(self, cls: str, classes: dict[str, str]) -> bool:
         return any(
@@ -1333,7 +2015,12 @@ class _Analysis:
         others = sorted(k for k, c in classes.items() if c == cls and k != cls and k in self.known)
         return cls if not others else f"{cls} (= {', '.join(others)})"
 
-    def _to_cls(self, lin: _Lin, classes: dict[str, str]) -> tuple[dict[str, int], int] | None:
+    def _to_cls(
+        self, lin: _Lin, classes: dict[str, str], *, integral: bool = False
+    ) -> tuple[dict[str, int], int] | None:
+        """The form over quantity classes with integer coefficients. ``integral``: the form is
+        a constraint between integer quantities (``form >= 0`` or ``!= 0``), so it may be
+        multiplied out (``k <= s.length / 2`` is ``2 * k <= s.length``)."""
         terms: dict[str, Fraction] = {}
         for ref, coef in lin.terms.items():
             if ref.key not in classes:
@@ -1341,9 +2028,14 @@ class _Analysis:
             c = classes[ref.key]
             terms[c] = terms.get(c, Fraction(0)) + coef
         terms = {k: v for k, v in terms.items() if v != 0}
-        if lin.const.denominator != 1 or any(v.denominator != 1 for v in terms.values()):
+        const = lin.const
+        if integral and terms:
+            scale = math.lcm(const.denominator, *(v.denominator for v in terms.values()))
+            const *= scale
+            terms = {k: v * scale for k, v in terms.items()}
+        if const.denominator != 1 or any(v.denominator != 1 for v in terms.values()):
             raise _Unsupported("a fractional bound on an integer")
-        return {k: int(v) for k, v in terms.items()}, int(lin.const)
+        return {k: int(v) for k, v in terms.items()}, int(const)
 
     def _schedule(
         self, classes: dict[str, str]
@@ -1351,7 +2043,7 @@ class _Analysis:
         cons: list[tuple[dict[str, int], int, str]] = []
         for lin, line in self.lins:
             try:
-                got = self._to_cls(lin, classes)
+                got = self._to_cls(lin, classes, integral=True)
             except _Unsupported as exc:
                 self.problems.append(f'"{line}": {exc}')
                 continue
@@ -1386,6 +2078,9 @@ class _Analysis:
                 per_item[cls] = {"name": cls, **self._per_item(cls, own)}
                 cons = [c for c in cons if cls not in c[0]]
         cons += self._string_room(classes, per_item)
+        cons += self._row_room(classes)
+        self._conditions(classes, per_item)
+        self._least_sums(classes, per_item, cons)
         for key, limits in self.sums.items():
             cls = classes.get(key)
             if cls not in per_item:
@@ -1395,12 +2090,82 @@ class _Analysis:
                     )
                 continue
             per_item[cls]["sum_max"] = min(v for v, _ in limits)
+            outer = classes.get(re.sub(r"\[i\]\.length$", ".length", key))
+            if per_item[cls]["lo"] > 0 and outer is not None:
+                # every item takes at least lo of the sum: no more than sum_max // lo items
+                room = per_item[cls]["sum_max"] // per_item[cls]["lo"]
+                why = f"(each of {key} >= {per_item[cls]['lo']}: at most {room} items fit the sum)"
+                cons.append(({outer: -1}, room, why))
             if per_item[cls]["sum_max"] > self.size_cap:
                 self.notes.append(
                     f"sum of {key} capped at {self.size_cap} of the stated "
                     f"{_fmt(per_item[cls]['sum_max'])}"
                 )
         return (*self._order(classes, cons, set(per_item)), per_item)
+
+    def _conditions(self, classes: dict[str, str], per_item: dict[str, dict[str, Any]]) -> None:
+        """Divisibility (``n is even``) and exclusions (``src != dst``) per quantity class."""
+        self.mod_of: dict[str, tuple[int, int, str]] = {}
+        for key, m, r, line in self.mods:
+            cls = classes.get(key)
+            if cls is None:
+                continue  # an unknown name: already reported
+            if cls in per_item:
+                self.problems.append(f'"{line}": a divisibility condition on {cls}, drawn per item')
+                continue
+            old = self.mod_of.get(cls)
+            if old is None or old[:2] == (m, r):
+                self.mod_of[cls] = (m, r, line)
+            elif old[0] == m:
+                self.problems.append(f'"{line}": contradicts "{old[2]}"')
+            else:
+                self.problems.append(f'"{line}": a second divisibility condition on {cls}')
+        self.ne_cons: list[tuple[dict[str, int], int, str]] = []
+        for lin, line in self.nes:
+            try:
+                got = self._to_cls(lin, classes, integral=True)
+            except _Unsupported as exc:
+                self.problems.append(f'"{line}": {exc}')
+                continue
+            if got is None:
+                continue
+            terms, const = got
+            if not terms:
+                if const == 0:
+                    self.problems.append(f'"{line}": contradicts the other constraints')
+            elif any(t in per_item for t in terms):
+                self.problems.append(f'"{line}": an inequality (!=) on a length drawn per item')
+            else:
+                self.ne_cons.append((terms, const, line))
+
+    def _least_sums(
+        self,
+        classes: dict[str, str],
+        per_item: dict[str, dict[str, Any]],
+        cons: list[tuple[dict[str, int], int, str]],
+    ) -> None:
+        """``1 <= sum(words[i].length)``: met by every draw when the fewest items of the
+        shortest length reach it; otherwise reported (the runtime only shrinks sums)."""
+        for key, least in self.sum_mins.items():
+            cls = classes.get(key)
+            outer = classes.get(re.sub(r"\[i\]\.length$", ".length", key))
+            if cls not in per_item or outer is None:
+                for _, line in least:
+                    self.problems.append(
+                        f'"{line}": a sum bound on {key}, which is not a per-item length'
+                    )
+                continue
+            outer_lo = 0
+            for terms, const, _ in cons:
+                if list(terms) == [outer] and terms[outer] > 0:
+                    outer_lo = max(outer_lo, -(const // terms[outer]))
+            floor = outer_lo * per_item[cls]["lo"]
+            for value, line in least:
+                if value > floor:
+                    self.problems.append(
+                        f'"{line}": the other constraints allow a sum of {floor} '
+                        f"({outer} >= {outer_lo}, {cls} >= {per_item[cls]['lo']})"
+                    )
 
     def _per_item(self, cls: str, own: list[tuple[dict[str, int], int, str]]) -> dict[str, Any]:
         lo, hi = 0, None
@@ -1440,7 +2205,8 @@ class _Analysis:
             elif p.leaf == "int" and info.lo and info.hi:
                 for lo, lo_strict, _ in info.lo:
                     for hi, hi_strict, _ in info.hi:
-                        form = hi - lo + _Lin(Fraction(1 - lo_strict - hi_strict))
+                        excluded = len(set(info.ne))
+                        form = hi - lo + _Lin(Fraction(1 - lo_strict - hi_strict - excluded))
                         got = self._to_cls(form, classes)
                         if got is not None:
                             room.append(got)
@@ -1453,6 +2219,56 @@ class _Analysis:
                         self.problems.append(f"{p.name}: distinct values cannot fit {why}")
                     continue
                 out.append((t, const, why))
+        return out
+
+    def _row_room(self, classes: dict[str, str]) -> list[tuple[dict[str, int], int, str]]:
+        """Distinct rows need no more rows than there are sets of field values (each field
+        range constant; counted as unordered, which is what the runtime tells apart)."""
+        out: list[tuple[dict[str, int], int, str]] = []
+        for p in self.params:
+            info = self.leaf[p.name]
+            outer = classes.get(p.dim_key(0))
+            if not info.unique_rows or outer is None:
+                continue
+            width = max([len(self._width_fields(p.name)), *(c + 1 for c in info.cols)])
+            cols = self._columns(p, info, width) if width else "no fields"
+            sizes = []
+            for c in cols if not isinstance(cols, str) else []:
+                if c.values is not None:
+                    sizes.append(len(set(c.values) - set(c.ne)))
+                    continue
+                los = [b.const for b, st, _ in c.lo if not b.terms]
+                his = [b.const for b, st, _ in c.hi if not b.terms]
+                if len(los) != len(c.lo) or len(his) != len(c.hi) or not los or not his:
+                    sizes = []
+                    break
+                lo = max(b.const + st for b, st, _ in c.lo)
+                hi = min(b.const - st for b, st, _ in c.hi)
+                sizes.append(max(0, int(hi - lo + 1)))
+            if sizes:
+                room = math.prod(sizes) // math.factorial(len(sizes))
+                why = f"(distinct rows of {p.name}: at least {room} exist)"
+                out.append(({outer: -1}, room, why))
+                continue
+            # a range that depends on quantities (0 <= a_i, b_i < n): at least as many distinct
+            # rows as values of the first field (one fewer when it must differ from another
+            # field), a linear bound that keeps the rejection of repeated rows quick
+            col = cols[0] if not isinstance(cols, str) else None
+            if col is None or not col.lo or not col.hi:
+                self.problems.append(
+                    f'"{info.unique_rows}": distinct rows need a stated range for each field'
+                )
+                continue
+            paired = any(op != "<=" and 0 in (a, b) for a, b, op, _ in info.pairs)
+            why = f"(distinct rows of {p.name}: no more rows than values of its first field)"
+            for lo, lo_strict, _ in col.lo:
+                for hi, hi_strict, _ in col.hi:
+                    form = hi - lo + _Lin(Fraction(1 - lo_strict - hi_strict - paired))
+                    got = self._to_cls(form, classes, integral=True)
+                    if got is not None:
+                        terms = dict(got[0])
+                        terms[outer] = terms.get(outer, 0) - 1
+                        out.append(({k: v for k, v in terms.items() if v}, got[1], why))
         return out
 
     def _string_room(
@@ -1490,6 +2306,7 @@ class _Analysis:
         lower and an upper bound; each constraint then bounds the last-placed quantity in it.
         """
         sizes = {c for c in set(classes.values()) if self._is_size(c, classes)}
+        capped = sizes | self.hidden_sizes  # drawn as sizes; only true sizes are >= 0 unstated
         remaining = set(classes.values()) - skip
         implied = self._implied(remaining, sizes, cons)
         cons = cons + [(t, c, line) for t, c, line, _ in implied]
@@ -1497,7 +2314,7 @@ class _Analysis:
         order: list[str] = []
         while remaining:
             chosen = None
-            for c in sorted(remaining, key=lambda c: (c not in sizes, c)):
+            for c in sorted(remaining, key=lambda c: (c not in capped, c not in self.hidden, c)):
                 lo_ok, hi_ok = c in sizes, False
                 for terms, _, _ in cons:
                     if c in terms and all(t == c or t in pos for t in terms):
@@ -1533,10 +2350,26 @@ class _Analysis:
                     rest_terms = {t: v for t, v in terms.items() if t != c}
                     rest: Any = {"const": const, "terms": rest_terms} if rest_terms else const
                     bounds.append({"coef": terms[c], "rest": rest, "text": line})
-            quantities.append(
-                {"name": c, "label": self._label(c, classes), "size": c in sizes, "bounds": bounds}
-            )
-            qnotes[c] = self._describe_quantity(c, bounds, c in sizes, classes)
+            item = {"name": c, "label": self._label(c, classes), "size": c in capped}
+            item["bounds"] = bounds
+            if c in self.cap_fit:
+                item["cap"] = self.cap_fit[c]
+            if c in self.mod_of:
+                item["mod"] = list(self.mod_of[c][:2])
+            for terms, const, line in self.ne_cons:
+                if c in terms and target(terms) == c:
+                    rest_terms = {t: v for t, v in terms.items() if t != c}
+                    rest = {"const": const, "terms": rest_terms} if rest_terms else const
+                    item.setdefault("ne", []).append({"coef": terms[c], "rest": rest, "text": line})
+            quantities.append(item)
+            qnotes[c] = self._describe_quantity(c, bounds, c in capped, classes)
+            if "mod" in item:
+                m, r = item["mod"]
+                qnotes[c] += (
+                    f", {'even' if (m, r) == (2, 0) else 'odd' if m == 2 else f'% {m} == {r}'}"
+                )
+            if "ne" in item:
+                qnotes[c] += ", " + ", ".join(b["text"] for b in item["ne"])
         return quantities, qnotes
 
     def _implied(
@@ -1644,10 +2477,11 @@ class _Analysis:
         text = f"{label} in {_fmt_range(los, his)}"
         if not size:
             return text
-        if const_hi and min(const_hi) > self.size_cap:
-            self.notes.append(
-                f"{label} capped at {self.size_cap} of the stated {_fmt(min(const_hi))}"
-            )
+        cap = self.size_cap
+        if c in self.cap_fit:  # a free n whose length is a * n + c
+            cap = (cap - self.cap_fit[c][1]) // self.cap_fit[c][0]
+        if const_hi and min(const_hi) > cap:
+            self.notes.append(f"{label} capped at {cap} of the stated {_fmt(min(const_hi))}")
         return text + f", {self.cap_note}"
 
     def _param_spec(
@@ -1661,8 +2495,10 @@ class _Analysis:
         for d in range(1 if p.tree else p.depth):
             cls = classes.get(p.dim_key(d), p.dim_key(d))
             dims.append(dict(per_item[cls]) if cls in per_item else {"q": cls})
+        if info.cols or info.pairs or info.unique_rows:
+            return self._rows_spec(p, info, classes, base, dims)
         kind = "tree" if p.tree else "list" if p.depth else "scalar"
-        return {
+        out = {
             **base,
             "kind": kind,
             "dims": dims,
@@ -1671,9 +2507,90 @@ class _Analysis:
             "sorted": info.sorted,
             "distinct": info.distinct,
         }
+        if info.bst:
+            out["bst"] = True
+        return out
 
-    def _leaf_spec(self, p: _Param, info: _LeafInfo, classes: dict[str, str]) -> dict[str, Any]:
-        what = f"the values of {p.name}" if p.depth else p.name
+    def _columns(self, p: _Param, info: _LeafInfo, width: int) -> list[_LeafInfo] | str:
+        """Each field's facts: the whole list's bounds plus its own; the two fields of an
+        ordered pair share both ranges (drawn from the common range, then ordered). A problem
+        (text) when a field or a pair cannot be placed."""
+        for col in info.cols:
+            if col >= width:
+                return f"{p.name} has {width} fields per row, not {col + 1}"
+        cols = []
+        for j in range(width):
+            own = info.cols.get(j, _LeafInfo())
+            values = info.values
+            if own.values is not None:
+                values = own.values if values is None else [v for v in values if v in own.values]
+            cols.append(
+                _LeafInfo(
+                    lo=[*info.lo, *own.lo],
+                    hi=[*info.hi, *own.hi],
+                    values=values,
+                    ne=[*info.ne, *own.ne],
+                )
+            )
+        ordered: set[int] = set()
+        for a, b, op, line in info.pairs:
+            if max(a, b) >= width or a == b:
+                return f'"{line}": names fields that {p.name}\'s rows do not have'
+            if op == "!=":
+                continue
+            if a in ordered or b in ordered:
+                return f'"{line}": a field in two orderings'
+            ordered |= {a, b}
+            ca, cb = cols[a], cols[b]
+            merged = _LeafInfo(lo=[*ca.lo, *cb.lo], hi=[*ca.hi, *cb.hi], ne=[*ca.ne, *cb.ne])
+            if ca.values is not None or cb.values is not None:
+                sets = [c.values for c in (ca, cb) if c.values is not None]
+                merged.values = [v for v in sets[0] if all(v in x for x in sets)]
+            cols[a] = cols[b] = merged
+        return cols
+
+    def _rows_spec(
+        self,
+        p: _Param,
+        info: _LeafInfo,
+        classes: dict[str, str],
+        base: dict[str, Any],
+        dims: list[dict[str, Any]],
+    ) -> dict[str, Any]:
+        """A list of rows with named fields (``edges[i] = [a_i, b_i]``): a leaf per field."""
+        out = {**base, "kind": "list", "dims": dims, "join": False, "sorted": None}
+        out["distinct"] = None
+        width = dims[-1].get("lo") if len(dims) == 2 and "q" not in dims[-1] else None
+        if p.depth != 2 or p.leaf != "int" or not width or width != dims[-1].get("hi"):
+            self.problems.append(
+                f"{p.name} ({p.type}): fields per row need rows of one stated length "
+                f"({p.name}[i].length == k or {p.name}[i] = [a_i, b_i, ...])"
+            )
+            return {**out, "leaf": {"type": "int", "lo": [0], "hi": [0]}}
+        if info.sorted or info.distinct:
+            self.problems.append(f"{p.name}: sorted or distinct values together with fields")
+        cols = self._columns(p, info, width)
+        if isinstance(cols, str):
+            self.problems.append(cols)
+            return {**out, "leaf": {"type": "int", "lo": [0], "hi": [0]}}
+        names = {col: f for f, (owner, col) in self.fields.items() if owner == p.name}
+        leaves = [
+            self._leaf_spec(p, c, classes, what=f"{names.get(j, f'{p.name}[i][{j}]')}")
+            for j, c in enumerate(cols)
+        ]
+        out["leaf"] = leaves[0]
+        out["cols"] = leaves
+        out["fields"] = [names.get(j, f"{p.name}[i][{j}]") for j in range(width)]
+        if info.pairs:
+            out["pairs"] = [[a, b, op] for a, b, op, _ in info.pairs]
+        if info.unique_rows:
+            out["unique_rows"] = True
+        return out
+
+    def _leaf_spec(
+        self, p: _Param, info: _LeafInfo, classes: dict[str, str], what: str | None = None
+    ) -> dict[str, Any]:
+        what = what or (f"the values of {p.name}" if p.depth else p.name)
         if p.leaf == "bool":
             return {"type": "bool"}
         if p.leaf == "char":
@@ -1718,6 +2635,7 @@ class _Analysis:
                 for v in info.values
                 if all(v >= x for x in lo_c if x is not None)
                 and all(v <= x for x in hi_c if x is not None)
+                and v not in info.ne
             ]
             if not values:
                 self.problems.append(f"{what}: no stated value satisfies every constraint")
@@ -1729,7 +2647,10 @@ class _Analysis:
         hi_c = [v for v in his if isinstance(v, int)]
         if lo_c and hi_c and max(lo_c) > min(hi_c):
             self.problems.append(f"{what}: the stated range is empty")
-        return {"type": "int", "lo": los, "hi": his}
+        out: dict[str, Any] = {"type": "int", "lo": los, "hi": his}
+        if info.ne:
+            out["ne"] = sorted(set(info.ne))
+        return out
 
     def _int_bound(self, lin: _Lin, strict: bool, sign: int, classes: dict[str, str]) -> Any:
         adjusted = lin + _Lin(Fraction(sign if strict else 0))
@@ -1777,7 +2698,16 @@ class _Analysis:
                     extra = f", their sum at most {_fmt(d['sum_max'])}" if "sum_max" in d else ""
                     rng = f"[{_fmt(d['lo'])}, {_fmt(d['hi'])}]"
                     shape.append(f"{d['name']} each in {rng}, {self.cap_note}{extra}")
-            if p["kind"] == "tree":
+            if "cols" in p:
+                fields = p["fields"]
+                what = f"{shape[0]}; rows [{', '.join(fields)}]; " + "; ".join(
+                    f"{f}: {_describe_leaf(c)}" for f, c in zip(fields, p["cols"], strict=True)
+                )
+                for a, b, op in p.get("pairs", ()):
+                    what += f"; {fields[a]} {op} {fields[b]}"
+                if p.get("unique_rows"):
+                    what += "; no two rows hold the same values"
+            elif p["kind"] == "tree":
                 how_shaped = "" if self.perf else " (~10% path-shaped)"
                 what = f"a random binary tree{how_shaped}, node count {shape[0]}; values {leaf}"
             elif p["join"] and len(shape) == 1:
@@ -1856,7 +2786,7 @@ def _build_spec(inp: SynthInput, size_cap: int, *, perf: bool) -> SpecResult:
         )
         return SpecResult(None, [], problems)
     analysis = _Analysis(params, size_cap, perf=perf)
-    result = analysis.run(lines)
+    result = analysis.run(lines, html_to_text(inp.content_html))
     if problems:
         return SpecResult(None, result.notes, problems + result.problems)
     return result
