@@ -515,16 +515,36 @@ class MercuryBuild:
     # -- report ---------------------------------------------------------------------------------
 
     def funnel(self) -> list[dict[str, Any]]:
-        """Counts in and out of every stage (shards merged), in pipeline order."""
+        """Counts in and out of every stage (shards merged), in pipeline order.
+
+        Each row is the stage's :class:`StageCounts` (``drops``: per reason, in the stage's own
+        unit) plus what its rejects files say per reason (:func:`~quicksilver.stages.report.
+        tally_rejects`): ``drop_tasks``, the tasks dropped, and ``drop_solutions``, the solutions
+        dropped, those lost with a dropped task included. Only finished stages and shards count.
+        """
+        from quicksilver.stages.report import RejectTally, tally_rejects_file
+
         out = []
         shard_names = self.shard_names()
         for stage in self.STAGES:
             sd = self.dir(stage)
             parts = shard_names if stage in self.SHARDED else [""]
-            infos = [i for i in (sd.manifest(p) for p in parts) if i is not None]
-            if not infos:
+            found = [(p, i) for p, i in ((p, sd.manifest(p)) for p in parts) if i is not None]
+            if not found:
                 continue
-            counts = StageCounts.merge(stage, (StageCounts.from_dict(i["counts"]) for i in infos))
-            seconds = sum(i.get("seconds", 0.0) for i in infos)
-            out.append({**counts.to_dict(), "seconds": round(seconds, 3)})
+            part_counts = [(p, StageCounts.from_dict(i["counts"])) for p, i in found]
+            counts = StageCounts.merge(stage, (c for _, c in part_counts))
+            seconds = sum(i.get("seconds", 0.0) for _, i in found)
+            tally = RejectTally()
+            for part, c in part_counts:
+                name = f"{part}.rejects.jsonl" if part else "rejects.jsonl"
+                tally.update(tally_rejects_file(sd.file(name), c.tasks_in - c.tasks_out))
+            out.append(
+                {
+                    **counts.to_dict(),
+                    "drop_tasks": dict(sorted((+tally.tasks).items())),
+                    "drop_solutions": dict(sorted((+tally.solutions).items())),
+                    "seconds": round(seconds, 3),
+                }
+            )
         return out

@@ -39,6 +39,7 @@ import yaml
 from datasets import Features, List, Value
 
 from quicksilver import __version__
+from quicksilver.stages.report import drop_totals, drops_summary
 
 if TYPE_CHECKING:
     from datasets import DatasetDict
@@ -830,17 +831,7 @@ def render_card(
     totals = [len(splits[s]) for s in names]
     difficulty_rows.append({"label": "**all**", "counts": totals, "total": sum(totals)})
 
-    drop_totals: Counter[str] = Counter()
-    funnel = []
-    for stage in card.funnel:
-        drops = {str(k): int(v) for k, v in dict(stage.get("drops") or {}).items() if v}
-        drop_totals.update(drops)
-        funnel.append(
-            {
-                **stage,
-                "drops_text": "; ".join(f"{k}: {v}" for k, v in sorted(drops.items())) or "-",
-            }
-        )
+    funnel = [{**stage, "drops_text": drops_summary(stage)} for stage in card.funnel]
 
     generators = []
     models: Counter[str] = Counter()
@@ -866,7 +857,7 @@ def render_card(
         sources=sorted(sources.items()),
         difficulty_rows=difficulty_rows,
         funnel=funnel,
-        drop_totals=sorted(drop_totals.items(), key=lambda kv: (-kv[1], kv[0])),
+        drop_totals=drop_totals(card.funnel),
         parameters_yaml=_dump_yaml(card.parameters).rstrip("\n") if card.parameters else "{}",
         machine=machine,
         seeds=card.seeds,
