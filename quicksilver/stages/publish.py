@@ -799,9 +799,13 @@ def _dump_yaml(data: Any) -> str:
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
 
 
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+"""Where the card templates are (``mercury_card.md.j2``, ``dpe_card.md.j2``)."""
+
+
 def _template(name: str = "mercury_card.md.j2") -> jinja2.Template:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent.parent / "templates"),
+        loader=jinja2.FileSystemLoader(TEMPLATES),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
