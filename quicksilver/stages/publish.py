@@ -695,7 +695,8 @@ class CardContext:
     name: str
     funnel: list[dict[str, Any]]
     """Per stage: ``{"stage", "tasks_in", "tasks_out", "solutions_in", "solutions_out",
-    "drops": {reason: count}}`` (``StageCounts.to_dict()``)."""
+    "drops": {reason: count}}`` (``StageCounts.to_dict()``), and optionally ``drop_tasks`` and
+    ``drop_solutions`` per reason, from the rejects files (``MercuryBuild.funnel``)."""
     parameters: dict[str, Any]
     """The build configuration used (rendered as YAML)."""
     meter: str
