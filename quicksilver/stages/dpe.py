@@ -252,7 +252,7 @@ class DPEBuild(MercuryBuild):
     def publish_dpe_dataset(
         self,
         selected: list[dict[str, Any]],
-        inputs: dict[str, Mapping[str, dict[str, Any]]],
+        inputs: Mapping[str, Mapping[str, dict[str, Any]]],
         funnel: list[dict[str, Any]],
         *,
         machine: dict[str, Any],

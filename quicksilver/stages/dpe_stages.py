@@ -562,7 +562,8 @@ def select_stage(
                 }
             )
             # the profiled solutions lost with the task
-            rejects.extend(reject({"slug": rec["slug"], **s}, reason, verdict.detail) for s in sols)
+            detail = verdict.detail or f"{rec['slug']}: {reason}"
+            rejects.extend(reject({"slug": rec["slug"], **s}, reason, detail) for s in sols)
             continue
         cl = verdict.clustering
         assert cl is not None
