@@ -2,8 +2,18 @@
 
 :func:`check_build_ready` runs every check of :data:`BUILD_CHECKS` in order and raises
 :class:`NotReady` with the first problem found, as one line. Nothing is written before or by the
-checks (the output folder's check creates and removes a temporary file), so a build that stops
-here leaves no stage folder behind.
+checks in the build's folders (the output folder's check creates and removes a temporary file;
+the publish check writes its example dataset to a temporary folder of its own and removes it), so
+a build that stops here leaves no stage folder behind.
+
+Every check that could fail after the long stages runs here too, before them: the snapshots hold
+a question (and the ``only`` slugs are among them), the output folder takes files, and the publish
+stage itself runs on an example task (:meth:`MercuryBuild.check_publish`): rows made by the build's
+own code and validated against the published features, the card rendered from the build's
+configuration and its template, the dataset written and read back as ``quicksilver publish`` and
+``quicksilver score`` read it. Settings that cannot fail but may surprise (an ``eval_size`` as
+large as the snapshots) are logged as a warning. A build never pushes to the Hub, so there are no
+Hub settings to check: ``quicksilver publish`` checks its own before any request.
 
 A check is a function ``(cfg) -> str | None``: the problem in words, or None when all is well.
 To add one (a meter's readiness, say), write such a function and append it to BUILD_CHECKS; the
@@ -12,12 +22,14 @@ flows and their command line pick it up.
 
 from __future__ import annotations
 
+import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from quicksilver.config import SandboxConfig
-from quicksilver.fsutil import WriteError, check_writable_dir
+from quicksilver.fsutil import WriteError, check_writable_dir, is_storage_error
 from quicksilver.stages.config import BuildConfig
 
 log = logging.getLogger(__name__)
@@ -60,14 +72,52 @@ def sandbox_check(cfg: BuildConfig) -> str | None:
     return None
 
 
+def _question_files(cfg: BuildConfig) -> list[Path]:
+    from quicksilver.sources.snapshot import iter_snapshot_paths
+
+    return [p for folder in cfg.snapshots for p in iter_snapshot_paths(folder)]
+
+
+def _slugs_in(files: list[Path], wanted: list[str]) -> set[str]:
+    """Which of ``wanted`` the question files hold. Files are named after their slug
+    (docs/snapshot-format.md); only when a name is not found that way are the files read."""
+    found = set(wanted) & {p.stem for p in files}
+    if found == set(wanted):
+        return found
+    for path in files:
+        try:
+            slug = json.loads(path.read_text(encoding="utf-8"))["question"]["titleSlug"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # the load stage sets a malformed file aside with its reason
+        if slug in wanted:
+            found.add(slug)
+    return found
+
+
 def snapshots_check(cfg: BuildConfig) -> str | None:
-    """Every snapshot folder exists and is a folder."""
+    """Every snapshot folder exists and is a folder, together they hold a question file, and
+    ``only``, when given, names at least one of their questions (a build of none of them would
+    run every stage to publish nothing). A name of ``only`` that is not there is a warning."""
     for folder in cfg.snapshots:
         path = Path(folder)
         if not path.exists():
             return f"snapshot folder {path} does not exist (snapshots in the config)"
         if not path.is_dir():
             return f"snapshot folder {path} is not a folder (snapshots in the config)"
+    files = _question_files(cfg)
+    if not files:
+        where = ", ".join(str(p) for p in cfg.snapshots)
+        return f"no question file (*.json) in the snapshot folder(s) {where} (snapshots)"
+    if cfg.only is not None:
+        if not cfg.only:
+            return "only is an empty list: no task would be built (leave it out to build all)"
+        found = _slugs_in(files, cfg.only)
+        missing = [s for s in cfg.only if s not in found]
+        if not found:
+            listed = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
+            return f"none of the {len(missing)} slug(s) in only is in the snapshots: {listed}"
+        if missing:
+            log.warning("only: %s not in the snapshots; built without them", ", ".join(missing))
     return None
 
 
@@ -100,7 +150,88 @@ def meter_check(cfg: BuildConfig) -> str | None:
     return None
 
 
-BUILD_CHECKS: list[Check] = [sandbox_check, meter_check, snapshots_check, output_check]
+def splits_check(cfg: BuildConfig) -> str | None:
+    """Nothing to stop for: the splits stage leaves an empty split out of the dataset (with a
+    note) instead of failing. When ``splits.eval_size`` is at least the number of questions, the
+    build is told now that train may come out empty."""
+    files = _question_files(cfg)
+    questions = len(_slugs_in(files, cfg.only)) if cfg.only is not None else len(files)
+    if questions and cfg.splits.eval_size >= questions:
+        log.warning(
+            "splits.eval_size %d is at least the %d question(s) to build: train gets only what "
+            "eval's per-difficulty quotas leave, maybe nothing (an empty split is left out of "
+            "the dataset, with a note)",
+            cfg.splits.eval_size,
+            questions,
+        )
+    return None
+
+
+_LONGEST = 400
+
+
+def publish_check(cfg: BuildConfig) -> str | None:
+    """The publish stage works: it runs on an example task into a temporary folder and its
+    dataset is read back (see :meth:`MercuryBuild.check_publish`)."""
+    import tempfile
+
+    from quicksilver.stages.config import DPEBuildConfig
+    from quicksilver.stages.dpe import DPEBuild
+    from quicksilver.stages.mercury import MercuryBuild
+
+    build = DPEBuild(cfg) if isinstance(cfg, DPEBuildConfig) else MercuryBuild(cfg)
+    try:
+        scratch = tempfile.TemporaryDirectory(prefix="quicksilver-preflight-")
+    except OSError as exc:
+        log.warning("publish check skipped: no temporary folder for its example: %s", exc)
+        return None
+    with _quiet(), scratch as tmp:
+        try:
+            build.check_publish(Path(tmp) / "dataset")
+        except Exception as exc:  # any failure here would have come after the whole build
+            if is_storage_error(exc):  # the temporary folder's disk, not the build's
+                log.warning("publish check skipped: its temporary folder cannot take it: %s", exc)
+                return None
+            log.debug("the publish check failed", exc_info=True)
+            text = _one_line(f"{type(exc).__name__}: {exc}")
+            if len(text) > _LONGEST:
+                text = text[: _LONGEST - 3] + "..."
+            return f"the publish stage would fail after the build: {text}"
+    return None
+
+
+_CHATTY = ("quicksilver.stages.publish", "quicksilver.records")
+
+
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """No progress bars from ``datasets`` and no log lines about the example while it is written
+    and read: they would read as the build's own, and a problem is the check's one line. The
+    settings are restored after."""
+    import datasets
+
+    was = datasets.is_progress_bar_enabled()
+    levels = {name: logging.getLogger(name).level for name in _CHATTY}
+    datasets.disable_progress_bars()
+    for name in _CHATTY:
+        logging.getLogger(name).setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
+        if was:
+            datasets.enable_progress_bars()
+
+
+BUILD_CHECKS: list[Check] = [
+    sandbox_check,
+    meter_check,
+    snapshots_check,
+    output_check,
+    splits_check,
+    publish_check,
+]
 """What a build needs, checked in this order; append new checks here."""
 
 

@@ -100,9 +100,19 @@ def test_every_stage_ran_and_selection_drops_have_reasons(built):
         assert b["tasks_in"] == a["tasks_out"], (a["stage"], b["stage"])
     assert any("no LLM endpoint" in n for n in funnel["candidates"]["notes"])
     assert funnel["select"]["drops"] == {"too-few-solutions": 1}
-    (dropped,) = read_jsonl(built["out"] / "stages" / "select" / "rejects.jsonl")
+    rejects = read_jsonl(built["out"] / "stages" / "select" / "rejects.jsonl")
+    (dropped,) = [r for r in rejects if "hash" not in r]
     assert dropped["slug"] == "tree-levels" and dropped["reason"] == "too-few-solutions"
     assert "tree-levels: 4 profiled solution(s), fewer than 5" in dropped["detail"]
+    # the 4 profiled solutions lost with it, counted in the funnel
+    lost = [r for r in rejects if "hash" in r]
+    assert len(lost) == 4 and {r["reason"] for r in lost} == {"too-few-solutions"}
+    assert funnel["select"]["drop_tasks"] == {"too-few-solutions": 1}
+    assert funnel["select"]["drop_solutions"] == {"too-few-solutions": 4}
+    for row in built["result"]["funnel"]:  # every solution that went in and not out is counted
+        lost_here = row["solutions_in"] - row["solutions_out"]
+        if row["stage"] != "candidates":  # it adds solutions (sampled, from sample files)
+            assert lost_here == sum(row["drop_solutions"].values()), row["stage"]
     sampled = [
         r
         for p in ("shard-0000", "shard-0001")

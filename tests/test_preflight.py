@@ -6,7 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from quicksilver.preflight import BUILD_CHECKS, NotReady, check_build_ready
+from quicksilver.preflight import (
+    BUILD_CHECKS,
+    NotReady,
+    check_build_ready,
+    publish_check,
+    snapshots_check,
+    splits_check,
+)
 from quicksilver.sandbox import isolation
 from quicksilver.stages.config import BuildConfig, DPEBuildConfig, load_build_config
 from tests.conftest import requires_bwrap
@@ -90,3 +97,177 @@ def test_checks_run_in_order_and_a_new_one_plugs_in(tmp_path):
         check_build_ready(cfg, [*BUILD_CHECKS, meter_ready])
     assert seen == ["icount"]
     assert not (tmp_path / "out").exists()
+
+
+# --- what could fail after the build is checked before it --------------------------------------
+
+
+def test_snapshot_folders_without_a_question_file_are_named(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "_plan.json").write_text("{}")  # bookkeeping, not a question
+    cfg = load_build_config(None, [f"snapshots=[{empty}]", f"out_dir={tmp_path / 'out'}"])
+    assert snapshots_check(cfg) == (
+        f"no question file (*.json) in the snapshot folder(s) {empty} (snapshots)"
+    )
+
+
+def test_only_naming_no_question_stops_and_a_missing_name_is_a_warning(tmp_path, caplog):
+    assert snapshots_check(_cfg(tmp_path, "only=[no-such-task, nor-this-one]")) == (
+        "none of the 2 slug(s) in only is in the snapshots: no-such-task, nor-this-one"
+    )
+    assert snapshots_check(_cfg(tmp_path, "only=[]")) == (
+        "only is an empty list: no task would be built (leave it out to build all)"
+    )
+    with caplog.at_level("WARNING", logger="quicksilver.preflight"):
+        assert snapshots_check(_cfg(tmp_path, "only=[primes-below, no-such-task]")) is None
+    assert [r.getMessage() for r in caplog.records] == [
+        "only: no-such-task not in the snapshots; built without them"
+    ]
+
+
+def test_only_finds_a_question_whose_file_is_named_otherwise(tmp_path):
+    folder = tmp_path / "snap"
+    folder.mkdir()
+    (folder / "renamed.json").write_text((BUNDLED / "primes-below.json").read_text())
+    cfg = load_build_config(
+        None, [f"snapshots=[{folder}]", f"out_dir={tmp_path / 'o'}", "only=[primes-below]"]
+    )
+    assert snapshots_check(cfg) is None
+
+
+def test_eval_size_as_large_as_the_questions_is_a_warning(tmp_path, caplog):
+    two = "only=[primes-below, zeroes-to-end]"
+    with caplog.at_level("WARNING", logger="quicksilver.preflight"):
+        assert splits_check(_cfg(tmp_path, two, "splits.eval_size=1")) is None
+        assert caplog.records == []
+        assert splits_check(_cfg(tmp_path, two, "splits.eval_size=3")) is None
+    assert [r.getMessage() for r in caplog.records] == [
+        "splits.eval_size 3 is at least the 2 question(s) to build: train gets only what eval's "
+        "per-difficulty quotas leave, maybe nothing (an empty split is left out of the dataset, "
+        "with a note)"
+    ]
+
+
+@pytest.fixture
+def private_tmp(tmp_path, monkeypatch) -> Path:
+    """tempfile's folder, to see that the publish check leaves nothing behind."""
+    import tempfile
+
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+@pytest.mark.parametrize("cls", [BuildConfig, DPEBuildConfig])
+def test_publish_check_passes_and_leaves_nothing_behind(tmp_path, private_tmp, cls):
+    assert publish_check(_cfg(tmp_path, cls=cls)) is None
+    assert list(private_tmp.iterdir()) == []
+    assert not (tmp_path / "out").exists()
+
+
+PUBLISH_FAILS = "the publish stage would fail after the build: "
+
+
+def test_a_row_that_does_not_fit_the_schema_is_found_before_the_build(
+    tmp_path, private_tmp, monkeypatch
+):
+    """rows.py grew a column MERCURY_FEATURES does not have: found in seconds, not after the
+    build, with the field named."""
+    from quicksilver.stages import rows
+
+    real = rows.mercury_row
+    monkeypatch.setattr(rows, "mercury_row", lambda *a, **k: {**real(*a, **k), "n_solutions": 2})
+    assert publish_check(_cfg(tmp_path)) == (
+        PUBLISH_FAILS + "ValueError: the example row is set aside: example-sum-pair: not "
+        "published: n_solutions: unexpected field (not in MERCURY_FEATURES)"
+    )
+    assert list(private_tmp.iterdir()) == []
+
+
+def test_a_row_that_cannot_be_made_is_found_before_the_build(tmp_path, private_tmp, monkeypatch):
+    from quicksilver.stages import rows
+
+    def broken(task: dict, *args: object, **kwargs: object) -> dict:
+        return {"slug_name": task["slug"], "runtime": task["runtime"]}
+
+    monkeypatch.setattr(rows, "mercury_row", broken)
+    assert publish_check(_cfg(tmp_path)) == (
+        PUBLISH_FAILS + "ValueError: the example row is set aside: example-sum-pair: no row could "
+        "be made: KeyError: 'runtime'"
+    )
+
+
+def test_a_dpe_row_that_does_not_fit_the_schema_is_found_before_the_build(
+    tmp_path, private_tmp, monkeypatch
+):
+    from quicksilver.stages import dpe_stages
+
+    real = dpe_stages.dpe_rows
+
+    def without_seed(*args: object, **kwargs: object) -> list[dict]:
+        return [{k: v for k, v in row.items() if k != "pe_seed"} for row in real(*args, **kwargs)]
+
+    monkeypatch.setattr(dpe_stages, "dpe_rows", without_seed)
+    assert publish_check(_cfg(tmp_path, cls=DPEBuildConfig)) == (
+        PUBLISH_FAILS + "ValueError: the example row is set aside: example-sum-pair: not "
+        "published: pe_seed: missing"
+    )
+
+
+@pytest.mark.parametrize("cls", [BuildConfig, DPEBuildConfig])
+def test_a_card_template_that_does_not_render_is_found_before_the_build(
+    tmp_path, private_tmp, monkeypatch, cls
+):
+    from quicksilver.stages import publish
+
+    name = "dpe_card.md.j2" if cls is DPEBuildConfig else "mercury_card.md.j2"
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    text = (publish.TEMPLATES / name).read_text()
+    (templates / name).write_text(text.replace("{{ card.meter }}", "{{ card.meters }}"))
+    monkeypatch.setattr(publish, "TEMPLATES", templates)
+    assert publish_check(_cfg(tmp_path, cls=cls)) == (
+        PUBLISH_FAILS + "UndefinedError: 'quicksilver.stages.publish.CardContext object' has no "
+        "attribute 'meters'"
+    )
+    (templates / name).unlink()
+    assert publish_check(_cfg(tmp_path, cls=cls)) == (
+        PUBLISH_FAILS + f"TemplateNotFound: '{name}' not found in search path: '{templates}'"
+    )
+    assert list(private_tmp.iterdir()) == []
+
+
+@requires_bwrap  # the preflight tries the sandbox first
+def test_the_build_stops_with_the_publish_check_line_and_writes_nothing(tmp_path, monkeypatch):
+    from quicksilver.stages import publish
+
+    assert BUILD_CHECKS[-1] is publish_check  # the slowest check comes last
+    missing = tmp_path / "no-templates"
+    monkeypatch.setattr(publish, "TEMPLATES", missing)
+    with pytest.raises(NotReady) as info:
+        check_build_ready(_cfg(tmp_path))
+    assert str(info.value) == (
+        PUBLISH_FAILS
+        + f"TemplateNotFound: 'mercury_card.md.j2' not found in search path: '{missing}'"
+    )
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_full_temporary_folder_skips_the_publish_check_with_a_warning(
+    tmp_path, private_tmp, monkeypatch, caplog
+):
+    """The example goes to the temporary folder, not to the build's: a full /tmp says nothing
+    about the build, so it is a warning, not a stop."""
+    import errno
+
+    import datasets
+
+    def full(self: object, *args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(datasets.DatasetDict, "save_to_disk", full)
+    with caplog.at_level("WARNING", logger="quicksilver.preflight"):
+        assert publish_check(_cfg(tmp_path)) is None
+    assert "publish check skipped: its temporary folder cannot take it" in caplog.text

@@ -234,6 +234,10 @@ def make_card(**over: Any) -> CardContext:
                 "solutions_in": 40,
                 "solutions_out": 31,
                 "drops": {"not-python3": 7, "syntax-error": 2, "duplicate-question": 1},
+                # what the rejects files say (MercuryBuild.funnel): one task record for the
+                # duplicate question, one solution record per dropped solution
+                "drop_tasks": {"duplicate-question": 1},
+                "drop_solutions": {"not-python3": 7, "syntax-error": 2},
             },
             {
                 "stage": "testcases",
@@ -241,7 +245,9 @@ def make_card(**over: Any) -> CardContext:
                 "tasks_out": 6,
                 "solutions_in": 31,
                 "solutions_out": 12,
-                "drops": {"too-few-cases": 2},
+                "drops": {"too-few-cases": 2, "invalid-input": 3},
+                "drop_tasks": {"too-few-cases": 2},
+                "drop_solutions": {"too-few-cases": 19},
             },
         ],
         "parameters": {"dedup": {"threshold": 0.85, "num_perm": 128}, "testcases": {"n": 32}},
@@ -590,12 +596,25 @@ def test_card_says_what_was_built(written):
     assert "| Hard | 1 | 1 | 2 |" in body
     assert "| **all** | 4 | 2 | 6 |" in body
     # the funnel, with drops per stage and reason
+    # and, per reason, the tasks and solutions the rejects files hold: a dropped task's
+    # solutions are counted with it; inputs (no record) keep their plain count
     assert (
-        "| load | 9 | 8 | 40 | 31 | duplicate-question: 1; not-python3: 7; syntax-error: 2 |"
+        "| load | 9 | 8 | 40 | 31 | duplicate-question: 1 task (0 solutions); "
+        "not-python3: 7 solutions; syntax-error: 2 solutions |" in body
+    )
+    assert (
+        "| testcases | 8 | 6 | 31 | 12 | invalid-input: 3; too-few-cases: 2 tasks (19 solutions) |"
         in body
     )
-    assert "| testcases | 8 | 6 | 31 | 12 | too-few-cases: 2 |" in body
-    assert "| not-python3 | 7 |" in body
+    totals = body.split("Drops over all stages", 1)[1].split("\n## ", 1)[0]
+    assert [line for line in totals.splitlines() if line.startswith("| ")] == [
+        "| reason | tasks | solutions | other |",
+        "| too-few-cases | 2 | 19 | 0 |",
+        "| not-python3 | 0 | 7 | 0 |",
+        "| invalid-input | 0 | 0 | 3 |",
+        "| syntax-error | 0 | 2 | 0 |",
+        "| duplicate-question | 1 | 0 | 0 |",
+    ]
     # parameters as YAML
     block = body.split("## Build parameters", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
     assert yaml.safe_load(block) == make_card().parameters

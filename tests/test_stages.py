@@ -331,6 +331,57 @@ def test_splits_are_balanced_seeded_and_report_shortfalls():
     assert split_tasks(list(reversed(rows)), eval_size=12, seed=3)[0] == splits
 
 
+def _difficulty_rows(easy: int, medium: int, hard: int) -> list[dict[str, str]]:
+    return (
+        [{"slug": f"e{i}", "difficulty": "Easy"} for i in range(easy)]
+        + [{"slug": f"m{i}", "difficulty": "Medium"} for i in range(medium)]
+        + [{"slug": f"h{i}", "difficulty": "Hard"} for i in range(hard)]
+    )
+
+
+def test_splits_with_fewer_tasks_than_eval_size_leave_train_out_and_say_so(caplog):
+    """The user's build: 5 tasks built, eval_size 12. Everything goes to eval (drawn as usual),
+    and the train split is not made: publish would refuse an empty split."""
+    rows = _difficulty_rows(2, 2, 1)
+    with caplog.at_level("WARNING", logger="quicksilver.stages.splits"):
+        splits, notes = split_tasks(rows, eval_size=12, seed=3)
+    assert splits == {"eval": ["e0", "e1", "m0", "m1", "h0"]}
+    train_note = (
+        "train: no task (all 5 task(s) built went to eval, which wanted 12 (splits.eval_size)); "
+        "the train split is left out of the dataset"
+    )
+    assert notes == [
+        "eval: 2 Easy task(s) of the 4 wanted (all there are)",
+        "eval: 2 Medium task(s) of the 4 wanted (all there are)",
+        "eval: 1 Hard task(s) of the 4 wanted (all there are)",
+        train_note,
+    ]
+    assert [r.getMessage() for r in caplog.records] == [f"splits: {train_note}"]
+
+
+def test_splits_leave_out_an_empty_eval_and_make_nothing_from_no_task():
+    rows = _difficulty_rows(1, 2, 0)
+    splits, notes = split_tasks(rows, eval_size=0, seed=3)
+    assert splits == {"train": ["e0", "m0", "m1"]}
+    assert notes == [
+        "eval: no task (splits.eval_size is 0); the eval split is left out of the dataset"
+    ]
+    # eval_size 1 draws one Easy task; there is none
+    splits, notes = split_tasks(_difficulty_rows(0, 2, 1), eval_size=1, seed=3)
+    assert splits == {"train": ["h0", "m0", "m1"]}
+    assert notes[-1] == (
+        "eval: no task (splits.eval_size 1 draws 1 Easy; none of the 3 task(s) built is Easy); "
+        "the eval split is left out of the dataset"
+    )
+    assert split_tasks([], eval_size=12, seed=3) == (
+        {},
+        ["no task reached the splits stage: no split, and no dataset to publish"],
+    )
+    # one task more than eval takes: train keeps it
+    splits, _ = split_tasks(_difficulty_rows(2, 1, 1), eval_size=3, seed=3)
+    assert len(splits["eval"]) == 3 and len(splits["train"]) == 1
+
+
 # ------------------------------------------------------------------------------ config
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -248,75 +249,148 @@ class DPEBuild(MercuryBuild):
 
         return self._run("select", body)
 
-    def run_publish(self, funnel: list[dict[str, Any]]) -> dict:
+    def publish_dpe_dataset(
+        self,
+        selected: list[dict[str, Any]],
+        inputs: Mapping[str, Mapping[str, dict[str, Any]]],
+        funnel: list[dict[str, Any]],
+        *,
+        machine: dict[str, Any],
+        out_dir: Path,
+    ) -> tuple[StageCounts, list[dict[str, Any]]]:
+        """EvalPerf-format rows of the selected tasks, then the valid ones written to ``out_dir``
+        as the ``test`` split (see :func:`~quicksilver.stages.publish.publish_valid`): the stage's
+        counts and rejects. ``inputs``: the records :func:`dpe_rows` reads, by slug (``tasks``,
+        ``uniqueness``, ``test_generators``, ``sas``, ``sampled``).
+
+        A task whose row cannot be made (``row-error``) or does not fit the schema
+        (``invalid-row``) is set aside with its solutions; with no task left nothing is written
+        and the build says so. The preflight runs this on an example (:meth:`check_publish`).
+        """
         from quicksilver.stages.dpe_stages import dpe_rows
-        from quicksilver.stages.publish import write_dataset
+        from quicksilver.stages.publish import publish_valid, row_rejects
         from quicksilver.stages.publish_dpe import (
             DPE_FEATURES,
+            _check_dpe_row,
             render_dpe_card,
             validate_dpe_splits,
         )
 
-        def body(sd: StageDir) -> StageCounts:
-            selected = read_jsonl(self.dir("select").file("tasks.jsonl"))
-            names = self.shard_names()
-            sampled = {
-                r["slug"]: r
-                for p in names
-                for r in read_jsonl(self.dir("sampling").file(f"{p}.jsonl"))
-            }
-            sas = {
-                r["slug"]: r for p in names for r in read_jsonl(self.dir("sas").file(f"{p}.jsonl"))
-            }
-            uq = {
-                r["slug"]: r
-                for p in names
-                for r in read_jsonl(self.dir("uniqueness").file(f"{p}.jsonl"))
-            }
-            tasks = {t["slug"]: t for t in read_jsonl(self.dir("generators").file("tasks.jsonl"))}
-            gens = {
-                g["slug"]: g for g in read_jsonl(self.dir("generators").file("generators.jsonl"))
-            }
-            machine = machine_info()
-            rows = dpe_rows(
-                selected,
-                tasks=tasks,
-                uniqueness=uq,
-                test_generators=gens,
-                sas=sas,
-                sampled=sampled,
-                machine=machine,
-                version=__version__,
-                config_sha256=json_digest(self.cfg.digest_view()),
-                pe_seed=self.cfg.sampling.seed,
-            )
-            if not rows:
-                raise RuntimeError(
-                    "no task passed the selection stage: nothing to publish (see "
-                    f"{self.dir('select').file('rejects.jsonl')})"
+        counts = StageCounts(
+            "publish",
+            tasks_in=len(selected),
+            solutions_in=sum(len(sel.get("solutions") or []) for sel in selected),
+        )
+        rejects: list[dict[str, Any]] = []
+        rows: list[dict[str, Any]] = []
+        for sel in selected:
+            try:
+                rows += dpe_rows(
+                    [sel],
+                    **inputs,
+                    machine=machine,
+                    version=__version__,
+                    config_sha256=json_digest(self.cfg.digest_view()),
+                    pe_seed=self.cfg.sampling.seed,
                 )
-            meter, unit = rows[0]["cost_meter"], rows[0]["cost_unit"]
-            card = self.card_context(
+            except Exception as exc:  # one bad record must not cost the whole dataset
+                slug = str(sel.get("slug"))
+                detail = f"{slug}: no row could be made: {type(exc).__name__}: {exc}"
+                log.warning("publish: %s", detail)
+                counts.notes.append(f"{slug} left out: {type(exc).__name__}: {exc}")
+                lost = [
+                    {"hash": s["hash"], "solution": s.get("code")}
+                    for s in sel.get("solutions") or []
+                ]
+                rejects += row_rejects(slug, lost, "row-error", detail)
+        meter = rows[0]["cost_meter"] if rows else self.cfg.pe_profile.measure.meter
+        unit = rows[0]["cost_unit"] if rows else ""
+        card = self.card_context(
+            funnel,
+            meter,
+            unit,
+            machine,
+            seeds={"pe_inputs": self.cfg.sampling.seed},
+            notes=[*self.cfg.card_notes, *_generated_notes(rows, funnel), *counts.notes],
+        )
+        published = publish_valid(
+            {"test": rows},
+            out_dir,
+            card,
+            row_problems=_check_dpe_row,
+            solutions_field="solution_costs",
+            slug_field="task_id",
+            features=DPE_FEATURES,
+            validate=validate_dpe_splits,
+            render=render_dpe_card,
+        )
+        rejects += published.rejects
+        counts.notes += published.notes
+        for r in rejects:
+            if "hash" not in r:
+                counts.drops[r["reason"]] += 1
+        out = [row for part in published.splits.values() for row in part]
+        counts.tasks_out = len(out)
+        counts.solutions_out = sum(len(row["solution_costs"]) for row in out)
+        return counts, rejects
+
+    def run_publish(self, funnel: list[dict[str, Any]]) -> dict:
+        def body(sd: StageDir) -> StageCounts:
+            names = self.shard_names()
+
+            def by_slug(stage: str, suffix: str = ".jsonl") -> dict[str, dict[str, Any]]:
+                return {
+                    r["slug"]: r
+                    for p in names
+                    for r in read_jsonl(self.dir(stage).file(f"{p}{suffix}"))
+                }
+
+            inputs = {
+                "tasks": {
+                    t["slug"]: t for t in read_jsonl(self.dir("generators").file("tasks.jsonl"))
+                },
+                "uniqueness": by_slug("uniqueness"),
+                "test_generators": {
+                    g["slug"]: g
+                    for g in read_jsonl(self.dir("generators").file("generators.jsonl"))
+                },
+                "sas": by_slug("sas"),
+                "sampled": by_slug("sampling"),
+            }
+            counts, rejects = self.publish_dpe_dataset(
+                read_jsonl(self.dir("select").file("tasks.jsonl")),
+                inputs,
                 funnel,
-                meter,
-                unit,
-                machine,
-                seeds={"pe_inputs": self.cfg.sampling.seed},
-                notes=[*self.cfg.card_notes, *_generated_notes(rows, funnel)],
+                machine=machine_info(),
+                out_dir=self.root,
             )
-            write_dataset(
-                {"test": rows},
-                self.root,
-                card,
-                features=DPE_FEATURES,
-                validate=validate_dpe_splits,
-                render=render_dpe_card,
-            )
-            n = len(rows)
-            n_sols = sum(len(r["solution_costs"]) for r in rows)
-            return StageCounts("publish", n, n, n_sols, n_sols)
+            write_jsonl(sd.file("rejects.jsonl"), rejects)
+            return counts
 
         return self._run("publish", body)
+
+    def _publish_example(self, out_dir: Path) -> tuple[StageCounts, list[dict[str, Any]]]:
+        """:meth:`publish_dpe_dataset` of the example task (quicksilver/stages/example.py),
+        measured with this build's profiling meter."""
+        from quicksilver.meters import METERS
+        from quicksilver.stages import example
+
+        meter = self.cfg.pe_profile.measure.meter
+        slug = example.SLUG
+        inputs: dict[str, Mapping[str, dict[str, Any]]] = {
+            "tasks": {slug: example.task()},
+            "uniqueness": {slug: example.uniqueness_record()},
+            "test_generators": {slug: example.generator()},
+            "sas": {slug: {"slug": slug}},
+            "sampled": {slug: example.sampling_record()},
+        }
+        return self.publish_dpe_dataset(
+            [example.selected_record(meter, METERS[meter].unit)],
+            inputs,
+            example.funnel(self.STAGES),
+            machine=machine_info(),
+            out_dir=out_dir,
+        )
 
 
 def _generated_notes(rows: list[dict[str, Any]], funnel: list[dict[str, Any]]) -> list[str]:

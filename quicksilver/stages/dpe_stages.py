@@ -199,16 +199,15 @@ def sas_shard(
         if not result.generators:
             reason = "needs-llm-generator" if result.needs_llm else "no-perf-generator"
             counts.drops[reason] += 1
-            rejects.append(
-                {
-                    "slug": slug,
-                    "reason": reason,
-                    "detail": str(result.reason)
-                    if str(result.reason).startswith(slug)
-                    else f"{slug}: {result.reason}",
-                    "rejected": result.rejected,
-                }
+            detail = (
+                str(result.reason)
+                if str(result.reason).startswith(slug)
+                else f"{slug}: {result.reason}"
             )
+            rejects.append(
+                {"slug": slug, "reason": reason, "detail": detail, "rejected": result.rejected}
+            )
+            rejects.extend(reject(s, reason, detail) for s in sols)  # lost with the task
             continue
         if result.rejected:
             counts.notes.append(
@@ -305,15 +304,18 @@ def sampling_shard(
         if not candidates:
             reason = "ill-defined-generators" if all(t.ill_defined for t in traces) else "no-input"
             counts.drops[reason] += 1
+            detail = f"{slug}: no generator produced an input the reference finishes: " + "; ".join(
+                f"#{t.generator}: {t.stop} ({t.reason})" for t in traces
+            )
             rejects.append(
                 {
                     "slug": slug,
                     "reason": reason,
-                    "detail": f"{slug}: no generator produced an input the reference finishes: "
-                    + "; ".join(f"#{t.generator}: {t.stop} ({t.reason})" for t in traces),
+                    "detail": detail,
                     "traces": [t.to_dict() for t in traces],
                 }
             )
+            rejects.extend(reject(s, reason, detail) for s in sols)  # lost with the task
             continue
         choice = choose_pe_input(
             candidates,
@@ -328,14 +330,16 @@ def sampling_shard(
         )
         if choice.candidate is None:
             counts.drops["no-common-input"] += 1
+            detail = f"{slug}: {choice.reason}"
             rejects.append(
                 {
                     "slug": slug,
                     "reason": "no-common-input",
-                    "detail": f"{slug}: {choice.reason}",
+                    "detail": detail,
                     "tried": choice.tried,
                 }
             )
+            rejects.extend(reject(s, "no-common-input", detail) for s in sols)
             continue
         c = choice.candidate
         trace = next(t for t in traces if t.generator == c.generator)
@@ -501,6 +505,17 @@ def pe_profile_shard(
         )
         kept.append(sol)
     records = [r for r in out_records.values() if r["solutions"]]
+    for rec in sampled:
+        if not out_records.get(rec["slug"], {}).get("solutions"):
+            # its solutions are in the rejects already, each with why it failed
+            counts.drops["no-profiled-solution"] += 1
+            rejects.append(
+                reject(
+                    {"slug": rec["slug"]},
+                    "no-profiled-solution",
+                    f"{rec['slug']}: none of its solutions could be profiled on its input",
+                )
+            )
     counts.tasks_out = len(records)
     counts.solutions_out = len(kept)
     return {"records": records, "solutions": kept, "rejects": rejects, "counts": counts}
@@ -539,15 +554,19 @@ def select_stage(
         cvs = [float(s[cv_key]) if s[cv_key] is not None else float("inf") for s in sols]
         verdict = select_task(rec["slug"], costs, cvs, section, rec["unit"])
         if not verdict.kept:
-            counts.drops[verdict.reason or "dropped"] += 1
+            reason = verdict.reason or "dropped"
+            counts.drops[reason] += 1
             rejects.append(
                 {
                     "slug": rec["slug"],
-                    "reason": verdict.reason,
+                    "reason": reason,
                     "detail": verdict.detail,
                     "stats": verdict.stats,
                 }
             )
+            # the profiled solutions lost with the task
+            detail = verdict.detail or f"{rec['slug']}: {reason}"
+            rejects.extend(reject({"slug": rec["slug"], **s}, reason, detail) for s in sols)
             continue
         cl = verdict.clustering
         assert cl is not None

@@ -101,13 +101,23 @@ def load_stage(snapshot_dirs: list[Path], only: list[str] | None = None) -> dict
             counts.solutions_in += len(snap.solutions)
             if snap.slug in seen:
                 counts.drops["duplicate-question"] += 1
+                detail = f"{snap.slug}: already loaded from {seen[snap.slug]}"
                 rejects.append(
                     {
                         "slug": snap.slug,
                         "path": str(path),
                         "reason": "duplicate-question",
-                        "detail": f"{snap.slug}: already loaded from {seen[snap.slug]}",
+                        "detail": detail,
                     }
+                )
+                # the copy's solutions go with it (counted in solutions_in above)
+                rejects.extend(
+                    reject(
+                        {"slug": snap.slug, "path": str(path), "position": pos, "code": sol.code},
+                        "duplicate-question",
+                        detail,
+                    )
+                    for pos, sol in enumerate(snap.solutions)
                 )
                 continue
             seen[snap.slug] = str(path)

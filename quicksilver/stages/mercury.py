@@ -489,10 +489,82 @@ class MercuryBuild:
             quicksilver_version=__version__,
         )
 
-    def run_publish(self, funnel: list[dict[str, Any]]) -> dict:
-        from quicksilver.stages.publish import write_dataset
+    def publish_dataset(
+        self,
+        records: list[dict[str, Any]],
+        solutions: list[dict[str, Any]],
+        tasks: dict[str, dict[str, Any]],
+        generators: dict[str, dict[str, Any]],
+        split_info: dict[str, Any],
+        funnel: list[dict[str, Any]],
+        *,
+        machine: dict[str, Any],
+        out_dir: Path,
+    ) -> tuple[StageCounts, list[dict[str, Any]]]:
+        """Rows from the profile records, then the valid ones written to ``out_dir`` (see
+        :func:`~quicksilver.stages.publish.publish_valid`): the stage's counts and rejects.
+
+        A task whose row cannot be made (``row-error``) or does not fit the schema
+        (``invalid-row``) is set aside with its solutions; the others are published. The preflight
+        runs this on an example (:meth:`check_publish`), so a mismatch between the rows and the
+        schema or the card shows before the build, not after it.
+        """
+        from quicksilver.stages.publish import publish_valid, row_rejects
         from quicksilver.stages.rows import mercury_row
 
+        config_sha = json_digest(self.cfg.digest_view())
+        by_slug: dict[str, list[dict[str, Any]]] = {}
+        for s in solutions:
+            by_slug.setdefault(s["slug"], []).append(s)
+        counts = StageCounts("publish", tasks_in=len(records), solutions_in=len(solutions))
+        rejects: list[dict[str, Any]] = []
+        rows: dict[str, dict[str, Any]] = {}
+        for r in records:
+            slug = r["slug"]
+            try:
+                rows[slug] = mercury_row(
+                    tasks[slug],
+                    generators[slug],
+                    r,
+                    by_slug[slug],
+                    machine=machine,
+                    version=__version__,
+                    config_sha256=config_sha,
+                )
+            except Exception as exc:  # one bad record must not cost the whole dataset
+                detail = f"{slug}: no row could be made: {type(exc).__name__}: {exc}"
+                log.warning("publish: %s", detail)
+                counts.notes.append(f"{slug} left out: {type(exc).__name__}: {exc}")
+                lost = [
+                    {"hash": s["hash"], "solution": s.get("code")} for s in by_slug.get(slug, [])
+                ]
+                rejects += row_rejects(slug, lost, "row-error", detail)
+        splits = {
+            name: [rows[s] for s in slugs if s in rows]
+            for name, slugs in split_info["splits"].items()
+        }
+        meter = records[0]["meter"] if records else self.cfg.profile.measure.meter
+        unit = records[0]["unit"] if records else ""
+        card = self.card_context(
+            funnel,
+            meter,
+            unit,
+            machine,
+            seeds={"splits": self.cfg.splits.seed},
+            notes=[*split_info.get("notes", []), *counts.notes],
+        )
+        published = publish_valid(splits, out_dir, card)
+        rejects += published.rejects
+        counts.notes += published.notes
+        for r in rejects:
+            if "hash" not in r:
+                counts.drops[r["reason"]] += 1
+        out = [row for part in published.splits.values() for row in part]
+        counts.tasks_out = len(out)
+        counts.solutions_out = sum(len(row["solutions"]) for row in out)
+        return counts, rejects
+
+    def run_publish(self, funnel: list[dict[str, Any]]) -> dict:
         def body(sd: StageDir) -> StageCounts:
             records, sols = self._profiled()
             tasks = {t["slug"]: t for t in read_jsonl(self.dir("generators").file("tasks.jsonl"))}
@@ -500,55 +572,93 @@ class MercuryBuild:
                 g["slug"]: g for g in read_jsonl(self.dir("generators").file("generators.jsonl"))
             }
             split_info = json.loads(self.dir("splits").file("splits.json").read_text())
-            machine = machine_info()
-            config_sha = json_digest(self.cfg.digest_view())
-            by_slug: dict[str, list[dict[str, Any]]] = {}
-            for s in sols:
-                by_slug.setdefault(s["slug"], []).append(s)
-            rows = {
-                r["slug"]: mercury_row(
-                    tasks[r["slug"]],
-                    gens[r["slug"]],
-                    r,
-                    by_slug[r["slug"]],
-                    machine=machine,
-                    version=__version__,
-                    config_sha256=config_sha,
-                )
-                for r in records
-            }
-            splits = {
-                name: [rows[s] for s in slugs] for name, slugs in split_info["splits"].items()
-            }
-            meter = records[0]["meter"] if records else self.cfg.profile.measure.meter
-            unit = records[0]["unit"] if records else ""
-            card = self.card_context(
+            counts, rejects = self.publish_dataset(
+                records,
+                sols,
+                tasks,
+                gens,
+                split_info,
                 funnel,
-                meter,
-                unit,
-                machine,
-                seeds={"splits": self.cfg.splits.seed},
-                notes=list(split_info.get("notes", [])),
+                machine=machine_info(),
+                out_dir=self.root,
             )
-            write_dataset(splits, self.root, card)
-            n = len(records)
-            return StageCounts("publish", n, n, len(sols), len(sols))
+            write_jsonl(sd.file("rejects.jsonl"), rejects)
+            return counts
 
         return self._run("publish", body)
+
+    def _publish_example(self, out_dir: Path) -> tuple[StageCounts, list[dict[str, Any]]]:
+        """:meth:`publish_dataset` of the example task (quicksilver/stages/example.py), in the
+        split this build's splits stage would put it, measured with this build's meter."""
+        from quicksilver.meters import METERS
+        from quicksilver.stages import example
+
+        meter = self.cfg.profile.measure.meter
+        # what split_tasks makes of one Easy task (eval draws Easy first), without its notes
+        split = "eval" if self.cfg.splits.eval_size else "train"
+        return self.publish_dataset(
+            [example.profile_record(meter, METERS[meter].unit)],
+            example.solutions(),
+            {example.SLUG: example.task()},
+            {example.SLUG: example.generator()},
+            {"splits": {split: [example.SLUG]}, "notes": []},
+            example.funnel(self.STAGES),
+            machine=machine_info(),
+            out_dir=out_dir,
+        )
+
+    def check_publish(self, out_dir: Path) -> None:
+        """Run the publish stage on the example task into ``out_dir`` (a folder of its own), then
+        read the dataset back as ``quicksilver publish`` does (every row validated against the
+        published features, the card's front matter parsed) and as ``quicksilver score`` does.
+        Raises the first problem; the preflight calls this before the first stage."""
+        from quicksilver.records import load_records
+        from quicksilver.stages.publish import load_published
+
+        counts, rejects = self._publish_example(out_dir)
+        if rejects:
+            raise ValueError(f"the example row is set aside: {rejects[0]['detail']}")
+        if counts.tasks_out != 1:
+            raise ValueError(f"the example task was not published ({'; '.join(counts.notes)})")
+        load_published(out_dir)
+        loaded = load_records(out_dir)
+        if len(loaded.records) != 1:
+            why = "; ".join(f"{r.source}: {r.reason}" for r in loaded.rejects)
+            raise ValueError(f"the published example does not load for scoring: {why}")
 
     # -- report ---------------------------------------------------------------------------------
 
     def funnel(self) -> list[dict[str, Any]]:
-        """Counts in and out of every stage (shards merged), in pipeline order."""
+        """Counts in and out of every stage (shards merged), in pipeline order.
+
+        Each row is the stage's :class:`StageCounts` (``drops``: per reason, in the stage's own
+        unit) plus what its rejects files say per reason (:func:`~quicksilver.stages.report.
+        tally_rejects`): ``drop_tasks``, the tasks dropped, and ``drop_solutions``, the solutions
+        dropped, those lost with a dropped task included. Only finished stages and shards count.
+        """
+        from quicksilver.stages.report import RejectTally, tally_rejects_file
+
         out = []
         shard_names = self.shard_names()
         for stage in self.STAGES:
             sd = self.dir(stage)
             parts = shard_names if stage in self.SHARDED else [""]
-            infos = [i for i in (sd.manifest(p) for p in parts) if i is not None]
-            if not infos:
+            found = [(p, i) for p, i in ((p, sd.manifest(p)) for p in parts) if i is not None]
+            if not found:
                 continue
-            counts = StageCounts.merge(stage, (StageCounts.from_dict(i["counts"]) for i in infos))
-            seconds = sum(i.get("seconds", 0.0) for i in infos)
-            out.append({**counts.to_dict(), "seconds": round(seconds, 3)})
+            part_counts = [(p, StageCounts.from_dict(i["counts"])) for p, i in found]
+            counts = StageCounts.merge(stage, (c for _, c in part_counts))
+            seconds = sum(i.get("seconds", 0.0) for _, i in found)
+            tally = RejectTally()
+            for part, c in part_counts:
+                name = f"{part}.rejects.jsonl" if part else "rejects.jsonl"
+                tally.update(tally_rejects_file(sd.file(name), c.tasks_in - c.tasks_out))
+            out.append(
+                {
+                    **counts.to_dict(),
+                    "drop_tasks": dict(sorted((+tally.tasks).items())),
+                    "drop_solutions": dict(sorted((+tally.solutions).items())),
+                    "seconds": round(seconds, 3),
+                }
+            )
         return out

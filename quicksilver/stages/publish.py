@@ -30,7 +30,7 @@ import shutil
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +39,7 @@ import yaml
 from datasets import Features, List, Value
 
 from quicksilver import __version__
+from quicksilver.stages.report import drop_totals, drops_summary
 
 if TYPE_CHECKING:
     from datasets import DatasetDict
@@ -694,7 +695,8 @@ class CardContext:
     name: str
     funnel: list[dict[str, Any]]
     """Per stage: ``{"stage", "tasks_in", "tasks_out", "solutions_in", "solutions_out",
-    "drops": {reason: count}}`` (``StageCounts.to_dict()``)."""
+    "drops": {reason: count}}`` (``StageCounts.to_dict()``), and optionally ``drop_tasks`` and
+    ``drop_solutions`` per reason, from the rejects files (``MercuryBuild.funnel``)."""
     parameters: dict[str, Any]
     """The build configuration used (rendered as YAML)."""
     meter: str
@@ -798,9 +800,13 @@ def _dump_yaml(data: Any) -> str:
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
 
 
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+"""Where the card templates are (``mercury_card.md.j2``, ``dpe_card.md.j2``)."""
+
+
 def _template(name: str = "mercury_card.md.j2") -> jinja2.Template:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent.parent / "templates"),
+        loader=jinja2.FileSystemLoader(TEMPLATES),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
@@ -830,17 +836,7 @@ def render_card(
     totals = [len(splits[s]) for s in names]
     difficulty_rows.append({"label": "**all**", "counts": totals, "total": sum(totals)})
 
-    drop_totals: Counter[str] = Counter()
-    funnel = []
-    for stage in card.funnel:
-        drops = {str(k): int(v) for k, v in dict(stage.get("drops") or {}).items() if v}
-        drop_totals.update(drops)
-        funnel.append(
-            {
-                **stage,
-                "drops_text": "; ".join(f"{k}: {v}" for k, v in sorted(drops.items())) or "-",
-            }
-        )
+    funnel = [{**stage, "drops_text": drops_summary(stage)} for stage in card.funnel]
 
     generators = []
     models: Counter[str] = Counter()
@@ -866,7 +862,7 @@ def render_card(
         sources=sorted(sources.items()),
         difficulty_rows=difficulty_rows,
         funnel=funnel,
-        drop_totals=sorted(drop_totals.items(), key=lambda kv: (-kv[1], kv[0])),
+        drop_totals=drop_totals(card.funnel),
         parameters_yaml=_dump_yaml(card.parameters).rstrip("\n") if card.parameters else "{}",
         machine=machine,
         seeds=card.seeds,
@@ -994,6 +990,125 @@ def _fsync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+# --- a build's publish: what is valid ------------------------------------------------------------
+
+RowProblems = Callable[[Mapping[str, Any]], list[tuple[str, str]]]
+"""One row's problems as (field path, message); empty when the row is valid."""
+
+
+@dataclass
+class Published:
+    """What :func:`publish_valid` did: the dataset written (None: nothing valid to write), the rows
+    per split, the rejects of the rows set aside, and the notes (also in the card)."""
+
+    paths: PublishedPaths | None
+    splits: dict[str, list[dict[str, Any]]]
+    """The rows written, per split."""
+    rejects: list[dict[str, Any]]
+    notes: list[str]
+
+    @property
+    def rows(self) -> dict[str, int]:
+        return {name: len(rows) for name, rows in self.splits.items()}
+
+
+def row_rejects(slug: str, solutions: Any, reason: str, detail: str) -> list[dict[str, Any]]:
+    """Rejects-file records of a task set aside at publish: one for the task (no ``hash``), one
+    per solution lost with it (``hash``, and ``code`` when the row carries the source)."""
+    out = [{"slug": slug, "reason": reason, "detail": detail}]
+    for sol in solutions if isinstance(solutions, list) else []:
+        if isinstance(sol, Mapping) and "hash" in sol:
+            extra = {"code": sol["solution"]} if isinstance(sol.get("solution"), str) else {}
+            out.append(
+                {"slug": slug, "hash": sol["hash"], **extra, "reason": reason, "detail": detail}
+            )
+    return out
+
+
+def _summary(problems: Sequence[tuple[str, str]], limit: int = 3) -> str:
+    text = "; ".join(f"{path}: {message}" for path, message in problems[:limit])
+    if len(problems) > limit:
+        text += f"; and {len(problems) - limit} more"
+    return text
+
+
+def remove_dataset(out_dir: Path) -> bool:
+    """Remove the dataset :func:`write_dataset` wrote in ``out_dir`` (the card first, so a folder
+    caught halfway is an unfinished write); other files stay. True when there was one."""
+    out_dir = Path(out_dir)
+    found = False
+    card = out_dir / CARD_FILENAME
+    if card.exists():
+        card.unlink()
+        found = True
+    for name in ("parquet", "hf"):
+        target = out_dir / name
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+            found = True
+        elif target.exists() or target.is_symlink():
+            target.unlink()
+            found = True
+    return found
+
+
+def publish_valid(
+    splits: Mapping[str, Sequence[dict[str, Any]]],
+    out_dir: Path,
+    card: CardContext,
+    *,
+    row_problems: RowProblems = _check_row,
+    solutions_field: str = "solutions",
+    slug_field: str = "slug_name",
+    features: Features = MERCURY_FEATURES,
+    validate: Callable[[Mapping[str, Sequence[dict[str, Any]]]], None] | None = None,
+    render: Callable[..., str] | None = None,
+) -> Published:
+    """A build's publish: :func:`write_dataset` of the valid rows, after a long build that must
+    not lose everything to one bad row or an empty split.
+
+    A row with a problem is set aside (``invalid-row``: one rejects record for the task, one per
+    solution lost with it, a warning and a note); a split left without rows is left out of the
+    dataset with a note (:func:`~quicksilver.stages.splits.drop_empty_splits`). With no row left
+    nothing is written, and a dataset an earlier build wrote in ``out_dir`` is removed: the folder
+    must not offer an older build's rows as this one's. The notes go into the card.
+    """
+    from quicksilver.stages.splits import drop_empty_splits
+
+    kept: dict[str, list[dict[str, Any]]] = {}
+    rejects: list[dict[str, Any]] = []
+    notes: list[str] = []
+    for split, rows in splits.items():
+        kept[split] = []
+        for index, row in enumerate(rows):
+            problems = row_problems(row)
+            if not problems:
+                kept[split].append(row)
+                continue
+            slug = str(row.get(slug_field) or f"{split}[{index}]")
+            detail = f"{slug}: not published: {_summary(problems)}"
+            log.warning("publish: %s", detail)
+            notes.append(
+                f"{split}: {slug} left out: it does not fit the schema ({_summary(problems, 1)})"
+            )
+            rejects += row_rejects(slug, row.get(solutions_field), "invalid-row", detail)
+    if not any(kept.values()):
+        removed = remove_dataset(out_dir)
+        note = (
+            "no task to publish ("
+            + ("every row was set aside" if rejects else "the funnel shows where they were dropped")
+            + f"): no dataset written to {out_dir}"
+            + ("; the dataset an earlier build wrote there was removed" if removed else "")
+        )
+        log.warning("publish: %s", note)
+        return Published(None, {}, rejects, [*notes, note])
+    kept, empty = drop_empty_splits(kept, {s: "every row was set aside" for s in kept})
+    notes += empty
+    card = replace(card, notes=[*card.notes, *notes])
+    paths = write_dataset(kept, out_dir, card, features=features, validate=validate, render=render)
+    return Published(paths, kept, rejects, notes)
 
 
 # --- releasing to the Hub -----------------------------------------------------------------------

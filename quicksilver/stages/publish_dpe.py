@@ -35,6 +35,7 @@ from quicksilver.stages.publish import (
     _template,
     _type_name,
 )
+from quicksilver.stages.report import drop_totals, drops_summary
 
 if TYPE_CHECKING:
     from datasets import DatasetDict
@@ -334,14 +335,7 @@ def render_dpe_card(
     """The dataset card of a DPE build: YAML front matter, then Markdown."""
     names = list(splits)
     rows = [r for s in names for r in splits[s]]
-    drop_totals: Counter[str] = Counter()
-    funnel = []
-    for stage in card.funnel:
-        drops = {str(k): int(v) for k, v in dict(stage.get("drops") or {}).items() if v}
-        drop_totals.update(drops)
-        funnel.append(
-            {**stage, "drops_text": "; ".join(f"{k}: {v}" for k, v in sorted(drops.items())) or "-"}
-        )
+    funnel = [{**stage, "drops_text": drops_summary(stage)} for stage in card.funnel]
     clusters = Counter(len(r["reference"]) for r in rows)
     pe_paths = Counter(r["pe_generator_path"] for r in rows)
     pe_models = Counter(r["pe_generator_model"] for r in rows)
@@ -385,7 +379,7 @@ def render_dpe_card(
         sources=sorted(sources.items()),
         tasks=tasks,
         funnel=funnel,
-        drop_totals=sorted(drop_totals.items(), key=lambda kv: (-kv[1], kv[0])),
+        drop_totals=drop_totals(card.funnel),
         parameters_yaml=_dump_yaml(card.parameters).rstrip("\n") if card.parameters else "{}",
         machine=machine,
         seeds=card.seeds,

@@ -6,20 +6,59 @@ tasks and seed give the same split on any machine. Mercury's eval had 256 tasks,
 per difficulty. When a difficulty has fewer tasks than its share, all of them go to eval and the
 shortfall is recorded (the split is not topped up from other difficulties, which would unbalance
 it). Everything else is train.
+
+A split never comes out empty: publishing refuses a split without rows, so an empty one is left
+out of the result, with a note saying why (see :func:`drop_empty_splits`). With fewer tasks than
+``eval_size`` every task goes to eval and the dataset has no train split; eval is not shrunk to
+give train a row, because eval is the benchmark and its draw does not depend on how many tasks
+are left over for training. With no task at all there is no split, and nothing to publish.
 """
 
 from __future__ import annotations
 
+import logging
 import random
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
 
 DIFFICULTIES = ("Easy", "Medium", "Hard")
+
+T = TypeVar("T")
+
+
+def drop_empty_splits(
+    splits: Mapping[str, Sequence[T]], why: Mapping[str, str] | None = None
+) -> tuple[dict[str, list[T]], list[str]]:
+    """``splits`` without the empty ones, and one note per split left out (``why[name]`` says
+    why it is empty, when known). Each note is also logged as a warning."""
+    kept: dict[str, list[T]] = {}
+    notes: list[str] = []
+    for name, rows in splits.items():
+        if rows:
+            kept[name] = list(rows)
+            continue
+        reason = (why or {}).get(name)
+        notes.append(
+            f"{name}: no task{f' ({reason})' if reason else ''}; the {name} split is left out "
+            "of the dataset"
+        )
+    if splits and not kept:
+        notes.append("no split has a task: there is no dataset to publish")
+    for note in notes:
+        log.warning("splits: %s", note)
+    return kept, notes
 
 
 def split_tasks(
     records: list[dict[str, Any]], *, eval_size: int, seed: int
 ) -> tuple[dict[str, list[str]], list[str]]:
-    """({"train": [slug...], "eval": [slug...]}, notes) from records with slug and difficulty."""
+    """({"train": [slug...], "eval": [slug...]}, notes) from records with slug and difficulty.
+
+    A split that would be empty is left out of the result (one note each); with no records the
+    result has no split at all.
+    """
     by_diff: dict[str, list[str]] = {d: [] for d in DIFFICULTIES}
     for r in records:
         by_diff.setdefault(r["difficulty"], []).append(r["slug"])
@@ -37,4 +76,19 @@ def split_tasks(
         eval_slugs.extend(sorted(rng.sample(pool, take)))
     chosen = set(eval_slugs)
     train = sorted(r["slug"] for r in records if r["slug"] not in chosen)
-    return {"train": train, "eval": eval_slugs}, notes
+    n = len(records)
+    if not records:
+        note = "no task reached the splits stage: no split, and no dataset to publish"
+        log.warning("splits: %s", note)
+        return {}, [note]
+    drawn = [d for d in DIFFICULTIES if quota[d]]
+    why = {
+        "train": f"all {n} task(s) built went to eval, which wanted {eval_size} (splits.eval_size)",
+        "eval": "splits.eval_size is 0"
+        if not drawn
+        else f"splits.eval_size {eval_size} draws "
+        + ", ".join(f"{quota[d]} {d}" for d in drawn)
+        + f"; none of the {n} task(s) built is {' or '.join(drawn)}",
+    }
+    kept, empty_notes = drop_empty_splits({"train": train, "eval": eval_slugs}, why)
+    return kept, notes + empty_notes

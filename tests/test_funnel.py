@@ -1,0 +1,214 @@
+"""The funnel counts what a dropped task takes with it (issue 13, item 8).
+
+Small stage folders are written the way the build writes them (real stage functions, their
+rejects and manifests); the funnel read back from them must count, per reason, the tasks dropped
+and the solutions lost with them, in the table printed at the end of a build, in the Prefect
+artifacts and in the dataset cards.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from quicksilver.stages.base import StageCounts, StageDir, write_jsonl
+from quicksilver.stages.config import SelectionSection, load_build_config
+from quicksilver.stages.dpe_stages import select_stage
+from quicksilver.stages.filters import filter_stage
+from quicksilver.stages.load import load_stage
+from quicksilver.stages.mercury import MercuryBuild
+from quicksilver.stages.report import (
+    drop_text,
+    drop_totals,
+    drops_summary,
+    funnel_markdown,
+    funnel_rows,
+    print_funnel,
+    tally_rejects,
+)
+from quicksilver.stages.uniqueness import uniqueness_shard
+from tests.test_stages import _record, _snapshot, _sols, _task
+
+
+def _uniqueness_inputs(slugs_answers: dict[str, list[list[Any]]]) -> tuple[list, list, list]:
+    """Tasks, solutions and testcases records for uniqueness_shard: per slug, the answers of
+    each solution on two inputs."""
+    tasks, sols, records = [], [], []
+    for slug, answers in slugs_answers.items():
+        tasks.append(_task(slug))
+        sols += _sols(len(answers), slug)
+        records.append(_record(answers, [[1], [2]], slug=slug))
+    return tasks, sols, records
+
+
+# 'split' has no answer held by a majority: dropped (ambiguous-output) with its 4 solutions;
+# 'wrong' keeps 3 and loses one wrong answer; 'ok' keeps all 3
+SHARDS = {
+    "shard-0000": {"ok": [[1, 2]] * 3, "split": [[1, 2], [1, 3], [2, 2], [3, 3]]},
+    "shard-0001": {"wrong": [[1, 2], [1, 2], [1, 2], [9, 9]]},
+}
+
+
+def _finish(sd: StageDir, out: dict[str, Any], part: str = "") -> None:
+    name = f"{part}.rejects.jsonl" if part else "rejects.jsonl"
+    sd.path.mkdir(parents=True, exist_ok=True)
+    write_jsonl(sd.file(name), out["rejects"])
+    sd.finish("key", out["counts"], part, seconds=1.0)
+
+
+def _build(tmp_path: Path) -> MercuryBuild:
+    """A build folder: generators (for the shard names), filters, and two uniqueness shards."""
+    cfg = load_build_config(None, [f"out_dir={tmp_path}", "runner.shard_size=2"])
+    build = MercuryBuild(cfg)
+    slugs = sorted(s for shard in SHARDS.values() for s in shard)
+    gen = build.dir("generators")
+    gen.path.mkdir(parents=True)
+    write_jsonl(gen.file("tasks.jsonl"), [{"slug": s} for s in slugs])
+    assert build.shard_names() == list(SHARDS)
+
+    tasks = [_task("kept"), _task("paid", isPaidOnly=True), _task("lonely")]
+    sols = _sols(3, "kept") + _sols(2, "paid") + _sols(1, "lonely")
+    _finish(build.dir("filters"), filter_stage(tasks, sols, min_solutions_=2))
+    for part, answers in SHARDS.items():
+        t, s, r = _uniqueness_inputs(answers)
+        out = uniqueness_shard(t, s, r, tol=1e-9, min_solutions_=2)
+        _finish(build.dir("uniqueness"), out, part)
+    return build
+
+
+def test_funnel_counts_the_solutions_lost_with_a_dropped_task(tmp_path):
+    funnel = {row["stage"]: row for row in _build(tmp_path).funnel()}
+    uq = funnel["uniqueness"]
+    assert uq["drops"] == {"ambiguous-output": 1, "wrong-answer": 1}  # the stage's own units
+    assert uq["drop_tasks"] == {"ambiguous-output": 1}
+    assert uq["drop_solutions"] == {"ambiguous-output": 4, "wrong-answer": 1}
+    # every solution that went in and did not come out is in the rejects, and counted
+    assert uq["solutions_in"] - uq["solutions_out"] == sum(uq["drop_solutions"].values()) == 5
+    assert drops_summary(uq) == "ambiguous-output: 1 task (4 solutions); wrong-answer: 1 solution"
+
+    filters = funnel["filters"]
+    assert filters["drop_tasks"] == {"min-solutions": 1, "paid-only": 1}
+    assert filters["drop_solutions"] == {"min-solutions": 1, "paid-only": 2}
+    assert drops_summary(filters) == (
+        "min-solutions: 1 task (1 solution); paid-only: 1 task (2 solutions)"
+    )
+
+
+def test_an_unfinished_shard_is_not_counted(tmp_path):
+    build = _build(tmp_path)
+    build.dir("uniqueness").manifest_path("shard-0001").unlink()  # its rejects stay on disk
+    (uq,) = [r for r in build.funnel() if r["stage"] == "uniqueness"]
+    assert uq["drop_solutions"] == {"ambiguous-output": 4}
+
+
+def test_records_that_only_look_like_tasks_count_only_as_the_stage_dropped_tasks():
+    # the DPE candidates stage: a sample naming a task that is not in the snapshots; the stage
+    # drops no task (tasks_in == tasks_out), so these are not tasks
+    samples = [
+        {"slug": "no-such-task", "reason": "unknown-task", "detail": "samples.jsonl:3: no task"},
+        {"slug": "other", "reason": "unknown-task", "detail": "samples.jsonl:4: no task"},
+    ]
+    tally = tally_rejects(samples, tasks_dropped=0)
+    assert tally.tasks == {} and tally.solutions == {}
+    assert drop_text("unknown-task", 2, 0, 0) == "unknown-task: 2"
+    # test inputs and generator seeds are not tasks either, whatever the guard
+    inputs = [
+        {"slug": "t", "input": [1], "seed": 3, "reason": "input-type-mismatch", "detail": "t"},
+        {"slug": "t", "seed": 4, "reason": "generator-error", "detail": "t"},
+        {"slug": "t", "reason": "too-few-cases", "detail": "t: 2 usable input(s)"},
+        {"slug": "t", "hash": 5, "code": "x", "reason": "too-few-cases", "detail": "t: 2"},
+    ]
+    tally = tally_rejects(inputs, tasks_dropped=1)
+    assert tally.tasks == {"too-few-cases": 1} and tally.solutions == {"too-few-cases": 1}
+
+
+def test_a_solution_listed_again_with_its_task_counts_once_for_its_first_reason():
+    """The testcases stage lists a solution that does not load, then again when its task is
+    dropped: one solution lost, because it did not load."""
+    rejects = [
+        {"slug": "t", "hash": 1, "code": "a", "reason": "does-not-load", "detail": "t #0"},
+        {"slug": "t", "reason": "too-few-cases", "detail": "t: 1 usable input(s)"},
+        {"slug": "t", "hash": 1, "code": "a", "reason": "too-few-cases", "detail": "t: 1"},
+        {"slug": "t", "hash": 2, "code": "b", "reason": "too-few-cases", "detail": "t: 1"},
+        {"slug": "u", "hash": 1, "code": "a", "reason": "too-few-cases", "detail": "u: 1"},
+    ]
+    tally = tally_rejects(rejects, tasks_dropped=1)
+    assert tally.solutions == {"does-not-load": 1, "too-few-cases": 2}
+
+
+def test_load_counts_the_solutions_of_a_duplicate_question(tmp_path):
+    code = "class Solution:\n    def f(self, nums):\n        return {}\n"
+    snap = _snapshot("alpha", [{"code": code.format(i), "source": "bundled"} for i in range(3)])
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "alpha.json").write_text(json.dumps(snap))
+    out = load_stage([tmp_path / "a", tmp_path / "b"])
+    c: StageCounts = out["counts"]
+    tally = tally_rejects(out["rejects"], c.tasks_in - c.tasks_out)
+    assert tally.tasks == {"duplicate-question": 1}
+    assert tally.solutions == {"duplicate-question": 3}
+    assert c.solutions_in - c.solutions_out == 3
+
+
+def test_dpe_selection_counts_the_profiled_solutions_of_a_dropped_task():
+    sols = [
+        {"hash": h, "code": f"# {h}\n", "cost": 1e6 * h, "cv": 0.0, "cv_classic": 0.0}
+        for h in (1, 2, 3)
+    ]
+    rec = {"slug": "t", "unit": "instructions", "meter": "icount", "machine_id": "m"}
+    out = select_stage([{**rec, "solutions": sols}], [], SelectionSection(min_solutions=5))
+    c = out["counts"]
+    tally = tally_rejects(out["rejects"], c.tasks_in - c.tasks_out)
+    assert tally.tasks == {"too-few-solutions": 1} and tally.solutions == {"too-few-solutions": 3}
+    assert {r["hash"] for r in out["rejects"] if "hash" in r} == {1, 2, 3}
+
+
+def _funnel_with_notes(tmp_path: Path) -> list[dict[str, Any]]:
+    funnel = _build(tmp_path).funnel()
+    funnel.append(
+        {
+            **StageCounts("publish", 3, 2, 9, 6, notes=["train: no task; left out"]).to_dict(),
+            "drop_tasks": {},
+            "drop_solutions": {},
+        }
+    )
+    return funnel
+
+
+def test_the_printed_table_and_the_artifacts_say_tasks_and_solutions(tmp_path):
+    funnel = _funnel_with_notes(tmp_path)
+    console = Console(file=io.StringIO(), width=200, color_system=None)
+    print_funnel(funnel, title="Mercury build", console=console)
+    text = console.file.getvalue()
+    assert "ambiguous-output: 1 task (4 solutions)" in text
+    assert "wrong-answer: 1 solution" in text
+    assert "publish: train: no task; left out" in text  # the publish notes follow the table
+
+    rows = {r["stage"]: r for r in funnel_rows(funnel)}
+    assert rows["uniqueness"]["dropped (reason: count)"] == (
+        "ambiguous-output: 1 task (4 solutions); wrong-answer: 1 solution"
+    )
+    markdown = funnel_markdown(funnel, tmp_path)
+    assert (
+        "| uniqueness | 3 | 2 | 11 | 6 | ambiguous-output: 1 task (4 solutions); "
+        "wrong-answer: 1 solution |" in markdown
+    )
+    assert "- publish: train: no task; left out" in markdown
+
+
+def test_drop_totals_over_stages():
+    funnel = [
+        {"drops": {"min-solutions": 1, "syntax-error": 2}, "drop_tasks": {"min-solutions": 1},
+         "drop_solutions": {"min-solutions": 1, "syntax-error": 2}},
+        {"drops": {"min-solutions": 2, "invalid-input": 4}, "drop_tasks": {"min-solutions": 2},
+         "drop_solutions": {"min-solutions": 5}},
+    ]  # fmt: skip
+    assert drop_totals(funnel) == [
+        {"reason": "min-solutions", "tasks": 3, "solutions": 6, "other": 0},
+        {"reason": "invalid-input", "tasks": 0, "solutions": 0, "other": 4},
+        {"reason": "syntax-error", "tasks": 0, "solutions": 2, "other": 0},
+    ]
