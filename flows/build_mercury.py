@@ -273,9 +273,10 @@ def run_cli(
 ) -> int:
     """The command line of a build flow: config + overrides -> the flow on its task runner.
 
-    Exit codes: 0 built; 1 the build failed (shards, a write: one line on stderr); 2 a bad
-    config; 3 the build cannot run here (the preflight's line, nothing written); 128 + signal
-    when stopped by SIGTERM / SIGINT (finished work kept, no process left behind).
+    Exit codes: 0 built; 1 the build failed (shards, a write, no task left to publish: one line
+    on stderr); 2 a bad config; 3 the build cannot run here (the preflight's line, nothing
+    written); 128 + signal when stopped by SIGTERM / SIGINT (finished work kept, no process left
+    behind).
     """
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--config", default=default_config, help="YAML build config")
@@ -334,6 +335,14 @@ def run_cli(
         stop.announce()
         return stop.exit_code
     print_funnel(result["funnel"], title=title)
+    published = next((row for row in result["funnel"] if row["stage"] == "publish"), None)
+    if published is not None and published["tasks_out"] == 0:
+        print(
+            "error: no task came through the build, so no dataset was written; the funnel above "
+            "says where the tasks went (each stage's rejects file has every reason)",
+            file=sys.stderr,
+        )
+        return 1
     print(f"dataset: {result['dataset']} (parquet/, hf/, README.md)")
     return 0
 
