@@ -218,6 +218,7 @@ class InstructionsMeter(Meter):
 QSCOUNT_MAGIC = b"QSCOUNT-v1-MAGIC"
 EXEC_REFUSED_EXIT = 121  # the plugin ends a process that calls execve (QS_EXEC_REFUSED)
 PLUGIN_SOURCE = Path(__file__).resolve().parent / "sandbox" / "meter" / "qscount.c"
+DATA_FILES = ("sandbox/meter/*.c",)  # compiled at run time: part of the stage keys
 INSIDE_PLUGIN = "/qs/meter/qscount.so"
 GUEST_BASE = "0x100000000"  # guest address 0 sits at host 4 GiB, clear of the emulator's own
 _QEMU_ARCH = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64"}

@@ -33,6 +33,7 @@ from quicksilver.sandbox import seccomp
 log = logging.getLogger(__name__)
 
 RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
+DATA_FILES = ("runtime/*.py",)  # read at run time: part of the stage keys (pipeline/keys.py)
 INSIDE_RUNTIME = "/qs/runtime"
 INSIDE_SITE = "/qs/site"
 TMP_SIZE = 64 * 1024 * 1024

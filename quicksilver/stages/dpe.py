@@ -28,11 +28,12 @@ from typing import Any
 
 from quicksilver import __version__
 from quicksilver.machine import machine_info
+from quicksilver.pipeline import keys
 from quicksilver.stages.base import StageCounts, StageDir, json_digest, read_jsonl, write_jsonl
 from quicksilver.stages.config import DPEBuildConfig
-from quicksilver.stages.mercury import STAGE_CODE as MERCURY_CODE
+from quicksilver.stages.mercury import STAGE_LOGIC as MERCURY_LOGIC
 from quicksilver.stages.mercury import STAGE_VERSIONS as MERCURY_VERSIONS
-from quicksilver.stages.mercury import MercuryBuild, patterns_digest
+from quicksilver.stages.mercury import MercuryBuild
 
 log = logging.getLogger(__name__)
 
@@ -59,39 +60,14 @@ DPE_VERSIONS = {
     "select": "1",
     "publish": "1",
 }
-_SANDBOX = ["sandbox/*.py", "sandbox/runtime/*.py", "execute.py"]
-DPE_CODE = {
-    **{k: v for k, v in MERCURY_CODE.items() if k in DPE_STAGES},
-    "candidates": [
-        "stages/dpe_stages.py",
-        "dpe/llm_solutions.py",
-        "samples.py",
-        "@prompts/dpe_*.j2",
-    ],
-    "sas": ["stages/dpe_stages.py", "dpe/sas.py", "synth/offline.py", "@prompts/sas.j2"],
-    "sampling": ["stages/dpe_stages.py", "dpe/sampling.py", "sources/convert.py", *_SANDBOX],
-    "pe_profile": [
-        "stages/dpe_stages.py",
-        "dpe/select.py",
-        "profiler.py",
-        "meters.py",
-        "stats.py",
-        "sandbox/meter/*.c",
-        *_SANDBOX,
-    ],
-    "select": [
-        "stages/dpe_stages.py",
-        "dpe/select.py",
-        "clustering.py",
-        "metrics.py",
-        "calibration.py",
-    ],
-    "publish": [
-        "stages/dpe_stages.py",
-        "stages/publish.py",
-        "stages/publish_dpe.py",
-        "templates/*.j2",
-    ],
+DPE_LOGIC = {
+    **{k: v for k, v in MERCURY_LOGIC.items() if k in DPE_STAGES},
+    "candidates": ["quicksilver.stages.dpe_stages"],
+    "sas": ["quicksilver.stages.dpe_stages"],
+    "sampling": ["quicksilver.stages.dpe_stages"],
+    "pe_profile": ["quicksilver.stages.dpe_stages"],
+    "select": ["quicksilver.stages.dpe_stages"],
+    "publish": ["quicksilver.stages.dpe_stages", "quicksilver.stages.publish_dpe"],
 }
 DPE_SHARDED = ("testcases", "uniqueness", "sas", "sampling", "pe_profile")
 
@@ -104,7 +80,7 @@ class DPEBuild(MercuryBuild):
     cfg: DPEBuildConfig
 
     def code_digest(self, stage: str) -> str:
-        return patterns_digest(tuple(DPE_CODE[stage]))
+        return keys.code_digest(DPE_LOGIC[stage])
 
     # -- layout ---------------------------------------------------------------------------------
 

@@ -11,11 +11,9 @@ is complete and is not redone; Prefect's task cache uses the same key (see ``tas
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import time
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +21,7 @@ from quicksilver import __version__
 from quicksilver.fsutil import WriteError, is_storage_error, write_text_atomic
 from quicksilver.lifecycle import Interrupted
 from quicksilver.machine import machine_info
+from quicksilver.pipeline import keys
 from quicksilver.sandbox.session import ShuttingDown, shutting_down
 from quicksilver.stages.base import (
     StageCounts,
@@ -49,64 +48,26 @@ STAGE_VERSIONS = {
     "splits": "1",
     "publish": "1",
 }
-# The source files each stage's logic lives in (globs under quicksilver/, plus prompts/): their
-# digest is part of the stage's key, so editing a stage's logic redoes it even when nobody
-# remembered to bump its version above.
-STAGE_CODE = {
-    "load": [
-        "stages/load.py",
-        "stages/base.py",
-        "sources/snapshot.py",
-        "sources/convert.py",
-        "sources/text.py",
-    ],
-    "dedup": ["stages/dedup.py"],
-    "filters": ["stages/filters.py", "sources/convert.py"],
-    "generators": ["stages/synthesis.py", "synth/*.py", "execute.py", "@prompts/*.j2"],
-    "testcases": [
-        "stages/testcases.py",
-        "execute.py",
-        "synth/shapes.py",
-        "sources/convert.py",
-        "sandbox/*.py",
-        "sandbox/runtime/*.py",
-    ],
-    "uniqueness": ["stages/uniqueness.py", "sources/text.py"],
-    "profile": [
-        "stages/profile.py",
-        "profiler.py",
-        "meters.py",
-        "calibration.py",
-        "stats.py",
-        "sources/convert.py",
-        "sandbox/*.py",
-        "sandbox/runtime/*.py",
-        "sandbox/meter/*.c",
-    ],
-    "splits": ["stages/splits.py"],
-    "publish": ["stages/publish.py", "stages/rows.py", "templates/*.j2"],
+# The modules each stage's logic lives in: the key covers their source and everything of the
+# project they import (quicksilver/pipeline/keys.py), so editing a helper redoes exactly the
+# stages whose logic reaches it, even when nobody remembered to bump a version above.
+STAGE_LOGIC = {
+    "load": ["quicksilver.stages.load"],
+    "dedup": ["quicksilver.stages.dedup"],
+    "filters": ["quicksilver.stages.filters"],
+    "generators": ["quicksilver.stages.synthesis"],
+    "testcases": ["quicksilver.stages.testcases"],
+    "uniqueness": ["quicksilver.stages.uniqueness"],
+    "profile": ["quicksilver.stages.profile"],
+    "splits": ["quicksilver.stages.splits"],
+    "publish": ["quicksilver.stages.publish", "quicksilver.stages.rows"],
 }
 SHARDED = ("testcases", "uniqueness", "profile")
-_PACKAGE = Path(__file__).resolve().parents[1]
-
-
-@cache
-def patterns_digest(patterns: tuple[str, ...]) -> str:
-    """sha256 over the source files matching ``patterns`` (see STAGE_CODE)."""
-    files: list[Path] = []
-    for pattern in patterns:
-        # "@..." is relative to the repository (prompts/), the rest to the package
-        root = _PACKAGE.parent if pattern.startswith("@") else _PACKAGE
-        files += sorted(root.glob(pattern.removeprefix("@")))
-    h = hashlib.sha256()
-    for f in files:
-        h.update(str(f.relative_to(_PACKAGE.parent)).encode() + b"\0" + f.read_bytes() + b"\1")
-    return h.hexdigest()
 
 
 def code_digest(stage: str) -> str:
-    """sha256 over the source files of a Mercury stage's logic (see STAGE_CODE)."""
-    return patterns_digest(tuple(STAGE_CODE[stage]))
+    """sha256 over the source of a Mercury stage's logic and what it imports (STAGE_LOGIC)."""
+    return keys.code_digest(STAGE_LOGIC[stage])
 
 
 STAGES = tuple(STAGE_VERSIONS)

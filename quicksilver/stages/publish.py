@@ -801,6 +801,7 @@ def _dump_yaml(data: Any) -> str:
 
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+DATA_FILES = ("../templates/*.j2",)  # read at run time: part of the stage keys
 """Where the card templates are (``mercury_card.md.j2``, ``dpe_card.md.j2``)."""
 
 

@@ -52,6 +52,7 @@ ENTRY = "generate_test_case"
 BASE_URL_ENV = ("QUICKSILVER_LLM_BASE_URL", "OPENAI_BASE_URL")
 MODEL_ENV = "QUICKSILVER_LLM_MODEL"
 DEFAULT_PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
+DATA_FILES = ("../../prompts/*.j2",)  # read at run time: part of the stage keys
 CACHE_FORMAT = "quicksilver-llm-answer/1"
 NOT_CONFIGURED = (
     "no LLM endpoint configured (set QUICKSILVER_LLM_BASE_URL or OPENAI_BASE_URL, and "
