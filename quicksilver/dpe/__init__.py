@@ -1,7 +1,7 @@
 """Differential Performance Evaluation (DPE / EvalPerf): the pieces of the second benchmark.
 
 - :mod:`quicksilver.dpe.sas`: Synthesizing a Synthesizer, ``perf_input_gen(scale)`` generators
-  from an LLM (prompts/sas.j2) or from the offline constraint-driven synthesizer;
+  from an LLM (quicksilver/prompts/sas.j2) or from the offline constraint-driven synthesizer;
 - :mod:`quicksilver.dpe.llm_solutions`: extra candidate solutions sampled from an LLM;
 - :mod:`quicksilver.dpe.sampling`: exponential input sampling in the sandbox and the choice of
   the performance-exercising input;

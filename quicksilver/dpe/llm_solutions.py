@@ -2,12 +2,13 @@
 
 DPE clusters the *correct* solutions of a task by cost, so it needs many of them, of different
 speeds. When an OpenAI-compatible endpoint is configured, :class:`SolutionSampler` renders
-``prompts/dpe_solution.j2`` (the statement, constraints, starter code and example arguments; no
-reference solution, so the answers are the model's own), samples ``n`` answers at temperature 0.8
-through :class:`quicksilver.dpe.sas.ChatSampler` (cached on disk, several requests when the server
-returns fewer choices than asked) and extracts from each a complete ``class Solution`` defining
-the task's method. Answers without code, that do not parse, without that class and method, or
-that repeat an earlier answer (comments and blank lines aside) are rejected with a reason.
+``quicksilver/prompts/dpe_solution.j2`` (the statement, constraints, starter code and example
+arguments; no reference solution, so the answers are the model's own), samples ``n`` answers at
+temperature 0.8 through :class:`quicksilver.dpe.sas.ChatSampler` (cached on disk, several requests
+when the server returns fewer choices than asked) and extracts from each a complete ``class
+Solution`` defining the task's method. Answers without code, that do not parse, without that class
+and method, or that repeat an earlier answer (comments and blank lines aside) are rejected with a
+reason.
 
 Correctness is not judged here: the pipeline runs every candidate on the task's tests later.
 """

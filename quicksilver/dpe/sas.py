@@ -9,13 +9,14 @@ writes and statically checks generators; it never runs them.
 
 Two paths, each recorded on every generator (``path`` and ``model``):
 
-- LLM (:class:`SaSSynthesizer`): the paper's few-shot chain-of-thought prompt (``prompts/sas.j2``:
-  a preamble, a worked example that stops at "Is this task O(1) solvable? Yes", a worked example
-  whose five-point analysis ends in a ``perf_input_gen``, then the target task with its
-  ground-truth solution and the response pre-filled up to the analysis). ``n`` answers (the
-  paper's 16) are sampled at temperature 0.8 from any OpenAI-compatible endpoint, cached on disk,
-  parsed (:func:`parse_sas_answer`) and deduplicated ignoring comments and blank lines
-  (:func:`normalise_for_dedup`); every dropped answer is recorded with a category and a sentence.
+- LLM (:class:`SaSSynthesizer`): the paper's few-shot chain-of-thought prompt
+  (``quicksilver/prompts/sas.j2``: a preamble, a worked example that stops at "Is this task O(1)
+  solvable? Yes", a worked example whose five-point analysis ends in a ``perf_input_gen``, then the
+  target task with its ground-truth solution and the response pre-filled up to the analysis). ``n``
+  answers (the paper's 16) are sampled at temperature 0.8 from any OpenAI-compatible endpoint,
+  cached on disk, parsed (:func:`parse_sas_answer`) and deduplicated ignoring comments and blank
+  lines (:func:`normalise_for_dedup`); every dropped answer is recorded with a category and a
+  sentence.
 - offline (:func:`offline_sas`): no endpoint; the constraint-driven synthesizer writes one
   generator whose sizes are ``min(stated max, scale)``
   (:func:`quicksilver.synth.offline.synthesize_offline_perf`), or reports (``needs_llm``) the

@@ -5,8 +5,8 @@ from an LLM and model sample files join the snapshots') -> dedup -> filters -> g
 generators) -> per shard testcases -> uniqueness, which leaves the solutions that pass the task's
 correctness tests in the sandbox. Then, per shard, the DPE stages:
 
-- ``sas``: ``perf_input_gen(scale)`` generators (an LLM with prompts/sas.j2, or the offline perf
-  synthesizer), parsed, deduplicated, each rejection recorded;
+- ``sas``: ``perf_input_gen(scale)`` generators (an LLM with quicksilver/prompts/sas.j2, or the
+  offline perf synthesizer), parsed, deduplicated, each rejection recorded;
 - ``sampling``: exponential input sampling in the sandbox, then the most expensive input on which
   every valid solution finishes (:mod:`quicksilver.dpe.sampling`);
 - ``pe_profile``: every valid solution profiled on that input, several rounds each;

@@ -9,8 +9,8 @@ only uses ``random`` and never seeds it itself.
   statement's Constraints section. What it cannot satisfy it reports; the task is then marked as
   needing an LLM generator.
 - :mod:`quicksilver.synth.llm`: an LLM through the openai client against any OpenAI-compatible
-  endpoint, prompts in ``prompts/``, answers cached on disk, unusable answers rejected with a
-  reason and retried within a budget.
+  endpoint, prompts in ``quicksilver/prompts/``, answers cached on disk, unusable answers rejected
+  with a reason and retried within a budget.
 
 Each result records which path wrote the generator and, for the LLM path, the model.
 """

@@ -1,9 +1,9 @@
 """Test generators written by an LLM, as in the Mercury paper (GPT-4 wrote them from the statement).
 
-For one task, :class:`LLMSynthesizer` renders ``prompts/mercury_generator.j2`` (title, statement as
-plain text, constraints, starter code, parameter names and LeetCode types, example inputs, one
-reference solution, the size cap), asks any OpenAI-compatible endpoint through the ``openai``
-client, extracts the Python code from each answer and validates it:
+For one task, :class:`LLMSynthesizer` renders ``quicksilver/prompts/mercury_generator.j2`` (title,
+statement as plain text, constraints, starter code, parameter names and LeetCode types, example
+inputs, one reference solution, the size cap), asks any OpenAI-compatible endpoint through the
+``openai`` client, extracts the Python code from each answer and validates it:
 
 1. the code parses, defines a top-level ``generate_test_case()`` that takes no arguments, imports
    only the standard library and does not seed ``random`` itself;
@@ -41,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from quicksilver.config import SandboxConfig
 from quicksilver.execute import BatchRun, case_seeds, run_generator
 from quicksilver.fsutil import write_text_atomic
+from quicksilver.prompts import PROMPTS_DIR
 from quicksilver.sandbox import isolation as iso
 from quicksilver.sources.text import constraint_lines, html_to_text
 from quicksilver.synth import GeneratorResult, SynthInput
@@ -51,8 +52,7 @@ log = logging.getLogger(__name__)
 ENTRY = "generate_test_case"
 BASE_URL_ENV = ("QUICKSILVER_LLM_BASE_URL", "OPENAI_BASE_URL")
 MODEL_ENV = "QUICKSILVER_LLM_MODEL"
-DEFAULT_PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
-DATA_FILES = ("../../prompts/*.j2",)  # read at run time: part of the stage keys
+DEFAULT_PROMPTS_DIR = PROMPTS_DIR
 CACHE_FORMAT = "quicksilver-llm-answer/1"
 NOT_CONFIGURED = (
     "no LLM endpoint configured (set QUICKSILVER_LLM_BASE_URL or OPENAI_BASE_URL, and "
@@ -364,7 +364,7 @@ class LLMSynthesizer:
     # -- the prompt -------------------------------------------------------------------------
 
     def prompt_variables(self, inp: SynthInput) -> dict[str, Any]:
-        """What the template sees (documented in prompts/README.md)."""
+        """What the template sees (documented in quicksilver/prompts/README.md)."""
         params = [
             {"name": n, "type": t, "shape": describe_type(t)}
             for n, t in zip(inp.param_names, inp.param_types, strict=True)
