@@ -4,7 +4,7 @@ DPE clusters the *correct* solutions of a task by cost, so it needs many of them
 speeds. When an OpenAI-compatible endpoint is configured, :class:`SolutionSampler` renders
 ``quicksilver/prompts/dpe_solution.j2`` (the statement, constraints, starter code and example
 arguments; no reference solution, so the answers are the model's own), samples ``n`` answers at
-temperature 0.8 through :class:`quicksilver.dpe.sas.ChatSampler` (cached on disk, several requests
+temperature 0.8 through :class:`quicksilver.llm.ChatClient` (cached on disk, several requests
 when the server returns fewer choices than asked) and extracts from each a complete ``class
 Solution`` defining the task's method. Answers without code, that do not parse, without that class
 and method, or that repeat an earlier answer (comments and blank lines aside) are rejected with a
@@ -24,17 +24,16 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from quicksilver.dpe.sas import (
+    CACHE_FORMAT,
     FENCE_LINE,
-    ChatSampler,
     fenced_blocks,
     normalise_for_dedup,
     parse_error,
-    prompt_environment,
-    render_messages,
     task_variables,
 )
+from quicksilver.llm import NOT_CONFIGURED, ChatClient, LLMConfig
+from quicksilver.prompts import prompt_environment, prompts_folder, render_messages
 from quicksilver.synth import SynthInput
-from quicksilver.synth.llm import DEFAULT_PROMPTS_DIR, NOT_CONFIGURED, LLMConfig
 
 log = logging.getLogger(__name__)
 
@@ -138,8 +137,8 @@ class SolutionSampler:
 
     def __init__(self, config: SolutionSamplingConfig, *, prompts_dir: Path | None = None) -> None:
         self.config = config
-        self.sampler = ChatSampler(config.llm, Path(config.cache_dir), kind="dpe-solution")
-        self.prompts_dir = Path(prompts_dir) if prompts_dir is not None else DEFAULT_PROMPTS_DIR
+        self.sampler = ChatClient(config.llm, Path(config.cache_dir), cache_format=CACHE_FORMAT)
+        self.prompts_dir = prompts_folder(prompts_dir or config.llm.prompts_dir)
         self._env = prompt_environment(self.prompts_dir)
         if self.sampler.configured:  # a missing template is a setup error: say so at once
             self._env.get_template(config.prompt_template)
@@ -177,6 +176,7 @@ class SolutionSampler:
             temperature=cfg.temperature,
             max_tokens=cfg.max_tokens,
             seed=seed,
+            kind="dpe-solution",
         )
         solutions: list[dict[str, Any]] = []
         rejected: list[dict[str, Any]] = []

@@ -22,42 +22,33 @@ Two paths, each recorded on every generator (``path`` and ``model``):
   (:func:`quicksilver.synth.offline.synthesize_offline_perf`), or reports (``needs_llm``) the
   constraints it cannot satisfy.
 
-:class:`ChatSampler` (n answers to one conversation, over as many requests as the endpoint needs,
-cached by request) is shared with :mod:`quicksilver.dpe.llm_solutions`. See docs/sas.md.
+The endpoint is asked through :class:`quicksilver.llm.ChatClient` (n answers to one conversation,
+over as many requests as the endpoint needs, cached by request), the client every LLM path of the
+builds shares. See docs/sas.md.
 """
 
 from __future__ import annotations
 
 import ast
-import hashlib
 import io
 import json
 import logging
 import re
 import sys
 import textwrap
-import time
 import tokenize
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import jinja2
 from pydantic import BaseModel, ConfigDict, Field
 
-from quicksilver.fsutil import write_text_atomic
+from quicksilver.llm import NOT_CONFIGURED, ChatClient, LLMConfig, Sampled, plural
+from quicksilver.prompts import prompt_environment, prompts_folder, render_messages
 from quicksilver.sources.text import constraint_lines, html_to_text
 from quicksilver.synth import SynthInput
-from quicksilver.synth.llm import (
-    DEFAULT_PROMPTS_DIR,
-    NOT_CONFIGURED,
-    LLMConfig,
-    _is_seed_call,
-    describe_endpoint_error,
-    openai_client,
-)
+from quicksilver.synth.llm import is_seed_call
 from quicksilver.synth.offline import (  # OFFLINE_PERF_SYNTHESIZER: re-exported here
     OFFLINE_PERF_SYNTHESIZER,
     synthesize_offline_perf,
@@ -69,11 +60,6 @@ log = logging.getLogger(__name__)
 SAS_ENTRY = "perf_input_gen"
 
 CACHE_FORMAT = "quicksilver-dpe-answer/1"
-
-# Sent when the key's environment variable is unset (local servers accept any key; the openai
-# client refuses to start without one). Same convention as quicksilver.synth.llm.
-_NO_KEY = "no-key"
-_RETRIED_STATUS = {408, 409, 429}
 
 
 # --------------------------------------------------------------------------------------------
@@ -236,7 +222,7 @@ def _random_problem(tree: ast.AST) -> tuple[str, str] | None:
                     )
         if not isinstance(node, ast.Call):
             continue
-        if _is_seed_call(node.func, seeders):
+        if is_seed_call(node.func, seeders):
             return "seeds-random", "calls random.seed; the caller seeds random before each call"
         f = node.func
         named = isinstance(f, ast.Name) and f.id in own_rng
@@ -381,219 +367,6 @@ def offline_sas(inp: SynthInput) -> SaSResult:
     return out
 
 
-# --------------------------------------------------------------------------------------------
-# Sampling n answers from an OpenAI-compatible endpoint, cached
-# --------------------------------------------------------------------------------------------
-
-
-def answers_key(payload: dict[str, Any]) -> str:
-    """The cache key of one request: sha256 over everything that shapes its answers (the
-    endpoint's URL is left out: the same model served elsewhere gives the same answers)."""
-    text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _clip(text: str, limit: int = 300) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _plural(k: int, word: str) -> str:
-    return f"{k} {word}" if k == 1 else f"{k} {word}s"
-
-
-@dataclass
-class SampledAnswer:
-    content: str  # "" when the choice had no content
-    finish_reason: str | None
-    cached: bool
-
-
-@dataclass
-class Sampled:
-    """What :meth:`ChatSampler.sample` got: the answers in order, and the endpoint failure that
-    stopped it early (``answers`` then holds what came before)."""
-
-    answers: list[SampledAnswer]
-    error: str | None = None
-    requests: int = 0  # requests sent to the endpoint (cache hits excluded)
-
-
-class _EndpointFailure(Exception):
-    pass
-
-
-class ChatSampler:
-    """``n`` answers to one conversation from an OpenAI-compatible endpoint, cached on disk.
-
-    One request asks for all ``n``; when the endpoint returns fewer choices (many servers cap
-    ``n``), further requests ask for the rest, each with its own seed (``seed + request``) so a
-    server that honours seeds does not repeat itself. Each request's answers are cached under
-    :func:`answers_key` of (kind, model, messages, temperature, max_tokens, n asked, seed,
-    request number): a rerun replays the same sequence without the endpoint. Endpoint failures
-    (after the openai client's own retries on 408/409/429/5xx and connection errors) end the
-    sampling with a reason; they never raise.
-    """
-
-    def __init__(self, llm: LLMConfig, cache_dir: Path, *, kind: str) -> None:
-        self.config = llm.resolved()
-        self.cache_dir = Path(cache_dir)
-        self.kind = kind
-        self._client: Any = None
-
-    @property
-    def model(self) -> str:
-        return self.config.model or ""
-
-    @property
-    def configured(self) -> bool:
-        return self.config.configured
-
-    def cache_path(self, key: str) -> Path:
-        return self.cache_dir / key[:2] / f"{key}.json"
-
-    def sample(
-        self,
-        messages: Sequence[dict[str, str]],
-        *,
-        n: int,
-        temperature: float,
-        max_tokens: int,
-        seed: int = 0,
-    ) -> Sampled:
-        out = Sampled(answers=[])
-        request = 0
-        while len(out.answers) < n and request < n:  # each request yields >= 1 answer or fails
-            want = n - len(out.answers)
-            payload = {
-                "kind": self.kind,
-                "model": self.model,
-                "messages": list(messages),
-                "temperature": temperature,
-                "max_tokens": max_tokens,
-                "n": want,
-                "seed": seed + request,
-                "request": request,
-            }
-            key = answers_key(payload)
-            got = self._cached(key)
-            if got is None:
-                try:
-                    got = self._ask(payload, key)
-                except _EndpointFailure as exc:
-                    out.error = str(exc)
-                    break
-                out.requests += 1
-            out.answers.extend(got[:want])
-            request += 1
-        return out
-
-    # -- the cache ---------------------------------------------------------------------------
-
-    def _cached(self, key: str) -> list[SampledAnswer] | None:
-        path = self.cache_path(key)
-        if not path.exists():
-            return None
-        try:
-            entry = json.loads(path.read_text(encoding="utf-8"))
-            answers = entry["answers"]
-            finish = entry.get("finish_reasons") or [None] * len(answers)
-            if (
-                isinstance(answers, list)
-                and answers
-                and all(isinstance(a, str) for a in answers)
-                and isinstance(finish, list)
-                and len(finish) == len(answers)
-            ):
-                log.debug("cache hit %s", path)
-                return [
-                    SampledAnswer(a, f if isinstance(f, str) else None, True)
-                    for a, f in zip(answers, finish, strict=True)
-                ]
-            log.warning("ignoring the cache entry %s: no answers in it", path)
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            log.warning("ignoring the unreadable cache entry %s: %s", path, exc)
-        return None
-
-    # -- the endpoint ------------------------------------------------------------------------
-
-    def _openai(self) -> Any:
-        if self._client is None:
-            self._client = openai_client(self.config)
-        return self._client
-
-    def _ask(self, payload: dict[str, Any], key: str) -> list[SampledAnswer]:
-        started = time.monotonic()
-        try:
-            response = self._openai().chat.completions.create(
-                model=self.model,
-                messages=payload["messages"],
-                temperature=payload["temperature"],
-                max_tokens=payload["max_tokens"],
-                n=payload["n"],
-                seed=payload["seed"],
-            )
-        except Exception as exc:  # whatever the endpoint does, the run goes on
-            log.debug("request failed", exc_info=True)
-            raise _EndpointFailure(self._describe(exc)) from exc
-        contents, finish = self._choices(response)
-        log.info(
-            "%s answered %s of %d asked in %.1f s",
-            self.model,
-            _plural(len(contents), "choice"),
-            payload["n"],
-            time.monotonic() - started,
-        )
-        entry = {
-            "format": CACHE_FORMAT,
-            "key": key,
-            **payload,
-            "response_model": getattr(response, "model", None),
-            "response_id": getattr(response, "id", None),
-            "answers": contents,
-            "finish_reasons": finish,
-            "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        }
-        try:
-            write_text_atomic(
-                self.cache_path(key), json.dumps(entry, ensure_ascii=False, indent=1) + "\n"
-            )
-        except OSError as exc:
-            log.warning("could not cache the answers in %s: %s", self.cache_path(key), exc)
-        return [SampledAnswer(c, f, False) for c, f in zip(contents, finish, strict=True)]
-
-    @staticmethod
-    def _choices(response: Any) -> tuple[list[str], list[str | None]]:
-        choices = getattr(response, "choices", None)
-        if isinstance(response, str | bytes) or not isinstance(choices, list):
-            raise _EndpointFailure(
-                f"malformed response (not a chat completion): {_clip(str(response), 200)!r}"
-            )
-        if not choices:
-            raise _EndpointFailure("the endpoint answered with no choices")
-        contents: list[str] = []
-        finish: list[str | None] = []
-        for choice in sorted(choices, key=lambda c: getattr(c, "index", 0) or 0):
-            content = getattr(getattr(choice, "message", None), "content", None)
-            contents.append(content if isinstance(content, str) else "")
-            reason = getattr(choice, "finish_reason", None)
-            finish.append(reason if isinstance(reason, str) else None)
-        return contents, finish
-
-    def _describe(self, exc: Exception) -> str:
-        return describe_endpoint_error(exc, self.config)
-
-
-def prompt_environment(prompts_dir: Path) -> jinja2.Environment:
-    """The Jinja2 environment of the DPE prompts (strict: a missing variable is an error)."""
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(prompts_dir)),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        autoescape=False,
-    )
-
-
 def task_variables(inp: SynthInput) -> dict[str, Any]:
     """What the DPE templates see of a task (documented in docs/sas.md)."""
     params = [
@@ -610,17 +383,6 @@ def task_variables(inp: SynthInput) -> dict[str, Any]:
         "params": params,
         "examples": [json.dumps(list(ex), ensure_ascii=False, default=repr) for ex in inp.examples],
     }
-
-
-def render_messages(
-    env: jinja2.Environment, template: str, variables: dict[str, Any]
-) -> list[dict[str, str]]:
-    """A template's ``system`` block as the system message and its body as the user message."""
-    module: Any = env.get_template(template).make_module(variables)  # `system`: set in it
-    return [
-        {"role": "system", "content": str(module.system).strip()},
-        {"role": "user", "content": str(module).strip() + "\n"},
-    ]
 
 
 # --------------------------------------------------------------------------------------------
@@ -648,8 +410,8 @@ class SaSSynthesizer:
 
     def __init__(self, config: SaSConfig, *, prompts_dir: Path | None = None) -> None:
         self.config = config
-        self.sampler = ChatSampler(config.llm, Path(config.cache_dir), kind="sas")
-        self.prompts_dir = Path(prompts_dir) if prompts_dir is not None else DEFAULT_PROMPTS_DIR
+        self.sampler = ChatClient(config.llm, Path(config.cache_dir), cache_format=CACHE_FORMAT)
+        self.prompts_dir = prompts_folder(prompts_dir or config.llm.prompts_dir)
         self._env = prompt_environment(self.prompts_dir)
         if self.sampler.configured:  # a missing template is a setup error: say so at once
             self._env.get_template(config.prompt_template)
@@ -677,7 +439,12 @@ class SaSSynthesizer:
             return res
         messages = self.messages(inp, reference_code)
         sampled = self.sampler.sample(
-            messages, n=cfg.n, temperature=cfg.temperature, max_tokens=cfg.max_tokens, seed=seed
+            messages,
+            n=cfg.n,
+            temperature=cfg.temperature,
+            max_tokens=cfg.max_tokens,
+            seed=seed,
+            kind="sas",
         )
         seen: dict[str, int] = {}  # normalised code -> answer index that first had it
         for i, answer in enumerate(sampled.answers):
@@ -738,8 +505,8 @@ class SaSSynthesizer:
             log.info(
                 "%s: %s from %s (%d rejected)",
                 inp.slug,
-                _plural(len(res.generators), "generator"),
-                _plural(len(sampled.answers), "answer"),
+                plural(len(res.generators), "generator"),
+                plural(len(sampled.answers), "answer"),
                 len(res.rejected),
             )
         return res
@@ -750,7 +517,7 @@ class SaSSynthesizer:
             return f"{slug}: the LLM endpoint failed: {sampled.error}"
         counts = Counter(r["reason"] for r in rejected if r["reason"] != "endpoint-error")
         listing = ", ".join(f"{k} {c}" for c, k in sorted(counts.items(), key=lambda x: -x[1]))
-        text = f"{slug}: no usable {SAS_ENTRY} in {_plural(len(sampled.answers), 'answer')}"
+        text = f"{slug}: no usable {SAS_ENTRY} in {plural(len(sampled.answers), 'answer')}"
         text += f" ({listing})" if listing else ""
         if sampled.error is not None:
             text += f"; then the LLM endpoint failed: {sampled.error}"

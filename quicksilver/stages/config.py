@@ -11,9 +11,17 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_serializer,
+    model_validator,
+)
 
 from quicksilver.config import MeasureConfig, SandboxConfig, SandboxLimits
+from quicksilver.llm import LLMConfig
 
 
 class ConfigError(ValueError):
@@ -22,6 +30,15 @@ class ConfigError(ValueError):
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class _WithLLM(_Strict):
+    """A section with an ``llm`` endpoint (:class:`LLMConfig`): typed when the config is read (a
+    misspelt key is an error then), recorded as written (the keys given, not every default)."""
+
+    @field_serializer("llm", check_fields=False)
+    def _llm_as_written(self, llm: LLMConfig) -> dict[str, Any]:
+        return llm.model_dump(mode="json", exclude_unset=True)
 
 
 class DedupSection(_Strict):
@@ -45,15 +62,15 @@ class FilterSection(_Strict):
     min_solutions: int = Field(2, ge=1, description="fewest solutions a task may keep")
 
 
-class SynthesisSection(_Strict):
+class SynthesisSection(_WithLLM):
     mode: Literal["offline", "llm", "auto"] = Field(
         "offline",
         description="offline: constraint-driven synthesizer; llm: the endpoint; auto: offline, "
         "then the LLM for tasks the offline synthesizer reports (when an endpoint is configured)",
     )
     size_cap: int = Field(1000, ge=1, description="largest collection size a generator draws")
-    llm: dict[str, Any] = Field(
-        default_factory=dict, description="LLMConfig fields (see docs/llm-generators.md)"
+    llm: LLMConfig = Field(
+        default_factory=LLMConfig, description="the endpoint (see docs/llm-generators.md)"
     )
     cache_dir: Path = Field(Path("data/cache/llm"), description="LLM answers, keyed by request")
 
@@ -200,12 +217,12 @@ class SampleFile(_Strict):
     model: str = Field(min_length=1, description="the model that wrote the samples (recorded)")
 
 
-class CandidatesSection(_Strict):
+class CandidatesSection(_WithLLM):
     """Solutions beyond the snapshots': an LLM's samples and model sample files."""
 
-    llm: dict[str, Any] = Field(
-        default_factory=dict,
-        description="LLMConfig fields for sampling solutions; unset endpoint: none are sampled",
+    llm: LLMConfig = Field(
+        default_factory=LLMConfig,
+        description="the endpoint for sampling solutions; unset endpoint: none are sampled",
     )
     n: int = Field(8, ge=0, description="solutions sampled per task when an endpoint is set")
     temperature: float = Field(0.8, ge=0, le=2, description="the paper sampled at 0.8")
@@ -216,7 +233,7 @@ class CandidatesSection(_Strict):
     cache_dir: Path = Field(Path("data/cache/llm"), description="LLM answers, keyed by request")
 
 
-class SaSSection(_Strict):
+class SaSSection(_WithLLM):
     mode: Literal["offline", "llm", "auto"] = Field(
         "auto",
         description="offline: the constraint-driven perf synthesizer; llm: the endpoint only; "
@@ -224,7 +241,7 @@ class SaSSection(_Strict):
     )
     n: int = Field(16, ge=1, description="generators sampled per task (the paper's 16)")
     temperature: float = Field(0.8, ge=0, le=2)
-    llm: dict[str, Any] = Field(default_factory=dict, description="LLMConfig fields")
+    llm: LLMConfig = Field(default_factory=LLMConfig, description="the endpoint")
     cache_dir: Path = Field(Path("data/cache/llm"), description="LLM answers, keyed by request")
 
 

@@ -152,9 +152,8 @@ def candidates_stage(
 
 def _solution_sampler(section: CandidatesSection) -> Any | None:
     from quicksilver.dpe.llm_solutions import SolutionSampler, SolutionSamplingConfig
-    from quicksilver.synth.llm import LLMConfig
 
-    llm = LLMConfig.model_validate(section.llm).resolved()
+    llm = section.llm.resolved()
     if not llm.configured or section.n == 0:
         return None
     return SolutionSampler(
@@ -223,9 +222,8 @@ def sas_shard(
 
 def _sas_synthesizer(section: SaSSection) -> Any | None:
     from quicksilver.dpe.sas import SaSConfig, SaSSynthesizer
-    from quicksilver.synth.llm import LLMConfig
 
-    llm = LLMConfig.model_validate(section.llm).resolved()
+    llm = section.llm.resolved()
     if not llm.configured:
         return None
     return SaSSynthesizer(

@@ -40,9 +40,9 @@ def synth_input(task: dict[str, Any], solutions: list[dict[str, Any]]) -> SynthI
 
 
 def _llm(section: SynthesisSection, sandbox: SandboxConfig) -> Any | None:
-    from quicksilver.synth.llm import LLMConfig, LLMSynthesizer
+    from quicksilver.synth.llm import LLMSynthesizer
 
-    config = LLMConfig.model_validate(section.llm).resolved()
+    config = section.llm.resolved()
     if not config.configured:
         return None
     return LLMSynthesizer(

@@ -25,23 +25,25 @@ import ast
 import hashlib
 import json
 import logging
-import os
 import re
 import sys
 import textwrap
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jinja2
-from pydantic import BaseModel, ConfigDict, Field
-
 from quicksilver.config import SandboxConfig
 from quicksilver.execute import BatchRun, case_seeds, run_generator
-from quicksilver.fsutil import write_text_atomic
-from quicksilver.prompts import PROMPTS_DIR
+from quicksilver.llm import (
+    NOT_CONFIGURED,
+    ChatClient,
+    EndpointFailure,
+    LLMConfig,
+    clip,
+    plural,
+)
+from quicksilver.prompts import prompt_environment, prompts_folder
 from quicksilver.sandbox import isolation as iso
 from quicksilver.sources.text import constraint_lines, html_to_text
 from quicksilver.synth import GeneratorResult, SynthInput
@@ -50,54 +52,7 @@ from quicksilver.synth.shapes import conforms, describe_type, kind_of, supported
 log = logging.getLogger(__name__)
 
 ENTRY = "generate_test_case"
-BASE_URL_ENV = ("QUICKSILVER_LLM_BASE_URL", "OPENAI_BASE_URL")
-MODEL_ENV = "QUICKSILVER_LLM_MODEL"
-DEFAULT_PROMPTS_DIR = PROMPTS_DIR
 CACHE_FORMAT = "quicksilver-llm-answer/1"
-NOT_CONFIGURED = (
-    "no LLM endpoint configured (set QUICKSILVER_LLM_BASE_URL or OPENAI_BASE_URL, and "
-    "QUICKSILVER_LLM_MODEL, or synthesis.llm.base_url and synthesis.llm.model in the config)"
-)
-
-# Sent when the key's environment variable is unset: local OpenAI-compatible servers (vLLM,
-# llama.cpp, Ollama) accept any key, and the openai client refuses to start without one.
-_NO_KEY = "no-key"
-
-
-class LLMConfig(BaseModel):
-    """How the LLM path asks for generators (``synthesis.llm`` in a build config)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    base_url: str | None = Field(
-        None, description="OpenAI-compatible endpoint, e.g. http://host:8000/v1; default from env"
-    )
-    model: str | None = Field(None, description="model name; default $QUICKSILVER_LLM_MODEL")
-    api_key_env: str = Field(
-        "OPENAI_API_KEY", min_length=1, description="NAME of the environment variable with the key"
-    )
-    temperature: float = Field(0.2, ge=0, le=2)
-    n: int = Field(1, ge=1, description="answers per request")
-    max_attempts: int = Field(4, ge=1, description="answers tried per task before giving up")
-    request_timeout_s: float = Field(60.0, gt=0, description="per HTTP request")
-    max_retries: int = Field(
-        3, ge=0, description="HTTP retries on 429/5xx/connection errors (by the openai client)"
-    )
-    validation_seeds: int = Field(5, ge=1, description="seeds a generator is run on to validate")
-    validation_cpu_seconds: float = Field(5.0, gt=0, description="CPU limit per validation call")
-    prompt_template: str = Field("mercury_generator.j2", min_length=1)
-
-    def resolved(self) -> LLMConfig:
-        """base_url and model filled from the environment where unset."""
-        base_url = self.base_url or next(
-            (os.environ[v] for v in BASE_URL_ENV if os.environ.get(v)), None
-        )
-        model = self.model or os.environ.get(MODEL_ENV) or None
-        return self.model_copy(update={"base_url": base_url, "model": model})
-
-    @property
-    def configured(self) -> bool:
-        return bool(self.base_url) and bool(self.model)
 
 
 def _longest(value: Any) -> int:
@@ -202,12 +157,12 @@ def _static_problem(code: str) -> str | None:
                 top = mod.split(".")[0]
                 if top not in sys.stdlib_module_names:
                     return f"imports {top}, which is not in the Python standard library"
-        if isinstance(node, ast.Call) and _is_seed_call(node.func, seeders):
+        if isinstance(node, ast.Call) and is_seed_call(node.func, seeders):
             return "calls random.seed; the caller seeds random before each call, remove it"
     return None
 
 
-def _is_seed_call(func: ast.expr, seeders: set[str]) -> bool:
+def is_seed_call(func: ast.expr, seeders: set[str]) -> bool:
     if isinstance(func, ast.Name):
         return func.id in seeders
     return (
@@ -223,32 +178,6 @@ def _is_seed_call(func: ast.expr, seeders: set[str]) -> bool:
 # --------------------------------------------------------------------------------------------
 
 
-def request_key(
-    *,
-    model: str,
-    messages: Sequence[dict[str, str]],
-    temperature: float,
-    n: int,
-    seed: int,
-    attempt: int,
-) -> str:
-    """The cache key of one request: sha256 over everything that shapes the answer.
-
-    The endpoint's URL is left out on purpose: the same model served elsewhere (a mirror, another
-    port) gives the same cached answers.
-    """
-    payload = {
-        "model": model,
-        "messages": list(messages),
-        "temperature": temperature,
-        "n": n,
-        "seed": seed,
-        "attempt": attempt,
-    }
-    text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -256,10 +185,6 @@ def _sha256(text: str) -> str:
 # --------------------------------------------------------------------------------------------
 # The synthesizer
 # --------------------------------------------------------------------------------------------
-
-
-class _EndpointFailure(Exception):
-    """The endpoint gave no usable answer (after the openai client's retries)."""
 
 
 class _SandboxFailure(Exception):
@@ -273,54 +198,7 @@ class _Verdict:
     notes: list[str]
 
 
-def _plural(k: int, word: str) -> str:
-    return f"{k} {word}" if k == 1 else f"{k} {word}s"
-
-
-def _clip(text: str, limit: int = 400) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 _INFRA_LOAD_ERRORS = ("the sandbox did not start", "setup failed")
-_RETRIED_STATUS = {408, 409, 429}
-
-
-def openai_client(config: LLMConfig) -> Any:
-    """An openai client for ``config``'s endpoint; the key comes from the variable it names."""
-    import openai
-
-    key = os.environ.get(config.api_key_env)
-    if not key:
-        log.debug("$%s is unset: sending a placeholder key", config.api_key_env)
-    return openai.OpenAI(
-        base_url=config.base_url,
-        api_key=key or _NO_KEY,
-        timeout=config.request_timeout_s,
-        max_retries=config.max_retries,
-    )
-
-
-def describe_endpoint_error(exc: Exception, config: LLMConfig) -> str:
-    """One line on why a request to the endpoint failed (status, timeout, connection, body)."""
-    import openai
-
-    k = config.max_retries
-    retries = f" (after {k} {'retry' if k == 1 else 'retries'})"
-    if isinstance(exc, openai.APIStatusError):
-        code = exc.status_code
-        retried = code in _RETRIED_STATUS or code >= 500
-        message = re.sub(r"^Error code: \d+ - ", "", str(exc.message))
-        return f"HTTP {code}: {_clip(message, 200)}" + (retries if retried else "")
-    if isinstance(exc, openai.APITimeoutError):
-        return f"no answer within {config.request_timeout_s} s" + retries
-    if isinstance(exc, openai.APIConnectionError):
-        cause = exc.__cause__
-        detail = f": {_clip(str(cause), 200)}" if cause else ""
-        return f"connection failed{detail}" + retries
-    if isinstance(exc, ValueError):
-        return f"malformed response: {_clip(str(exc), 200)}"
-    return f"{type(exc).__name__}: {_clip(str(exc), 200)}"
 
 
 class LLMSynthesizer:
@@ -341,18 +219,13 @@ class LLMSynthesizer:
     ) -> None:
         if size_cap < 1:
             raise ValueError(f"size_cap must be >= 1, got {size_cap}")
-        self.config = config.resolved()
+        self.client = ChatClient(config, Path(cache_dir), cache_format=CACHE_FORMAT)
+        self.config = self.client.config
         self.cache_dir = Path(cache_dir)
-        self.prompts_dir = Path(prompts_dir) if prompts_dir is not None else DEFAULT_PROMPTS_DIR
+        self.prompts_dir = prompts_folder(prompts_dir or config.prompts_dir)
         self.sandbox = sandbox or SandboxConfig()
         self.size_cap = size_cap
-        self._env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(str(self.prompts_dir)),
-            undefined=jinja2.StrictUndefined,
-            keep_trailing_newline=True,
-            autoescape=False,
-        )
-        self._client: Any = None
+        self._env = prompt_environment(self.prompts_dir)
         self._isolation: iso.Isolation | None = None
         if self.config.configured:  # a missing template is a setup error: say so at once
             self._env.get_template(self.config.prompt_template)
@@ -426,7 +299,7 @@ class LLMSynthesizer:
             n = min(cfg.n, cfg.max_attempts - tried)
             try:
                 answers, cached = self._ask(messages, n=n, seed=seed, attempt=tried + 1)
-            except _EndpointFailure as exc:
+            except EndpointFailure as exc:
                 res.reason = f"{inp.slug}: the LLM endpoint failed on attempt {tried + 1}: {exc}"
                 log.warning("%s", res.reason)
                 return res
@@ -453,7 +326,7 @@ class LLMSynthesizer:
                     res.generator_code = verdict.code
                     res.notes += [
                         *verdict.notes,
-                        f"prompt {cfg.prompt_template}; {_plural(tried, 'answer')} tried",
+                        f"prompt {cfg.prompt_template}; {plural(tried, 'answer')} tried",
                     ]
                     return res
                 log.info("%s: attempt %d rejected: %s", inp.slug, tried, verdict.reason)
@@ -466,107 +339,20 @@ class LLMSynthesizer:
                 {"role": "user", "content": str(module.feedback(rejected[1])).strip() + "\n"},
             ]
         listing = "; ".join(f"{a['attempt']}: {a['reason']}" for a in res.attempts)
-        res.reason = f"no usable generator in {_plural(tried, 'attempt')}: {listing}"
+        res.reason = f"no usable generator in {plural(tried, 'attempt')}: {listing}"
         log.warning("%s: %s", inp.slug, res.reason)
         return res
 
     # -- the endpoint and the cache -----------------------------------------------------------
 
-    def _openai(self) -> Any:
-        if self._client is None:
-            self._client = openai_client(self.config)
-        return self._client
-
-    def cache_path(self, key: str) -> Path:
-        return self.cache_dir / key[:2] / f"{key}.json"
-
     def _ask(
         self, messages: list[dict[str, str]], *, n: int, seed: int, attempt: int
     ) -> tuple[list[str], bool]:
         """The answers to one request (at least one), from the cache or the endpoint."""
-        cfg = self.config
-        key = request_key(
-            model=self.model,
-            messages=messages,
-            temperature=cfg.temperature,
-            n=n,
-            seed=seed,
-            attempt=attempt,
+        answers = self.client.ask(
+            messages, n=n, temperature=self.config.temperature, seed=seed, key={"attempt": attempt}
         )
-        path = self.cache_path(key)
-        if path.exists():
-            try:
-                entry = json.loads(path.read_text(encoding="utf-8"))
-                answers = entry["answers"]
-                if (
-                    isinstance(answers, list)
-                    and answers
-                    and all(isinstance(a, str) for a in answers)
-                ):
-                    log.debug("cache hit %s", path)
-                    return answers, True
-                log.warning("ignoring the cache entry %s: no answers in it", path)
-            except (OSError, ValueError, KeyError, TypeError) as exc:
-                log.warning("ignoring the unreadable cache entry %s: %s", path, exc)
-        started = time.monotonic()
-        try:
-            response = self._openai().chat.completions.create(
-                model=self.model,
-                messages=messages,
-                temperature=cfg.temperature,
-                n=n,
-                seed=seed,
-            )
-        except Exception as exc:  # whatever the endpoint does, the run goes on
-            log.debug("request failed", exc_info=True)
-            raise _EndpointFailure(self._describe(exc)) from exc
-        answers, finish = self._answers(response)
-        log.info(
-            "%s answered %s in %.1f s",
-            self.model,
-            _plural(len(answers), "choice"),
-            time.monotonic() - started,
-        )
-        entry = {
-            "format": CACHE_FORMAT,
-            "key": key,
-            "model": self.model,
-            "response_model": getattr(response, "model", None),
-            "response_id": getattr(response, "id", None),
-            "temperature": cfg.temperature,
-            "n": n,
-            "seed": seed,
-            "attempt": attempt,
-            "messages": messages,
-            "answers": answers,
-            "finish_reasons": finish,
-            "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        }
-        try:
-            write_text_atomic(path, json.dumps(entry, ensure_ascii=False, indent=1) + "\n")
-        except OSError as exc:
-            log.warning("could not cache the answer in %s: %s", path, exc)
-        return answers, False
-
-    def _answers(self, response: Any) -> tuple[list[str], list[str | None]]:
-        choices = getattr(response, "choices", None)
-        if isinstance(response, str | bytes) or choices is None:
-            raise _EndpointFailure(
-                f"malformed response (not a chat completion): {_clip(str(response), 200)!r}"
-            )
-        if not choices:
-            raise _EndpointFailure("the endpoint answered with no choices")
-        out: list[str] = []
-        finish: list[str | None] = []
-        for choice in sorted(choices, key=lambda c: getattr(c, "index", 0) or 0):
-            message = getattr(choice, "message", None)
-            content = getattr(message, "content", None)
-            out.append(content if isinstance(content, str) else "")
-            finish.append(getattr(choice, "finish_reason", None))
-        return out, finish
-
-    def _describe(self, exc: Exception) -> str:
-        return describe_endpoint_error(exc, self.config)
+        return [a.content for a in answers], all(a.cached for a in answers)
 
     # -- validation ---------------------------------------------------------------------------
 
@@ -610,7 +396,7 @@ class LLMSynthesizer:
         if problem is not None:
             return _Verdict(code, problem, [])
         cpu = self.config.validation_cpu_seconds
-        notes = [f"validated on {_plural(len(seeds), 'seed')} (CPU limit {cpu:g} s per call)"]
+        notes = [f"validated on {plural(len(seeds), 'seed')} (CPU limit {cpu:g} s per call)"]
         if len(seeds) > 1 and all(v == values[0] for v in values):
             notes.append(f"the generator returned the same input for all {len(seeds)} seeds")
         return _Verdict(code, None, notes)
@@ -621,13 +407,13 @@ class LLMSynthesizer:
             if err.startswith(_INFRA_LOAD_ERRORS):
                 raise _SandboxFailure(err)
             err = err.removeprefix("loading the code: ").removeprefix("load: ")
-            return f"failed to load: {_clip(err)}"
+            return f"failed to load: {clip(err)}"
         cpu = self.config.validation_cpu_seconds
         for i, s in enumerate(seeds):
             if i >= len(batch.outcomes):
                 return f"gave no result on seed {s}"
             o = batch.outcomes[i]
-            err = _clip(o.error or "")
+            err = clip(o.error or "")
             if o.status == "timeout":
                 return f"timed out on seed {s} (over {cpu:g} s of CPU)"
             if o.status == "memory":
@@ -648,17 +434,17 @@ class LLMSynthesizer:
         k = len(names)
         listing = ", ".join(names)
         if not isinstance(value, list):
-            args = _plural(k, "argument")
+            args = plural(k, "argument")
             return f"returned {kind_of(value)}, not the list of {args} [{listing}]"
         if len(value) != k:
             return (
-                f"returned {_plural(len(value), 'value')} for {_plural(k, 'parameter')} "
+                f"returned {plural(len(value), 'value')} for {plural(k, 'parameter')} "
                 f"({listing}); return the argument list [{listing}]"
             )
         for i, (v, name, t) in enumerate(zip(value, names, types, strict=True)):
             m = conforms(v, t)
             if m is not None:
-                return f"argument {i + 1} ({name}): {_clip(m, 200)}"
+                return f"argument {i + 1} ({name}): {clip(m, 200)}"
             longest = _longest(v)
             if longest > self.size_cap:
                 return (
