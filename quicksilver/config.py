@@ -1,15 +1,31 @@
-"""Typed configuration for the sandbox and the meters.
+"""The one typed configuration: the sandbox, the meters, and the builds (configs/*.yaml).
 
-Every limit the profiler enforces lives here, with its default and unit, so that runs record the
-numbers they used and nothing is a magic number inline. Values come from YAML (configs/*.yaml),
-the CLI, or code, and are validated on construction: a bad value is a clear error.
+Every limit, threshold, size and seed lives here with its default and unit, so that runs record
+the numbers they used and nothing is a magic number inline. Values come from YAML (configs/*.yaml),
+the CLI, or code, and are validated on construction: a bad value is a clear error (a
+:class:`ConfigError` naming the file and the key, for a build config).
+
+A build's config has only the sections its stages read: :class:`BuildConfig` for the Mercury build,
+:class:`DPEBuildConfig` for the DPE build (quicksilver/builds.py lists their stages, and a test
+checks that each section is read by some stage of its build).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+import yaml
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_serializer,
+    model_validator,
+)
+
+from quicksilver.llm import LLMConfig
 
 MeterName = Literal["icount", "cpu", "instructions"]
 
@@ -119,3 +135,408 @@ class MeasureConfig(_Strict):
     def deterministic(self) -> bool:
         """The meter gives the same reading for the same work: one pass is the measurement."""
         return self.meter == "icount"
+
+
+# --- the builds -------------------------------------------------------------------------------
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used, with the file and the key named."""
+
+
+class _WithLLM(_Strict):
+    """A section with an ``llm`` endpoint (:class:`LLMConfig`): typed when the config is read (a
+    misspelt key is an error then), recorded as written (the keys given, not every default)."""
+
+    @field_serializer("llm", check_fields=False)
+    def _llm_as_written(self, llm: LLMConfig) -> dict[str, Any]:
+        return llm.model_dump(mode="json", exclude_unset=True)
+
+
+class DedupSection(_Strict):
+    threshold: float = Field(0.95, gt=0, lt=1, description="Jaccard similarity of near-duplicates")
+    num_perm: int = Field(128, ge=16, le=1024, description="MinHash permutations")
+    ngram: int = Field(5, ge=1, le=20, description="token shingle size")
+    fp_weight: float = Field(0.5, ge=0, le=1, description="false-positive weight for bands x rows")
+    fn_weight: float = Field(0.5, ge=0, le=1, description="false-negative weight for bands x rows")
+    seed: int = Field(1, description="MinHash permutation seed")
+    canonical: bool = Field(True, description="tokenise parsed code (no comments, docstrings)")
+    rename_locals: bool = Field(True, description="local names to placeholders before shingling")
+    near_duplicates: Literal["after-answers", "before-tests"] = Field(
+        "after-answers",
+        description="after-answers: near-duplicates are kept through the test cases and removed "
+        "by the uniqueness stage, only among solutions that pass (no two solutions whose "
+        "answers differ are merged); before-tests: removed here, the first listed kept",
+    )
+
+
+class FilterSection(_Strict):
+    min_solutions: int = Field(2, ge=1, description="fewest solutions a task may keep")
+
+
+class SynthesisSection(_WithLLM):
+    mode: Literal["offline", "llm", "auto"] = Field(
+        "offline",
+        description="offline: constraint-driven synthesizer; llm: the endpoint; auto: offline, "
+        "then the LLM for tasks the offline synthesizer reports (when an endpoint is configured)",
+    )
+    size_cap: int = Field(1000, ge=1, description="largest collection size a generator draws")
+    llm: LLMConfig = Field(
+        default_factory=LLMConfig, description="the endpoint (see docs/llm-generators.md)"
+    )
+    cache_dir: Path = Field(Path("data/cache/llm"), description="LLM answers, keyed by request")
+
+
+class CasesSection(_Strict):
+    n: int = Field(32, ge=1, description="generated inputs per task (plus the examples)")
+    seed: int = Field(20_260_501, description="base seed; each task's seed derives from it")
+    include_examples: bool = Field(True, description="add the statement's example inputs")
+    generator_cpu_seconds: float = Field(10.0, gt=0, description="per generated input")
+    solution_cpu_seconds: float = Field(
+        10.0, gt=0, description="per solution call, at most (the ceiling of the per-call limit)"
+    )
+    call_floor_seconds: float = Field(
+        1.0,
+        gt=0,
+        description="per-call CPU limit, at least (capped at solution_cpu_seconds); every "
+        "solution first runs with this limit",
+    )
+    call_limit_factor: float = Field(
+        10.0,
+        ge=1,
+        description="per-call CPU limit of an input: this x the median solution's time on it, "
+        "between call_floor_seconds and solution_cpu_seconds (as online judges scale limits)",
+    )
+    max_timeout_share: float = Field(
+        0.25,
+        ge=0,
+        le=1,
+        description="a solution that timed out (or ran out of memory) on more than this share "
+        "of the inputs is stopped at once and dropped as too slow",
+    )
+    peers_finish_share: float = Field(
+        0.5,
+        gt=0,
+        le=1,
+        description="a solution that does not finish an input which at least this share of the "
+        "solutions (and two or more) finish is dropped as slower-than-peers; an input fewer "
+        "finish is discarded instead",
+    )
+    min_cases: int = Field(8, ge=1, description="a task with fewer usable inputs is dropped")
+    memory_mb: int = Field(2048, ge=64, description="memory for generators and solutions")
+
+    @property
+    def call_floor(self) -> float:
+        """The floor in force: never above the ceiling (``solution_cpu_seconds``)."""
+        return min(self.call_floor_seconds, self.solution_cpu_seconds)
+
+
+class UniquenessSection(_Strict):
+    double_rel_tol: float = Field(
+        1e-5, ge=0, description="answers of type double agree within this relative tolerance"
+    )
+    plurality_margin: float = Field(
+        2.0,
+        ge=1,
+        description="without a strict majority, the leading answer on an input wins when it has "
+        "at least this many times the support of the next answer",
+    )
+    plurality_min_support: int = Field(
+        2, ge=1, description="... and at least this many solutions give it"
+    )
+
+
+class ProfileSection(_Strict):
+    measure: MeasureConfig = MeasureConfig(
+        min_rounds=3,
+        max_rounds=12,
+        target_rel_ci=0.05,
+        budget_seconds=10.0,
+        split_above_seconds=5.0,
+    )  # rounds apply to the cpu / instructions meters; icount (the default) needs one pass
+    sandbox: SandboxConfig = SandboxConfig(limits=SandboxLimits(cpu_seconds=120.0))
+    remeasure_flagged: int = Field(
+        0,
+        ge=0,
+        description="profiles flagged as not converged (budget, max-rounds) are measured again "
+        "this many times, with twice the budget each time; the last measurement is kept",
+    )
+
+
+class SplitSection(_Strict):
+    eval_size: int = Field(256, ge=0, description="Mercury's eval split had 256 tasks")
+    seed: int = Field(0, description="seed of the eval selection")
+
+
+class RunnerSection(_Strict):
+    kind: Literal["thread", "process", "dask", "ray"] = Field(
+        "thread", description="Prefect task runner for the sharded stages"
+    )
+    workers: int | None = Field(None, ge=1, description="parallel shards (default: cores)")
+    shard_size: int = Field(4, ge=1, description="tasks per shard of the expensive stages")
+    address: str | None = Field(None, description="dask scheduler / ray cluster address")
+
+
+class BuildConfigBase(_Strict):
+    """What every build's config has: its name, the questions it builds from, its output."""
+
+    name: str = Field("quicksilver", description="dataset name (card, default repo)")
+    snapshots: list[Path] = Field(
+        default_factory=lambda: [Path("data/snapshot/bundled")],
+        min_length=1,
+        description="snapshot folders to build from",
+    )
+    only: list[str] | None = Field(None, description="build only these task slugs")
+    out_dir: Path = Path("data/build")
+
+    @model_validator(mode="after")
+    def _paths(self) -> Self:
+        if len(set(self.snapshots)) != len(self.snapshots):
+            raise ValueError("snapshots lists a folder twice")
+        return self
+
+    def resolve(self, base: Path) -> Self:
+        """Relative paths resolved against ``base`` (the repository root)."""
+
+        def fix(p: Path) -> Path:
+            return p if p.is_absolute() else (base / p)
+
+        update: dict[str, Any] = {
+            "snapshots": [fix(p) for p in self.snapshots],
+            "out_dir": fix(self.out_dir),
+        }
+        synthesis = getattr(self, "synthesis", None)
+        if isinstance(synthesis, SynthesisSection):
+            update["synthesis"] = synthesis.model_copy(
+                update={"cache_dir": fix(synthesis.cache_dir)}
+            )
+        return self.model_copy(update=update)
+
+    def digest_view(self) -> dict[str, Any]:
+        """The settings as plain data (recorded in the card and in cache keys)."""
+        return self.model_dump(mode="json")
+
+
+class BuildConfig(BuildConfigBase):
+    """The Mercury build (flows/build_mercury.py, docs/mercury-build.md)."""
+
+    name: str = Field("quicksilver-mercury", description="dataset name (card, default repo)")
+    out_dir: Path = Path("data/build/mercury")
+    dedup: DedupSection = DedupSection()
+    filters: FilterSection = FilterSection()
+    synthesis: SynthesisSection = SynthesisSection()
+    testcases: CasesSection = CasesSection()
+    uniqueness: UniquenessSection = UniquenessSection()
+    profile: ProfileSection = ProfileSection()
+    splits: SplitSection = SplitSection()
+    runner: RunnerSection = RunnerSection()
+
+    @property
+    def sandbox(self) -> SandboxConfig:
+        """The sandbox the correctness stages (generators, testcases) run code in: the Mercury
+        build runs them in its profiling sandbox (``profile.sandbox``), one section for both."""
+        return self.profile.sandbox
+
+
+# --- the DPE / EvalPerf build (flows/build_dpe.py, docs/dpe-build.md) -------------------------
+
+
+class SampleFile(_Strict):
+    path: Path = Field(description="a samples file (JSONL or Mercury JSON)")
+    model: str = Field(min_length=1, description="the model that wrote the samples (recorded)")
+
+
+class CandidatesSection(_WithLLM):
+    """Solutions beyond the snapshots': an LLM's samples and model sample files."""
+
+    llm: LLMConfig = Field(
+        default_factory=LLMConfig,
+        description="the endpoint for sampling solutions; unset endpoint: none are sampled",
+    )
+    n: int = Field(8, ge=0, description="solutions sampled per task when an endpoint is set")
+    temperature: float = Field(0.8, ge=0, le=2, description="the paper sampled at 0.8")
+    sample_files: list[SampleFile] = Field(
+        default_factory=list,
+        description="model sample files [{path, model}] (JSONL / Mercury JSON, see samples.py)",
+    )
+    cache_dir: Path = Field(Path("data/cache/llm"), description="LLM answers, keyed by request")
+
+
+class SaSSection(_WithLLM):
+    mode: Literal["offline", "llm", "auto"] = Field(
+        "auto",
+        description="offline: the constraint-driven perf synthesizer; llm: the endpoint only; "
+        "auto: the endpoint when configured, else offline",
+    )
+    n: int = Field(16, ge=1, description="generators sampled per task (the paper's 16)")
+    temperature: float = Field(0.8, ge=0, le=2)
+    llm: LLMConfig = Field(default_factory=LLMConfig, description="the endpoint")
+    cache_dir: Path = Field(Path("data/cache/llm"), description="LLM answers, keyed by request")
+
+
+class SamplingSection(_Strict):
+    """Exponential input sampling and the choice of the performance-exercising input."""
+
+    time_wall_seconds: float = Field(20.0, gt=0, description="CPU per step (generator, reference)")
+    memory_mb: int = Field(16_384, ge=64, description="memory wall (the sandbox's RLIMIT_AS)")
+    min_scale_exp: int = Field(1, ge=0, le=62, description="first scale is 2**min_scale_exp")
+    max_scale_exp: int = Field(26, ge=0, le=62, description="last scale is 2**max_scale_exp")
+    max_input_bytes: int = Field(64 * 2**20, ge=1, description="JSON size of one input, at most")
+    seed: int = Field(20_260_501, description="random.seed before every generator call")
+    finish_cpu_seconds: float = Field(
+        20.0, gt=0, description="every valid solution must finish the chosen input within this"
+    )
+    max_candidates: int | None = Field(
+        None, ge=1, description="candidate inputs tried, most expensive first (None: all)"
+    )
+    count_near_limit: bool = Field(
+        True,
+        description="a solution whose CPU time on a candidate is within 3x of finish_cpu_seconds "
+        "is decided by its instruction count (icount) against finish_cpu_seconds x this machine's "
+        "measured instruction rate, so that rebuilds choose the same input",
+    )
+
+    @model_validator(mode="after")
+    def _exps(self) -> SamplingSection:
+        if self.min_scale_exp > self.max_scale_exp:
+            raise ValueError("min_scale_exp > max_scale_exp")
+        return self
+
+
+class PEProfileSection(_Strict):
+    """Profiling every valid solution on the performance-exercising input."""
+
+    measure: MeasureConfig = MeasureConfig(
+        min_rounds=7,
+        max_rounds=12,
+        target_rel_ci=0.02,
+        budget_seconds=20.0,
+        split_above_seconds=5.0,
+    )  # rounds apply to the cpu / instructions meters; icount (the default) needs one pass
+    warmup_rounds: int = Field(
+        0,
+        ge=0,
+        description="first rounds not counted (every pass runs in a fresh process from the same "
+        "state, so none is needed; kept for comparisons with in-process loops)",
+    )
+    sandbox: SandboxConfig = SandboxConfig(limits=SandboxLimits(cpu_seconds=120.0))
+
+
+class SelectionSection(_Strict):
+    """EvalPerf's task selection and clustering (thresholds in the meter's unit or instructions)."""
+
+    min_solutions: int = Field(10, ge=1, description="profiled solutions a task needs (paper: 10)")
+    min_cost_instructions: float = Field(
+        10_000.0, ge=0, description="the fastest solution must cost more than this"
+    )
+    max_p99_cv: float = Field(
+        0.05, gt=0, description="P99 over solutions of the coefficient of variation, at most"
+    )
+    cv_estimator: Literal["robust", "classic"] = Field(
+        "robust",
+        description="robust: 1.4826 * MAD / median over rounds; classic: stdev / mean",
+    )
+    min_clusters: int = Field(4, ge=1, description="performance clusters a task needs")
+    bias: float = Field(0.2, ge=0, description="the clustering's bias (one setting everywhere)")
+    instruction_rate: float | None = Field(
+        None,
+        gt=0,
+        description="instructions per CPU second: converts w and min_cost to CPU time for the "
+        "cpu meter; None: measured on this machine against icount (quicksilver.calibration)",
+    )
+
+
+_NOT_IN_DPE = {
+    "profile": "the DPE build has no profile stage; the sandbox its correctness stages run "
+    "code in is the section sandbox (it was profile.sandbox), and its profiling is pe_profile",
+    "splits": "the DPE build has no splits stage (its dataset is one split, test)",
+}
+
+
+class DPEBuildConfig(BuildConfigBase):
+    """The DPE / EvalPerf build: the Mercury build's correctness stages (dedup .. uniqueness, in
+    ``sandbox``) plus its own (flows/build_dpe.py, docs/dpe-build.md)."""
+
+    name: str = Field("quicksilver-dpe", description="dataset name (card, default repo)")
+    out_dir: Path = Path("data/build/dpe")
+    dedup: DedupSection = DedupSection()
+    filters: FilterSection = FilterSection()
+    synthesis: SynthesisSection = SynthesisSection()
+    testcases: CasesSection = CasesSection()
+    uniqueness: UniquenessSection = UniquenessSection()
+    sandbox: SandboxConfig = Field(
+        SandboxConfig(limits=SandboxLimits(cpu_seconds=120.0)),
+        description="the sandbox the correctness stages (generators, testcases) run code in",
+    )
+    runner: RunnerSection = RunnerSection()
+    candidates: CandidatesSection = CandidatesSection()
+    sas: SaSSection = SaSSection()
+    sampling: SamplingSection = SamplingSection()
+    pe_profile: PEProfileSection = PEProfileSection()
+    selection: SelectionSection = SelectionSection()
+    card_notes: list[str] = Field(
+        default_factory=list, description="sentences the dataset card must carry (deviations)"
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_sections(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for key, why in _NOT_IN_DPE.items():
+                if key in data:
+                    raise ValueError(f"{key}: {why}")
+        return data
+
+
+def _describe(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:8]:
+        loc = ".".join(str(p) for p in err["loc"])
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        parts.append(f"{loc}: {msg}" if loc else msg)  # a whole-config error names its key
+    return "; ".join(parts)
+
+
+def _set_path(data: dict[str, Any], dotted: str, value: Any) -> None:
+    keys = dotted.split(".")
+    cur = data
+    for k in keys[:-1]:
+        nxt = cur.setdefault(k, {})
+        if not isinstance(nxt, dict):
+            raise ConfigError(f"override {dotted}: {k} is not a section")
+        cur = nxt
+    cur[keys[-1]] = value
+
+
+_C = TypeVar("_C", bound=BuildConfigBase)
+
+
+def load_build_config(
+    path: str | Path | None = None,
+    overrides: list[str] | None = None,
+    cls: type[_C] = BuildConfig,  # type: ignore[assignment]
+) -> _C:
+    """Read and validate a YAML config; ``overrides`` are ``dotted.key=yaml-value`` strings."""
+    data: dict[str, Any] = {}
+    where = str(path) if path else "<defaults>"
+    if path is not None:
+        try:
+            loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ConfigError(f"{where}: cannot read: {exc}") from exc
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{where}: not valid YAML: {exc}") from exc
+        if loaded is None:
+            loaded = {}
+        if not isinstance(loaded, dict):
+            raise ConfigError(f"{where}: the top level must be a mapping")
+        data = loaded
+    for item in overrides or []:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"override {item!r}: expected dotted.key=value")
+        _set_path(data, key.strip(), yaml.safe_load(raw))
+    try:
+        return cls.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(f"{where}: {_describe(exc)}") from exc

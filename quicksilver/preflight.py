@@ -27,35 +27,47 @@ import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
-from quicksilver.config import SandboxConfig
+from pydantic import BaseModel
+
+from quicksilver.config import BuildConfigBase, MeasureConfig, SandboxConfig
 from quicksilver.fsutil import WriteError, check_writable_dir, is_storage_error
-from quicksilver.stages.config import BuildConfig
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class NotReady(RuntimeError):
     """This machine or this configuration cannot run the build; the message is one line."""
 
 
-Check = Callable[[BuildConfig], str | None]
+Check = Callable[[BuildConfigBase], str | None]
 
 
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def _sandbox_configs(cfg: BuildConfig) -> list[tuple[str, SandboxConfig]]:
-    """The sandbox settings the build runs untrusted code with (config key, settings)."""
-    found = [("profile.sandbox", cfg.profile.sandbox)]
-    pe_profile = getattr(cfg, "pe_profile", None)  # the DPE build's profiling sandbox
-    if pe_profile is not None:
-        found.append(("pe_profile.sandbox", pe_profile.sandbox))
+def _sections_of(cfg: BaseModel, kind: type[T], prefix: str = "") -> list[tuple[str, T]]:
+    """Every ``kind`` the config holds, with its dotted key, in the config's order."""
+    found: list[tuple[str, T]] = []
+    for name in type(cfg).model_fields:
+        value = getattr(cfg, name)
+        key = f"{prefix}{name}"
+        if isinstance(value, kind):
+            found.append((key, value))
+        elif isinstance(value, BaseModel):
+            found += _sections_of(value, kind, f"{key}.")
     return found
 
 
-def sandbox_check(cfg: BuildConfig) -> str | None:
+def _sandbox_configs(cfg: BuildConfigBase) -> list[tuple[str, SandboxConfig]]:
+    """The sandbox settings the build runs untrusted code with (config key, settings)."""
+    return _sections_of(cfg, SandboxConfig)
+
+
+def sandbox_check(cfg: BuildConfigBase) -> str | None:
     """Untrusted code can run: the isolation the config asks for works (a real trial run)."""
     from quicksilver.sandbox import isolation
 
@@ -72,7 +84,7 @@ def sandbox_check(cfg: BuildConfig) -> str | None:
     return None
 
 
-def _question_files(cfg: BuildConfig) -> list[Path]:
+def _question_files(cfg: BuildConfigBase) -> list[Path]:
     from quicksilver.sources.snapshot import iter_snapshot_paths
 
     return [p for folder in cfg.snapshots for p in iter_snapshot_paths(folder)]
@@ -94,7 +106,7 @@ def _slugs_in(files: list[Path], wanted: list[str]) -> set[str]:
     return found
 
 
-def snapshots_check(cfg: BuildConfig) -> str | None:
+def snapshots_check(cfg: BuildConfigBase) -> str | None:
     """Every snapshot folder exists and is a folder, together they hold a question file, and
     ``only``, when given, names at least one of their questions (a build of none of them would
     run every stage to publish nothing). A name of ``only`` that is not there is a warning."""
@@ -121,7 +133,7 @@ def snapshots_check(cfg: BuildConfig) -> str | None:
     return None
 
 
-def output_check(cfg: BuildConfig) -> str | None:
+def output_check(cfg: BuildConfigBase) -> str | None:
     """The output folder (or, when it does not exist yet, its nearest parent) takes files."""
     try:
         check_writable_dir(cfg.out_dir, create=True, probe_bytes=4096)
@@ -130,16 +142,12 @@ def output_check(cfg: BuildConfig) -> str | None:
     return None
 
 
-def _meters(cfg: BuildConfig) -> list[tuple[str, str]]:
+def _meters(cfg: BuildConfigBase) -> list[tuple[str, str]]:
     """The meters the build measures with (config key, meter name)."""
-    found = [("profile.measure.meter", cfg.profile.measure.meter)]
-    pe_profile = getattr(cfg, "pe_profile", None)
-    if pe_profile is not None:
-        found.append(("pe_profile.measure.meter", pe_profile.measure.meter))
-    return found
+    return [(f"{key}.meter", m.meter) for key, m in _sections_of(cfg, MeasureConfig)]
 
 
-def meter_check(cfg: BuildConfig) -> str | None:
+def meter_check(cfg: BuildConfigBase) -> str | None:
     """Every meter the config names works here (icount: qemu-user, gcc for its plugin)."""
     from quicksilver.meters import METERS
 
@@ -150,18 +158,21 @@ def meter_check(cfg: BuildConfig) -> str | None:
     return None
 
 
-def splits_check(cfg: BuildConfig) -> str | None:
+def splits_check(cfg: BuildConfigBase) -> str | None:
     """Nothing to stop for: the splits stage leaves an empty split out of the dataset (with a
     note) instead of failing. When ``splits.eval_size`` is at least the number of questions, the
     build is told now that train may come out empty."""
+    splits = getattr(cfg, "splits", None)
+    if splits is None:  # a build without a splits stage (DPE)
+        return None
     files = _question_files(cfg)
     questions = len(_slugs_in(files, cfg.only)) if cfg.only is not None else len(files)
-    if questions and cfg.splits.eval_size >= questions:
+    if questions and splits.eval_size >= questions:
         log.warning(
             "splits.eval_size %d is at least the %d question(s) to build: train gets only what "
             "eval's per-difficulty quotas leave, maybe nothing (an empty split is left out of "
             "the dataset, with a note)",
-            cfg.splits.eval_size,
+            splits.eval_size,
             questions,
         )
     return None
@@ -170,12 +181,12 @@ def splits_check(cfg: BuildConfig) -> str | None:
 _LONGEST = 400
 
 
-def publish_check(cfg: BuildConfig) -> str | None:
+def publish_check(cfg: BuildConfigBase) -> str | None:
     """The publish stage works: it runs on an example task into a temporary folder and its
     dataset is read back (see :meth:`MercuryBuild.check_publish`)."""
     import tempfile
 
-    from quicksilver.stages.config import DPEBuildConfig
+    from quicksilver.config import DPEBuildConfig
     from quicksilver.stages.dpe import DPEBuild
     from quicksilver.stages.mercury import MercuryBuild
 
@@ -235,7 +246,7 @@ BUILD_CHECKS: list[Check] = [
 """What a build needs, checked in this order; append new checks here."""
 
 
-def check_build_ready(cfg: BuildConfig, checks: list[Check] | None = None) -> None:
+def check_build_ready(cfg: BuildConfigBase, checks: list[Check] | None = None) -> None:
     """Raise :class:`NotReady` (one line) unless the build can run; writes nothing."""
     for check in BUILD_CHECKS if checks is None else checks:
         problem = check(cfg)

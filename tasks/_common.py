@@ -7,7 +7,7 @@ from typing import Any
 from prefect.context import TaskRunContext
 from prefect.logging import get_run_logger
 
-from quicksilver.stages.config import BuildConfig, DPEBuildConfig
+from quicksilver.config import BuildConfig, DPEBuildConfig
 from quicksilver.stages.dpe import DPEBuild
 from quicksilver.stages.mercury import MercuryBuild
 

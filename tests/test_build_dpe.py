@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
+from quicksilver.config import DPEBuildConfig, load_build_config
 from quicksilver.dpe.sas import OFFLINE_PERF_SYNTHESIZER
 from quicksilver.records import load_records
 from quicksilver.stages.base import read_jsonl
-from quicksilver.stages.config import DPEBuildConfig, load_build_config
 from tests.conftest import HUB_TOKEN, requires_bwrap
 
 pytestmark = [requires_bwrap, pytest.mark.flows]

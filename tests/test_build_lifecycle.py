@@ -346,7 +346,7 @@ def _flow_module(name: str) -> Any:
 
 def test_flow_called_directly_checks_before_its_first_stage(prefect_harness, tmp_path):
     """A deployment calls the flow function, not the command line: it checks too."""
-    from quicksilver.stages.config import load_build_config
+    from quicksilver.config import load_build_config
 
     missing = tmp_path / "snapshots"
     out = tmp_path / "out"

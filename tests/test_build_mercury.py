@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
+from quicksilver.config import load_build_config
 from quicksilver.records import load_records
 from quicksilver.stages.base import read_jsonl
-from quicksilver.stages.config import load_build_config
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from tests.conftest import requires_bwrap
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from openai_server import OpenAIServer
 
-from quicksilver.stages.config import CandidatesSection
+from quicksilver.config import CandidatesSection
 from quicksilver.stages.dpe_stages import candidates_stage
 from quicksilver.stages.load import load_stage
 
@@ -83,7 +83,7 @@ def test_sample_files_are_attached_to_their_tasks(loaded, tmp_path):
 
 
 def test_a_sample_file_without_a_model_is_a_config_error():
-    from quicksilver.stages.config import ConfigError, DPEBuildConfig, load_build_config
+    from quicksilver.config import ConfigError, DPEBuildConfig, load_build_config
 
     with pytest.raises(ConfigError, match=r"candidates\.sample_files\.0\.model"):
         load_build_config(

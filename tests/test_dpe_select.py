@@ -8,9 +8,9 @@ import math
 
 import pytest
 
+from quicksilver.config import SelectionSection
 from quicksilver.dpe.select import figures, min_cost_in_unit, p99, pe_profile_task, select_task
 from quicksilver.profiler import CaseResult, RunResult
-from quicksilver.stages.config import SelectionSection
 from quicksilver.stages.publish import SchemaError
 from quicksilver.stages.publish_dpe import DPE_FEATURES, validate_dpe_splits
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from rich.console import Console
 
+from quicksilver.config import SelectionSection, load_build_config
 from quicksilver.stages.base import StageCounts, StageDir, write_jsonl
-from quicksilver.stages.config import SelectionSection, load_build_config
 from quicksilver.stages.dpe_stages import select_stage
 from quicksilver.stages.filters import filter_stage
 from quicksilver.stages.load import load_stage

@@ -33,7 +33,7 @@ TASK = SynthInput(
     ],
 )
 def test_a_misspelt_llm_key_stops_the_build_when_the_config_is_read(key, cls):
-    from quicksilver.stages import config
+    from quicksilver import config
 
     with pytest.raises(config.ConfigError, match=key.replace(".", r"\.")):
         config.load_build_config(
@@ -44,7 +44,7 @@ def test_a_misspelt_llm_key_stops_the_build_when_the_config_is_read(key, cls):
 
 
 def test_the_config_records_the_llm_keys_as_written():
-    from quicksilver.stages.config import load_build_config
+    from quicksilver.config import load_build_config
 
     cfg = load_build_config(ROOT / "configs" / "mercury.yaml", ["synthesis.llm.model=m"])
     assert cfg.synthesis.llm.model == "m" and cfg.synthesis.llm.n == 1  # typed, defaults there

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from quicksilver.config import BuildConfig, DPEBuildConfig, load_build_config
 from quicksilver.preflight import (
     BUILD_CHECKS,
     NotReady,
@@ -15,7 +16,6 @@ from quicksilver.preflight import (
     splits_check,
 )
 from quicksilver.sandbox import isolation
-from quicksilver.stages.config import BuildConfig, DPEBuildConfig, load_build_config
 from tests.conftest import requires_bwrap
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,7 +58,7 @@ def test_weak_sandbox_accepted_when_the_config_allows_it(tmp_path, unusable_bwra
 
 def test_dpe_build_checks_its_profiling_sandbox_too(tmp_path, unusable_bwrap):
     # the correctness stages may run weak; the DPE profiling sandbox may not
-    cfg = _cfg(tmp_path, "profile.sandbox.allow_weak=true", cls=DPEBuildConfig)
+    cfg = _cfg(tmp_path, "sandbox.allow_weak=true", cls=DPEBuildConfig)
     with pytest.raises(NotReady, match=r"^cannot run untrusted code here: bwrap is installed"):
         check_build_ready(cfg)
 

@@ -20,10 +20,10 @@ import pytest
 from typer.testing import CliRunner
 
 from quicksilver.cli import app
+from quicksilver.config import DPEBuildConfig, load_build_config
 from quicksilver.records import load_records
 from quicksilver.stages import example
 from quicksilver.stages.base import read_jsonl, write_jsonl
-from quicksilver.stages.config import DPEBuildConfig, load_build_config
 from quicksilver.stages.dpe import DPEBuild
 from quicksilver.stages.mercury import MercuryBuild
 from quicksilver.stages.publish import load_published, publish_to_hub, split_front_matter

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from quicksilver.config import ConfigError, load_build_config
 from quicksilver.stages.base import StageCounts, solution_hash
-from quicksilver.stages.config import ConfigError, load_build_config
 from quicksilver.stages.filters import filter_stage
 from quicksilver.stages.load import load_stage, normalise_code
 from quicksilver.stages.splits import split_tasks
@@ -409,8 +409,7 @@ def test_config_rejects_bad_values_with_the_key(tmp_path: Path):
 
 @requires_bwrap
 def test_testcases_discard_bad_inputs_and_slow_solutions_with_reasons():
-    from quicksilver.config import SandboxConfig
-    from quicksilver.stages.config import CasesSection
+    from quicksilver.config import CasesSection, SandboxConfig
     from quicksilver.stages.testcases import testcases_shard
 
     meta = {
@@ -494,8 +493,7 @@ def test_testcases_discard_bad_inputs_and_slow_solutions_with_reasons():
 
 @requires_bwrap
 def test_testcases_limits_follow_the_evidence_and_hopeless_solutions_stop_early():
-    from quicksilver.config import SandboxConfig
-    from quicksilver.stages.config import CasesSection
+    from quicksilver.config import CasesSection, SandboxConfig
     from quicksilver.stages.testcases import testcases_shard
 
     meta = {
@@ -584,8 +582,7 @@ def generate_test_case():
 def test_generators_stage_auto_mode_sends_what_the_offline_path_reports_to_the_llm(tmp_path):
     from openai_server import OpenAIServer
 
-    from quicksilver.config import SandboxConfig
-    from quicksilver.stages.config import SynthesisSection
+    from quicksilver.config import SandboxConfig, SynthesisSection
     from quicksilver.stages.synthesis import synthesis_stage
 
     loaded = load_stage(
@@ -632,8 +629,7 @@ def test_generators_stage_auto_mode_sends_what_the_offline_path_reports_to_the_l
 
 @requires_bwrap
 def test_profile_stage_records_runtimes_and_drops_what_fails():
-    from quicksilver.config import MeasureConfig, SandboxConfig
-    from quicksilver.stages.config import ProfileSection
+    from quicksilver.config import MeasureConfig, ProfileSection, SandboxConfig
     from quicksilver.stages.profile import profile_shard
 
     meta = {

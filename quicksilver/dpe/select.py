@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quicksilver.clustering import Clustering, adaptive_clusters, w_for_unit
+from quicksilver.config import SelectionSection
 from quicksilver.meters import METERS
 from quicksilver.profiler import Case, ProfileTask, RunResult
-from quicksilver.stages.config import SelectionSection
 
 DETERMINISTIC_METERS = frozenset(name for name, cls in METERS.items() if cls.deterministic)
 

@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from quicksilver import __version__
+from quicksilver.config import DPEBuildConfig
 from quicksilver.machine import machine_info
 from quicksilver.pipeline import keys
 from quicksilver.stages.base import StageCounts, StageDir, json_digest, read_jsonl, write_jsonl
-from quicksilver.stages.config import DPEBuildConfig
 from quicksilver.stages.mercury import STAGE_LOGIC as MERCURY_LOGIC
 from quicksilver.stages.mercury import STAGE_VERSIONS as MERCURY_VERSIONS
 from quicksilver.stages.mercury import MercuryBuild

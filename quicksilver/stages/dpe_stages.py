@@ -9,7 +9,14 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from quicksilver.config import SandboxConfig
+from quicksilver.config import (
+    CandidatesSection,
+    PEProfileSection,
+    SamplingSection,
+    SandboxConfig,
+    SaSSection,
+    SelectionSection,
+)
 from quicksilver.meters import MeterError
 from quicksilver.profiler import Job, profile_many
 from quicksilver.sandbox.session import SandboxError
@@ -19,13 +26,6 @@ from quicksilver.sources.convert import (
     parse_signature,
 )
 from quicksilver.stages.base import StageCounts, cpu_count, group_by_slug, reject, solution_hash
-from quicksilver.stages.config import (
-    CandidatesSection,
-    PEProfileSection,
-    SamplingSection,
-    SaSSection,
-    SelectionSection,
-)
 from quicksilver.stages.load import normalise_code
 from quicksilver.stages.synthesis import synth_input
 

@@ -32,7 +32,6 @@ from quicksilver.stages.base import (
     read_jsonl,
     write_jsonl,
 )
-from quicksilver.stages.config import BuildConfig
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +92,7 @@ class MercuryBuild:
     STAGE_VERSIONS: dict[str, str] = STAGE_VERSIONS
     TITLE = "Mercury build"
 
-    def __init__(self, cfg: BuildConfig) -> None:
+    def __init__(self, cfg: Any) -> None:
         self.cfg = cfg
         self.root = Path(cfg.out_dir)
 
@@ -107,24 +106,27 @@ class MercuryBuild:
 
     def _sections(self, stage: str) -> Any:
         c = self.cfg
-        sandbox = c.profile.sandbox.model_dump(mode="json")
+        sandbox = lambda: c.sandbox.model_dump(mode="json")  # noqa: E731
         return {
-            "load": {"snapshots": [str(p) for p in c.snapshots], "only": c.only},
-            "dedup": c.dedup.model_dump(mode="json"),
-            "filters": c.filters.model_dump(mode="json"),
-            "generators": {**c.synthesis.model_dump(mode="json"), "sandbox": sandbox},
-            "testcases": {"cases": c.testcases.model_dump(mode="json"), "sandbox": sandbox},
-            "uniqueness": {
+            "load": lambda: {"snapshots": [str(p) for p in c.snapshots], "only": c.only},
+            "dedup": lambda: c.dedup.model_dump(mode="json"),
+            "filters": lambda: c.filters.model_dump(mode="json"),
+            "generators": lambda: {**c.synthesis.model_dump(mode="json"), "sandbox": sandbox()},
+            "testcases": lambda: {
+                "cases": c.testcases.model_dump(mode="json"),
+                "sandbox": sandbox(),
+            },
+            "uniqueness": lambda: {
                 **c.uniqueness.model_dump(mode="json"),
                 "min_solutions": c.filters.min_solutions,
             },
-            "profile": {
+            "profile": lambda: {
                 **c.profile.model_dump(mode="json"),
                 "min_solutions": c.filters.min_solutions,
             },
-            "splits": c.splits.model_dump(mode="json"),
-            "publish": {"name": c.name, "all": c.digest_view()},
-        }[stage]
+            "splits": lambda: c.splits.model_dump(mode="json"),
+            "publish": lambda: {"name": c.name, "all": c.digest_view()},
+        }[stage]()
 
     def inputs(self, stage: str, part: str = "") -> list[Path]:
         d = self.dir
@@ -323,7 +325,7 @@ class MercuryBuild:
                 tasks,
                 sols,
                 self.cfg.synthesis,
-                sandbox=self.cfg.profile.sandbox,
+                sandbox=self.cfg.sandbox,
                 seed=self.cfg.testcases.seed,
             )
             write_jsonl(sd.file("generators.jsonl"), out["generators"])
@@ -347,7 +349,7 @@ class MercuryBuild:
                 self._select("solutions.jsonl", slugs),
                 self._select("generators.jsonl", slugs),
                 self.cfg.testcases,
-                sandbox=self.cfg.profile.sandbox,
+                sandbox=self.cfg.sandbox,
             )
             write_jsonl(sd.file(f"{part}.jsonl"), out["records"])
             write_jsonl(sd.file(f"{part}.rejects.jsonl"), out["rejects"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from quicksilver.config import ProfileSection
 from quicksilver.machine import machine_id
 from quicksilver.profiler import Case, Job, ProfileTask, profile_many
 from quicksilver.sources.convert import (
@@ -19,7 +20,6 @@ from quicksilver.sources.convert import (
     parse_signature,
 )
 from quicksilver.stages.base import StageCounts, cpu_count, group_by_slug, reject
-from quicksilver.stages.config import ProfileSection
 from quicksilver.stages.filters import min_solutions
 
 log = logging.getLogger(__name__)

@@ -18,9 +18,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from quicksilver.config import SandboxConfig
+from quicksilver.config import ConfigError, SandboxConfig, SynthesisSection
 from quicksilver.stages.base import StageCounts, group_by_slug, reject
-from quicksilver.stages.config import ConfigError, SynthesisSection
 from quicksilver.synth import GeneratorResult, SynthInput
 
 log = logging.getLogger(__name__)

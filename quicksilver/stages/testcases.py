@@ -31,7 +31,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from quicksilver.config import SandboxConfig
+from quicksilver.config import CasesSection, SandboxConfig
 from quicksilver.execute import (
     SLOW_STATUSES,
     BatchRun,
@@ -42,7 +42,6 @@ from quicksilver.execute import (
 )
 from quicksilver.sources.convert import convert_offline_source, parse_signature
 from quicksilver.stages.base import StageCounts, group_by_slug, json_digest, reject
-from quicksilver.stages.config import CasesSection
 from quicksilver.synth.shapes import conforms
 
 log = logging.getLogger(__name__)
