@@ -41,10 +41,10 @@ from prefect.futures import PrefectFuture  # noqa: E402
 from prefect.logging import get_run_logger  # noqa: E402
 
 from quicksilver.config import DPEBuildConfig  # noqa: E402
+from quicksilver.funnel import funnel_markdown, funnel_rows  # noqa: E402
 from quicksilver.meters import make_meter  # noqa: E402
 from quicksilver.stages.base import cpu_count  # noqa: E402
 from quicksilver.stages.dpe import DPEBuild  # noqa: E402
-from quicksilver.stages.report import funnel_markdown, funnel_rows  # noqa: E402
 from tasks import dpe as t  # noqa: E402
 from tasks.chains import ShardChain, run_chains  # noqa: E402
 

@@ -51,12 +51,12 @@ from quicksilver.config import (  # noqa: E402
     load_build_config,
 )
 from quicksilver.fsutil import WriteError  # noqa: E402
+from quicksilver.funnel import funnel_markdown, funnel_rows, print_funnel  # noqa: E402
 from quicksilver.lifecycle import GracefulStop, Interrupted, signal_name  # noqa: E402
 from quicksilver.preflight import NotReady, check_build_ready  # noqa: E402
 from quicksilver.sandbox.session import shutting_down, sweep_orphans  # noqa: E402
 from quicksilver.stages.base import cpu_count  # noqa: E402
 from quicksilver.stages.mercury import MercuryBuild  # noqa: E402
-from quicksilver.stages.report import funnel_markdown, funnel_rows, print_funnel  # noqa: E402
 from tasks import (  # noqa: E402
     dedup,
     filters,

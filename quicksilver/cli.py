@@ -446,14 +446,14 @@ def publish(
     invalid dataset, 1 for a failure on the Hub.
     """
     _logging(verbose)
-    from quicksilver.stages.publish import (
+    from quicksilver.publishing.hub import (
         DatasetDirError,
         HubError,
         MissingTokenError,
         PublishError,
-        SchemaError,
         publish_to_hub,
     )
+    from quicksilver.publishing.schema import SchemaError
 
     try:
         report = publish_to_hub(dataset, repo_id, revision=revision, private=private)

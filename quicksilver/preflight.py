@@ -211,7 +211,7 @@ def publish_check(cfg: BuildConfigBase) -> str | None:
     return None
 
 
-_CHATTY = ("quicksilver.stages.publish", "quicksilver.records")
+_CHATTY = ("quicksilver.publishing", "quicksilver.records")
 
 
 @contextmanager

@@ -1,4 +1,4 @@
-"""Stage 9: Parquet per split, a HF DatasetDict and the dataset card (quicksilver.stages.publish).
+"""Stage 9: Parquet per split, a HF DatasetDict and the dataset card (quicksilver.publishing).
 
 Releasing to the Hub is a separate, explicit step: ``quicksilver publish`` (never part of a build).
 """

@@ -210,7 +210,7 @@ def test_quicksilver_publish_releases_the_dpe_folder(built, hub, monkeypatch):
 
     import pyarrow.parquet as pq
 
-    from quicksilver.stages.publish import publish_to_hub
+    from quicksilver.publishing.hub import publish_to_hub
 
     monkeypatch.setenv("HF_TOKEN", HUB_TOKEN)
     report = publish_to_hub(built["out"], "org/dpe", revision="v1", private=False)

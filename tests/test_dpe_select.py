@@ -11,8 +11,8 @@ import pytest
 from quicksilver.config import SelectionSection
 from quicksilver.dpe.select import figures, min_cost_in_unit, p99, pe_profile_task, select_task
 from quicksilver.profiler import CaseResult, RunResult
-from quicksilver.stages.publish import SchemaError
-from quicksilver.stages.publish_dpe import DPE_FEATURES, validate_dpe_splits
+from quicksilver.publishing.dpe_schema import DPE_FEATURES, validate_dpe_splits
+from quicksilver.publishing.schema import SchemaError
 
 SEL = SelectionSection(min_solutions=4, instruction_rate=3e9)  # a rate as if measured
 # four levels, each 2x apart, well above w's share at millisecond costs

@@ -16,12 +16,7 @@ from typing import Any
 from rich.console import Console
 
 from quicksilver.config import SelectionSection, load_build_config
-from quicksilver.stages.base import StageCounts, StageDir, write_jsonl
-from quicksilver.stages.dpe_stages import select_stage
-from quicksilver.stages.filters import filter_stage
-from quicksilver.stages.load import load_stage
-from quicksilver.stages.mercury import MercuryBuild
-from quicksilver.stages.report import (
+from quicksilver.funnel import (
     drop_text,
     drop_totals,
     drops_summary,
@@ -30,6 +25,11 @@ from quicksilver.stages.report import (
     print_funnel,
     tally_rejects,
 )
+from quicksilver.stages.base import StageCounts, StageDir, write_jsonl
+from quicksilver.stages.dpe_stages import select_stage
+from quicksilver.stages.filters import filter_stage
+from quicksilver.stages.load import load_stage
+from quicksilver.stages.mercury import MercuryBuild
 from quicksilver.stages.uniqueness import uniqueness_shard
 from tests.test_stages import _record, _snapshot, _sols, _task
 

@@ -220,7 +220,7 @@ def test_a_dpe_row_that_does_not_fit_the_schema_is_found_before_the_build(
 def test_a_card_template_that_does_not_render_is_found_before_the_build(
     tmp_path, private_tmp, monkeypatch, cls
 ):
-    from quicksilver.stages import publish
+    from quicksilver.publishing import card as publish
 
     name = "dpe_card.md.j2" if cls is DPEBuildConfig else "mercury_card.md.j2"
     templates = tmp_path / "templates"
@@ -229,7 +229,7 @@ def test_a_card_template_that_does_not_render_is_found_before_the_build(
     (templates / name).write_text(text.replace("{{ card.meter }}", "{{ card.meters }}"))
     monkeypatch.setattr(publish, "TEMPLATES", templates)
     assert publish_check(_cfg(tmp_path, cls=cls)) == (
-        PUBLISH_FAILS + "UndefinedError: 'quicksilver.stages.publish.CardContext object' has no "
+        PUBLISH_FAILS + "UndefinedError: 'quicksilver.publishing.card.CardContext object' has no "
         "attribute 'meters'"
     )
     (templates / name).unlink()
@@ -241,7 +241,7 @@ def test_a_card_template_that_does_not_render_is_found_before_the_build(
 
 @requires_bwrap  # the preflight tries the sandbox first
 def test_the_build_stops_with_the_publish_check_line_and_writes_nothing(tmp_path, monkeypatch):
-    from quicksilver.stages import publish
+    from quicksilver.publishing import card as publish
 
     assert BUILD_CHECKS[-1] is publish_check  # the slowest check comes last
     missing = tmp_path / "no-templates"

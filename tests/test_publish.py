@@ -29,27 +29,27 @@ from hub_server import HubServer
 from typer.testing import CliRunner
 
 from quicksilver.cli import app
-from quicksilver.records import load_records
-from quicksilver.stages.publish import (
-    FIELD_DOCS,
-    MERCURY_FEATURES,
-    MERCURY_FIELDS,
-    PROVENANCE_FIELDS,
-    CardContext,
+from quicksilver.publishing.card import CardContext, hub_card, split_front_matter
+from quicksilver.publishing.hub import (
     DatasetDirError,
     HubError,
     MissingTokenError,
     PublishError,
-    SchemaError,
-    hub_card,
     load_published,
     publish_to_hub,
-    split_front_matter,
+)
+from quicksilver.publishing.schema import (
+    FIELD_DOCS,
+    MERCURY_FEATURES,
+    MERCURY_FIELDS,
+    PROVENANCE_FIELDS,
+    SchemaError,
     validate_dataset_dict,
     validate_rows,
     validate_splits,
-    write_dataset,
 )
+from quicksilver.publishing.writer import write_dataset
+from quicksilver.records import load_records
 from tests.conftest import HUB_TOKEN
 
 # huggingface_hub's LFS upload passes a file object as ``data=``, which httpx deprecates.

@@ -21,12 +21,13 @@ from typer.testing import CliRunner
 
 from quicksilver.cli import app
 from quicksilver.config import DPEBuildConfig, load_build_config
+from quicksilver.publishing.card import split_front_matter
+from quicksilver.publishing.hub import load_published, publish_to_hub
 from quicksilver.records import load_records
 from quicksilver.stages import example
 from quicksilver.stages.base import read_jsonl, write_jsonl
 from quicksilver.stages.dpe import DPEBuild
 from quicksilver.stages.mercury import MercuryBuild
-from quicksilver.stages.publish import load_published, publish_to_hub, split_front_matter
 from tests.conftest import HUB_TOKEN, requires_bwrap
 
 pytestmark = pytest.mark.filterwarnings("ignore:Use 'content=<...>':DeprecationWarning")

@@ -67,7 +67,7 @@ DPE_LOGIC = {
     "sampling": ["quicksilver.stages.dpe_stages"],
     "pe_profile": ["quicksilver.stages.dpe_stages"],
     "select": ["quicksilver.stages.dpe_stages"],
-    "publish": ["quicksilver.stages.dpe_stages", "quicksilver.stages.publish_dpe"],
+    "publish": ["quicksilver.stages.dpe_stages", "quicksilver.publishing.writer"],
 }
 DPE_SHARDED = ("testcases", "uniqueness", "sas", "sampling", "pe_profile")
 
@@ -235,7 +235,7 @@ class DPEBuild(MercuryBuild):
         out_dir: Path,
     ) -> tuple[StageCounts, list[dict[str, Any]]]:
         """EvalPerf-format rows of the selected tasks, then the valid ones written to ``out_dir``
-        as the ``test`` split (see :func:`~quicksilver.stages.publish.publish_valid`): the stage's
+        as the ``test`` split (see :func:`~quicksilver.publishing.writer.publish_valid`): its
         counts and rejects. ``inputs``: the records :func:`dpe_rows` reads, by slug (``tasks``,
         ``uniqueness``, ``test_generators``, ``sas``, ``sampled``).
 
@@ -243,14 +243,14 @@ class DPEBuild(MercuryBuild):
         (``invalid-row``) is set aside with its solutions; with no task left nothing is written
         and the build says so. The preflight runs this on an example (:meth:`check_publish`).
         """
-        from quicksilver.stages.dpe_stages import dpe_rows
-        from quicksilver.stages.publish import publish_valid, row_rejects
-        from quicksilver.stages.publish_dpe import (
+        from quicksilver.publishing.card import render_dpe_card
+        from quicksilver.publishing.dpe_schema import (
             DPE_FEATURES,
-            _check_dpe_row,
-            render_dpe_card,
+            check_dpe_row,
             validate_dpe_splits,
         )
+        from quicksilver.publishing.writer import publish_valid, row_rejects
+        from quicksilver.stages.dpe_stages import dpe_rows
 
         counts = StageCounts(
             "publish",
@@ -293,7 +293,7 @@ class DPEBuild(MercuryBuild):
             {"test": rows},
             out_dir,
             card,
-            row_problems=_check_dpe_row,
+            row_problems=check_dpe_row,
             solutions_field="solution_costs",
             slug_field="task_id",
             features=DPE_FEATURES,

@@ -59,7 +59,7 @@ STAGE_LOGIC = {
     "uniqueness": ["quicksilver.stages.uniqueness"],
     "profile": ["quicksilver.stages.profile"],
     "splits": ["quicksilver.stages.splits"],
-    "publish": ["quicksilver.stages.publish", "quicksilver.stages.rows"],
+    "publish": ["quicksilver.stages.rows", "quicksilver.publishing.writer"],
 }
 SHARDED = ("testcases", "uniqueness", "profile")
 
@@ -437,7 +437,7 @@ class MercuryBuild:
         notes: list[str],
     ) -> Any:
         """The dataset card's context: this build's name, config, funnel, machine and seeds."""
-        from quicksilver.stages.publish import CardContext
+        from quicksilver.publishing.card import CardContext
 
         return CardContext(
             name=self.cfg.name,
@@ -465,14 +465,14 @@ class MercuryBuild:
         out_dir: Path,
     ) -> tuple[StageCounts, list[dict[str, Any]]]:
         """Rows from the profile records, then the valid ones written to ``out_dir`` (see
-        :func:`~quicksilver.stages.publish.publish_valid`): the stage's counts and rejects.
+        :func:`~quicksilver.publishing.writer.publish_valid`): the stage's counts and rejects.
 
         A task whose row cannot be made (``row-error``) or does not fit the schema
         (``invalid-row``) is set aside with its solutions; the others are published. The preflight
         runs this on an example (:meth:`check_publish`), so a mismatch between the rows and the
         schema or the card shows before the build, not after it.
         """
-        from quicksilver.stages.publish import publish_valid, row_rejects
+        from quicksilver.publishing.writer import publish_valid, row_rejects
         from quicksilver.stages.rows import mercury_row
 
         config_sha = json_digest(self.cfg.digest_view())
@@ -575,8 +575,8 @@ class MercuryBuild:
         read the dataset back as ``quicksilver publish`` does (every row validated against the
         published features, the card's front matter parsed) and as ``quicksilver score`` does.
         Raises the first problem; the preflight calls this before the first stage."""
+        from quicksilver.publishing.hub import load_published
         from quicksilver.records import load_records
-        from quicksilver.stages.publish import load_published
 
         counts, rejects = self._publish_example(out_dir)
         if rejects:
@@ -595,11 +595,11 @@ class MercuryBuild:
         """Counts in and out of every stage (shards merged), in pipeline order.
 
         Each row is the stage's :class:`StageCounts` (``drops``: per reason, in the stage's own
-        unit) plus what its rejects files say per reason (:func:`~quicksilver.stages.report.
+        unit) plus what its rejects files say per reason (:func:`~quicksilver.funnel.
         tally_rejects`): ``drop_tasks``, the tasks dropped, and ``drop_solutions``, the solutions
         dropped, those lost with a dropped task included. Only finished stages and shards count.
         """
-        from quicksilver.stages.report import RejectTally, tally_rejects_file
+        from quicksilver.funnel import RejectTally, tally_rejects_file
 
         out = []
         shard_names = self.shard_names()

@@ -18,37 +18,13 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any
+
+from quicksilver.publishing.writer import drop_empty_splits
 
 log = logging.getLogger(__name__)
 
 DIFFICULTIES = ("Easy", "Medium", "Hard")
-
-T = TypeVar("T")
-
-
-def drop_empty_splits(
-    splits: Mapping[str, Sequence[T]], why: Mapping[str, str] | None = None
-) -> tuple[dict[str, list[T]], list[str]]:
-    """``splits`` without the empty ones, and one note per split left out (``why[name]`` says
-    why it is empty, when known). Each note is also logged as a warning."""
-    kept: dict[str, list[T]] = {}
-    notes: list[str] = []
-    for name, rows in splits.items():
-        if rows:
-            kept[name] = list(rows)
-            continue
-        reason = (why or {}).get(name)
-        notes.append(
-            f"{name}: no task{f' ({reason})' if reason else ''}; the {name} split is left out "
-            "of the dataset"
-        )
-    if splits and not kept:
-        notes.append("no split has a task: there is no dataset to publish")
-    for note in notes:
-        log.warning("splits: %s", note)
-    return kept, notes
 
 
 def split_tasks(

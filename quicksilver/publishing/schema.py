@@ -1,5 +1,4 @@
-"""Stage 9, publish: validated Mercury-format rows -> Parquet, ``save_to_disk`` and a dataset card;
-and the release of such a folder to the Hugging Face Hub.
+"""What a published row must be: the shared checks, and the Mercury format's schema.
 
 The rows carry Mercury's published columns unchanged (names, types, meanings), so the original
 Mercury tooling reads them, plus Quicksilver's provenance columns. :data:`MERCURY_FEATURES` pins
@@ -8,50 +7,30 @@ type, and the Hub, ``load_dataset`` and ``load_from_disk`` all see the same sche
 
 Nothing is written or pushed unless every row of every split passes :func:`validate_rows` (and
 the cross-split checks): a :class:`SchemaError` lists each problem with its split, row index,
-``slug_name`` and field.
-
-Layout written by :func:`write_dataset` (see docs/publishing.md)::
-
-    OUT/parquet/<split>.parquet   one file per split (HF features in the Parquet metadata)
-    OUT/hf/                       DatasetDict.save_to_disk
-    OUT/README.md                 the dataset card; written last, removed first when rewriting:
-                                  a folder without it is an unfinished write
+``slug_name`` and field. The DPE format's schema is :mod:`quicksilver.publishing.dpe_schema`; it
+uses the checks here (:func:`check_type`, :func:`parses`, :func:`json_field`).
 """
 
 from __future__ import annotations
 
 import ast
 import json
-import logging
 import math
-import os
 import re
-import shutil
-import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import jinja2
-import yaml
 from datasets import Features, List, Value
-
-from quicksilver import __version__
-from quicksilver.stages.report import drop_totals, drops_summary
 
 if TYPE_CHECKING:
     from datasets import DatasetDict
 
-log = logging.getLogger(__name__)
-
 DIFFICULTIES = ("Easy", "Medium", "Hard")
 GENERATOR_PATHS = ("offline", "llm")
-CARD_FILENAME = "README.md"
-TOKEN_ENV_VARS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
 
-# --- the schema ---------------------------------------------------------------------------------
+# --- the Mercury schema -------------------------------------------------------------------------
 
 _S = Value("string")
 
@@ -235,8 +214,15 @@ def _kind(value: Any) -> str:
     return names.get(type(value), type(value).__name__)
 
 
-def _check_type(feature: Any, value: Any, path: str, out: list[tuple[str, str]]) -> None:
-    """Append (field path, message) for every place ``value`` does not fit ``feature``."""
+def check_type(
+    feature: Any,
+    value: Any,
+    path: str,
+    out: list[tuple[str, str]],
+    nullable: frozenset[str] | set[str] = NULLABLE_FIELDS,
+) -> None:
+    """Append (field path, message) for every place ``value`` does not fit ``feature``; a null is
+    allowed only at the generic paths (list indices as ``[]``) in ``nullable``."""
     if isinstance(feature, dict):
         if not isinstance(value, dict):
             out.append((path, f"expected an object, got {_kind(value)}"))
@@ -249,18 +235,18 @@ def _check_type(feature: Any, value: Any, path: str, out: list[tuple[str, str]])
                 out.append((f"{path}.{key}", "unexpected field"))
         for key, sub in feature.items():
             if key in value:
-                _check_type(sub, value[key], f"{path}.{key}", out)
+                check_type(sub, value[key], f"{path}.{key}", out, nullable)
         return
     if isinstance(feature, List):
         if not isinstance(value, list):
             out.append((path, f"expected a list, got {_kind(value)}"))
             return
         for i, item in enumerate(value):
-            _check_type(feature.feature, item, f"{path}[{i}]", out)
+            check_type(feature.feature, item, f"{path}[{i}]", out, nullable)
         return
     assert isinstance(feature, Value), feature
     if value is None:
-        if _INDEX.sub("[]", path) not in NULLABLE_FIELDS:
+        if _INDEX.sub("[]", path) not in nullable:
             out.append((path, "must not be null"))
         return
     dtype = feature.dtype
@@ -285,7 +271,7 @@ def _check_type(feature: Any, value: Any, path: str, out: list[tuple[str, str]])
         raise AssertionError(f"no check for dtype {dtype}")
 
 
-def _parses(code: str, path: str, out: list[tuple[str, str]]) -> None:
+def parses(code: str, path: str, out: list[tuple[str, str]]) -> None:
     try:
         ast.parse(code)
     except (SyntaxError, ValueError) as exc:
@@ -299,7 +285,7 @@ def _parses(code: str, path: str, out: list[tuple[str, str]]) -> None:
         )
 
 
-def _json_field(text: str, path: str, out: list[tuple[str, str]]) -> Any:
+def json_field(text: str, path: str, out: list[tuple[str, str]]) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -324,7 +310,7 @@ def _check_hash_list(
             out.append((f"{name}[{i}].hash", f"hash {h} is not the hash of any solution"))
 
 
-def _check_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
+def check_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
     """All problems of one row as (field path, message)."""
     out: list[tuple[str, str]] = []
     for name in MERCURY_FEATURES:
@@ -337,7 +323,7 @@ def _check_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
     for name, feature in MERCURY_FEATURES.items():
         if name in row:
             before = len(out)
-            _check_type(feature, row[name], name, out)
+            check_type(feature, row[name], name, out)
             typed.append(len(out) == before)
         else:
             typed.append(False)
@@ -396,7 +382,7 @@ def _check_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
             if not question[key].strip():
                 out.append((f"{base}.{key}", "must not be empty"))
         for key in ("stats", "similarQuestions"):
-            _json_field(question[key], f"{base}.{key}", out)
+            json_field(question[key], f"{base}.{key}", out)
         for i, tag in enumerate(question["topicTags"]):
             for key in ("name", "slug"):
                 if not tag[key].strip():
@@ -421,7 +407,7 @@ def _check_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
             if not sol["solution"].strip():
                 out.append((f"solutions[{i}].solution", "empty source"))
             else:
-                _parses(sol["solution"], f"solutions[{i}].solution", out)
+                parses(sol["solution"], f"solutions[{i}].solution", out)
     if ok["prompt"] and not row["prompt"].strip():
         out.append(("prompt", "must not be empty"))
     if ok["entry_point"]:
@@ -436,13 +422,13 @@ def _check_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
         if not row["generator_code"].strip():
             out.append(("generator_code", "must not be empty"))
         else:
-            _parses(row["generator_code"], "generator_code", out)
+            parses(row["generator_code"], "generator_code", out)
     for name in ("convert_online", "convert_offline", "evaluate_offline"):
         if ok[name] and row[name].strip():  # empty means Mercury's default
-            _parses(row[name], name, out)
+            parses(row[name], name, out)
     n_cases: int | None = None
     if ok["test_cases"]:
-        cases = _json_field(row["test_cases"], "test_cases", out)
+        cases = json_field(row["test_cases"], "test_cases", out)
         if cases is not None or row["test_cases"].strip() == "null":
             if not isinstance(cases, list):
                 out.append(("test_cases", f"must be a JSON list of cases, got {_kind(cases)}"))
@@ -531,7 +517,7 @@ def _check_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
             if ref["rounds"] < 1:
                 out.append((f"{where}.rounds", f"must be at least 1, got {ref['rounds']}"))
     if ok["machine"]:
-        machine = _json_field(row["machine"], "machine", out)
+        machine = json_field(row["machine"], "machine", out)
         if machine is not None and not isinstance(machine, dict):
             out.append(("machine", f"must be a JSON object, got {_kind(machine)}"))
     if ok["build_config_sha256"] and not _SHA256.fullmatch(row["build_config_sha256"]):
@@ -555,7 +541,7 @@ def _row_problems(rows: Sequence[Any], split: str) -> list[Problem]:
             )
             continue
         slug = row.get("slug_name") if isinstance(row.get("slug_name"), str) else None
-        for path, message in _check_row(row):
+        for path, message in check_row(row):
             problems.append(Problem(split, index, slug, path, message))
         for key, where in seen.items():
             value = row.get(key)
@@ -672,11 +658,6 @@ def validate_dataset_dict(dd: DatasetDict) -> None:
                 )
             ]
         )
-    if any("pe_input" in ds.features for ds in dd.values()):
-        from quicksilver.stages.publish_dpe import validate_dpe_dataset_dict
-
-        validate_dpe_dataset_dict(dd)  # a DPE / EvalPerf-format dataset
-        return
     problems: list[Problem] = []
     for split, ds in dd.items():
         problems.extend(_feature_problems(str(split), ds.features))
@@ -685,627 +666,9 @@ def validate_dataset_dict(dd: DatasetDict) -> None:
     validate_splits({str(split): ds.with_format(None).to_list() for split, ds in dd.items()})
 
 
-# --- the card -----------------------------------------------------------------------------------
-
-
-@dataclass
-class CardContext:
-    """What the dataset card says beyond what the rows tell."""
-
-    name: str
-    funnel: list[dict[str, Any]]
-    """Per stage: ``{"stage", "tasks_in", "tasks_out", "solutions_in", "solutions_out",
-    "drops": {reason: count}}`` (``StageCounts.to_dict()``), and optionally ``drop_tasks`` and
-    ``drop_solutions`` per reason, from the rejects files (``MercuryBuild.funnel``)."""
-    parameters: dict[str, Any]
-    """The build configuration used (rendered as YAML)."""
-    meter: str
-    unit: str
-    machine: dict[str, Any]
-    seeds: dict[str, Any]
-    notes: list[str] = field(default_factory=list)
-    built_at: str = ""
-    quicksilver_version: str = __version__
-    license: str = "other"
-    repo_id: str | None = None
-    """``ORG/NAME`` on the Hub, for the card's loading example (a placeholder when None)."""
-
-
-@dataclass(frozen=True)
-class PublishedPaths:
-    """What :func:`write_dataset` wrote."""
-
-    root: Path
-    parquet: dict[str, Path]
-    hf: Path
-    card: Path
-    rows: dict[str, int]
-
-
-def _type_name(feature: Any) -> str:
+def type_name(feature: Any) -> str:
     if isinstance(feature, dict):
-        return "struct{" + ", ".join(f"{k}: {_type_name(v)}" for k, v in feature.items()) + "}"
+        return "struct{" + ", ".join(f"{k}: {type_name(v)}" for k, v in feature.items()) + "}"
     if isinstance(feature, List):
-        return f"list<{_type_name(feature.feature)}>"
+        return f"list<{type_name(feature.feature)}>"
     return str(feature.dtype)
-
-
-def _field_rows() -> list[dict[str, str]]:
-    out = []
-    for name, feature in MERCURY_FEATURES.items():
-        kind = _type_name(feature)
-        if name == "meta_info":
-            kind = "struct{data: struct{question: struct{...}}}"
-        out.append(
-            {
-                "name": name,
-                "type": kind,
-                "doc": FIELD_DOCS[name],
-                "group": "Mercury" if name in _MERCURY else "provenance",
-            }
-        )
-    return out
-
-
-def _cell(value: Any) -> str:
-    """A value fit for one Markdown table cell."""
-    return str(value).replace("|", "\\|").replace("\n", " ")
-
-
-def _front_matter(
-    splits: Mapping[str, Sequence[Mapping[str, Any]]],
-    card: CardContext,
-    data_files: Mapping[str, str],
-    sizes: Mapping[str, tuple[int, int]] | None,
-    *,
-    features: Features = MERCURY_FEATURES,
-    tags: Sequence[str] = ("code", "efficiency", "mercury", "leetcode", "benchmark"),
-) -> dict[str, Any]:
-    """The card's YAML metadata (Hub conventions); ``sizes``: split -> (arrow bytes, file bytes)."""
-    from datasets.info import DatasetInfo, DatasetInfosDict
-    from datasets.splits import SplitDict, SplitInfo
-    from huggingface_hub import DatasetCardData
-
-    total = sum(len(rows) for rows in splits.values())
-    bounds = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"))
-    size_category = next((label for limit, label in bounds if total < limit), "100K<n<1M")
-    split_dict = SplitDict()
-    for name, rows in splits.items():
-        num_bytes = sizes[name][0] if sizes else 0
-        split_dict.add(SplitInfo(name=name, num_bytes=num_bytes, num_examples=len(rows)))
-    info = DatasetInfo(features=features, splits=split_dict)
-    if sizes:
-        info.download_size = sum(file for _, file in sizes.values())
-        info.dataset_size = sum(arrow for arrow, _ in sizes.values())
-    card_data = DatasetCardData()
-    DatasetInfosDict({"default": info}).to_dataset_card_data(card_data)
-    return {
-        "pretty_name": card.name,
-        "license": card.license,
-        "language": ["en"],
-        "task_categories": ["text-generation"],
-        "tags": list(tags),
-        "size_categories": [size_category],
-        "configs": [
-            {
-                "config_name": "default",
-                "data_files": [{"split": name, "path": data_files[name]} for name in splits],
-            }
-        ],
-        **card_data.to_dict(),
-    }
-
-
-def _dump_yaml(data: Any) -> str:
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
-
-
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-DATA_FILES = ("../templates/*.j2",)  # read at run time: part of the stage keys
-"""Where the card templates are (``mercury_card.md.j2``, ``dpe_card.md.j2``)."""
-
-
-def _template(name: str = "mercury_card.md.j2") -> jinja2.Template:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        autoescape=False,  # Markdown, not HTML
-    )
-    env.filters["cell"] = _cell
-    return env.get_template(name)
-
-
-def render_card(
-    splits: Mapping[str, Sequence[Mapping[str, Any]]],
-    card: CardContext,
-    *,
-    sizes: Mapping[str, tuple[int, int]] | None = None,
-) -> str:
-    """The dataset card (README.md) for validated ``splits``: YAML front matter, then Markdown."""
-    for i, stage in enumerate(card.funnel):
-        missing = {"stage", "tasks_in", "tasks_out", "solutions_in", "solutions_out"} - set(stage)
-        if missing:
-            raise ValueError(f"card.funnel[{i}] lacks {', '.join(sorted(missing))}")
-    names = list(splits)
-    difficulty_rows = []
-    for difficulty in DIFFICULTIES:
-        counts = [sum(r["difficulty"] == difficulty for r in splits[s]) for s in names]
-        difficulty_rows.append({"label": difficulty, "counts": counts, "total": sum(counts)})
-    totals = [len(splits[s]) for s in names]
-    difficulty_rows.append({"label": "**all**", "counts": totals, "total": sum(totals)})
-
-    funnel = [{**stage, "drops_text": drops_summary(stage)} for stage in card.funnel]
-
-    generators = []
-    models: Counter[str] = Counter()
-    for s in names:
-        paths = Counter(r["generator_path"] for r in splits[s])
-        generators.append({"split": s, "offline": paths["offline"], "llm": paths["llm"]})
-        models.update(r["generator_model"] for r in splits[s] if r["generator_path"] == "llm")
-    solutions = sum(len(r["solutions"]) for s in names for r in splits[s])
-    cases = sum(r["n_generated_cases"] + r["n_example_cases"] for s in names for r in splits[s])
-    sources = Counter(r["source"] for s in names for r in splits[s])
-
-    data_files = {s: f"parquet/{s}.parquet" for s in names}
-    front = _front_matter(splits, card, data_files, sizes)
-    # The card is public: the host name is not part of what a measurement depends on.
-    machine = {k: v for k, v in sorted(card.machine.items()) if k != "hostname"}
-    return _template().render(
-        front_matter=_dump_yaml(front).rstrip("\n"),
-        card=card,
-        split_names=names,
-        n_rows=sum(totals),
-        n_solutions=solutions,
-        n_cases=cases,
-        sources=sorted(sources.items()),
-        difficulty_rows=difficulty_rows,
-        funnel=funnel,
-        drop_totals=drop_totals(card.funnel),
-        parameters_yaml=_dump_yaml(card.parameters).rstrip("\n") if card.parameters else "{}",
-        machine=machine,
-        seeds=card.seeds,
-        generators=generators,
-        models=sorted(models.items(), key=lambda kv: (-kv[1], kv[0])),
-        fields=_field_rows(),
-        repo_id=card.repo_id or "ORG/NAME",
-        first_split="eval" if "eval" in names else names[0],
-        instruction_rate=next(
-            (
-                r.get("instruction_rate")
-                for s in names
-                for r in splits[s]
-                if r.get("instruction_rate")
-            ),
-            None,
-        ),
-    )
-
-
-def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
-    """A card's YAML metadata and its Markdown body; ValueError when it has no front matter."""
-    match = re.match(r"^---\r?\n(.*?)\r?\n---\r?\n", text, re.DOTALL)
-    if match is None:
-        raise ValueError("the card has no YAML front matter (--- ... ---)")
-    try:
-        meta = yaml.safe_load(match.group(1))
-    except yaml.YAMLError as exc:
-        raise ValueError(f"the card's front matter is not valid YAML: {exc}") from exc
-    if not isinstance(meta, dict):
-        raise ValueError("the card's front matter is not a YAML mapping")
-    return meta, text[match.end() :]
-
-
-def hub_card(text: str, splits: Iterable[str], data_dir: str = "data") -> str:
-    """The card for the Hub repo: ``configs`` pointed at where ``push_to_hub`` puts the shards
-    (``data/<split>-*``) instead of the local ``parquet/<split>.parquet``; nothing else changes."""
-    meta, body = split_front_matter(text)
-    meta["configs"] = [
-        {
-            "config_name": "default",
-            "data_files": [{"split": s, "path": f"{data_dir}/{s}-*"} for s in splits],
-        }
-    ]
-    return f"---\n{_dump_yaml(meta)}---\n{body}"
-
-
-# --- writing ------------------------------------------------------------------------------------
-
-_STAGING_PREFIX = ".publish-"
-
-
-def write_dataset(
-    splits: dict[str, list[dict[str, Any]]],
-    out_dir: Path,
-    card: CardContext,
-    *,
-    features: Features = MERCURY_FEATURES,
-    validate: Callable[[Mapping[str, Sequence[dict[str, Any]]]], None] | None = None,
-    render: Callable[..., str] | None = None,
-) -> PublishedPaths:
-    """Validate every row of every split, then write Parquet, ``save_to_disk`` and the card.
-
-    Nothing is written when any row is invalid (:class:`SchemaError`). Everything is first
-    written under ``out_dir/.publish-*``; then the old card is removed, ``parquet/`` and ``hf/``
-    are swapped in by rename, and the new card is renamed in last. So a folder with a README.md is
-    always a complete write, an interrupted one has no README.md, and other files in ``out_dir``
-    are left alone.
-    """
-    import datasets
-
-    (validate or validate_splits)(splits)
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for stale in out_dir.glob(f"{_STAGING_PREFIX}*"):
-        log.info("removing %s, left by an interrupted write", stale)
-        shutil.rmtree(stale, ignore_errors=True)
-    staging = Path(tempfile.mkdtemp(prefix=_STAGING_PREFIX, dir=out_dir))
-    try:
-        parts = {
-            name: datasets.Dataset.from_list(rows, features=features, split=name)
-            for name, rows in splits.items()
-        }
-        (staging / "parquet").mkdir()
-        sizes: dict[str, tuple[int, int]] = {}
-        for name, ds in parts.items():
-            path = staging / "parquet" / f"{name}.parquet"
-            ds.to_parquet(str(path))
-            sizes[name] = (ds.data.nbytes, path.stat().st_size)
-        datasets.DatasetDict(parts).save_to_disk(str(staging / "hf"))
-        text = (render or render_card)(splits, card, sizes=sizes)
-        (staging / CARD_FILENAME).write_text(text, encoding="utf-8")
-        for path in [staging, *staging.rglob("*")]:
-            path.chmod(0o755 if path.is_dir() else 0o644)  # mkdtemp made the folder 0700
-
-        (out_dir / CARD_FILENAME).unlink(missing_ok=True)
-        for name in ("parquet", "hf"):
-            target = out_dir / name
-            if target.exists() or target.is_symlink():
-                target.rename(staging / f"old-{name}")
-            (staging / name).rename(target)
-        _fsync_dir(out_dir)
-        os.replace(staging / CARD_FILENAME, out_dir / CARD_FILENAME)
-        _fsync_dir(out_dir)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    rows = {name: len(r) for name, r in splits.items()}
-    log.info(
-        "wrote %s: %s",
-        out_dir,
-        ", ".join(f"{name} {n} rows" for name, n in rows.items()),
-    )
-    return PublishedPaths(
-        root=out_dir,
-        parquet={name: out_dir / "parquet" / f"{name}.parquet" for name in splits},
-        hf=out_dir / "hf",
-        card=out_dir / CARD_FILENAME,
-        rows=rows,
-    )
-
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-# --- a build's publish: what is valid ------------------------------------------------------------
-
-RowProblems = Callable[[Mapping[str, Any]], list[tuple[str, str]]]
-"""One row's problems as (field path, message); empty when the row is valid."""
-
-
-@dataclass
-class Published:
-    """What :func:`publish_valid` did: the dataset written (None: nothing valid to write), the rows
-    per split, the rejects of the rows set aside, and the notes (also in the card)."""
-
-    paths: PublishedPaths | None
-    splits: dict[str, list[dict[str, Any]]]
-    """The rows written, per split."""
-    rejects: list[dict[str, Any]]
-    notes: list[str]
-
-    @property
-    def rows(self) -> dict[str, int]:
-        return {name: len(rows) for name, rows in self.splits.items()}
-
-
-def row_rejects(slug: str, solutions: Any, reason: str, detail: str) -> list[dict[str, Any]]:
-    """Rejects-file records of a task set aside at publish: one for the task (no ``hash``), one
-    per solution lost with it (``hash``, and ``code`` when the row carries the source)."""
-    out = [{"slug": slug, "reason": reason, "detail": detail}]
-    for sol in solutions if isinstance(solutions, list) else []:
-        if isinstance(sol, Mapping) and "hash" in sol:
-            extra = {"code": sol["solution"]} if isinstance(sol.get("solution"), str) else {}
-            out.append(
-                {"slug": slug, "hash": sol["hash"], **extra, "reason": reason, "detail": detail}
-            )
-    return out
-
-
-def _summary(problems: Sequence[tuple[str, str]], limit: int = 3) -> str:
-    text = "; ".join(f"{path}: {message}" for path, message in problems[:limit])
-    if len(problems) > limit:
-        text += f"; and {len(problems) - limit} more"
-    return text
-
-
-def remove_dataset(out_dir: Path) -> bool:
-    """Remove the dataset :func:`write_dataset` wrote in ``out_dir`` (the card first, so a folder
-    caught halfway is an unfinished write); other files stay. True when there was one."""
-    out_dir = Path(out_dir)
-    found = False
-    card = out_dir / CARD_FILENAME
-    if card.exists():
-        card.unlink()
-        found = True
-    for name in ("parquet", "hf"):
-        target = out_dir / name
-        if target.is_dir() and not target.is_symlink():
-            shutil.rmtree(target)
-            found = True
-        elif target.exists() or target.is_symlink():
-            target.unlink()
-            found = True
-    return found
-
-
-def publish_valid(
-    splits: Mapping[str, Sequence[dict[str, Any]]],
-    out_dir: Path,
-    card: CardContext,
-    *,
-    row_problems: RowProblems = _check_row,
-    solutions_field: str = "solutions",
-    slug_field: str = "slug_name",
-    features: Features = MERCURY_FEATURES,
-    validate: Callable[[Mapping[str, Sequence[dict[str, Any]]]], None] | None = None,
-    render: Callable[..., str] | None = None,
-) -> Published:
-    """A build's publish: :func:`write_dataset` of the valid rows, after a long build that must
-    not lose everything to one bad row or an empty split.
-
-    A row with a problem is set aside (``invalid-row``: one rejects record for the task, one per
-    solution lost with it, a warning and a note); a split left without rows is left out of the
-    dataset with a note (:func:`~quicksilver.stages.splits.drop_empty_splits`). With no row left
-    nothing is written, and a dataset an earlier build wrote in ``out_dir`` is removed: the folder
-    must not offer an older build's rows as this one's. The notes go into the card.
-    """
-    from quicksilver.stages.splits import drop_empty_splits
-
-    kept: dict[str, list[dict[str, Any]]] = {}
-    rejects: list[dict[str, Any]] = []
-    notes: list[str] = []
-    for split, rows in splits.items():
-        kept[split] = []
-        for index, row in enumerate(rows):
-            problems = row_problems(row)
-            if not problems:
-                kept[split].append(row)
-                continue
-            slug = str(row.get(slug_field) or f"{split}[{index}]")
-            detail = f"{slug}: not published: {_summary(problems)}"
-            log.warning("publish: %s", detail)
-            notes.append(
-                f"{split}: {slug} left out: it does not fit the schema ({_summary(problems, 1)})"
-            )
-            rejects += row_rejects(slug, row.get(solutions_field), "invalid-row", detail)
-    if not any(kept.values()):
-        removed = remove_dataset(out_dir)
-        note = (
-            "no task to publish ("
-            + ("every row was set aside" if rejects else "the funnel shows where they were dropped")
-            + f"): no dataset written to {out_dir}"
-            + ("; the dataset an earlier build wrote there was removed" if removed else "")
-        )
-        log.warning("publish: %s", note)
-        return Published(None, {}, rejects, [*notes, note])
-    kept, empty = drop_empty_splits(kept, {s: "every row was set aside" for s in kept})
-    notes += empty
-    card = replace(card, notes=[*card.notes, *notes])
-    paths = write_dataset(kept, out_dir, card, features=features, validate=validate, render=render)
-    return Published(paths, kept, rejects, notes)
-
-
-# --- releasing to the Hub -----------------------------------------------------------------------
-
-
-class PublishError(RuntimeError):
-    """Publishing failed; the message says at which step and why (never the token)."""
-
-
-class MissingTokenError(PublishError):
-    """No Hugging Face token was given or found in the environment."""
-
-
-class DatasetDirError(PublishError):
-    """The folder is not a complete dataset written by :func:`write_dataset`."""
-
-
-class HubError(PublishError):
-    """The Hub refused or failed a request."""
-
-
-@dataclass(frozen=True)
-class PublishReport:
-    """What :func:`publish_to_hub` did."""
-
-    repo_id: str
-    repo_url: str
-    created: bool
-    """True when the repo did not exist before."""
-    private: bool
-    splits: dict[str, int]
-    data_commit: str
-    data_commit_url: str
-    card_commit: str
-    card_commit_url: str
-    tag: str | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-
-def resolve_token(token: str | None = None) -> str:
-    """``token``, else ``$HF_TOKEN``, else ``$HUGGING_FACE_HUB_TOKEN``; never a prompt."""
-    if token:
-        return token
-    for name in TOKEN_ENV_VARS:
-        value = os.environ.get(name, "").strip()
-        if value:
-            return value
-    raise MissingTokenError(
-        "no Hugging Face token: set HF_TOKEN (or HUGGING_FACE_HUB_TOKEN) to a token with write "
-        "access to the repo (https://huggingface.co/settings/tokens)"
-    )
-
-
-_REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
-_TAG = re.compile(r"[A-Za-z0-9][\w.+-]*(/[\w.+-]+)*")
-
-
-def load_published(dataset_dir: Path) -> tuple[DatasetDict, str]:
-    """The validated ``DatasetDict`` and card text of a folder written by :func:`write_dataset`."""
-    import datasets
-
-    dataset_dir = Path(dataset_dir)
-    card_path = dataset_dir / CARD_FILENAME
-    hf_dir = dataset_dir / "hf"
-    if not dataset_dir.is_dir():
-        raise DatasetDirError(f"{dataset_dir}: no such folder")
-    if not card_path.is_file():
-        raise DatasetDirError(
-            f"{dataset_dir}: no {CARD_FILENAME}: not a dataset folder, or its write did not finish"
-        )
-    if not (hf_dir / "dataset_dict.json").is_file():
-        raise DatasetDirError(f"{hf_dir}: no dataset_dict.json: not written by save_to_disk")
-    try:
-        dd = datasets.load_from_disk(str(hf_dir))
-    except (OSError, ValueError) as exc:
-        raise DatasetDirError(f"{hf_dir}: cannot load: {exc}") from exc
-    if not isinstance(dd, datasets.DatasetDict):
-        raise DatasetDirError(f"{hf_dir}: holds a single Dataset, not a DatasetDict of splits")
-    validate_dataset_dict(dd)
-    text = card_path.read_text(encoding="utf-8")
-    try:
-        split_front_matter(text)
-    except ValueError as exc:
-        raise DatasetDirError(f"{card_path}: {exc}") from exc
-    return dd, text
-
-
-def publish_to_hub(
-    dataset_dir: Path,
-    repo_id: str,
-    *,
-    revision: str | None,
-    private: bool,
-    token: str | None = None,
-) -> PublishReport:
-    """Push a folder written by :func:`write_dataset` to the dataset repo ``repo_id``.
-
-    Order: token, arguments and the whole dataset are checked before any request; then the repo
-    is looked at (a ``private`` release never goes into an existing public repo, and an existing
-    tag ``revision`` stops the release before anything is pushed); ``push_to_hub`` uploads the
-    splits as Parquet shards under ``data/``; our card replaces the generated one (its
-    ``configs`` pointed at ``data/<split>-*``); and ``revision``, when given, tags that commit.
-    """
-    import datasets
-    from huggingface_hub import HfApi
-    from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError
-
-    token = resolve_token(token)
-    if not _REPO_ID.fullmatch(repo_id):
-        raise PublishError(f"repo id {repo_id!r} is not of the form ORG/NAME")
-    if revision is not None and (
-        not _TAG.fullmatch(revision) or revision in ("main", "HEAD") or ".." in revision
-    ):
-        raise PublishError(f"{revision!r} is not a usable tag name")
-    dd, card_text = load_published(Path(dataset_dir))
-    splits = {str(name): len(ds) for name, ds in dd.items()}
-    card_bytes = hub_card(card_text, splits).encode("utf-8")
-
-    endpoint = datasets.config.HF_ENDPOINT
-    api = HfApi(endpoint=endpoint, token=token)
-    step = "looking up the repo"
-    try:
-        try:
-            info = api.repo_info(repo_id, repo_type="dataset", token=token)
-        except RepositoryNotFoundError:
-            info = None
-        if info is not None:
-            if private and not info.private:
-                raise PublishError(
-                    f"{repo_id} exists and is public; refusing a --private release into it "
-                    "(make the repo private first, or publish without --private)"
-                )
-            if revision is not None:
-                step = "listing the repo's tags"
-                tags = {ref.name for ref in api.list_repo_refs(repo_id, repo_type="dataset").tags}
-                if revision in tags:
-                    raise PublishError(f"{repo_id} already has a tag {revision!r}; nothing pushed")
-        step = "pushing the splits"
-        log.info(
-            "pushing %s to %s/datasets/%s",
-            ", ".join(f"{k} ({v})" for k, v in splits.items()),
-            endpoint,
-            repo_id,
-        )
-        data_commit = dd.push_to_hub(
-            repo_id,
-            private=private,
-            token=token,
-            commit_message=f"Upload {sum(splits.values())} rows"
-            + (f" for {revision}" if revision else ""),
-        )
-        if data_commit is None:  # pragma: no cover - only for bucket pushes
-            raise PublishError("push_to_hub returned no commit")
-        step = "uploading the dataset card"
-        card_commit = api.upload_file(
-            path_or_fileobj=card_bytes,
-            path_in_repo=CARD_FILENAME,
-            repo_id=repo_id,
-            repo_type="dataset",
-            token=token,
-            commit_message="Dataset card (Quicksilver)",
-            parent_commit=data_commit.oid,
-        )
-        if revision is not None:
-            step = f"creating the tag {revision!r}"
-            api.create_tag(
-                repo_id,
-                tag=revision,
-                tag_message=f"Quicksilver release {revision}",
-                revision=card_commit.oid,
-                repo_type="dataset",
-                token=token,
-            )
-    except PublishError:
-        raise
-    except HfHubHTTPError as exc:
-        raise HubError(f"Hub error while {step} ({repo_id}): {exc}") from exc
-    except Exception as exc:
-        # Connection failures (httpx), client-side checks (ValueError), local I/O: all end the
-        # release at this step; the cause stays chained for the traceback.
-        raise HubError(f"failed while {step} ({repo_id}): {type(exc).__name__}: {exc}") from exc
-    repo_url = f"{endpoint}/datasets/{repo_id}"
-    log.info(
-        "published %s at %s%s", repo_id, card_commit.oid, f" (tag {revision})" if revision else ""
-    )
-    return PublishReport(
-        repo_id=repo_id,
-        repo_url=repo_url,
-        created=info is None,
-        private=bool(info.private) if info is not None else private,
-        splits=splits,
-        data_commit=data_commit.oid,
-        data_commit_url=data_commit.commit_url,
-        card_commit=card_commit.oid,
-        card_commit_url=card_commit.commit_url,
-        tag=revision,
-    )

@@ -1,6 +1,4 @@
-"""Publishing a DPE build: EvalPerf-format rows (plus correctness tests and provenance) -> Parquet,
-``save_to_disk`` and a dataset card, through the same writer and ``quicksilver publish`` as the
-Mercury build (:mod:`quicksilver.stages.publish`).
+"""The DPE / EvalPerf format's schema: EvalPerf-format rows (plus correctness tests and provenance).
 
 EvalPerf's published columns come first with their meanings unchanged: ``task_id``, ``reference``
 (one solution per performance cluster, SLOWEST cluster first), ``pe_input`` (a JSON string: a list
@@ -9,7 +7,8 @@ fastest cluster 100), ``entry_point``, ``prompt``. Then what a scorer needs to j
 (``test_cases`` and the conversion code, as in Mercury's rows, so ``quicksilver score`` checks a
 sample before timing it), and provenance: where the task, the input generator, the input, and each
 solution came from, and how the costs were measured. Costs are provenance only: EvalPerf's scorer
-re-profiles the references on the user's machine, and so does ours.
+re-profiles the references on the user's machine, and so does ours. The rows are written by the
+same writer and released by the same ``quicksilver publish`` as Mercury's.
 """
 
 from __future__ import annotations
@@ -17,25 +16,18 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from datasets import Features, List, Value
 
-from quicksilver.stages.publish import (
-    CardContext,
+from quicksilver.publishing.schema import (
     Problem,
     SchemaError,
-    _check_type,
-    _dump_yaml,
-    _front_matter,
-    _json_field,
-    _parses,
-    _template,
-    _type_name,
+    check_type,
+    json_field,
+    parses,
 )
-from quicksilver.stages.report import drop_totals, drops_summary
 
 if TYPE_CHECKING:
     from datasets import DatasetDict
@@ -115,12 +107,14 @@ EVALPERF_FIELDS: tuple[str, ...] = tuple(_EVALPERF)
 DPE_FEATURES = Features({**_EVALPERF, **_CORRECTNESS, **_DPE_PROVENANCE})
 """Explicit ``datasets`` features of a published DPE row."""
 
-_NULLABLE = {
-    "solution_costs[].model",
-    "solutions[].runtime",
-    "instruction_rate",  # only a time meter needs it
-    "instruction_rate_source",
-}
+_NULLABLE = frozenset(
+    {
+        "solution_costs[].model",
+        "solutions[].runtime",
+        "instruction_rate",  # only a time meter needs it
+        "instruction_rate_source",
+    }
+)
 _ONE_PER_DATASET = ("cost_meter", "cost_unit", "build_config_sha256", "quicksilver_version")
 
 FIELD_DOCS: dict[str, str] = {
@@ -182,7 +176,7 @@ FIELD_DOCS: dict[str, str] = {
 }
 
 
-def _check_dpe_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
+def check_dpe_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for name in row:
         if name not in DPE_FEATURES:
@@ -191,14 +185,7 @@ def _check_dpe_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
         if name not in row:
             out.append((name, "missing"))
             continue
-        sub: list[tuple[str, str]] = []
-        _check_type(feature, row[name], name, sub)
-        # the Mercury checker's null policy does not know DPE paths: re-judge nulls here
-        for path, message in sub:
-            generic = path.split("[")[0] + ("[]." + path.split(".")[-1] if "[" in path else "")
-            if message == "must not be null" and generic in _NULLABLE:
-                continue
-            out.append((path, message))
+        check_type(feature, row[name], name, out, _NULLABLE)
     if out:
         return out
     if row["task_id"] != row["slug_name"]:
@@ -208,7 +195,7 @@ def _check_dpe_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
     if m == 0:
         out.append(("reference", "at least one cluster reference"))
     for i, code in enumerate(refs):
-        _parses(code, f"reference[{i}]", out)
+        parses(code, f"reference[{i}]", out)
     if len(scores) != m:
         out.append(("scores", f"{len(scores)} scores for {m} references"))
     for i, s in enumerate(scores):
@@ -224,18 +211,18 @@ def _check_dpe_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
         out.append(("reference_costs", "must run from the slowest to the fastest"))
     if sum(row["cluster_sizes"]) != len(row["solution_costs"]):
         out.append(("cluster_sizes", "sizes do not add up to the profiled solutions"))
-    pe = _json_field(row["pe_input"], "pe_input", out)
+    pe = json_field(row["pe_input"], "pe_input", out)
     if pe is not None and (
         not isinstance(pe, list) or not pe or not all(isinstance(a, list) for a in pe)
     ):
         out.append(("pe_input", "must be a JSON list of argument lists"))
-    cases = _json_field(row["test_cases"], "test_cases", out)
+    cases = json_field(row["test_cases"], "test_cases", out)
     if cases is not None and (not isinstance(cases, list) or not cases):
         out.append(("test_cases", "must be a non-empty JSON list of cases"))
     if f"def {row['entry_point']}" not in row["prompt"]:
         out.append(("entry_point", f"no `def {row['entry_point']}` in the prompt"))
     for name in ("convert_offline", "evaluate_offline", "pe_generator_code"):
-        _parses(row[name], name, out)
+        parses(row[name], name, out)
     if row["pe_generator_path"] not in ("offline", "llm"):
         out.append(("pe_generator_path", "must be offline or llm"))
     if row["task_kind"] not in ("class", "function"):
@@ -264,7 +251,7 @@ def _problems(splits: Mapping[str, Sequence[Any]]) -> list[Problem]:
                 problems.append(Problem(split, index, None, "<row>", "a row is an object"))
                 continue
             slug = row.get("task_id") if isinstance(row.get("task_id"), str) else None
-            for path, message in _check_dpe_row(row):
+            for path, message in check_dpe_row(row):
                 problems.append(Problem(split, index, slug, path, message))
             if slug:
                 if slug in seen:
@@ -313,81 +300,9 @@ def validate_dpe_dataset_dict(dd: DatasetDict) -> None:
     validate_dpe_splits({str(s): ds.with_format(None).to_list() for s, ds in dd.items()})
 
 
-def _field_rows() -> list[dict[str, str]]:
-    groups = [
-        ("EvalPerf", _EVALPERF),
-        ("correctness", _CORRECTNESS),
-        ("provenance", _DPE_PROVENANCE),
-    ]
-    return [
-        {"name": name, "type": _type_name(feature), "doc": FIELD_DOCS[name], "group": group}
-        for group, fields in groups
-        for name, feature in fields.items()
-    ]
-
-
-def render_dpe_card(
-    splits: Mapping[str, Sequence[Mapping[str, Any]]],
-    card: CardContext,
-    *,
-    sizes: Mapping[str, tuple[int, int]] | None = None,
-) -> str:
-    """The dataset card of a DPE build: YAML front matter, then Markdown."""
-    names = list(splits)
-    rows = [r for s in names for r in splits[s]]
-    funnel = [{**stage, "drops_text": drops_summary(stage)} for stage in card.funnel]
-    clusters = Counter(len(r["reference"]) for r in rows)
-    pe_paths = Counter(r["pe_generator_path"] for r in rows)
-    pe_models = Counter(r["pe_generator_model"] for r in rows)
-    sources = Counter(c["source"] for r in rows for c in r["solution_costs"])
-    tasks = [
-        {
-            "task_id": r["task_id"],
-            "difficulty": r["difficulty"],
-            "solutions": len(r["solution_costs"]),
-            "clusters": len(r["reference"]),
-            "sizes": "/".join(str(n) for n in r["cluster_sizes"]),
-            "slowest": r["reference_costs"][0],
-            "fastest": r["reference_costs"][-1],
-            "spread": r["reference_costs"][0] / r["reference_costs"][-1],
-            "p99_cv": r["p99_cv"],
-            "scale": r["pe_scale"],
-            "bytes": r["pe_input_bytes"],
-            "path": r["pe_generator_path"],
-        }
-        for r in rows
-    ]
-    data_files = {s: f"parquet/{s}.parquet" for s in names}
-    front = _front_matter(
-        splits,
-        card,
-        data_files,
-        sizes,
-        features=DPE_FEATURES,
-        tags=("code", "efficiency", "evalperf", "dpe", "leetcode", "benchmark"),
-    )
-    machine = {k: v for k, v in sorted(card.machine.items()) if k != "hostname"}
-    return _template("dpe_card.md.j2").render(
-        front_matter=_dump_yaml(front).rstrip("\n"),
-        card=card,
-        split_names=names,
-        n_rows=len(rows),
-        n_solutions=sum(len(r["solution_costs"]) for r in rows),
-        clusters=sorted(clusters.items()),
-        pe_paths=sorted(pe_paths.items()),
-        pe_models=sorted(pe_models.items()),
-        sources=sorted(sources.items()),
-        tasks=tasks,
-        funnel=funnel,
-        drop_totals=drop_totals(card.funnel),
-        parameters_yaml=_dump_yaml(card.parameters).rstrip("\n") if card.parameters else "{}",
-        machine=machine,
-        seeds=card.seeds,
-        fields=_field_rows(),
-        repo_id=card.repo_id or "ORG/NAME",
-        first_split=names[0],
-        stability_bound=float(card.parameters.get("selection", {}).get("max_p99_cv", 0.05))
-        if card.parameters
-        else 0.05,
-        rate_note=next((r["instruction_rate_source"] for r in rows if r["instruction_rate"]), None),
-    )
+DPE_FIELD_GROUPS = (
+    ("EvalPerf", _EVALPERF),
+    ("correctness", _CORRECTNESS),
+    ("provenance", _DPE_PROVENANCE),
+)
+"""The columns in the card's order, by group."""
