@@ -182,7 +182,7 @@ class SynthesisSection(_WithLLM):
     )
     size_cap: int = Field(1000, ge=1, description="largest collection size a generator draws")
     llm: LLMConfig = Field(
-        default_factory=LLMConfig, description="the endpoint (see docs/llm-generators.md)"
+        default_factory=lambda: LLMConfig(), description="the endpoint (see docs/llm-generators.md)"
     )
     cache_dir: Path = Field(Path("data/cache/llm"), description="LLM answers, keyed by request")
 
@@ -350,7 +350,7 @@ class CandidatesSection(_WithLLM):
     """Solutions beyond the snapshots': an LLM's samples and model sample files."""
 
     llm: LLMConfig = Field(
-        default_factory=LLMConfig,
+        default_factory=lambda: LLMConfig(),
         description="the endpoint for sampling solutions; unset endpoint: none are sampled",
     )
     n: int = Field(8, ge=0, description="solutions sampled per task when an endpoint is set")
@@ -370,7 +370,7 @@ class SaSSection(_WithLLM):
     )
     n: int = Field(16, ge=1, description="generators sampled per task (the paper's 16)")
     temperature: float = Field(0.8, ge=0, le=2)
-    llm: LLMConfig = Field(default_factory=LLMConfig, description="the endpoint")
+    llm: LLMConfig = Field(default_factory=lambda: LLMConfig(), description="the endpoint")
     cache_dir: Path = Field(Path("data/cache/llm"), description="LLM answers, keyed by request")
 
 

@@ -1,12 +1,12 @@
 """The build's funnel as a person reads it: a rich table, Prefect artifact rows, markdown, and the
 per-reason counts the dataset cards show.
 
-A stage's ``drops`` (:class:`~quicksilver.stages.base.StageCounts`) count each reason in its own
+A stage's ``drops`` (:class:`~quicksilver.pipeline.stage.StageCounts`) count each reason in its own
 unit: tasks for ``ambiguous-output``, solutions for ``wrong-answer``, inputs for
 ``invalid-input``. What a dropped task takes with it is only in the stage's rejects file, where a
 dropped task contributes one record for the task and one per solution lost with it
 (docs/mercury-build.md). :func:`tally_rejects` reads those records back into two counts per reason,
-``drop_tasks`` and ``drop_solutions``, which :meth:`MercuryBuild.funnel` adds to every funnel row;
+``drop_tasks`` and ``drop_solutions``, which :meth:`Runner.funnel` adds to every funnel row;
 :func:`drop_text` then says "ambiguous-output: 4 tasks (47 solutions)".
 
 Which record is which:

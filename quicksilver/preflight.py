@@ -8,7 +8,7 @@ a build that stops here leaves no stage folder behind.
 
 Every check that could fail after the long stages runs here too, before them: the snapshots hold
 a question (and the ``only`` slugs are among them), the output folder takes files, and the publish
-stage itself runs on an example task (:meth:`MercuryBuild.check_publish`): rows made by the build's
+stage itself runs on an example task (:meth:`Runner.check_publish`): rows made by the build's
 own code and validated against the published features, the card rendered from the build's
 configuration and its template, the dataset written and read back as ``quicksilver publish`` and
 ``quicksilver score`` read it. Settings that cannot fail but may surprise (an ``eval_size`` as
@@ -183,14 +183,13 @@ _LONGEST = 400
 
 def publish_check(cfg: BuildConfigBase) -> str | None:
     """The publish stage works: it runs on an example task into a temporary folder and its
-    dataset is read back (see :meth:`MercuryBuild.check_publish`)."""
+    dataset is read back (see :meth:`~quicksilver.pipeline.runner.Runner.check_publish`)."""
     import tempfile
 
-    from quicksilver.config import DPEBuildConfig
-    from quicksilver.stages.dpe import DPEBuild
-    from quicksilver.stages.mercury import MercuryBuild
+    from quicksilver.builds import build_for
+    from quicksilver.pipeline.runner import Runner
 
-    build = DPEBuild(cfg) if isinstance(cfg, DPEBuildConfig) else MercuryBuild(cfg)
+    build = Runner(build_for(cfg), cfg)
     try:
         scratch = tempfile.TemporaryDirectory(prefix="quicksilver-preflight-")
     except OSError as exc:

@@ -1,8 +1,10 @@
-"""Thin Prefect tasks over the core stages (quicksilver/stages/): caching, retries, logging.
+"""Prefect over the core: tasks made from the stages' declarations, and what a build flow runs.
 
-Each module wraps one stage. A task receives the validated build configuration (as plain data),
-the stage's cache key (computed by the flow from the stage's logic version, its config sections
-and its input files: see quicksilver.stages.mercury) and, for the sharded stages, the shard. The
-key is the Prefect cache key; task results are small summaries, never records (records go to
-files under data/build/<name>/stages/).
+- :mod:`tasks.stages`: one thin task per stage of a build (``<build>-<stage>``), its Prefect cache
+  keyed by the stage's key and trusted only when the core says the stage is done;
+- :mod:`tasks.chains`: the sharded stages' scheduler (every worker slot busy);
+- :mod:`tasks.build`: a build's flow body, from its list of stages;
+- :mod:`tasks.cli`: a build flow's command line.
+
+Task results are small summaries, never records (records go to files under the build's stages/).
 """

@@ -14,8 +14,8 @@ import pytest
 
 from quicksilver.config import DPEBuildConfig, load_build_config
 from quicksilver.dpe.sas import OFFLINE_PERF_SYNTHESIZER
+from quicksilver.pipeline.files import read_jsonl
 from quicksilver.records import load_records
-from quicksilver.stages.base import read_jsonl
 from tests.conftest import HUB_TOKEN, requires_bwrap
 
 pytestmark = [requires_bwrap, pytest.mark.flows]
@@ -113,10 +113,10 @@ def test_every_stage_ran_and_selection_drops_have_reasons(built):
         lost_here = row["solutions_in"] - row["solutions_out"]
         if row["stage"] != "candidates":  # it adds solutions (sampled, from sample files)
             assert lost_here == sum(row["drop_solutions"].values()), row["stage"]
-    sampled = [
-        r
+    sampled = [  # each task's record, as the sampling stage left it: its chosen input
+        {"slug": rec["task"]["slug"], **rec["pe_input"]}
         for p in ("shard-0000", "shard-0001")
-        for r in read_jsonl(built["out"] / "stages" / "sampling" / f"{p}.jsonl")
+        for rec in read_jsonl(built["out"] / "stages" / "sampling" / f"{p}.jsonl")
     ]
     assert {r["slug"] for r in sampled} == set(SLUGS)
     for r in sampled:

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from quicksilver.config import load_build_config
+from quicksilver.pipeline.files import read_jsonl
 from quicksilver.records import load_records
-from quicksilver.stages.base import read_jsonl
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from tests.conftest import requires_bwrap
 
@@ -156,8 +156,11 @@ def test_every_stage_ran_and_every_filter_dropped_for_a_reason(built):
     assert rejects["meeting-room-count"]["reason"] == "paid-only"
     assert "Node" in rejects["clone-chain-with-jumps"]["detail"]
     assert "1 solution(s) after dedup" in rejects["max-path-total"]["detail"]
-    marked = [
-        r for r in read_jsonl(out / "stages" / "dedup" / "solutions.jsonl") if "near_group" in r
+    marked = [  # the solutions of the dedup stage's records
+        r
+        for rec in read_jsonl(out / "stages" / "dedup" / "records.jsonl")
+        for r in rec["solutions"]
+        if "near_group" in r
     ]
     assert len([r for r in marked if r["near_group"] != r["hash"]]) >= 4
     assert all(r["slug"] in SLUGS for r in marked)

@@ -13,8 +13,8 @@ import pytest
 import xxhash
 from datasketch import MinHashLSH
 
+from quicksilver.pipeline.records import solution_hash
 from quicksilver.sources.snapshot import load_snapshot_dir
-from quicksilver.stages.base import solution_hash
 from quicksilver.stages.dedup import (
     DedupParams,
     canonical_source,

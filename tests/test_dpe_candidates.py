@@ -11,8 +11,7 @@ import pytest
 from openai_server import OpenAIServer
 
 from quicksilver.config import CandidatesSection
-from quicksilver.stages.dpe_stages import candidates_stage
-from quicksilver.stages.load import load_stage
+from tests.stagekit import candidates_stage, load_stage
 
 ROOT = Path(__file__).resolve().parents[1]
 SLUG = "best-single-trade"
@@ -59,7 +58,7 @@ def test_llm_solutions_are_added_with_their_model(loaded, tmp_path):
     assert (row["source"], row["model"], row["slug"]) == ("llm", "m-1", SLUG)
     assert "min(lo, p)" in row["code"] and row["position"] == len(loaded["solutions"])
     (rej,) = out["rejects"]
-    assert rej["slug"] == SLUG and rej["reason"] == "no-code" and SLUG in rej["detail"]
+    assert rej["slug"] == SLUG and rej["reason"] == "llm-solution-no-code" and SLUG in rej["detail"]
     assert out["counts"].drops == {"llm-solution-no-code": 1}
 
 

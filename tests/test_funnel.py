@@ -15,6 +15,7 @@ from typing import Any
 
 from rich.console import Console
 
+from quicksilver.builds import MERCURY
 from quicksilver.config import SelectionSection, load_build_config
 from quicksilver.funnel import (
     drop_text,
@@ -25,12 +26,10 @@ from quicksilver.funnel import (
     print_funnel,
     tally_rejects,
 )
-from quicksilver.stages.base import StageCounts, StageDir, write_jsonl
-from quicksilver.stages.dpe_stages import select_stage
-from quicksilver.stages.filters import filter_stage
-from quicksilver.stages.load import load_stage
-from quicksilver.stages.mercury import MercuryBuild
-from quicksilver.stages.uniqueness import uniqueness_shard
+from quicksilver.pipeline.files import StageDir, write_jsonl
+from quicksilver.pipeline.runner import Runner
+from quicksilver.pipeline.stage import StageCounts
+from tests.stagekit import filter_stage, load_stage, select_stage, uniqueness_shard
 from tests.test_stages import _record, _snapshot, _sols, _task
 
 
@@ -58,17 +57,17 @@ def _finish(sd: StageDir, out: dict[str, Any], part: str = "") -> None:
     name = f"{part}.rejects.jsonl" if part else "rejects.jsonl"
     sd.path.mkdir(parents=True, exist_ok=True)
     write_jsonl(sd.file(name), out["rejects"])
-    sd.finish("key", out["counts"], part, seconds=1.0)
+    sd.finish("key", out["counts"].to_dict(), part, seconds=1.0)
 
 
-def _build(tmp_path: Path) -> MercuryBuild:
+def _build(tmp_path: Path) -> Runner:
     """A build folder: generators (for the shard names), filters, and two uniqueness shards."""
     cfg = load_build_config(None, [f"out_dir={tmp_path}", "runner.shard_size=2"])
-    build = MercuryBuild(cfg)
+    build = Runner(MERCURY, cfg)
     slugs = sorted(s for shard in SHARDS.values() for s in shard)
     gen = build.dir("generators")
     gen.path.mkdir(parents=True)
-    write_jsonl(gen.file("tasks.jsonl"), [{"slug": s} for s in slugs])
+    write_jsonl(gen.records(), [{"task": {"slug": s}} for s in slugs])
     assert build.shard_names() == list(SHARDS)
 
     tasks = [_task("kept"), _task("paid", isPaidOnly=True), _task("lonely")]

@@ -10,32 +10,59 @@ from pathlib import Path
 
 import pytest
 
-from quicksilver.pipeline.keys import code_digest, import_closure
+from quicksilver.pipeline.keys import code_digest, import_closure, module_file
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _names(stage: str) -> set[str]:
     """The files a Mercury stage's key covers."""
-    from quicksilver.stages.mercury import STAGE_LOGIC
+    from quicksilver.builds import MERCURY
 
-    return {str(p.relative_to(ROOT)) for p in import_closure(STAGE_LOGIC[stage])}
+    return {str(p.relative_to(ROOT)) for p in import_closure(MERCURY.stage(stage).code)}
 
 
 def test_the_closure_finds_what_the_hand_kept_list_missed():
-    # the drift the issue found, one line each
+    # the drift the issue found, in today's layout: the min-solutions filter is in
+    # pipeline/stage.py, the conversion code in sources/convert.py, the statement's wording in
+    # sources/text.py
     uniqueness = _names("uniqueness")
-    assert {"quicksilver/stages/filters.py", "quicksilver/sources/convert.py"} <= uniqueness
-    assert "quicksilver/stages/filters.py" in _names("profile")
+    assert {"quicksilver/pipeline/stage.py", "quicksilver/sources/convert.py"} <= uniqueness
+    assert "quicksilver/sources/text.py" in uniqueness
+    assert "quicksilver/pipeline/stage.py" in _names("profile")
     assert "quicksilver/sources/convert.py" in _names("publish")
     assert "quicksilver/sources/text.py" in _names("generators")
     # data read at run time comes with the module that reads it
     profile = _names("profile")
     assert "quicksilver/sandbox/meter/qscount.c" in profile
     assert "quicksilver/sandbox/runtime/harness.py" in profile
-    assert any(n.endswith("mercury_generator.j2") for n in _names("generators"))
+    assert "quicksilver/prompts/mercury_generator.j2" in _names("generators")
+    assert "quicksilver/templates/mercury_card.md.j2" in _names("publish")
     # and nothing that the stage does not reach
     assert not any("profiler" in n for n in _names("dedup"))
+
+
+def test_every_stage_key_covers_what_its_logic_imports():
+    """For every stage of both builds, each project module its file imports is in its key."""
+    import ast
+
+    from quicksilver.builds import DPE, MERCURY
+
+    for stage in {*MERCURY.stages, *DPE.stages}:
+        path = module_file(stage.logic.__module__, ROOT)
+        assert path is not None
+        imported = {
+            n.module
+            for n in ast.walk(ast.parse(path.read_text()))
+            if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("quicksilver.")
+        }
+        covered = {str(p.relative_to(ROOT)) for p in import_closure(stage.code)}
+        for module in imported:
+            as_file = module.replace(".", "/")
+            assert f"{as_file}.py" in covered or f"{as_file}/__init__.py" in covered, (
+                stage.name,
+                module,
+            )
 
 
 def _toy(tmp_path: Path, name: str) -> Path:
@@ -84,3 +111,80 @@ def test_an_unknown_module_is_an_error(toy):
     name, _ = toy
     with pytest.raises(ValueError, match="no module"):
         import_closure([f"{name}.nothing_here"])
+
+
+STAGE_A = """
+from quicksilver.pipeline.stage import Context
+
+
+def short_only(ctx: Context, records, *, min_solutions: int):
+    from {pkg}.helper import longest  # the helper, imported inside the logic
+
+    out = []
+    for record in records:
+        keep = [s for s in record.solutions if s.code.count("\\n") <= longest()]
+        for s in record.solutions:
+            if s not in keep:
+                ctx.drop(s, "too-long", f"{{s.slug}} #{{s.position}}")
+        out.append(record.with_solutions(keep))
+    return out
+"""
+STAGE_B = """
+from quicksilver.pipeline.stage import Context
+
+
+def count(ctx: Context, records, *, min_solutions: int):
+    ctx.note(f"{{sum(len(r.solutions) for r in records)}} solutions")
+    return records
+"""
+
+
+def test_editing_a_helper_reruns_the_stages_that_import_it_and_no_other(tmp_path, monkeypatch):
+    """A build of load and two stages of a package of our own; editing the helper one of them
+    imports redoes that one; load, and the other stage (whose input came out the same), are
+    reused."""
+    import importlib
+    import json
+
+    from quicksilver.config import BuildConfig, load_build_config
+    from quicksilver.pipeline.build import Build
+    from quicksilver.pipeline.runner import Runner
+    from quicksilver.pipeline.stage import Stage
+    from quicksilver.stages import example
+    from quicksilver.stages.load import LOAD
+
+    pkg = f"qs_rerun_toy_{abs(hash(tmp_path)) % 10**8}"
+    (tmp_path / pkg).mkdir()
+    (tmp_path / pkg / "__init__.py").write_text("")
+    (tmp_path / pkg / "helper.py").write_text("def longest():\n    return 12\n")
+    (tmp_path / pkg / "uses_helper.py").write_text(STAGE_A.format(pkg=pkg))
+    (tmp_path / pkg / "no_helper.py").write_text(STAGE_B.format(pkg=pkg))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    a = importlib.import_module(f"{pkg}.uses_helper")
+    b = importlib.import_module(f"{pkg}.no_helper")
+    build = Build(
+        name="rerun",
+        title="Rerun build",
+        config=BuildConfig,
+        stages=(
+            LOAD,
+            Stage("short", logic=a.short_only, reads=("filters.min_solutions",)),
+            Stage("count", logic=b.count, reads=("filters.min_solutions",)),
+        ),
+        example=example.mercury_record,
+    )
+    cfg = load_build_config(
+        ROOT / "configs" / "mercury.yaml",
+        [f"out_dir={tmp_path / 'out'}", f"only={json.dumps(['best-single-trade'])}"],
+    ).resolve(ROOT)
+    runner = Runner(build, cfg)
+
+    def run_all() -> dict[str, bool]:
+        return {s.name: runner.run(s.name)["reused"] for s in build.stages}
+
+    assert run_all() == {"load": False, "short": False, "count": False}
+    assert run_all() == {"load": True, "short": True, "count": True}
+    (tmp_path / pkg / "helper.py").write_text("def longest():\n    return 6 + 6\n")  # same result
+    assert run_all() == {"load": True, "short": False, "count": True}
+    for mod in [m for m in sys.modules if m.startswith(pkg)]:
+        del sys.modules[mod]

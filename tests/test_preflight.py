@@ -175,7 +175,7 @@ def test_a_row_that_does_not_fit_the_schema_is_found_before_the_build(
 ):
     """rows.py grew a column MERCURY_FEATURES does not have: found in seconds, not after the
     build, with the field named."""
-    from quicksilver.stages import rows
+    from quicksilver.stages import publish as rows
 
     real = rows.mercury_row
     monkeypatch.setattr(rows, "mercury_row", lambda *a, **k: {**real(*a, **k), "n_solutions": 2})
@@ -187,10 +187,11 @@ def test_a_row_that_does_not_fit_the_schema_is_found_before_the_build(
 
 
 def test_a_row_that_cannot_be_made_is_found_before_the_build(tmp_path, private_tmp, monkeypatch):
-    from quicksilver.stages import rows
+    from quicksilver.stages import publish as rows
 
-    def broken(task: dict, *args: object, **kwargs: object) -> dict:
-        return {"slug_name": task["slug"], "runtime": task["runtime"]}
+    def broken(record: object, *args: object, **kwargs: object) -> dict:
+        row: dict = {"slug_name": getattr(record, "slug", None)}
+        return {**row, "runtime": row["runtime"]}
 
     monkeypatch.setattr(rows, "mercury_row", broken)
     assert publish_check(_cfg(tmp_path)) == (
@@ -202,14 +203,14 @@ def test_a_row_that_cannot_be_made_is_found_before_the_build(tmp_path, private_t
 def test_a_dpe_row_that_does_not_fit_the_schema_is_found_before_the_build(
     tmp_path, private_tmp, monkeypatch
 ):
-    from quicksilver.stages import dpe_stages
+    from quicksilver.stages import publish_dpe
 
-    real = dpe_stages.dpe_rows
+    real = publish_dpe.dpe_row
 
-    def without_seed(*args: object, **kwargs: object) -> list[dict]:
-        return [{k: v for k, v in row.items() if k != "pe_seed"} for row in real(*args, **kwargs)]
+    def without_seed(*args: object, **kwargs: object) -> dict:
+        return {k: v for k, v in real(*args, **kwargs).items() if k != "pe_seed"}
 
-    monkeypatch.setattr(dpe_stages, "dpe_rows", without_seed)
+    monkeypatch.setattr(publish_dpe, "dpe_row", without_seed)
     assert publish_check(_cfg(tmp_path, cls=DPEBuildConfig)) == (
         PUBLISH_FAILS + "ValueError: the example row is set aside: example-sum-pair: not "
         "published: pe_seed: missing"

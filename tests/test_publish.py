@@ -234,7 +234,7 @@ def make_card(**over: Any) -> CardContext:
                 "solutions_in": 40,
                 "solutions_out": 31,
                 "drops": {"not-python3": 7, "syntax-error": 2, "duplicate-question": 1},
-                # what the rejects files say (MercuryBuild.funnel): one task record for the
+                # what the rejects files say (Runner.funnel): one task record for the
                 # duplicate question, one solution record per dropped solution
                 "drop_tasks": {"duplicate-question": 1},
                 "drop_solutions": {"not-python3": 7, "syntax-error": 2},

@@ -19,15 +19,15 @@ import datasets
 import pytest
 from typer.testing import CliRunner
 
+from quicksilver.builds import DPE, MERCURY
 from quicksilver.cli import app
 from quicksilver.config import DPEBuildConfig, load_build_config
+from quicksilver.pipeline.files import read_jsonl
+from quicksilver.pipeline.runner import Runner, read_records, write_records
 from quicksilver.publishing.card import split_front_matter
 from quicksilver.publishing.hub import load_published, publish_to_hub
 from quicksilver.records import load_records
 from quicksilver.stages import example
-from quicksilver.stages.base import read_jsonl, write_jsonl
-from quicksilver.stages.dpe import DPEBuild
-from quicksilver.stages.mercury import MercuryBuild
 from tests.conftest import HUB_TOKEN, requires_bwrap
 
 pytestmark = pytest.mark.filterwarnings("ignore:Use 'content=<...>':DeprecationWarning")
@@ -35,33 +35,30 @@ pytestmark = pytest.mark.filterwarnings("ignore:Use 'content=<...>':DeprecationW
 TASKS = [("alpha-sum", "Easy"), ("beta-sum", "Medium"), ("gamma-sum", "Hard")]
 
 
-def _mercury(tmp_path: Path, tasks: list[tuple[str, str]], *sets: str) -> MercuryBuild:
+def _mercury(tmp_path: Path, tasks: list[tuple[str, str]], *sets: str) -> Runner:
     """A Mercury build folder whose generators and profile stages hold ``tasks`` (the example
     task under other names), as if the long stages had just finished."""
     cfg = load_build_config(None, [f"out_dir={tmp_path / 'out'}", *sets])
-    build = MercuryBuild(cfg)
+    build = Runner(MERCURY, cfg)
     gen, prof = build.dir("generators"), build.dir("profile")
     for sd in (gen, prof):
         sd.path.mkdir(parents=True)
-    write_jsonl(
-        gen.file("tasks.jsonl"),
-        [example.task(slug, str(i + 1), d) for i, (slug, d) in enumerate(tasks)],
+    write_records(
+        gen.records(),
+        [example.tested(slug, str(i + 1), d) for i, (slug, d) in enumerate(tasks)],
     )
-    write_jsonl(gen.file("generators.jsonl"), [example.generator(s) for s, _ in tasks])
+    by_slug = {slug: (str(i + 1), d) for i, (slug, d) in enumerate(tasks)}
     for part, slugs in build.shards():
-        write_jsonl(
-            prof.file(f"{part}.jsonl"),
-            [example.profile_record("icount", "instructions", s) for s in slugs],
-        )
-        write_jsonl(
-            prof.file(f"{part}.solutions.jsonl"), [x for s in slugs for x in example.solutions(s)]
+        write_records(
+            prof.records(part),
+            [example.profiled("icount", "instructions", s, *by_slug[s]) for s in slugs],
         )
     return build
 
 
-def _finish(build: MercuryBuild) -> dict[str, dict[str, Any]]:
-    build.run_splits()
-    build.run_publish(build.funnel())
+def _finish(build: Runner) -> dict[str, dict[str, Any]]:
+    build.run("splits")
+    build.run("publish")
     return {row["stage"]: row for row in build.funnel()}
 
 
@@ -129,17 +126,26 @@ def test_quicksilver_score_on_the_eval_only_folder(eval_only, tmp_path, monkeypa
     assert "no split 'train'; available: eval" in " ".join(result.stderr.split())
 
 
-def test_a_task_whose_row_is_wrong_is_set_aside_with_its_solutions(tmp_path):
+def test_a_task_whose_row_is_wrong_is_set_aside_with_its_solutions(tmp_path, monkeypatch):
+    from quicksilver.stages import publish
+
     build = _mercury(tmp_path, [*TASKS, ("delta-sum", "Easy"), ("omega-sum", "Medium")])
     prof = build.dir("profile")
     for p in build.shard_names():
-        rows = read_jsonl(prof.file(f"{p}.jsonl"))
-        for r in rows:
-            if r["slug"] == "delta-sum":
-                del r["test_cases"]  # no row can be made
-            if r["slug"] == "omega-sum":
-                r["runtimes"][0]["runtime"] = float("nan")  # a row the schema refuses
-        write_jsonl(prof.file(f"{p}.jsonl"), rows)
+        records = read_records(prof.records(p))
+        for r in records:
+            if r.slug == "omega-sum":
+                assert r.solutions[0].runtime is not None
+                r.solutions[0].runtime.runtime = float("nan")  # a row the schema refuses
+        write_records(prof.records(p), records)
+    real = publish.mercury_row
+
+    def no_test_cases(record, **kwargs):  # delta-sum: no row can be made
+        if record.slug == "delta-sum":
+            raise KeyError("test_cases")
+        return real(record, **kwargs)
+
+    monkeypatch.setattr(publish, "mercury_row", no_test_cases)
     funnel = _finish(build)
     pub = funnel["publish"]
     assert pub["drops"] == {"row-error": 1, "invalid-row": 1}
@@ -184,25 +190,19 @@ def test_no_task_at_all_writes_nothing_and_removes_an_older_dataset(tmp_path, ca
     assert sorted(p.name for p in out.iterdir()) == ["stages"]  # the stages' work is kept
 
 
-def _dpe(tmp_path: Path, slugs: list[str]) -> DPEBuild:
-    """A DPE build folder whose stages up to select hold ``slugs`` (the example task)."""
+def _dpe(tmp_path: Path, slugs: list[str]) -> Runner:
+    """A DPE build folder whose select stage holds ``slugs`` (the example task)."""
     cfg = load_build_config(None, [f"out_dir={tmp_path / 'out'}"], cls=DPEBuildConfig)
-    build = DPEBuild(cfg)
-    for stage in ("generators", "uniqueness", "sas", "sampling", "select"):
+    build = Runner(DPE, cfg)
+    for stage in ("generators", "select"):
         build.dir(stage).path.mkdir(parents=True)
-    gen = build.dir("generators")
-    write_jsonl(gen.file("tasks.jsonl"), [example.task(s, str(i + 1)) for i, s in enumerate(slugs)])
-    write_jsonl(gen.file("generators.jsonl"), [example.generator(s) for s in slugs])
-    for part, names in build.shards():
-        for stage, make in (
-            ("uniqueness", example.uniqueness_record),
-            ("sas", lambda s: {"slug": s}),
-            ("sampling", example.sampling_record),
-        ):
-            write_jsonl(build.dir(stage).file(f"{part}.jsonl"), [make(s) for s in names])
-    write_jsonl(
-        build.dir("select").file("tasks.jsonl"),
-        [example.selected_record("icount", "instructions", s) for s in slugs],
+    write_records(
+        build.dir("generators").records(),
+        [example.tested(s, str(i + 1)) for i, s in enumerate(slugs)],
+    )
+    write_records(
+        build.dir("select").records(),
+        [example.selected("icount", "instructions", s, str(i + 1)) for i, s in enumerate(slugs)],
     )
     return build
 
@@ -210,7 +210,7 @@ def _dpe(tmp_path: Path, slugs: list[str]) -> DPEBuild:
 def test_dpe_publish_with_no_selected_task_says_so_and_writes_nothing(tmp_path, caplog):
     build = _dpe(tmp_path, [])
     with caplog.at_level(logging.WARNING):
-        build.run_publish(build.funnel())
+        build.run("publish")
     info = build.dir("publish").manifest()
     assert info is not None and info["counts"]["tasks_out"] == 0
     assert info["counts"]["notes"] == [
@@ -223,11 +223,13 @@ def test_dpe_publish_with_no_selected_task_says_so_and_writes_nothing(tmp_path, 
 
 def test_dpe_publish_keeps_the_valid_tasks(tmp_path):
     build = _dpe(tmp_path, ["alpha-sum", "beta-sum"])
-    sampling = build.dir("sampling")
-    for part in build.shard_names():
-        rows = [r for r in read_jsonl(sampling.file(f"{part}.jsonl")) if r["slug"] != "beta-sum"]
-        write_jsonl(sampling.file(f"{part}.jsonl"), rows)  # beta-sum's row cannot be made
-    build.run_publish(build.funnel())
+    select = build.dir("select")
+    records = read_records(select.records())
+    records = [
+        r.model_copy(update={"pe_input": None}) if r.slug == "beta-sum" else r for r in records
+    ]
+    write_records(select.records(), records)  # beta-sum's row cannot be made (no input)
+    build.run("publish")
     counts = build.dir("publish").manifest()["counts"]
     assert counts["drops"] == {"row-error": 1}
     assert (counts["tasks_out"], counts["solutions_in"], counts["solutions_out"]) == (1, 4, 2)
@@ -238,11 +240,11 @@ def test_dpe_publish_keeps_the_valid_tasks(tmp_path):
 def test_publish_check_runs_the_real_stage_on_the_example(tmp_path):
     """What the preflight calls: the example dataset is written, valid and readable."""
     for build in (
-        MercuryBuild(load_build_config(None, ["splits.eval_size=0"])),
-        DPEBuild(load_build_config(None, [], cls=DPEBuildConfig)),
+        Runner(MERCURY, load_build_config(None, ["splits.eval_size=0"])),
+        Runner(DPE, load_build_config(None, [], cls=DPEBuildConfig)),
     ):
-        out = tmp_path / type(build).__name__
+        out = tmp_path / build.build.name
         build.check_publish(out)
         dd, _ = load_published(out)
-        assert list(dd) == (["test"] if isinstance(build, DPEBuild) else ["train"])
+        assert list(dd) == (["test"] if build.build is DPE else ["train"])
         assert dd[next(iter(dd))][0]["slug_name"] == example.SLUG

@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 
 from quicksilver.config import ConfigError, load_build_config
-from quicksilver.stages.base import StageCounts, solution_hash
-from quicksilver.stages.filters import filter_stage
-from quicksilver.stages.load import load_stage, normalise_code
+from quicksilver.pipeline.records import solution_hash
+from quicksilver.pipeline.stage import StageCounts
+from quicksilver.stages.load import normalise_code
 from quicksilver.stages.splits import split_tasks
-from quicksilver.stages.uniqueness import answers_equal, order_free, uniqueness_for_task
+from quicksilver.stages.uniqueness import answers_equal, order_free
 from tests.conftest import requires_bwrap
+from tests.stagekit import filter_stage, load_stage, uniqueness_for_task
 
 META = {
     "name": "f",
@@ -410,7 +411,7 @@ def test_config_rejects_bad_values_with_the_key(tmp_path: Path):
 @requires_bwrap
 def test_testcases_discard_bad_inputs_and_slow_solutions_with_reasons():
     from quicksilver.config import CasesSection, SandboxConfig
-    from quicksilver.stages.testcases import testcases_shard
+    from tests.stagekit import testcases_shard
 
     meta = {
         "name": "f",
@@ -494,7 +495,7 @@ def test_testcases_discard_bad_inputs_and_slow_solutions_with_reasons():
 @requires_bwrap
 def test_testcases_limits_follow_the_evidence_and_hopeless_solutions_stop_early():
     from quicksilver.config import CasesSection, SandboxConfig
-    from quicksilver.stages.testcases import testcases_shard
+    from tests.stagekit import testcases_shard
 
     meta = {
         "name": "f",
@@ -583,7 +584,7 @@ def test_generators_stage_auto_mode_sends_what_the_offline_path_reports_to_the_l
     from openai_server import OpenAIServer
 
     from quicksilver.config import SandboxConfig, SynthesisSection
-    from quicksilver.stages.synthesis import synthesis_stage
+    from tests.stagekit import synthesis_stage
 
     loaded = load_stage(
         [Path("data/snapshot/bundled")], ["lone-value", "has-repeated-value", "pair-sum-indices"]
@@ -630,7 +631,7 @@ def test_generators_stage_auto_mode_sends_what_the_offline_path_reports_to_the_l
 @requires_bwrap
 def test_profile_stage_records_runtimes_and_drops_what_fails():
     from quicksilver.config import MeasureConfig, ProfileSection, SandboxConfig
-    from quicksilver.stages.profile import profile_shard
+    from tests.stagekit import profile_shard
 
     meta = {
         "name": "f",
@@ -674,12 +675,19 @@ def test_profile_stage_records_runtimes_and_drops_what_fails():
 
 
 def test_stage_keys_follow_config_inputs_and_logic(tmp_path, monkeypatch):
-    from quicksilver.stages import mercury
-    from quicksilver.stages.mercury import MercuryBuild
+    from quicksilver.builds import MERCURY
+    from quicksilver.pipeline import keys
+    from quicksilver.pipeline.runner import Runner
+
+    def code_digest(stage: str) -> str:
+        return keys.code_digest(MERCURY.stage(stage).code)
+
+    def MercuryBuild(cfg):
+        return Runner(MERCURY, cfg)
 
     cfg = load_build_config(Path("configs/mercury.yaml"), [f"out_dir={tmp_path}"])
     build = MercuryBuild(cfg)
-    assert mercury.code_digest("generators") != mercury.code_digest("dedup")
+    assert code_digest("generators") != code_digest("dedup")
     key = build.key("dedup")
     assert build.key("dedup") == key
     assert MercuryBuild(cfg.model_copy(update={"name": "other"})).key("dedup") == key  # not read
@@ -688,8 +696,8 @@ def test_stage_keys_follow_config_inputs_and_logic(tmp_path, monkeypatch):
     )
     assert MercuryBuild(other).key("dedup") != key
     (tmp_path / "stages" / "load").mkdir(parents=True)
-    (tmp_path / "stages" / "load" / "solutions.jsonl").write_text('{"slug": "a"}\n')
+    (tmp_path / "stages" / "load" / "records.jsonl").write_text('{"task": {"slug": "a"}}\n')
     assert build.key("dedup") != key  # its input changed
     changed = build.key("dedup")
-    monkeypatch.setattr(mercury, "code_digest", lambda stage: "edited")
+    monkeypatch.setattr(keys, "code_digest", lambda modules: "edited")
     assert build.key("dedup") != changed  # its logic changed

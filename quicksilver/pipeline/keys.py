@@ -41,11 +41,14 @@ _PARSED: dict[tuple[str, int, int], _Source] = {}
 
 
 def _package_root(top: str) -> Path:
-    """The folder holding the top-level package ``top`` (found without importing it)."""
+    """The folder holding the top-level package (or lone module) ``top``, found without
+    importing it."""
     spec = importlib.util.find_spec(top)
-    if spec is None or not spec.submodule_search_locations:
-        raise ValueError(f"{top} is not a package")
-    return Path(next(iter(spec.submodule_search_locations))).parent
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations))).parent
+    if spec is not None and spec.origin and spec.origin.endswith(".py"):
+        return Path(spec.origin).parent
+    raise ValueError(f"{top} is neither a package nor a module with a source file")
 
 
 def module_file(name: str, root: Path) -> Path | None:

@@ -36,7 +36,7 @@ class CardContext:
     funnel: list[dict[str, Any]]
     """Per stage: ``{"stage", "tasks_in", "tasks_out", "solutions_in", "solutions_out",
     "drops": {reason: count}}`` (``StageCounts.to_dict()``), and optionally ``drop_tasks`` and
-    ``drop_solutions`` per reason, from the rejects files (``MercuryBuild.funnel``)."""
+    ``drop_solutions`` per reason, from the rejects files (``Runner.funnel``)."""
     parameters: dict[str, Any]
     """The build configuration used (rendered as YAML)."""
     meter: str

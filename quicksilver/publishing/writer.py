@@ -134,30 +134,18 @@ RowProblems = Callable[[Mapping[str, Any]], list[tuple[str, str]]]
 @dataclass
 class Published:
     """What :func:`publish_valid` did: the dataset written (None: nothing valid to write), the rows
-    per split, the rejects of the rows set aside, and the notes (also in the card)."""
+    per split, the rows set aside, and the notes (also in the card)."""
 
     paths: PublishedPaths | None
     splits: dict[str, list[dict[str, Any]]]
     """The rows written, per split."""
-    rejects: list[dict[str, Any]]
+    set_aside: dict[str, str]
+    """The slug of each row set aside, and why (``invalid-row``)."""
     notes: list[str]
 
     @property
     def rows(self) -> dict[str, int]:
         return {name: len(rows) for name, rows in self.splits.items()}
-
-
-def row_rejects(slug: str, solutions: Any, reason: str, detail: str) -> list[dict[str, Any]]:
-    """Rejects-file records of a task set aside at publish: one for the task (no ``hash``), one
-    per solution lost with it (``hash``, and ``code`` when the row carries the source)."""
-    out = [{"slug": slug, "reason": reason, "detail": detail}]
-    for sol in solutions if isinstance(solutions, list) else []:
-        if isinstance(sol, Mapping) and "hash" in sol:
-            extra = {"code": sol["solution"]} if isinstance(sol.get("solution"), str) else {}
-            out.append(
-                {"slug": slug, "hash": sol["hash"], **extra, "reason": reason, "detail": detail}
-            )
-    return out
 
 
 def _summary(problems: Sequence[tuple[str, str]], limit: int = 3) -> str:
@@ -193,7 +181,6 @@ def publish_valid(
     card: CardContext,
     *,
     row_problems: RowProblems = check_row,
-    solutions_field: str = "solutions",
     slug_field: str = "slug_name",
     features: Features = MERCURY_FEATURES,
     validate: Callable[[Mapping[str, Sequence[dict[str, Any]]]], None] | None = None,
@@ -202,14 +189,14 @@ def publish_valid(
     """A build's publish: :func:`write_dataset` of the valid rows, after a long build that must
     not lose everything to one bad row or an empty split.
 
-    A row with a problem is set aside (``invalid-row``: one rejects record for the task, one per
-    solution lost with it, a warning and a note); a split left without rows is left out of the
+    A row with a problem is set aside (in ``set_aside`` with why, for the stage's rejects; a
+    warning and a note); a split left without rows is left out of the
     dataset with a note (:func:`drop_empty_splits`). With no row left
     nothing is written, and a dataset an earlier build wrote in ``out_dir`` is removed: the folder
     must not offer an older build's rows as this one's. The notes go into the card.
     """
     kept: dict[str, list[dict[str, Any]]] = {}
-    rejects: list[dict[str, Any]] = []
+    set_aside: dict[str, str] = {}
     notes: list[str] = []
     for split, rows in splits.items():
         kept[split] = []
@@ -224,22 +211,22 @@ def publish_valid(
             notes.append(
                 f"{split}: {slug} left out: it does not fit the schema ({_summary(problems, 1)})"
             )
-            rejects += row_rejects(slug, row.get(solutions_field), "invalid-row", detail)
+            set_aside[slug] = detail
     if not any(kept.values()):
         removed = remove_dataset(out_dir)
+        why = "every row was set aside" if set_aside else "the funnel shows where they were dropped"
         note = (
-            "no task to publish ("
-            + ("every row was set aside" if rejects else "the funnel shows where they were dropped")
+            f"no task to publish ({why}"
             + f"): no dataset written to {out_dir}"
             + ("; the dataset an earlier build wrote there was removed" if removed else "")
         )
         log.warning("publish: %s", note)
-        return Published(None, {}, rejects, [*notes, note])
+        return Published(None, {}, set_aside, [*notes, note])
     kept, empty = drop_empty_splits(kept, {s: "every row was set aside" for s in kept})
     notes += empty
     card = replace(card, notes=[*card.notes, *notes])
     paths = write_dataset(kept, out_dir, card, features=features, validate=validate, render=render)
-    return Published(paths, kept, rejects, notes)
+    return Published(paths, kept, set_aside, notes)
 
 
 def drop_empty_splits(

@@ -1,4 +1,4 @@
-"""Stage 2 of the build: remove duplicate solutions within each task.
+"""Stage 2, dedup: remove duplicate solutions within each task.
 
 Two steps, both only ever comparing solutions of the same task (same ``slug``):
 
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import io
+import json
 import logging
 import re
 import tokenize
@@ -38,6 +39,11 @@ from typing import Any
 import xxhash
 from datasketch import MinHash, MinHashLSH  # type: ignore[import-untyped]
 from datasketch.lsh import _optimal_param  # type: ignore[import-untyped]
+
+from quicksilver.config import DedupSection
+from quicksilver.fsutil import write_text_atomic
+from quicksilver.pipeline.records import Solution, TaskRecord
+from quicksilver.pipeline.stage import Context, Stage
 
 log = logging.getLogger(__name__)
 
@@ -725,3 +731,42 @@ def defer_near_duplicates(
             kept.append(row)
     removed = [r for r in result.removed if r["kind"] != "near"]
     return kept, removed
+
+
+# --- the stage -----------------------------------------------------------------------------------
+
+
+def dedup(ctx: Context, records: list[TaskRecord], *, dedup: DedupSection) -> list[TaskRecord]:
+    """Every task, its exact duplicates removed; near-duplicates removed too (``before-tests``)
+    or marked (``after-answers``: the uniqueness stage removes them among passing solutions)."""
+    rows = [s.row() for r in records for s in r.solutions]
+    knobs = dedup.model_dump()
+    defer = knobs.pop("near_duplicates") == "after-answers"
+    result = deduplicate(rows, DedupParams(**knobs))
+    kept, removed = result.kept, result.removed
+    if defer:
+        kept, removed = defer_near_duplicates(rows, result)
+    for r in removed:
+        twin = {k: r[k] for k in ("kind", "twin_hash", "twin_position", "similarity")}
+        solution = Solution.model_validate(
+            {k: v for k, v in r.items() if k in Solution.model_fields}
+        )
+        # the stage's reason category; its own sentence (naming the twin) is the detail
+        ctx.drop(solution, f"{r['kind']}-duplicate", r["reason"], **twin)
+    ctx.note(
+        "LSH bands x rows = {bands} x {rows} for threshold {threshold}".format(**result.params)
+    )
+    if defer:
+        marked = sum("near_group" in r for r in kept)
+        ctx.note(
+            f"{marked} solution(s) in near-duplicate groups, kept until their answers are "
+            "known (the uniqueness stage removes near-duplicates among passing solutions)"
+        )
+    write_text_atomic(ctx.path("params.json"), json.dumps(result.params, indent=1) + "\n")
+    by_slug: dict[str, list[Solution]] = {}
+    for row in kept:
+        by_slug.setdefault(row["slug"], []).append(Solution.model_validate(row))
+    return [r.with_solutions(by_slug.get(r.slug, [])) for r in records]
+
+
+DEDUP = Stage("dedup", logic=dedup, reads=("dedup",), writes=("params.json",))

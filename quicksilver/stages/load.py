@@ -1,10 +1,11 @@
-"""Stage 1, load: snapshot folders -> task records and normalised, hashed Python 3 solutions.
+"""Stage 1, load: snapshot folders -> one :class:`TaskRecord` per question, with its normalised,
+hashed Python 3 solutions.
 
-Outputs (``stages/load/``): ``tasks.jsonl`` (one record per question, the question as scraped plus
-what later stages need: statement text, starter code, example inputs), ``solutions.jsonl`` (one
-record per solution: slug, hash, normalised code, position in the file, where it came from) and
-``rejects.jsonl`` (malformed files, repeated questions, other languages, code that does not
-parse).
+The task is the question as scraped plus what later stages need (statement text, starter code,
+example inputs, the statement's known answers). Set aside, each with its reason: malformed files
+(``malformed-file``), a question already loaded from another folder (``duplicate-question``, with
+its solutions), solutions in another language (``not-python3``) and code that does not parse
+(``syntax-error``).
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from quicksilver.pipeline.records import Solution, Task, TaskRecord, solution_hash
+from quicksilver.pipeline.stage import Context, Stage
 from quicksilver.sources.convert import parse_example_testcase
-from quicksilver.sources.snapshot import SnapshotFile, load_snapshot_dir
+from quicksilver.sources.snapshot import SnapshotFile, SnapshotSolution, load_snapshot_dir
 from quicksilver.sources.text import html_to_text
-from quicksilver.stages.base import StageCounts, reject, solution_hash
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +48,8 @@ def _examples(snap: SnapshotFile, n_params: int | None) -> tuple[list[list[Any]]
     return [list(t["input"]) for t in snap.tests or [] if isinstance(t.get("input"), list)], None
 
 
-def task_record(snap: SnapshotFile, path: Path) -> dict[str, Any]:
+def task_record(snap: SnapshotFile, path: Path) -> Task:
+    """The :class:`Task` of a snapshot file."""
     q = snap.question
     meta = q.meta() if q.metaData else {}
     n_params = len(meta["params"]) if isinstance(meta.get("params"), list) else None
@@ -56,106 +59,102 @@ def task_record(snap: SnapshotFile, path: Path) -> dict[str, Any]:
         for t in snap.tests or []
         if isinstance(t, dict) and "input" in t and "expected" in t
     ]
-    return {
-        "slug": snap.slug,
-        "id": q.questionFrontendId,
-        "source": snap.provenance.source,
-        "snapshot_path": str(path),
-        "snapshot_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-        "question": q.model_dump(mode="json"),
-        "meta": meta,
-        "difficulty": q.difficulty,
-        "statement": html_to_text(q.content),
-        "prompt": q.python3_snippet() or "",
-        "examples": examples,
-        "example_error": example_error,
-        "known_tests": known,  # the file's tests with expected answers (statement examples)
-        "entry_point": meta.get("name") or snap.entry_point,
-    }
+    return Task(
+        slug=snap.slug,
+        id=q.questionFrontendId,
+        source=snap.provenance.source,
+        snapshot_path=str(path),
+        snapshot_sha256=hashlib.sha256(path.read_bytes()).hexdigest(),
+        question=q.model_dump(mode="json"),
+        meta=meta,
+        difficulty=q.difficulty,
+        statement=html_to_text(q.content),
+        prompt=q.python3_snippet() or "",
+        examples=examples,
+        example_error=example_error,
+        known_tests=known,  # the file's tests with expected answers (statement examples)
+        entry_point=meta.get("name") or snap.entry_point,
+    )
 
 
-def load_stage(snapshot_dirs: list[Path], only: list[str] | None = None) -> dict[str, Any]:
-    """Returns {"tasks", "solutions", "rejects", "counts"} (lists of records, StageCounts)."""
-    counts = StageCounts("load")
-    tasks: list[dict[str, Any]] = []
-    solutions: list[dict[str, Any]] = []
-    rejects: list[dict[str, Any]] = []
+def _solution(slug: str, pos: int, sol: SnapshotSolution, code: str) -> Solution:
+    return Solution(
+        slug=slug,
+        position=pos,
+        source=sol.source,
+        model=sol.model,
+        url=sol.url,
+        runtime_reported=sol.runtime,
+        lang=sol.lang,
+        code=code,
+        hash=solution_hash(code),
+    )
+
+
+def load(
+    ctx: Context, records: list[TaskRecord], *, snapshots: list[Path], only: list[str] | None
+) -> list[TaskRecord]:
+    """Every question of the snapshot folders (``only`` these slugs, when given)."""
+    del records  # the first stage: it reads the snapshot folders
+    out: list[TaskRecord] = []
     seen: dict[str, str] = {}
-    for directory in snapshot_dirs:
+    for directory in snapshots:
         loaded = load_snapshot_dir(directory)
         for bad in loaded.rejects:
-            counts.tasks_in += 1
-            counts.drops["malformed-file"] += 1
-            rejects.append(
-                {
-                    "slug": Path(bad.path).stem,
-                    "path": bad.path,
-                    "reason": "malformed-file",
-                    "detail": f"{bad.path}: {bad.reason}",
-                }
+            stem = Path(bad.path).stem
+            ctx.drop(
+                TaskRecord(task=Task(slug=stem)),
+                "malformed-file",
+                f"{bad.path}: {bad.reason}",
+                path=bad.path,
             )
         for snap, path in zip(loaded.files, loaded.paths, strict=True):
             if only is not None and snap.slug not in only:
                 continue
-            counts.tasks_in += 1
-            counts.solutions_in += len(snap.solutions)
             if snap.slug in seen:
-                counts.drops["duplicate-question"] += 1
+                copy = TaskRecord(
+                    task=Task(slug=snap.slug),
+                    solutions=[
+                        _solution(snap.slug, pos, sol, sol.code)
+                        for pos, sol in enumerate(snap.solutions)
+                    ],
+                )
+                # the copy's solutions go with it
                 detail = f"{snap.slug}: already loaded from {seen[snap.slug]}"
-                rejects.append(
-                    {
-                        "slug": snap.slug,
-                        "path": str(path),
-                        "reason": "duplicate-question",
-                        "detail": detail,
-                    }
-                )
-                # the copy's solutions go with it (counted in solutions_in above)
-                rejects.extend(
-                    reject(
-                        {"slug": snap.slug, "path": str(path), "position": pos, "code": sol.code},
-                        "duplicate-question",
-                        detail,
-                    )
-                    for pos, sol in enumerate(snap.solutions)
-                )
+                ctx.drop(copy, "duplicate-question", detail, path=str(path))
                 continue
             seen[snap.slug] = str(path)
-            tasks.append(task_record(snap, path))
+            kept: list[Solution] = []
             for pos, sol in enumerate(snap.solutions):
-                rec = {
-                    "slug": snap.slug,
-                    "position": pos,
-                    "source": sol.source,
-                    "model": sol.model,
-                    "url": sol.url,
-                    "runtime_reported": sol.runtime,
-                    "lang": sol.lang,
-                }
                 if sol.lang not in PYTHON3:
-                    counts.drops["not-python3"] += 1
-                    rejects.append(
-                        reject(
-                            {**rec, "code": sol.code},
-                            "not-python3",
-                            f"{snap.slug} solution #{pos}: language {sol.lang!r}",
-                        )
+                    ctx.drop(
+                        _solution(snap.slug, pos, sol, sol.code),
+                        "not-python3",
+                        f"{snap.slug} solution #{pos}: language {sol.lang!r}",
                     )
                     continue
                 code = normalise_code(sol.code)
                 try:
                     ast.parse(code, filename=f"{snap.slug}#{pos}")
                 except SyntaxError as exc:
-                    counts.drops["syntax-error"] += 1
-                    rejects.append(
-                        reject(
-                            {**rec, "code": code},
-                            "syntax-error",
-                            f"{snap.slug} solution #{pos}: line {exc.lineno}: {exc.msg}",
-                        )
+                    ctx.drop(
+                        _solution(snap.slug, pos, sol, code),
+                        "syntax-error",
+                        f"{snap.slug} solution #{pos}: line {exc.lineno}: {exc.msg}",
                     )
                     continue
-                solutions.append({**rec, "code": code, "hash": solution_hash(code)})
-    counts.tasks_out = len(tasks)
-    counts.solutions_out = len(solutions)
-    return {"tasks": tasks, "solutions": solutions, "rejects": rejects, "counts": counts}
+                kept.append(_solution(snap.slug, pos, sol, code))
+            out.append(TaskRecord(task=task_record(snap, path), solutions=kept))
+    return out
+
+
+def _snapshot_files(cfg: Any) -> list[Path]:
+    return [p for folder in cfg.snapshots for p in Path(folder).glob("*.json")]
+
+
+LOAD = Stage(
+    "load",
+    logic=load,
+    reads=("snapshots", "only"),
+    inputs=_snapshot_files,
+)

@@ -8,7 +8,8 @@ shortfall is recorded (the split is not topped up from other difficulties, which
 it). Everything else is train.
 
 A split never comes out empty: publishing refuses a split without rows, so an empty one is left
-out of the result, with a note saying why (see :func:`drop_empty_splits`). With fewer tasks than
+out of the result, with a note saying why (see
+:func:`~quicksilver.publishing.writer.drop_empty_splits`). With fewer tasks than
 ``eval_size`` every task goes to eval and the dataset has no train split; eval is not shrunk to
 give train a row, because eval is the benchmark and its draw does not depend on how many tasks
 are left over for training. With no task at all there is no split, and nothing to publish.
@@ -16,10 +17,15 @@ are left over for training. With no task at all there is no split, and nothing t
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 from typing import Any
 
+from quicksilver.config import SplitSection
+from quicksilver.fsutil import write_text_atomic
+from quicksilver.pipeline.records import TaskRecord
+from quicksilver.pipeline.stage import Context, Stage
 from quicksilver.publishing.writer import drop_empty_splits
 
 log = logging.getLogger(__name__)
@@ -68,3 +74,25 @@ def split_tasks(
     }
     kept, empty_notes = drop_empty_splits({"train": train, "eval": eval_slugs}, why)
     return kept, notes + empty_notes
+
+
+def splits(ctx: Context, records: list[TaskRecord], *, splits: SplitSection) -> list[TaskRecord]:
+    """Each task with its split, in the splits' order (train, then eval; within a split as
+    :func:`split_tasks` lists them); the split lists also go to ``splits.json``."""
+    rows = [{"slug": r.slug, "difficulty": r.task.difficulty} for r in records]
+    chosen, notes = split_tasks(rows, eval_size=splits.eval_size, seed=splits.seed)
+    for note in notes:
+        ctx.note(note)
+    write_text_atomic(
+        ctx.path("splits.json"),
+        json.dumps({"splits": chosen, "notes": notes, "seed": splits.seed}, indent=1) + "\n",
+    )
+    by_slug = {r.slug: r for r in records}
+    return [
+        by_slug[slug].model_copy(update={"split": name})
+        for name, slugs in chosen.items()
+        for slug in slugs
+    ]
+
+
+SPLITS = Stage("splits", logic=splits, reads=("splits",), writes=("splits.json",))

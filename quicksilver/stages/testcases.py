@@ -40,8 +40,16 @@ from quicksilver.execute import (
     run_generator,
     run_outputs,
 )
+from quicksilver.pipeline.records import (
+    Case,
+    CaseResult,
+    Solution,
+    TaskRecord,
+    Tests,
+    json_digest,
+)
+from quicksilver.pipeline.stage import Context, Stage
 from quicksilver.sources.convert import convert_offline_source, parse_signature
-from quicksilver.stages.base import StageCounts, group_by_slug, json_digest, reject
 from quicksilver.synth.shapes import conforms
 
 log = logging.getLogger(__name__)
@@ -137,7 +145,7 @@ class _Runner:
         return out
 
     def run_all(
-        self, solutions: list[dict[str, Any]]
+        self, solutions: list[Solution]
     ) -> tuple[dict[int, list[CallOutcome]], list[float], dict[int, str]]:
         """(outcomes per loaded solution's hash, each input's limit, load errors by hash)."""
         sec = self.section
@@ -147,14 +155,14 @@ class _Runner:
         outcomes: dict[int, list[CallOutcome]] = {}
         load_errors: dict[int, str] = {}
         for sol in solutions:
-            run = self._run(sol["code"], every, [sec.call_floor] * n, allowed + 1)
+            run = self._run(sol.code, every, [sec.call_floor] * n, allowed + 1)
             if run.load_error is not None:
-                load_errors[sol["hash"]] = run.load_error
+                load_errors[sol.hash] = run.load_error
             else:
-                outcomes[sol["hash"]] = run.outcomes
+                outcomes[sol.hash] = run.outcomes
         limits = self.limits(list(outcomes.values()))
         for sol in solutions:
-            outs = outcomes.get(sol["hash"])
+            outs = outcomes.get(sol.hash)
             if outs is None:
                 continue
             redo = [
@@ -165,7 +173,7 @@ class _Runner:
             settled = sum(o.status in SLOW_STATUSES for o in outs) - len(redo)
             if not redo or settled > allowed:
                 continue
-            run = self._run(sol["code"], redo, [limits[i] for i in redo], allowed + 1 - settled)
+            run = self._run(sol.code, redo, [limits[i] for i in redo], allowed + 1 - settled)
             for j, i in enumerate(redo):
                 outs[i] = (
                     run.outcomes[j]
@@ -176,36 +184,31 @@ class _Runner:
 
 
 def cases_for_task(
-    task: dict[str, Any],
-    solutions: list[dict[str, Any]],
-    generator: dict[str, Any],
-    section: CasesSection,
-    sandbox: SandboxConfig,
-    counts: StageCounts,
-    rejects: list[dict[str, Any]],
-) -> dict[str, Any] | None:
-    slug = task["slug"]
-    sig = parse_signature(task["meta"])
+    ctx: Context, record: TaskRecord, section: CasesSection, sandbox: SandboxConfig
+) -> TaskRecord | None:
+    """The task's test inputs and every surviving solution's answers on them (see the module
+    docstring), or None when the task is dropped."""
+    slug = record.slug
+    solutions = record.solutions
+    assert record.generator is not None, "testcases reads the generators stage's records"
+    sig = parse_signature(record.task.meta)
     types = [t for _, t in sig.params]
     seed = task_seed(section.seed, slug)
     seeds = case_seeds(seed, section.n)
 
-    def drop_task(reason: str, detail: str, lost: list[dict[str, Any]] | None = None) -> None:
-        counts.drops[reason] += 1
-        rejects.append(reject({"slug": slug}, reason, detail))
-        rejects.extend(reject(s, reason, detail) for s in (solutions if lost is None else lost))
-
     gen = run_generator(
-        generator["generator_code"],
+        record.generator.generator_code,
         seeds=seeds,
         cpu_seconds=section.generator_cpu_seconds,
         memory_mb=section.memory_mb,
         sandbox=sandbox,
     )
     if gen.load_error:
-        drop_task("generator-failed", f"{slug}: the generator does not load: {gen.load_error}")
+        ctx.drop(
+            record, "generator-failed", f"{slug}: the generator does not load: {gen.load_error}"
+        )
         return None
-    inputs: list[dict[str, Any]] = []
+    inputs: list[Case] = []
     seen: set[str] = set()
 
     def add(value: Any, kind: str, case_seed: int | None) -> None:
@@ -213,33 +216,31 @@ def cases_for_task(
         where = f"{slug}: {kind} input" + (f" (seed {case_seed})" if case_seed is not None else "")
         problem = _input_problem(value, types)
         if problem:
-            counts.drops["input-type-mismatch"] += 1
-            rejects.append(
-                reject(
-                    {"slug": slug, "input": value, "seed": case_seed},
-                    "input-type-mismatch",
-                    f"{where}: {problem}",
-                )
+            ctx.drop(
+                {"slug": slug, "input": value, "seed": case_seed},
+                "input-type-mismatch",
+                f"{where}: {problem}",
             )
             return
         if key in seen:
-            counts.drops["duplicate-input"] += 1
+            ctx.drop(
+                {"slug": slug, "input": value, "seed": case_seed},
+                "duplicate-input",
+                f"{where}: the same as an earlier input",
+            )
             return
         seen.add(key)
-        inputs.append({"input": value, "kind": kind, "seed": case_seed})
+        inputs.append(Case(input=value, kind=kind, seed=case_seed))
 
     if section.include_examples:
-        for ex in task["examples"]:
+        for ex in record.task.examples:
             add(list(ex), "example", None)
     for s, outcome in zip(seeds, gen.outcomes, strict=True):
         if not outcome.ok:
-            counts.drops["generator-error"] += 1
-            rejects.append(
-                reject(
-                    {"slug": slug, "seed": s},
-                    "generator-error",
-                    f"{slug}: the generator failed on seed {s}: {outcome.status}: {outcome.error}",
-                )
+            ctx.drop(
+                {"slug": slug, "seed": s},
+                "generator-error",
+                f"{slug}: the generator failed on seed {s}: {outcome.status}: {outcome.error}",
             )
             continue
         add(outcome.value, "generated", s)
@@ -250,35 +251,31 @@ def cases_for_task(
         entry_point=sig.name,
         convert_offline=convert,
         output_param=sig.output_param,
-        inputs=[c["input"] for c in inputs],
+        inputs=[c.input for c in inputs],
         section=section,
         sandbox=sandbox,
     )
     outcomes, limits, load_errors = runner.run_all(solutions)
     for sol in solutions:
-        error = load_errors.get(sol["hash"])
+        error = load_errors.get(sol.hash)
         if error is not None:
-            counts.drops["does-not-load"] += 1
-            rejects.append(
-                reject(sol, "does-not-load", f"{slug} solution #{sol['position']}: {error}")
-            )
-    alive = [s for s in solutions if s["hash"] in outcomes]
+            ctx.drop(sol, "does-not-load", f"{slug} solution #{sol.position}: {error}")
+    alive = [s for s in solutions if s.hash in outcomes]
     slow_of = {
-        s["hash"]: [i for i, o in enumerate(outcomes[s["hash"]]) if o.status in SLOW_STATUSES]
+        s.hash: [i for i, o in enumerate(outcomes[s.hash]) if o.status in SLOW_STATUSES]
         for s in alive
     }
     n_inputs = len(inputs)
 
-    def drop_solution(sol: dict[str, Any], reason: str, detail: str) -> None:
-        counts.drops[reason] += 1
-        rejects.append(reject(sol, reason, f"{slug} solution #{sol['position']}: {detail}"))
+    def drop_solution(sol: Solution, reason: str, detail: str) -> None:
+        ctx.drop(sol, reason, f"{slug} solution #{sol.position}: {detail}")
         alive.remove(sol)
 
     # 1. solutions that did not finish too many inputs (they were stopped there)
     for sol in list(alive):
-        slow = slow_of[sol["hash"]]
+        slow = slow_of[sol.hash]
         if n_inputs and len(slow) / n_inputs > section.max_timeout_share:
-            ran = [i for i in slow if outcomes[sol["hash"]][i].status != "skipped"]
+            ran = [i for i in slow if outcomes[sol.hash][i].status != "skipped"]
             drop_solution(
                 sol,
                 "too-slow",
@@ -290,30 +287,27 @@ def cases_for_task(
     #    accept (decided before anyone is dropped for speed: validity is not about speed)
     invalid: set[int] = set()
     for i, case in enumerate(inputs):
-        errors = [s for s in alive if outcomes[s["hash"]][i].status == "error"]
+        errors = [s for s in alive if outcomes[s.hash][i].status == "error"]
         if alive and len(errors) * 2 > len(alive):
             invalid.add(i)
-            counts.drops["invalid-input"] += 1
-            first = Counter(str(outcomes[s["hash"]][i].error) for s in errors).most_common(1)
-            rejects.append(
-                reject(
-                    {"slug": slug, **case},
-                    "invalid-input",
-                    f"{slug}: input discarded: {len(errors)} of {len(alive)} solutions raised "
-                    f"on it (most often: {first[0][0][:200]})",
-                )
+            first = Counter(str(outcomes[s.hash][i].error) for s in errors).most_common(1)
+            ctx.drop(
+                {"slug": slug, **case.row()},
+                "invalid-input",
+                f"{slug}: input discarded: {len(errors)} of {len(alive)} solutions raised "
+                f"on it (most often: {first[0][0][:200]})",
             )
     # 3. a solution that does not finish an input most of its peers finish is the slow one;
     #    an input few finish is too heavy for this task's solutions
     for i in range(n_inputs):
-        stuck = [s for s in alive if i in slow_of[s["hash"]]]
+        stuck = [s for s in alive if i in slow_of[s.hash]]
         if not stuck or i in invalid:
             continue
         total = len(alive)
         finishers = total - len(stuck)
         if finishers >= 2 and finishers >= section.peers_finish_share * total:
             for sol in stuck:
-                o = outcomes[sol["hash"]][i]
+                o = outcomes[sol.hash][i]
                 drop_solution(
                     sol,
                     "slower-than-peers",
@@ -324,91 +318,87 @@ def cases_for_task(
     for i, case in enumerate(inputs):
         if i in invalid:
             continue
-        heavy = [s for s in alive if i in slow_of[s["hash"]]]
+        heavy = [s for s in alive if i in slow_of[s.hash]]
         if heavy:
-            counts.drops["solution-timeout"] += 1
-            rejects.append(
-                reject(
-                    {"slug": slug, **case},
-                    "solution-timeout",
-                    f"{slug}: input discarded: solution(s) "
-                    f"{', '.join('#' + str(s['position']) for s in heavy)} did not finish it "
-                    f"within {limits[i]:g} s of CPU, and too few others did",
-                )
+            ctx.drop(
+                {"slug": slug, **case.row()},
+                "solution-timeout",
+                f"{slug}: input discarded: solution(s) "
+                f"{', '.join('#' + str(s.position) for s in heavy)} did not finish it "
+                f"within {limits[i]:g} s of CPU, and too few others did",
             )
             continue
         keep_idx.append(i)
     kept_inputs = [inputs[i] for i in keep_idx]
-    answers = {
-        sol["hash"]: [
-            {
-                "status": o.status,
-                "value": node_answer(o.value, answer_type) if o.ok else None,
-                "error": o.error,
-                "cpu": round(o.cpu_seconds, 6),
-            }
-            for o in (outcomes[sol["hash"]][i] for i in keep_idx)
-        ]
-        for sol in alive
-    }
     if len(kept_inputs) < section.min_cases:
-        drop_task(
+        ctx.drop(
+            record,
             "too-few-cases",
             f"{slug}: {len(kept_inputs)} usable input(s), fewer than min_cases "
             f"({section.min_cases})",
-            alive,
+            lost=alive,
         )
         return None
-    counts.tasks_out += 1
-    counts.solutions_out += len(alive)
-    return {
-        "slug": slug,
-        "seed": seed,
-        "base_seed": section.seed,
-        "cases": kept_inputs,
-        "answers": {str(h): a for h, a in answers.items()},
-        "solutions": [s["hash"] for s in alive],
-        "n_generated": sum(c["kind"] == "generated" for c in kept_inputs),
-        "n_examples": sum(c["kind"] == "example" for c in kept_inputs),
-        "call_limits": {
+    answered = [
+        sol.model_copy(
+            update={
+                "answers": [
+                    CaseResult(
+                        status=o.status,
+                        value=node_answer(o.value, answer_type) if o.ok else None,
+                        error=o.error,
+                        cpu=round(o.cpu_seconds, 6),
+                    )
+                    for o in (outcomes[sol.hash][i] for i in keep_idx)
+                ]
+            }
+        )
+        for sol in alive
+    ]
+    tests = Tests(
+        seed=seed,
+        base_seed=section.seed,
+        cases=kept_inputs,
+        call_limits={
             "floor_seconds": section.call_floor,
             "factor": section.call_limit_factor,
             "ceiling_seconds": section.solution_cpu_seconds,
             "rule": LIMIT_RULE,
             "per_input": [limits[i] for i in keep_idx],
         },
-    }
+    )
+    return record.with_solutions(answered, tests=tests)
 
 
-def testcases_shard(
-    tasks: list[dict[str, Any]],
-    solutions: list[dict[str, Any]],
-    generators: list[dict[str, Any]],
-    section: CasesSection,
-    *,
-    sandbox: SandboxConfig,
-) -> dict[str, Any]:
-    counts = StageCounts("testcases", tasks_in=len(tasks), solutions_in=len(solutions))
-    rejects: list[dict[str, Any]] = []
-    by_slug = group_by_slug(solutions)
-    gens = {g["slug"]: g for g in generators}
-    records = []
-    for task in tasks:
-        rec = cases_for_task(
-            task,
-            by_slug.get(task["slug"], []),
-            gens[task["slug"]],
-            section,
-            sandbox,
-            counts,
-            rejects,
-        )
-        if rec is not None:
-            records.append(rec)
+def testcases(
+    ctx: Context, records: list[TaskRecord], *, testcases: CasesSection, sandbox: SandboxConfig
+) -> list[TaskRecord]:
+    """Each task of the shard with its test inputs and its solutions' answers."""
+    out = []
+    for record in records:
+        done = cases_for_task(ctx, record, testcases, sandbox)
+        if done is not None:
+            out.append(done)
+            assert done.tests is not None
             log.info(
                 "%s: %d test inputs, %d solutions",
-                task["slug"],
-                len(rec["cases"]),
-                len(rec["solutions"]),
+                done.slug,
+                len(done.tests.cases),
+                len(done.solutions),
             )
-    return {"records": records, "rejects": rejects, "counts": counts}
+    return out
+
+
+def cpu_spent(records: list[TaskRecord]) -> float:
+    """The CPU seconds the solutions spent on their test cases, natively: what measuring them
+    will cost, roughly (the scheduler starts the heaviest shards' later stages first)."""
+    return sum(a.cpu for r in records for s in r.solutions for a in s.answers or [])
+
+
+TESTCASES = Stage(
+    "testcases",
+    logic=testcases,
+    reads=("testcases", "sandbox"),
+    sharded=True,
+    weighs=cpu_spent,
+)

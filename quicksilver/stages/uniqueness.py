@@ -32,13 +32,15 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from quicksilver.config import UniquenessSection
+from quicksilver.pipeline.records import CaseResult, Solution, TaskRecord, Verdict, json_digest
+from quicksilver.pipeline.stage import Context, Stage, enough_solutions, keep_or_drop
 from quicksilver.sources.convert import parse_signature
 from quicksilver.sources.text import says_any_order, says_many_answers
-from quicksilver.stages.base import StageCounts, group_by_slug, json_digest, reject
-from quicksilver.stages.filters import min_solutions
 
 
 def order_free(x: Any) -> Any:
@@ -62,17 +64,21 @@ def answers_equal(a: Any, b: Any, tol: float) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _answer(a: dict[str, Any], any_order: bool) -> tuple[bool, Any]:
+def _answer(a: CaseResult | Mapping[str, Any], any_order: bool) -> tuple[bool, Any]:
     """(ok, comparable value); failures compare by their error text (never equal to a value)."""
+    if isinstance(a, CaseResult):
+        a = a.model_dump()
     if a["status"] != "ok":
         return False, f"{a['status']}: {a.get('error')}"
     return True, order_free(a["value"]) if any_order else a["value"]
 
 
 def group_answers(
-    answers: dict[str, dict[str, Any]], any_order: bool, tol: float
+    answers: Mapping[str, CaseResult | Mapping[str, Any]], any_order: bool, tol: float
 ) -> list[tuple[Any, list[str]]]:
-    """Partition solutions by their answer: [(answer, [solution hash...])], largest first."""
+    """Partition solutions by their answer: [(answer, [solution hash...])], largest first.
+    ``answers``: solution hash -> its answer on one input (a :class:`CaseResult`, or the same as
+    plain data: ``status``, ``value``, ``error``)."""
     groups: list[tuple[tuple[bool, Any], list[str]]] = []
     for h, a in answers.items():
         ok, value = _answer(a, any_order)
@@ -127,33 +133,32 @@ def _decide(
 
 
 def uniqueness_for_task(
-    task: dict[str, Any],
-    record: dict[str, Any],
-    solutions: list[dict[str, Any]],
+    ctx: Context,
+    record: TaskRecord,
     tol: float,
-    counts: StageCounts,
-    rejects: list[dict[str, Any]],
     *,
     margin: float = 2.0,
     min_support: int = 2,
-) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
-    """Decide a task's expected outputs from the evidence (see the module docstring)."""
-    slug = task["slug"]
-    sig = parse_signature(task["meta"])
+) -> TaskRecord | None:
+    """Decide a task's expected outputs from the evidence (see the module docstring): the record
+    with its verdict and the solutions that agree with it, or None when the task is dropped."""
+    task = record.task
+    slug = task.slug
+    assert record.tests is not None, "uniqueness reads the testcases stage's records"
+    sig = parse_signature(task.meta)
     tol = tol if "double" in (sig.returns if sig.output_param is None else "") else 0.0
-    statement = task.get("statement", "")
-    by_hash = {str(s["hash"]): s for s in solutions}
-    hashes = [str(h) for h in record["solutions"] if str(h) in by_hash]
-    cases = record["cases"]
-    known = {json_digest(t["input"]): t["expected"] for t in task.get("known_tests", [])}
+    statement = task.statement
+    by_hash = {str(s.hash): s for s in record.solutions}
+    answers = {str(s.hash): s.answers or [] for s in record.solutions}
+    hashes = list(by_hash)
+    cases = [c.row() for c in record.tests.cases]
+    known = {json_digest(t["input"]): t["expected"] for t in task.known_tests}
 
-    def per_input(i: int, among: list[str] | None = None) -> dict[str, dict[str, Any]]:
-        return {h: record["answers"][h][i] for h in (hashes if among is None else among)}
+    def per_input(i: int, among: list[str] | None = None) -> dict[str, CaseResult]:
+        return {h: answers[h][i] for h in (hashes if among is None else among)}
 
     def drop_task(reason: str, detail: str, lost: list[str]) -> None:
-        counts.drops[reason] += 1
-        rejects.append(reject({"slug": slug}, reason, detail))
-        rejects.extend(reject(by_hash[h], reason, detail) for h in lost)
+        ctx.drop(record, reason, detail, lost=[by_hash[h] for h in lost])
 
     stated_order_free = says_any_order(statement)
     any_order = stated_order_free
@@ -183,7 +188,7 @@ def uniqueness_for_task(
         for h in members:
             if h not in wrong:
                 wrong[h] = (
-                    f"{slug} solution #{by_hash[h]['position']}: on input "
+                    f"{slug} solution #{by_hash[h].position}: on input "
                     f"{_short(cases[i]['input'])} answered "
                     f"{_short(value) if ok else value}, expected {_short(want)} ({by})"
                 )
@@ -197,7 +202,7 @@ def uniqueness_for_task(
                 f"different ones (first on input {_short(cases[i]['input'])})",
                 hashes,
             )
-            return None, []
+            return None
         # 1. the statement's examples, with their given answers, rule out solutions first (an
         #    example answer that no solution gives is not used: it may be written another way)
         ignored_examples = 0
@@ -259,65 +264,53 @@ def uniqueness_for_task(
                 credible,
             )
             for h, detail in wrong.items():
-                counts.drops["wrong-answer"] += 1
-                rejects.append(reject(by_hash[h], "wrong-answer", detail))
-            return None, []
+                ctx.drop(by_hash[h], "wrong-answer", detail)
+            return None
         classification = "minority-wrong"
     for h, detail in wrong.items():
-        counts.drops["wrong-answer"] += 1
-        rejects.append(reject(by_hash[h], "wrong-answer", detail))
+        ctx.drop(by_hash[h], "wrong-answer", detail)
     kept = [h for h in hashes if h not in wrong]
     if not kept:
         drop_task("ambiguous-output", f"{slug}: no solution agrees with the expected answers", [])
-        return None, []
-    kept = _drop_near_duplicates(slug, kept, by_hash, len(cases), counts, rejects)
-    test_cases = []
-    for i, case in enumerate(cases):
-        # the kept solutions agree on every input (up to order / tolerance where that applies)
-        test_cases.append(
-            {"input": case["input"], "expected": record["answers"][kept[0]][i]["value"]}
+        return None
+    kept = _drop_near_duplicates(ctx, slug, kept, by_hash, len(cases))
+    # the kept solutions agree on every input (up to order / tolerance where that applies)
+    verdict = Verdict(
+        any_order=any_order,
+        classification=classification,
+        decision=decision,
+        expected=[a.value for a in answers[kept[0]]],
+    )
+    # each solution's CPU over the test cases when its answers were collected (natively): what
+    # measuring it will cost, roughly (the profiler starts the heaviest first); the answers
+    # themselves stay in the testcases stage's records
+    solutions = [
+        by_hash[h].model_copy(
+            update={
+                "answers": None,
+                "native_seconds": round(sum(a.cpu for a in answers[h]), 6),
+            }
         )
-    out = {
-        "slug": slug,
-        "any_order": any_order,
-        "classification": classification,
-        "decision": decision,
-        "test_cases": test_cases,
-        "case_kinds": [c["kind"] for c in cases],
-        "case_seeds": [c["seed"] for c in cases],
-        "seed": record["seed"],
-        "base_seed": record["base_seed"],
-        "n_generated": record["n_generated"],
-        "n_examples": record["n_examples"],
-        "solutions": [int(h) for h in kept],
-        # each solution's CPU over the test cases when its answers were collected (natively): what
-        # measuring it will cost, roughly (the profiler starts the heaviest first)
-        "native_seconds": {
-            h: round(sum(float(a.get("cpu") or 0.0) for a in record["answers"][h]), 6) for h in kept
-        },
-    }
-    for key in ("call_limits",):
-        if key in record:
-            out[key] = record[key]
-    return out, [by_hash[h] for h in kept]
+        for h in kept
+    ]
+    return record.with_solutions(solutions, verdict=verdict)
 
 
 def _drop_near_duplicates(
+    ctx: Context,
     slug: str,
     kept: list[str],
-    by_hash: dict[str, dict[str, Any]],
+    by_hash: dict[str, Solution],
     n_inputs: int,
-    counts: StageCounts,
-    rejects: list[dict[str, Any]],
 ) -> list[str]:
     """Near-duplicates (the dedup stage's groups, ``near_group``) are removed only now, among
     solutions that passed: they give the same answers on every input, so no behaviour is merged
     away, and the copy kept is one that passes (the first listed)."""
-    first: dict[int, dict[str, Any]] = {}
+    first: dict[int, Solution] = {}
     out = []
-    for h in sorted(kept, key=lambda h: (int(by_hash[h]["position"]), int(h))):
+    for h in sorted(kept, key=lambda h: (int(by_hash[h].position), int(h))):
         sol = by_hash[h]
-        group = sol.get("near_group")
+        group = sol.near_group
         if group is None:
             out.append(h)
             continue
@@ -325,56 +318,41 @@ def _drop_near_duplicates(
         if keeper is sol:
             out.append(h)
             continue
-        counts.drops["near-duplicate"] += 1
-        rejects.append(
-            reject(
-                sol,
-                "near-duplicate",
-                f"{slug} solution #{sol['position']}: near-duplicate of solution "
-                f"#{keeper['position']} ({sol.get('near_detail', 'same near-duplicate group')}); "
-                f"both pass and give the same answers on all {n_inputs} inputs",
-            )
+        ctx.drop(
+            sol,
+            "near-duplicate",
+            f"{slug} solution #{sol.position}: near-duplicate of solution "
+            f"#{keeper.position} ({sol.near_detail or 'same near-duplicate group'}); "
+            f"both pass and give the same answers on all {n_inputs} inputs",
         )
     order = {h: k for k, h in enumerate(kept)}
     return sorted(out, key=order.__getitem__)
 
 
-def uniqueness_shard(
-    tasks: list[dict[str, Any]],
-    solutions: list[dict[str, Any]],
-    records: list[dict[str, Any]],
-    *,
-    tol: float,
-    min_solutions_: int,
-    margin: float = 2.0,
-    min_support: int = 2,
-) -> dict[str, Any]:
-    counts = StageCounts("uniqueness", tasks_in=len(records))
-    rejects: list[dict[str, Any]] = []
-    tasks_by_slug = {t["slug"]: t for t in tasks}
-    by_slug = group_by_slug(solutions)
-    out_records, out_tasks, out_solutions = [], [], []
-    for rec in records:
-        task = tasks_by_slug[rec["slug"]]
-        sols = [s for s in by_slug.get(rec["slug"], []) if s["hash"] in set(rec["solutions"])]
-        counts.solutions_in += len(sols)
-        result, kept = uniqueness_for_task(
-            task, rec, sols, tol, counts, rejects, margin=margin, min_support=min_support
+def uniqueness(
+    ctx: Context, records: list[TaskRecord], *, uniqueness: UniquenessSection, min_solutions: int
+) -> list[TaskRecord]:
+    """Each task of the shard with its expected outputs, the solutions that disagree dropped;
+    then the minimum-solutions filter again."""
+    decided = []
+    for record in records:
+        result = uniqueness_for_task(
+            ctx,
+            record,
+            uniqueness.double_rel_tol,
+            margin=uniqueness.plurality_margin,
+            min_support=uniqueness.plurality_min_support,
         )
-        if result is None:
-            continue
-        out_records.append(result)
-        out_tasks.append(task)
-        out_solutions.extend(kept)
-    final_tasks, final_solutions = min_solutions(
-        out_tasks, out_solutions, min_solutions_, counts, rejects, when="after the uniqueness stage"
+        if result is not None:
+            decided.append(result)
+    return keep_or_drop(
+        ctx, decided, enough_solutions(min_solutions, when="after the uniqueness stage")
     )
-    slugs = {t["slug"] for t in final_tasks}
-    out_records = [r for r in out_records if r["slug"] in slugs]
-    counts.tasks_out, counts.solutions_out = len(final_tasks), len(final_solutions)
-    return {
-        "records": out_records,
-        "solutions": final_solutions,
-        "rejects": rejects,
-        "counts": counts,
-    }
+
+
+UNIQUENESS = Stage(
+    "uniqueness",
+    logic=uniqueness,
+    reads=("uniqueness", "filters.min_solutions"),
+    sharded=True,
+)

@@ -1,4 +1,4 @@
-"""Stage 4, generators: one ``generator_code`` per task, from the offline synthesizer or an LLM.
+"""Stage 4, generators: one test-input generator per task, from the offline synthesizer or an LLM.
 
 ``synthesis.mode``:
 
@@ -15,26 +15,29 @@ Every kept record says which path wrote its generator and which model (or synthe
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from quicksilver.config import ConfigError, SandboxConfig, SynthesisSection
-from quicksilver.stages.base import StageCounts, group_by_slug, reject
+from quicksilver.pipeline.records import Generator, Solution, Task, TaskRecord
+from quicksilver.pipeline.stage import Context, Stage
 from quicksilver.synth import GeneratorResult, SynthInput
 
 log = logging.getLogger(__name__)
 
 
-def synth_input(task: dict[str, Any], solutions: list[dict[str, Any]]) -> SynthInput:
-    q = task["question"]
+def synth_input(task: Task, solutions: Sequence[Solution]) -> SynthInput:
+    """What a synthesizer sees of a task (the first solution is its reference)."""
+    q = task.question
     return SynthInput(
-        slug=task["slug"],
-        title=q.get("title") or task["slug"],
+        slug=task.slug,
+        title=q.get("title") or task.slug,
         content_html=q.get("content") or "",
-        meta=task["meta"],
-        prompt=task["prompt"],
-        examples=tuple(tuple(e) for e in task["examples"]),
-        reference_code=solutions[0]["code"] if solutions else None,
+        meta=task.meta,
+        prompt=task.prompt,
+        examples=tuple(tuple(e) for e in task.examples),
+        reference_code=solutions[0].code if solutions else None,
     )
 
 
@@ -49,30 +52,29 @@ def _llm(section: SynthesisSection, sandbox: SandboxConfig) -> Any | None:
     )
 
 
-def synthesis_stage(
-    tasks: list[dict[str, Any]],
-    solutions: list[dict[str, Any]],
-    section: SynthesisSection,
+def generators(
+    ctx: Context,
+    records: list[TaskRecord],
     *,
+    synthesis: SynthesisSection,
     sandbox: SandboxConfig,
-    seed: int = 0,
-) -> dict[str, Any]:
+    seed: int,
+) -> list[TaskRecord]:
+    """Each task with its generator; a task without one is dropped with the synthesizers'
+    reasons (``needs-llm-generator`` when only an LLM could write it and none is configured)."""
     from quicksilver.synth.offline import synthesize_offline
 
-    counts = StageCounts("generators", tasks_in=len(tasks), solutions_in=len(solutions))
+    section = synthesis
     llm = _llm(section, sandbox) if section.mode in ("llm", "auto") else None
     if section.mode == "llm" and llm is None:
         raise ConfigError(
             "synthesis.mode is 'llm' but no endpoint is configured: set synthesis.llm.base_url "
             "and synthesis.llm.model (or QUICKSILVER_LLM_BASE_URL / QUICKSILVER_LLM_MODEL)"
         )
-    by_slug = group_by_slug(solutions)
-    generators: list[dict[str, Any]] = []
-    rejects: list[dict[str, Any]] = []
-    kept_tasks, kept_solutions = [], []
-    for task in tasks:
-        slug = task["slug"]
-        inp = synth_input(task, by_slug.get(slug, []))
+    out = []
+    for record in records:
+        slug = record.slug
+        inp = synth_input(record.task, record.solutions)
         results: list[GeneratorResult] = []
         if section.mode in ("offline", "auto"):
             results.append(synthesize_offline(inp, size_cap=section.size_cap))
@@ -85,31 +87,23 @@ def synthesis_stage(
             else:
                 reason = "generator-synthesis-failed"
             detail = "; ".join(f"{slug}: {r.path}: {r.reason}" for r in results)
-            counts.drops[reason] += 1
-            rejects.append(
-                reject({"slug": slug, "attempts": [r.to_dict() for r in results]}, reason, detail)
-            )
-            rejects.extend(reject(s, reason, detail) for s in by_slug.get(slug, []))
+            ctx.drop(record, reason, detail, attempts=[r.to_dict() for r in results])
             log.info("%s: no generator (%s)", slug, detail)
             continue
-        generators.append(
-            {
-                "slug": slug,
-                "generator_code": final.generator_code,
-                "generator_path": final.path,
-                "generator_model": final.model,
-                "notes": final.notes,
-                "attempts": final.attempts,
-                "offline_report": None if final.path == "offline" else results[0].reason,
-            }
+        generator = Generator(
+            generator_code=final.generator_code or "",
+            generator_path=final.path,
+            generator_model=final.model,
+            notes=final.notes,
+            attempts=final.attempts,
+            offline_report=None if final.path == "offline" else results[0].reason,
         )
-        kept_tasks.append(task)
-        kept_solutions.extend(by_slug.get(slug, []))
-    counts.tasks_out, counts.solutions_out = len(kept_tasks), len(kept_solutions)
-    return {
-        "tasks": kept_tasks,
-        "solutions": kept_solutions,
-        "generators": generators,
-        "rejects": rejects,
-        "counts": counts,
-    }
+        out.append(record.model_copy(update={"generator": generator}))
+    return out
+
+
+GENERATORS = Stage(
+    "generators",
+    logic=generators,
+    reads=("synthesis", "sandbox", "testcases.seed"),
+)

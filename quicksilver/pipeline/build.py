@@ -1,0 +1,59 @@
+"""Builds as data: a build is a name, its config type and its stages, in order.
+
+The Mercury and the DPE builds (quicksilver/builds.py) are two lists that share the stages they
+have in common: a shared stage is declared once, in its own file, and placed in both lists. Each
+stage reads the records of the stage before it in its list; the sharded stages run per shard of
+tasks, one shard's stages in order (tasks/chains.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from quicksilver.pipeline.records import TaskRecord
+from quicksilver.pipeline.stage import Stage
+
+
+@dataclass(frozen=True)
+class Build:
+    """``name`` prefixes its Prefect task names (``mercury-load``); ``title`` heads its funnel;
+    ``config`` is its config type (only the sections its stages read); ``example`` gives the
+    made-up task as its last stage reads it, for the preflight's dry run of publish."""
+
+    name: str
+    title: str
+    config: type[Any]
+    stages: tuple[Stage, ...]
+    example: Callable[[Any], TaskRecord]
+
+    def __post_init__(self) -> None:
+        names = [s.name for s in self.stages]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{self.name}: a stage name appears twice in {names}")
+        if not self.stages or self.stages[0].sharded:
+            raise ValueError(f"{self.name}: the first stage reads no records; it cannot be sharded")
+
+    def stage(self, name: str) -> Stage:
+        for s in self.stages:
+            if s.name == name:
+                return s
+        raise KeyError(f"{self.name} has no stage {name!r}")
+
+    def previous(self, stage: Stage) -> Stage | None:
+        """The stage whose records ``stage`` reads (None for the first, which reads sources)."""
+        i = self.stages.index(stage)
+        return self.stages[i - 1] if i else None
+
+    @property
+    def stage_names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.stages)
+
+    @property
+    def sharded(self) -> tuple[Stage, ...]:
+        return tuple(s for s in self.stages if s.sharded)
+
+    def sections(self) -> set[str]:
+        """The config sections its stages read (the first part of each path)."""
+        return {path.split(".")[0] for s in self.stages for path in s.reads if path}

@@ -1,0 +1,371 @@
+"""The runner: a build's stages run from their declarations, and "is this done?" in one place.
+
+:class:`Runner` binds a :class:`~quicksilver.pipeline.build.Build` to a config and derives, from
+each :class:`~quicksilver.pipeline.stage.Stage`:
+
+- **wiring**: a stage reads the records of the stage before it in the build's list: the same
+  shard when both are sharded, every shard (in order) when only the earlier one is, its shard's
+  tasks when only it is. The shards are the tasks of the last stage before the first sharded one,
+  by slug, ``runner.shard_size`` each;
+- **keys**: the stage's name and version, the package version, the config values it reads, the
+  source of its logic and of every project module that logic imports
+  (:mod:`quicksilver.pipeline.keys`), the digests of its input files, and its shard;
+- **completion**: a stage (or shard) is done when its manifest carries its key as it is now
+  (:meth:`Runner.done`); Prefect's cache, on top in tasks/, only echoes this;
+- **counts and rejects**: tasks and solutions in (what it read) and out (what it returned), the
+  drops its logic made through :meth:`Context.drop`, written to its rejects file, and the funnel
+  over all stages (:meth:`Runner.funnel`).
+
+Everything here runs without Prefect.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from quicksilver import __version__
+from quicksilver.fsutil import WriteError, is_storage_error
+from quicksilver.lifecycle import Interrupted
+from quicksilver.pipeline import keys
+from quicksilver.pipeline.build import Build
+from quicksilver.pipeline.files import (
+    StageDir,
+    file_digest,
+    iter_shards,
+    read_jsonl,
+    write_jsonl,
+)
+from quicksilver.pipeline.records import TaskRecord, json_digest
+from quicksilver.pipeline.stage import Context, Stage, StageCounts
+from quicksilver.sandbox.session import ShuttingDown, shutting_down
+
+log = logging.getLogger(__name__)
+
+
+def _plain(value: Any) -> Any:
+    return value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+
+
+def read_records(path: Path) -> list[TaskRecord]:
+    return [TaskRecord.model_validate(row) for row in read_jsonl(path)]
+
+
+def write_records(path: Path, records: list[TaskRecord]) -> Path:
+    return write_jsonl(path, (r.row() for r in records))
+
+
+class Runner:
+    """A build bound to a config: its stages run, keyed, counted and reused (module docstring)."""
+
+    def __init__(self, build: Build, cfg: Any) -> None:
+        self.build = build
+        self.cfg = cfg
+        self.root = Path(cfg.out_dir)
+
+    @property
+    def title(self) -> str:
+        return self.build.title
+
+    def dir(self, stage: str) -> StageDir:
+        return StageDir(self.root, stage)
+
+    # -- wiring ---------------------------------------------------------------------------------
+
+    def _shard_source(self) -> Stage:
+        """The stage whose tasks make the shards: the last before the first sharded stage."""
+        stages = self.build.stages
+        first = next((i for i, s in enumerate(stages) if s.sharded), len(stages))
+        return stages[max(0, first - 1)]
+
+    def shards(self) -> list[tuple[str, list[str]]]:
+        """(name, slugs) per shard of the sharded stages."""
+        path = self.dir(self._shard_source().name).records()
+        slugs = sorted(row["task"]["slug"] for row in read_jsonl(path))
+        return [
+            (f"shard-{i:04d}", part)
+            for i, part in enumerate(iter_shards(slugs, self.cfg.runner.shard_size))
+        ]
+
+    def shard_names(self) -> list[str]:
+        return [name for name, _ in self.shards()]
+
+    def slugs(self, part: str) -> list[str] | None:
+        if not part:
+            return None
+        for name, slugs in self.shards():
+            if name == part:
+                return slugs
+        raise KeyError(f"no shard {part!r}")
+
+    def _record_files(self, stage: Stage, part: str = "") -> list[Path]:
+        prev = self.build.previous(stage)
+        if prev is None:
+            return []
+        if prev.sharded and stage.sharded:
+            return [self.dir(prev.name).records(part)]
+        if prev.sharded:
+            return [self.dir(prev.name).records(p) for p in self.shard_names()]
+        return [self.dir(prev.name).records()]
+
+    def input_files(self, stage: Stage, part: str = "") -> list[Path]:
+        """The files ``stage`` (or its shard ``part``) reads: the previous stage's records, and
+        the files it declares (a source stage's snapshots)."""
+        declared = sorted(stage.inputs(self.cfg)) if stage.inputs is not None else []
+        return self._record_files(stage, part) + declared
+
+    def read_input(self, stage: Stage, part: str = "") -> list[TaskRecord]:
+        """The records ``stage`` (or its shard ``part``) reads, in order."""
+        out = [r for path in self._record_files(stage, part) for r in read_records(path)]
+        prev = self.build.previous(stage)
+        if stage.sharded and prev is not None and not prev.sharded:
+            wanted = set(self.slugs(part) or [])
+            out = [r for r in out if r.slug in wanted]
+        return out
+
+    def shard_work(self, part: str) -> float:
+        """The work a shard's outputs so far say its later stages will take (the stages that
+        declare ``weighs``; 0 before they ran): the scheduler starts the heaviest first."""
+        total = 0.0
+        for stage in self.build.sharded:
+            path = self.dir(stage.name).records(part)
+            if stage.weighs is not None and path.exists():
+                total += stage.weighs(read_records(path))
+        return total
+
+    # -- keys and completion --------------------------------------------------------------------
+
+    def key(self, name: str, part: str = "") -> str:
+        stage = self.build.stage(name)
+        return json_digest(
+            {
+                "stage": name,
+                "version": stage.version,
+                "code": keys.code_digest(stage.code),
+                "quicksilver": __version__,
+                "config": {k: _plain(v) for k, v in stage.settings(self.cfg).items()},
+                "inputs": file_digest(*self.input_files(stage, part)),
+                "part": part,
+                "slugs": self.slugs(part),
+            }
+        )
+
+    def done(self, name: str, part: str = "") -> bool:
+        """Whether the stage (or shard) finished with the key it has now: the one answer to "is
+        this done?" (its manifest), whoever asks."""
+        return self.dir(name).complete(self.key(name, part), part)
+
+    # -- running --------------------------------------------------------------------------------
+
+    def run(self, name: str, part: str = "") -> dict[str, Any]:
+        """Run a stage (or one shard of it) unless it is done; returns a small summary."""
+        stage = self.build.stage(name)
+        if stage.sharded != bool(part):
+            raise ValueError(f"{name}: {'a shard is needed' if stage.sharded else 'not sharded'}")
+        sd = self.dir(name)
+        key = self.key(name, part)
+        label = f"{name}/{part}" if part else name
+        info = sd.manifest(part)
+        if info is not None and info.get("key") == key:
+            log.info("%s: complete with the same inputs and settings, reused", label)
+            return _summary(name, part, key, info["counts"], info.get("seconds", 0.0), True)
+        if shutting_down():
+            raise Interrupted(f"{label}: not started, the build is stopping")
+        start = time.monotonic()
+        try:
+            sd.path.mkdir(parents=True, exist_ok=True)
+            records = self.read_input(stage, part)
+            try:
+                done = apply(
+                    stage,
+                    records,
+                    source=self.build.previous(stage) is None,
+                    part=part,
+                    root=self.root,
+                    folder=sd.path,
+                    funnel=self.funnel,
+                    **stage.settings(self.cfg),
+                )
+            except ShuttingDown as exc:  # a sandbox refused or killed by the stop
+                raise Interrupted(f"{label}: interrupted; a rerun redoes it") from exc
+            out, counts = done.records, done.counts
+            write_records(sd.records(part), out)
+            write_jsonl(sd.rejects(part), done.rejects)
+            seconds = round(time.monotonic() - start, 3)
+            if shutting_down():
+                # sandboxes were killed under it: what it wrote is not trusted (no manifest)
+                raise Interrupted(f"{label}: interrupted; a rerun redoes it")
+            sd.finish(key, counts.to_dict(), part, seconds=seconds)
+        except OSError as exc:
+            if not is_storage_error(exc):
+                raise
+            # a full disk, a read-only folder: one line that names the path
+            where = exc.filename if isinstance(exc.filename, str | Path) else self.root
+            raise WriteError.from_os_error(where, exc) from exc
+        log.info(
+            "%s: tasks %d -> %d, solutions %d -> %d in %.1f s",
+            label,
+            counts.tasks_in,
+            counts.tasks_out,
+            counts.solutions_in,
+            counts.solutions_out,
+            seconds,
+        )
+        return _summary(name, part, key, counts.to_dict(), seconds, False)
+
+    # -- the funnel -----------------------------------------------------------------------------
+
+    def funnel(self) -> list[dict[str, Any]]:
+        """Counts in and out of every stage (shards merged), in the build's order.
+
+        Each row is the stage's :class:`StageCounts` (``drops``: per reason, in the stage's own
+        unit) plus what its rejects files say per reason (:func:`quicksilver.funnel.
+        tally_rejects`): ``drop_tasks``, the tasks dropped, and ``drop_solutions``, the solutions
+        dropped, those lost with a dropped task included. Only finished stages and shards count.
+        """
+        from quicksilver.funnel import RejectTally, tally_rejects_file
+
+        out = []
+        shard_names = self.shard_names()
+        for stage in self.build.stages:
+            sd = self.dir(stage.name)
+            parts = shard_names if stage.sharded else [""]
+            found = [(p, i) for p, i in ((p, sd.manifest(p)) for p in parts) if i is not None]
+            if not found:
+                continue
+            part_counts = [(p, StageCounts.from_dict(i["counts"])) for p, i in found]
+            counts = StageCounts.merge(stage.name, (c for _, c in part_counts))
+            seconds = sum(i.get("seconds", 0.0) for _, i in found)
+            tally = RejectTally()
+            for part, c in part_counts:
+                tally.update(tally_rejects_file(sd.rejects(part), c.tasks_in - c.tasks_out))
+            out.append(
+                {
+                    **counts.to_dict(),
+                    "drop_tasks": dict(sorted((+tally.tasks).items())),
+                    "drop_solutions": dict(sorted((+tally.solutions).items())),
+                    "seconds": round(seconds, 3),
+                }
+            )
+        return out
+
+    # -- the publish dry run (the preflight) ----------------------------------------------------
+
+    def check_publish(self, out_dir: Path) -> None:
+        """Run the build's last stage (publish) on the made-up example task (``Build.example``)
+        into ``out_dir`` (a folder of its own), then read the dataset back as ``quicksilver
+        publish`` does (every row validated against the published features, the card's front
+        matter parsed) and as ``quicksilver score`` does. Raises the first problem; the preflight
+        calls this before the first stage."""
+        from quicksilver.publishing.hub import load_published
+        from quicksilver.records import load_records
+
+        last = self.build.stages[-1]
+        done = apply(
+            last,
+            [self.build.example(self.cfg)],
+            root=Path(out_dir),
+            funnel=lambda: example_funnel(self.build.stage_names),
+            **last.settings(self.cfg),
+        )
+        if done.rejects:
+            raise ValueError(f"the example row is set aside: {done.rejects[0]['detail']}")
+        if len(done.records) != 1:
+            why = "; ".join(done.counts.notes)
+            raise ValueError(f"the example task was not published ({why})")
+        load_published(Path(out_dir))
+        loaded = load_records(Path(out_dir))
+        if len(loaded.records) != 1:
+            why = "; ".join(f"{r.source}: {r.reason}" for r in loaded.rejects)
+            raise ValueError(f"the published example does not load for scoring: {why}")
+
+
+def example_funnel(stages: tuple[str, ...]) -> list[dict[str, Any]]:
+    """A made-up funnel row per stage, with drops of every kind the card shows (a task with its
+    solutions, a solution on its own, an input): the publish dry run's card renders them all."""
+    rows = []
+    for stage in stages:
+        counts = StageCounts(stage, 3, 1, 9, 2, notes=[f"{stage}: an example note"])
+        counts.drops.update({"example-task": 1, "example-solution": 3, "example-input": 2})
+        rows.append(
+            {
+                **counts.to_dict(),
+                "drop_tasks": {"example-task": 1},
+                "drop_solutions": {"example-task": 4, "example-solution": 3},
+                "seconds": 1.0,
+            }
+        )
+    return rows
+
+
+@dataclass
+class Outcome:
+    """What a stage did to some records: the records it kept, its rejects rows, its counts."""
+
+    records: list[TaskRecord]
+    rejects: list[dict[str, Any]]
+    counts: StageCounts
+
+
+def apply(
+    stage: Stage,
+    records: list[TaskRecord],
+    *,
+    source: bool = False,
+    part: str = "",
+    root: Path | None = None,
+    folder: Path | None = None,
+    funnel: Callable[[], list[dict[str, Any]]] | None = None,
+    **settings: Any,
+) -> Outcome:
+    """Run a stage's logic on records, no files and no executor (as datatrove calls a block on
+    a list of documents): the records it keeps, its rejects and counts. ``settings`` are the
+    config values it reads (:meth:`Stage.settings`); ``source``: it reads files, not records
+    (its counts in are what it kept and dropped). The runner calls this for every stage run."""
+    ctx = Context(
+        stage=stage.name,
+        part=part,
+        root=root,
+        folder=folder,
+        writes=stage.writes,
+        funnel=funnel or (lambda: []),
+    )
+    out = stage.logic(ctx, records, **settings)
+    return Outcome(out, ctx.rejects, _counts(stage.name, records, out, ctx, source=source))
+
+
+def _counts(
+    stage: str, records: list[TaskRecord], out: list[TaskRecord], ctx: Context, *, source: bool
+) -> StageCounts:
+    """In: what the stage read (a source stage, which reads files: what it returned and
+    dropped); out: what it returned; drops and notes: what its logic said."""
+    counts = StageCounts(stage, drops=ctx.drops, notes=list(ctx.notes))
+    counts.tasks_out = len(out)
+    counts.solutions_out = sum(len(r.solutions) for r in out)
+    if source:
+        counts.tasks_in = counts.tasks_out + ctx.tasks_dropped
+        counts.solutions_in = counts.solutions_out + ctx.solutions_dropped
+    else:
+        counts.tasks_in = len(records)
+        counts.solutions_in = sum(len(r.solutions) for r in records)
+    return counts
+
+
+def _summary(
+    stage: str, part: str, key: str, counts: dict[str, Any], seconds: float, reused: bool
+) -> dict[str, Any]:
+    """What a stage run returns (small: Prefect persists it as the task's result)."""
+    return {
+        "stage": stage,
+        "part": part,
+        "key": key,
+        "counts": counts,
+        "seconds": seconds,
+        "reused": reused,
+    }

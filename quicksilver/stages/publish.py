@@ -1,0 +1,246 @@
+"""Stage 9, publish (Mercury): a Mercury row per task, then the valid rows written as Parquet per
+split, ``save_to_disk`` and a dataset card (:mod:`quicksilver.publishing`).
+
+The field meanings follow the published Mercury dataset (see docs/publishing.md), so rows load and
+score with the original tooling and with ``quicksilver score``. Where ours differ, it is said here:
+
+- ``solutions[].runtime`` is the runtime measured by this build (the cost of the whole test set
+  on the build machine, ``runtime_meter`` / ``runtime_unit``), formatted like the judge's
+  ("1.23ms"), for every solution alike: an instruction count (the default ``icount`` meter) is
+  converted at the build machine's measured ``instruction_rate``; ``reference_runtimes`` keep the
+  exact counts. A runtime the judge reported with a scraped solution is kept in
+  ``solution_provenance[].runtime_reported``;
+- ``convert_online`` formats a case as LeetCode's judge takes it (one JSON value per line);
+- ``evaluate_offline`` compares in any order when the uniqueness stage found the answer
+  order-free (``answer_any_order``), with a tolerance for ``double`` answers.
+
+A task whose row cannot be made (``row-error``) or does not fit the schema (``invalid-row``) is
+set aside with its solutions; the others are published (:func:`~quicksilver.publishing.writer.
+publish_valid`). The preflight runs this stage on a made-up task before the build
+(:meth:`~quicksilver.pipeline.runner.Runner.check_publish`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from quicksilver import __version__
+from quicksilver.config import BuildConfig
+from quicksilver.machine import machine_info
+from quicksilver.pipeline.records import TaskRecord, json_digest
+from quicksilver.pipeline.stage import Context, Stage
+from quicksilver.publishing.card import CardContext
+from quicksilver.publishing.writer import publish_valid
+from quicksilver.sources.convert import (
+    convert_offline_source,
+    evaluate_offline_source,
+    parse_signature,
+)
+
+log = logging.getLogger(__name__)
+
+CONVERT_ONLINE = '''def convert_online(case):
+    """The case as LeetCode's judge takes it: one JSON value per parameter, one per line."""
+    import json
+    inputs, expected = case
+    return "\\n".join(json.dumps(x) for x in inputs), expected
+'''
+
+UNIT_SCALE_MS = {"s": 1e3, "ms": 1.0, "us": 1e-3, "ns": 1e-6}
+
+
+def format_runtime(value: float, unit: str, *, instruction_rate: float | None = None) -> str:
+    """A measured runtime as the judge writes it ("76ms"). An instruction count becomes the time
+    it takes at this machine's measured ``instruction_rate`` (instructions per CPU second);
+    without a rate it keeps its unit."""
+    if unit == "instructions" and instruction_rate:
+        value, unit = value / instruction_rate, "s"
+    if unit in UNIT_SCALE_MS:
+        ms = value * UNIT_SCALE_MS[unit]
+        return f"{ms:.3g}ms"
+    return f"{value:.4g} {unit}"
+
+
+def meta_info(question: dict[str, Any]) -> dict[str, Any]:
+    """The GraphQL answer shape Mercury stores in ``meta_info``."""
+    return {
+        "data": {
+            "question": {
+                "questionId": str(question.get("questionId") or ""),
+                "questionFrontendId": str(question.get("questionFrontendId") or ""),
+                "questionTitle": question.get("title") or "",
+                "questionTitleSlug": question.get("titleSlug") or "",
+                "content": question.get("content") or "",
+                "difficulty": question.get("difficulty") or "",
+                "categoryTitle": question.get("categoryTitle") or "Algorithms",
+                "stats": question.get("stats") or "{}",
+                "topicTags": [
+                    {"name": t.get("name", ""), "slug": t.get("slug", "")}
+                    for t in question.get("topicTags") or []
+                ],
+                "similarQuestions": question.get("similarQuestions") or "[]",
+            }
+        }
+    }
+
+
+def test_cases(record: TaskRecord) -> list[dict[str, Any]]:
+    """The task's test cases as published: ``{"input": [args...], "expected": value}``."""
+    assert record.tests is not None and record.verdict is not None
+    return [
+        {"input": case.input, "expected": expected}
+        for case, expected in zip(record.tests.cases, record.verdict.expected, strict=True)
+    ]
+
+
+def mercury_row(
+    record: TaskRecord, *, machine: dict[str, Any], version: str, config_sha256: str
+) -> dict[str, Any]:
+    """The published row of a task at the end of the Mercury build."""
+    task, generator, tests, verdict, how = (
+        record.task,
+        record.generator,
+        record.tests,
+        record.verdict,
+        record.profile,
+    )
+    if generator is None or tests is None or verdict is None or how is None:
+        missing = [
+            name
+            for name in ("generator", "tests", "verdict", "profile")
+            if getattr(record, name) is None
+        ]
+        raise KeyError(f"the record has no {', '.join(missing)}")
+    sig = parse_signature(task.meta)
+    sols = sorted((s for s in record.solutions if s.runtime is not None), key=lambda s: s.position)
+    runtimes = {s.hash: s.runtime for s in sols if s.runtime is not None}
+    unit = how.unit
+    return {
+        "id": str(task.id),
+        "slug_name": task.slug,
+        "meta_info": meta_info(task.question),
+        "difficulty": task.difficulty,
+        "pretty_content": [task.statement],
+        "solutions": [
+            {
+                "hash": int(s.hash),
+                "runtime": format_runtime(
+                    runtimes[s.hash].runtime, unit, instruction_rate=how.instruction_rate
+                ),
+                "solution": s.code,
+            }
+            for s in sols
+        ],
+        "prompt": task.prompt,
+        "entry_point": sig.name,
+        "generator_code": generator.generator_code,
+        # sorted keys: the form the cases have always been published in
+        "test_cases": json.dumps(test_cases(record), ensure_ascii=False, sort_keys=True),
+        "convert_online": CONVERT_ONLINE,
+        "convert_offline": convert_offline_source(sig),
+        "evaluate_offline": evaluate_offline_source(sig, any_order=verdict.any_order),
+        # provenance
+        "source": task.source,
+        "snapshot_sha256": task.snapshot_sha256,
+        "generator_path": generator.generator_path,
+        "generator_model": generator.generator_model,
+        "test_seed": int(tests.seed),
+        "n_generated_cases": int(tests.n_generated),
+        "n_example_cases": int(tests.n_examples),
+        "answer_any_order": bool(verdict.any_order),
+        "solution_provenance": [
+            {
+                "hash": int(s.hash),
+                "source": s.source,
+                "model": s.model,
+                "url": s.url,
+                "runtime_reported": s.runtime_reported,
+            }
+            for s in sols
+        ],
+        "runtime_meter": how.meter,
+        "runtime_unit": unit,
+        "instruction_rate": how.instruction_rate,
+        "reference_runtimes": [
+            {
+                "hash": int(s.hash),
+                "runtime": float(runtimes[s.hash].runtime),
+                "ci_low": float(runtimes[s.hash].ci_low),
+                "ci_high": float(runtimes[s.hash].ci_high),
+                "rounds": int(runtimes[s.hash].rounds),
+                "converged": bool(runtimes[s.hash].converged),
+                "flags": list(runtimes[s.hash].flags),
+            }
+            for s in sols
+        ],
+        "machine_id": how.machine_id,
+        # what affects measured cost; the hostname is left out (it identifies, it does not measure)
+        "machine": json.dumps(
+            {k: v for k, v in machine.items() if k != "hostname"}, sort_keys=True
+        ),
+        "quicksilver_version": version,
+        "build_config_sha256": config_sha256,
+    }
+
+
+def stage_notes(funnel: list[dict[str, Any]], stage: str) -> list[str]:
+    """What an earlier stage noted (the splits stage's notes go into the card)."""
+    return [str(n) for row in funnel if row.get("stage") == stage for n in row.get("notes", [])]
+
+
+def publish(ctx: Context, records: list[TaskRecord], *, config: BuildConfig) -> list[TaskRecord]:
+    """The rows of the tasks, their splits as the splits stage set them, the valid ones written
+    to the build's folder; returns the records published."""
+    assert ctx.root is not None
+    machine = machine_info()
+    config_sha = json_digest(config.digest_view())
+    rows: dict[str, dict[str, Any]] = {}
+    notes: list[str] = []
+    for record in records:
+        try:
+            rows[record.slug] = mercury_row(
+                record, machine=machine, version=__version__, config_sha256=config_sha
+            )
+        except Exception as exc:  # one bad record must not cost the whole dataset
+            detail = f"{record.slug}: no row could be made: {type(exc).__name__}: {exc}"
+            log.warning("publish: %s", detail)
+            notes.append(f"{record.slug} left out: {type(exc).__name__}: {exc}")
+            ctx.drop(record, "row-error", detail)
+    splits: dict[str, list[dict[str, Any]]] = {}
+    for record in records:  # in the splits stage's order: train, then eval
+        if record.split is not None and record.slug in rows:
+            splits.setdefault(record.split, []).append(rows[record.slug])
+        elif record.split is not None:
+            splits.setdefault(record.split, [])
+    first = records[0].profile if records else None
+    funnel = ctx.funnel()
+    card = CardContext(
+        name=config.name,
+        funnel=funnel,
+        parameters=config.digest_view(),
+        meter=first.meter if first else config.profile.measure.meter,
+        unit=first.unit if first else "",
+        machine=machine,
+        seeds={
+            "test_cases": config.testcases.seed,
+            "splits": config.splits.seed,
+            "dedup": config.dedup.seed,
+        },
+        notes=[*stage_notes(funnel, "splits"), *notes],
+        built_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        quicksilver_version=__version__,
+    )
+    published = publish_valid(splits, ctx.root, card)
+    by_slug = {r.slug: r for r in records}
+    for slug, detail in published.set_aside.items():
+        ctx.drop(by_slug[slug], "invalid-row", detail)
+    for note in notes + published.notes:
+        ctx.note(note)
+    done = {row["slug_name"] for part in published.splits.values() for row in part}
+    return [r for r in records if r.slug in done]
+
+
+PUBLISH = Stage("publish", logic=publish, reads=("",))

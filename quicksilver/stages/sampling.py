@@ -1,0 +1,164 @@
+"""DPE stage, sampling: exponential input sampling, then the performance-exercising input.
+
+Each of the task's generators runs in the sandbox at scale 2, 4, 8, ... until a wall (time, memory,
+size, int64) or the input stops growing (:func:`quicksilver.dpe.sampling.sample_generator`); then
+the most expensive input on which every valid solution finishes within
+``sampling.finish_cpu_seconds`` is chosen (:func:`quicksilver.dpe.sampling.choose_pe_input`; near
+the limit, decided by instruction counts so that rebuilds choose the same input). Dropped with
+their solutions: tasks whose generators are all ill-defined (``ill-defined-generators``), that
+gave no input the reference finishes (``no-input``), or no input every solution finishes
+(``no-common-input``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from quicksilver.config import SamplingSection, SandboxConfig
+from quicksilver.meters import MeterError
+from quicksilver.pipeline.records import PEInput, TaskRecord
+from quicksilver.pipeline.stage import Context, Stage
+from quicksilver.sandbox.session import SandboxError
+from quicksilver.stages.candidates import ordered
+
+log = logging.getLogger(__name__)
+
+
+def sampling(
+    ctx: Context,
+    records: list[TaskRecord],
+    *,
+    sampling: SamplingSection,
+    sandbox: SandboxConfig,
+) -> list[TaskRecord]:
+    """Per task: sample each generator with the scale doubling until a wall, then choose the most
+    expensive input on which every valid solution finishes."""
+    from quicksilver.dpe.sampling import (
+        InstructionBudget,
+        SamplingLimits,
+        Target,
+        choose_pe_input,
+        sample_generator,
+    )
+
+    section = sampling
+
+    limits = SamplingLimits(
+        time_wall_seconds=section.time_wall_seconds,
+        memory_mb=section.memory_mb,
+        min_scale_exp=section.min_scale_exp,
+        max_scale_exp=section.max_scale_exp,
+        max_input_bytes=section.max_input_bytes,
+        generator_seed=section.seed,
+    )
+    budget = _finish_budget(section, sandbox, InstructionBudget)
+    out: list[TaskRecord] = []
+    for record in records:
+        slug = record.slug
+        assert record.perf_generators is not None, "sampling reads the sas stage's records"
+        generators = record.perf_generators.generators
+        sols = ordered(record.solutions)
+        target = Target.from_meta(record.task.meta)
+        reference = sols[0]
+        traces = []
+        candidates = []
+        for g in generators:
+            trace = sample_generator(
+                g["code"],
+                index=g["index"],
+                reference_code=reference.code,
+                target=target,
+                limits=limits,
+                sandbox=sandbox,
+                task=slug,
+            )
+            traces.append(trace)
+            if trace.ill_defined:
+                ctx.note(f"{slug}: generator {g['index']} ill-defined: {trace.reason}")
+            candidates += trace.candidates
+        if not candidates:
+            reason = "ill-defined-generators" if all(t.ill_defined for t in traces) else "no-input"
+            detail = f"{slug}: no generator produced an input the reference finishes: " + "; ".join(
+                f"#{t.generator}: {t.stop} ({t.reason})" for t in traces
+            )
+            ctx.drop(record, reason, detail, lost=sols, traces=[t.to_dict() for t in traces])
+            continue
+        choice = choose_pe_input(
+            candidates,
+            {str(s.hash): s.code for s in sols},
+            target=target,
+            cpu_seconds=section.finish_cpu_seconds,
+            memory_mb=section.memory_mb,
+            sandbox=sandbox,
+            task=slug,
+            max_tries=section.max_candidates,
+            budget=budget,
+        )
+        if choice.candidate is None:
+            detail = f"{slug}: {choice.reason}"
+            ctx.drop(record, "no-common-input", detail, lost=sols, tried=choice.tried)
+            continue
+        c = choice.candidate
+        trace = next(t for t in traces if t.generator == c.generator)
+        gen = next(g for g in generators if g["index"] == c.generator)
+        chosen = PEInput(
+            pe_input=[c.args],
+            generator=c.generator,
+            generator_path=gen["path"],
+            generator_model=gen["model"],
+            generator_code=gen["code"],
+            generators_tried=len(generators),
+            scale=c.scale,
+            input_sha256=c.input_sha256,
+            input_bytes=c.input_bytes,
+            reference_hash=reference.hash,
+            reference_cost=c.reference_cost,
+            stop=trace.stop,
+            finish_costs=choice.costs,
+            finish_rule=(
+                f"CPU time, and near the limit: at most "
+                f"{budget.describe(section.finish_cpu_seconds)} (icount)"
+                if budget
+                else "CPU time"
+            ),
+            tried=choice.tried,
+            traces=[t.to_dict() for t in traces],
+        )
+        out.append(record.model_copy(update={"pe_input": chosen}))
+        log.info(
+            "%s: pe input from generator %d at scale %d (%d bytes; reference %.3g s)",
+            slug,
+            c.generator,
+            c.scale,
+            c.input_bytes,
+            c.reference_cost,
+        )
+    return out
+
+
+def _finish_budget(section: SamplingSection, sandbox: SandboxConfig, cls: Any) -> Any:
+    """The instruction budget that decides near-limit finishes, or None (CPU time alone)."""
+    if not section.count_near_limit:
+        return None
+    from quicksilver.calibration import measure_instruction_rate
+
+    try:
+        rate = measure_instruction_rate(sandbox).rate
+    except (MeterError, SandboxError, OSError) as exc:
+        log.warning(
+            "sampling: the icount meter is not available (%s); solutions near the finish limit "
+            "are decided by CPU time alone, and a rebuild may choose other inputs",
+            exc,
+        )
+        return None
+    return cls(rate=rate)
+
+
+SAMPLING = Stage(
+    "sampling",
+    logic=sampling,
+    reads=("sampling", "pe_profile.sandbox"),
+    sharded=True,
+    heavy=True,
+)

@@ -1,0 +1,133 @@
+"""A build, run as Prefect tasks: what every build flow does, from the build's list of stages.
+
+:func:`run_build` is the body of a build flow (flows/build_mercury.py, flows/build_dpe.py): the
+preflight, then the build's stages in list order. The whole-build stages run one after another;
+the sharded ones run per shard through :func:`tasks.chains.run_chains` (a shard's next stage is
+submitted only when its previous one completed, deepest stage first, the heaviest shard first for
+``heavy`` stages), except a stage that must run ``alone`` with this config, which runs shard after
+shard once the chains are done. At the end the funnel is published as Prefect artifacts.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from prefect.artifacts import create_markdown_artifact, create_table_artifact
+from prefect.futures import PrefectFuture
+from prefect.logging import get_run_logger
+
+from quicksilver.fsutil import WriteError
+from quicksilver.funnel import funnel_markdown, funnel_rows, print_funnel
+from quicksilver.lifecycle import Interrupted
+from quicksilver.pipeline.build import Build
+from quicksilver.pipeline.files import cpu_count
+from quicksilver.pipeline.runner import Runner
+from quicksilver.preflight import check_build_ready
+from quicksilver.sandbox.session import shutting_down, sweep_orphans
+from tasks.chains import ShardChain, run_chains
+from tasks.stages import stored
+
+
+class BuildFailed(RuntimeError):
+    """Some shards failed: the finished work is kept and reused by the next run."""
+
+
+def start_build(cfg: Any) -> None:
+    """What every build does before its first stage: the preflight (one line and no stage folder
+    when the build cannot run here), then the sandbox folders dead processes left are removed."""
+    check_build_ready(cfg)
+    sweep_orphans()
+
+
+def _exception_of(state: Any) -> BaseException | None:
+    try:
+        exc = state.result(raise_on_failure=False)
+    except Exception:  # the result could not be read back: the state message says enough
+        return None
+    return exc if isinstance(exc, BaseException) else None
+
+
+def raise_for_failed_shards(runner: Runner, failed: list[tuple[str, Any]]) -> None:
+    """Stop the flow when shards failed (``failed``: (shard, final state) pairs).
+
+    A stop on a signal raises :class:`Interrupted`; a shard that could not write (disk full,
+    read-only folder) raises its :class:`WriteError`, which names the path; otherwise
+    :class:`BuildFailed` lists the shards and why each failed.
+    """
+    if shutting_down():
+        raise Interrupted(
+            "the build was stopped; finished shards are kept and a rerun redoes only the others"
+        )
+    if not failed:
+        return
+    for _part, state in failed:
+        exc = _exception_of(state)
+        if isinstance(exc, WriteError):
+            raise exc
+    print_funnel(runner.funnel(), title=f"{runner.title} (incomplete)")
+    raise BuildFailed(
+        "shard(s) failed; finished shards are kept and a rerun redoes only these: "
+        + "; ".join(f"{part}: {state.name}: {state.message}" for part, state in failed)
+    )
+
+
+def run_build(build: Build, config: dict[str, Any]) -> dict[str, Any]:
+    """Build the dataset (inside a flow); returns the funnel and where the dataset is."""
+    logger = get_run_logger()
+    logging.getLogger("quicksilver").setLevel(logging.INFO)  # Prefect's setup leaves it at WARNING
+    cfg = build.config.model_validate(config)
+    start_build(cfg)
+    runner = Runner(build, cfg)
+    stages = list(build.stages)
+    sharded_at = [i for i, s in enumerate(stages) if s.sharded]
+    first, last = (sharded_at[0], sharded_at[-1]) if sharded_at else (len(stages), len(stages) - 1)
+    for stage in stages[:first]:
+        stored(runner, stage.name)(config)
+
+    shard_list = runner.shards() if sharded_at else []
+    if sharded_at:
+        logger.info(
+            "%d task(s) in %d shard(s)", sum(len(s) for _, s in shard_list), len(shard_list)
+        )
+    sharded = stages[first : last + 1]
+    alone = [s for s in sharded if s.alone is not None and s.alone(cfg)]
+    chained = [s for s in sharded if s not in alone]
+
+    def submitter(part: str) -> Any:
+        def submit(i: int) -> PrefectFuture[Any]:
+            return stored(runner, chained[i].name, part).submit(config, part)
+
+        return submit
+
+    chains = [
+        ShardChain(part, [s.name for s in chained], submitter(part)) for part, _ in shard_list
+    ]
+    failed = run_chains(
+        chains,
+        slots=cfg.runner.workers or cpu_count(),
+        cost=lambda chain, i: runner.shard_work(chain.part) if chained[i].heavy else 0,
+    )
+    if not failed:
+        # a stage that must not share the machine (a cpu meter measuring): shard after shard
+        for stage in alone:
+            for part, _ in shard_list:
+                state: Any = stored(runner, stage.name, part)(config, part, return_state=True)
+                if not state.is_completed():
+                    failed.append((part, state))
+    raise_for_failed_shards(runner, failed)
+
+    for stage in stages[last + 1 :]:
+        stored(runner, stage.name)(config)
+    funnel = runner.funnel()
+    try:
+        create_table_artifact(
+            key=f"{build.name}-funnel", table=funnel_rows(funnel), description="Counts per stage"
+        )
+        create_markdown_artifact(
+            key=f"{build.name}-summary",
+            markdown=funnel_markdown(funnel, runner.root, build.title),
+        )
+    except Exception as exc:  # artifacts are a view; the build does not depend on them
+        logger.warning("could not record the Prefect artifacts: %s", exc)
+    return {"dataset": str(runner.root), "funnel": funnel}

@@ -1,0 +1,185 @@
+"""The command line of a build flow: a config and overrides in, the flow on its task runner, one
+line out when something goes wrong.
+
+    python flows/build_mercury.py --config configs/mercury.yaml --set testcases.n=8
+
+Exit codes: 0 built; 1 the build failed (shards, a write, no task left to publish: one line on
+stderr); 2 a bad config; 3 the build cannot run here (the preflight's line, nothing written);
+128 + signal when stopped by SIGTERM / SIGINT (finished work kept, no process left behind).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from prefect.settings import (
+    PREFECT_API_URL,
+    PREFECT_FLOWS_HEARTBEAT_FREQUENCY,
+    temporary_settings,
+)
+from prefect.task_runners import TaskRunner
+
+from quicksilver.config import ConfigError, RunnerSection, load_build_config
+from quicksilver.fsutil import WriteError
+from quicksilver.funnel import print_funnel
+from quicksilver.lifecycle import GracefulStop, Interrupted, signal_name
+from quicksilver.pipeline.build import Build
+from quicksilver.preflight import NotReady, check_build_ready
+from tasks.build import BuildFailed
+
+# Errors the command line reports in one line of its own: their tracebacks stay out of the console
+# (the Prefect API and UI still get them).
+ONE_LINE_ERRORS: tuple[type[BaseException], ...] = (
+    BuildFailed,
+    ConfigError,
+    Interrupted,
+    NotReady,
+    WriteError,
+)
+
+
+def make_task_runner(runner: RunnerSection) -> TaskRunner[Any]:
+    """The Prefect task runner the config names (dask / ray need their Prefect integration)."""
+    from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
+
+    from quicksilver.pipeline.files import cpu_count
+
+    workers = runner.workers or cpu_count()
+    if runner.kind == "thread":
+        return ThreadPoolTaskRunner(max_workers=workers)
+    if runner.kind == "process":
+        return ProcessPoolTaskRunner(max_workers=workers)
+    if runner.kind == "dask":
+        try:
+            from prefect_dask import DaskTaskRunner  # type: ignore[import-not-found]
+        except ImportError as exc:
+            raise ConfigError("runner.kind is dask: pip install prefect-dask") from exc
+        if runner.address:
+            return DaskTaskRunner(address=runner.address)
+        return DaskTaskRunner(cluster_kwargs={"n_workers": workers, "threads_per_worker": 1})
+    try:
+        from prefect_ray import RayTaskRunner  # type: ignore[import-not-found]
+    except ImportError as exc:
+        raise ConfigError("runner.kind is ray: pip install prefect-ray") from exc
+    return RayTaskRunner(address=runner.address) if runner.address else RayTaskRunner()
+
+
+UI_API = "http://127.0.0.1:4200/api"
+
+
+def local_ui_api(url: str = UI_API) -> str | None:
+    """The API of a Prefect server started with `make ui`, when one answers on 127.0.0.1:4200."""
+    import urllib.request
+
+    if os.environ.get("PREFECT_API_URL"):
+        return None  # the user chose a server already
+    try:
+        with urllib.request.urlopen(f"{url}/health", timeout=1.0) as resp:
+            return url if resp.status == 200 else None
+    except OSError:
+        return None
+
+
+class _OneLineErrors(logging.Filter):
+    """Drops the traceback of an error the command reports in one line (see ONE_LINE_ERRORS)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        seen = 0
+        while exc is not None and seen < 10:
+            if isinstance(exc, ONE_LINE_ERRORS):
+                record.exc_info, record.exc_text = None, None
+                break
+            exc, seen = exc.__cause__ or exc.__context__, seen + 1
+        return True
+
+
+def _quiet_console_tracebacks() -> None:
+    for handler in logging.getLogger().handlers:
+        if not any(isinstance(f, _OneLineErrors) for f in handler.filters):
+            handler.addFilter(_OneLineErrors())
+
+
+def run_cli(
+    argv: list[str] | None,
+    *,
+    build: Build,
+    build_flow: Any,
+    default_config: str,
+    example: str,
+    description: str,
+) -> int:
+    """The command line of ``build``'s flow: config + overrides -> the flow on its task runner
+    (exit codes in the module docstring)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--config", default=default_config, help="YAML build config")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=f"override a config value, e.g. --set {example} (repeatable)",
+    )
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    try:
+        # relative paths stay relative (to the working directory): the published card and the
+        # build's config digest then do not depend on where the repository is checked out
+        cfg = load_build_config(args.config, args.set, cls=build.config)
+        runner = make_task_runner(cfg.runner)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        check_build_ready(cfg)  # before Prefect starts anything (the flow checks again)
+    except NotReady as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 3
+    updates: dict[Any, Any] = {
+        PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None,
+    }
+    ui = local_ui_api()
+    if ui:
+        updates[PREFECT_API_URL] = ui
+        print(f"reporting to the Prefect server at {ui} (make ui)")
+    _quiet_console_tracebacks()
+    stop = GracefulStop(
+        lambda signum: (
+            f"error: stopped by {signal_name(signum)}: finished stages and shards are kept in "
+            f"{Path(cfg.out_dir) / 'stages'}; run the same command again to finish the rest"
+        )
+    )
+    with temporary_settings(updates=updates):
+        try:
+            result = stop.run(
+                lambda: build_flow.with_options(task_runner=runner)(cfg.model_dump(mode="json"))
+            )
+        except Exception as exc:
+            if stop.stopped:
+                stop.announce()
+                return stop.exit_code
+            codes = {ConfigError: 2, NotReady: 3, BuildFailed: 1, WriteError: 1, Interrupted: 1}
+            code = next((c for cls, c in codes.items() if isinstance(exc, cls)), None)
+            if code is None:
+                raise
+            print("error: " + " ".join(str(exc).split()), file=sys.stderr)  # one line
+            return code
+    if stop.stopped:
+        stop.announce()
+        return stop.exit_code
+    print_funnel(result["funnel"], title=build.title)
+    published = next((row for row in result["funnel"] if row["stage"] == "publish"), None)
+    if published is not None and published["tasks_out"] == 0:
+        print(
+            "error: no task came through the build, so no dataset was written; the funnel above "
+            "says where the tasks went (each stage's rejects file has every reason)",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"dataset: {result['dataset']} (parquet/, hf/, README.md)")
+    return 0

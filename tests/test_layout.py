@@ -1,0 +1,150 @@
+"""The layout: imports run one way and never in a circle (docs/architecture.md).
+
+Layers, lowest first: the core (``quicksilver/`` but the pipeline, the stages and the builds),
+the pipeline contract (``quicksilver/pipeline/``), the stages (``quicksilver/stages/``), the builds
+(``quicksilver/builds.py``, ``quicksilver/preflight.py``), the command line (``quicksilver/cli.py``),
+then Prefect: ``tasks/`` and ``flows/``. A module imports its own layer or lower ones; imports
+inside functions count too. No flow imports another flow, and nothing under ``quicksilver/``
+imports Prefect.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LAYERS = ("core", "pipeline", "stages", "builds", "cli", "tasks", "flows")
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for folder in ("quicksilver", "tasks", "flows"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if "runtime" in path.parts:  # run inside the sandbox, not imported by the package
+                continue
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            found[name.removesuffix(".__init__")] = path
+    return found
+
+
+def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The modules of the project ``name`` imports (the nearest existing module of each
+    ``from a.b import c``), and the top-level names of everything else."""
+    out: set[str] = set()
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
+            targets = [base, *(f"{base}.{a.name}" for a in node.names)]
+        else:
+            continue
+        for target in targets:
+            probe = target
+            while probe and probe not in modules:
+                probe = probe.rsplit(".", 1)[0] if "." in probe else ""
+            out.add(probe or target.split(".")[0])
+    out.discard(name)
+    return out
+
+
+def _layer(name: str) -> str:
+    if name.startswith("flows"):
+        return "flows"
+    if name.startswith("tasks"):
+        return "tasks"
+    if name == "quicksilver.cli":
+        return "cli"
+    if name in ("quicksilver.builds", "quicksilver.preflight"):
+        return "builds"
+    if name.startswith("quicksilver.stages"):
+        return "stages"
+    if name.startswith("quicksilver.pipeline"):
+        return "pipeline"
+    return "core"
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    return {name: _imports(name, path, modules) for name, path in modules.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v] & graph.keys():
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycle():
+    assert _cycles(_graph()) == []
+
+
+def test_imports_run_one_way():
+    graph = _graph()
+    upward = [
+        f"{a} ({_layer(a)}) imports {b} ({_layer(b)})"
+        for a, targets in graph.items()
+        for b in targets
+        if b in graph and LAYERS.index(_layer(b)) > LAYERS.index(_layer(a))
+    ]
+    assert upward == []
+
+
+def test_no_flow_imports_another_and_the_core_is_prefect_free():
+    graph = _graph()
+    flow_names = {n for n in graph if n.startswith("flows.")}
+    flow_names |= {n.split(".")[-1] for n in flow_names}  # imported as a script's neighbour
+    crossing = [
+        f"{a} imports {b}"
+        for a, targets in graph.items()
+        if a.startswith("flows.")
+        for b in targets
+        if b in flow_names
+    ]
+    assert crossing == []
+    prefect = [a for a, t in graph.items() if a.startswith("quicksilver") and "prefect" in t]
+    assert prefect == []
+
+
+def test_a_cycle_or_an_upward_import_would_be_found(tmp_path):
+    """The checks can fail: two modules that import each other, and a core module that reaches
+    into the stages."""
+    graph = {"a": {"b"}, "b": {"a"}, "c": set()}
+    assert _cycles(graph) == [["a", "b"]]
+    assert (
+        _layer("quicksilver.dpe.select") == "core" and _layer("quicksilver.stages.sas") == "stages"
+    )
