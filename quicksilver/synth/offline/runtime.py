@@ -1,0 +1,561 @@
+"""The emitted runtime: the small generic sampler every offline generator carries, and the file
+around it (:func:`emit_generator`).
+
+The functions below are copied verbatim (``inspect.getsource``) into every generated generator,
+after its literal spec: they use only ``math``, ``random``, each other and builtin types.
+:func:`sample_spec` runs them in this process (tests, debugging). The sampling policies written into
+each file's header are :data:`SAMPLING_POLICY` (test inputs) and :data:`PERF_POLICY`
+(``perf_input_gen(scale)``).
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import math
+import pprint
+import random
+import textwrap
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from quicksilver.synth import OFFLINE_SYNTHESIZER
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SIZE_CAP = 1000
+
+# ---------------------------------------------------------------------------------------------
+# The generic runtime. These functions are copied verbatim (inspect.getsource) into every
+# generated generator, so they use only ``math``, ``random`` and each other, and builtin types.
+# ---------------------------------------------------------------------------------------------
+
+_BOUNDARY_P = 0.1  # probability of a boundary size / value / path-shaped tree
+_ORDER_P = 0.1  # probability that a list with no stated order comes sorted (asc or desc)
+# "random": test inputs (the policy above). "max": performance inputs for perf_input_gen(scale):
+# every length and count at its largest allowed value (the caller caps it with size_cap = scale),
+# magnitude-like scalars likewise, and no random edge cases (they would break monotonicity).
+_SIZE_MODE = "random"
+
+
+def _eval(form: int | dict, q: dict) -> int:
+    """A bound: a number, or {"const": c, "terms": {quantity: coefficient}} evaluated on ``q``."""
+    if not isinstance(form, dict):
+        return form
+    return form["const"] + sum(coef * q[name] for name, coef in form["terms"].items())
+
+
+def _chance(p: float) -> bool:
+    """True with probability ``p``; never in "max" mode, where sizes must be monotone in scale.
+
+    In "random" mode it draws exactly one ``random.random()``, as the runtime always did.
+    """
+    return _SIZE_MODE != "max" and random.random() < p
+
+
+def _pick_size(lo: int, hi: int) -> int:
+    """A length or count: uniform in [lo, hi], now and then exactly lo or hi (edge cases).
+
+    In "max" mode: hi (which the callers already capped at size_cap).
+    """
+    if _SIZE_MODE == "max":
+        return hi
+    if _chance(_BOUNDARY_P):
+        return random.choice((lo, hi))
+    return random.randint(lo, hi)
+
+
+def _log_magnitude(a: int, b: int) -> int:
+    """An integer in [a, b] (0 <= a <= b) whose magnitude is log-uniform."""
+    x = math.exp(random.uniform(math.log(a + 1), math.log(b + 1))) - 1
+    return min(b, max(a, int(x)))
+
+
+def _pick_scalar(lo: int, hi: int) -> int:
+    """A scalar integer: log-uniform in magnitude over a range spanning >= 3 orders of magnitude."""
+    if _chance(_BOUNDARY_P):
+        return random.choice((lo, hi))
+    if lo >= 0:
+        return _log_magnitude(lo, hi) if hi + 1 >= 1000 * (lo + 1) else random.randint(lo, hi)
+    if hi <= 0:
+        if -lo + 1 >= 1000 * (-hi + 1):
+            return -_log_magnitude(-hi, -lo)
+        return random.randint(lo, hi)
+    if max(-lo, hi) + 1 < 1000:
+        return random.randint(lo, hi)
+    neg = math.log(-lo + 1)
+    pos = math.log(hi + 1)
+    if random.random() * (neg + pos) < neg:
+        return -_log_magnitude(1, -lo)
+    return _log_magnitude(0, hi)
+
+
+def _sample_quantities(quantities: list, size_cap: int) -> dict:
+    """Sizes and scalars in order; each bound is ``coef * x + rest >= 0`` (rest: earlier ones).
+
+    An item may also carry ``"mod": [m, r]`` (x % m == r: ``n is even``) and ``"ne"``: bounds
+    ``coef * x + rest != 0`` (``divisor != 0``, ``src != dst``).
+    """
+    for _attempt in range(200):
+        q: dict = {}
+        for item in quantities:
+            los, his = [], []  # the synthesizer gives every quantity at least one of each
+            for bound in item["bounds"]:
+                rest = _eval(bound["rest"], q)
+                coef = bound["coef"]
+                if coef > 0:
+                    los.append(-(rest // coef))  # ceil(-rest / coef)
+                else:
+                    his.append(rest // -coef)  # floor(rest / -coef)
+            lo, hi = max(los), min(his)
+            mod = item.get("mod")
+            if mod:
+                lo += (mod[1] - lo) % mod[0]
+            if item["size"]:
+                cap = size_cap
+                if "cap" in item:  # a free n with length == a * n + c: the length fits the cap
+                    cap = (size_cap - item["cap"][1]) // item["cap"][0]
+                hi = min(hi, max(cap, lo))
+            if mod:
+                hi -= (hi - mod[1]) % mod[0]
+            if lo > hi:
+                break  # an earlier choice left no room: draw again
+            value = _pick_quantity(item, lo, hi, size_cap, q)
+            if value is None:
+                break
+            q[item["name"]] = value
+        else:
+            return q
+    raise RuntimeError("could not satisfy the size constraints in 200 draws")
+
+
+def _pick_quantity(item: dict, lo: int, hi: int, size_cap: int, q: dict) -> int | None:
+    """One size or scalar in [lo, hi] (already aligned to its ``mod``); None: no allowed value
+    was found (the caller draws everything again)."""
+    mod = item.get("mod")
+    for attempt in range(20):
+        if attempt:
+            value = random.randint(lo, hi)  # only after an excluded value ("ne")
+        elif item["size"]:
+            value = _pick_size(lo, hi)
+        elif _SIZE_MODE == "max" and lo >= 0 and hi + 1 >= 1000 * (lo + 1):
+            # a magnitude-like scalar (amount <= 10^4, x <= 2^31 - 1) grows with scale too
+            value = min(hi, max(lo, size_cap))
+        else:
+            value = _pick_scalar(lo, hi)
+        if mod:
+            value -= (value - mod[1]) % mod[0]  # stays >= lo, which is aligned
+        if all(b["coef"] * value + _eval(b["rest"], q) != 0 for b in item.get("ne", ())):
+            return value
+    return None
+
+
+def _fit_sum(counts: list, lo: int, limit: int) -> list:
+    """Shrink per-item lengths (each >= lo) proportionally so that their sum is <= limit."""
+    total = sum(counts)
+    if total <= limit:
+        return counts
+    floor_total = lo * len(counts)
+    if floor_total > limit:
+        raise RuntimeError(f"{len(counts)} items of length >= {lo} exceed the sum bound {limit}")
+    scale = (limit - floor_total) / (total - floor_total)
+    return [lo + int((c - lo) * scale) for c in counts]
+
+
+def _level_counts(dims: list, q: dict, size_cap: int) -> list:
+    """Item counts level by level: [[n], [len(row 0), len(row 1), ...], ...]."""
+    levels = [[q[dims[0]["q"]]]]
+    for dim in dims[1:]:
+        total = sum(levels[-1])
+        if "q" in dim:
+            counts = [q[dim["q"]]] * total
+        else:
+            lo = dim["lo"]
+            hi = max(lo, min(dim["hi"], size_cap))
+            counts = [_pick_size(lo, hi) for _ in range(total)]
+            if dim.get("sum_max") is not None:
+                limit = min(dim["sum_max"], max(size_cap, lo * total))
+                counts = _fit_sum(counts, lo, limit)
+        levels.append(counts)
+    return levels
+
+
+def _draw_float(leaf: dict, count: int, distinct: bool, edge: bool) -> list:
+    lo, hi = leaf["lo"], leaf["hi"]
+    out: list = []
+    seen: set = set()
+    tries = 0
+    while len(out) < count:
+        tries += 1
+        if tries > 100 * count + 100:
+            raise RuntimeError("could not draw the floating-point values")
+        if edge and random.random() < 0.5:
+            x = random.choice((lo, hi))
+        else:
+            x = min(hi, max(lo, round(random.uniform(lo, hi), 5)))
+        if (leaf["lo_strict"] and x <= lo) or (leaf["hi_strict"] and x >= hi):
+            continue
+        if distinct and x in seen:
+            continue
+        seen.add(x)
+        out.append(x)
+    return out
+
+
+def _draw(leaf: dict, q: dict, count: int, distinct: bool, edge: bool) -> list:
+    """``count`` values of one leaf domain (``edge``: lean on the extremes)."""
+    if count == 0:
+        return []  # e.g. an empty list whose value bound is nums.length - 1
+    kind = leaf["type"]
+    if kind == "bool":
+        return [random.random() < 0.5 for _ in range(count)]
+    if kind == "float":
+        return _draw_float(leaf, count, distinct, edge)
+    if kind == "int" and "set" not in leaf:
+        lo = max(_eval(f, q) for f in leaf["lo"])
+        hi = min(_eval(f, q) for f in leaf["hi"])
+        if lo > hi:
+            raise RuntimeError(f"empty value range [{lo}, {hi}]")
+        if leaf.get("ne"):
+            return _draw_excluding(leaf, q, count, distinct, edge, lo, hi)
+        if distinct:
+            if count > hi - lo + 1:
+                raise RuntimeError(f"{count} distinct values do not fit in [{lo}, {hi}]")
+            if edge and count >= 2:
+                out = [lo, hi, *random.sample(range(lo + 1, hi), count - 2)]
+                random.shuffle(out)
+                return out
+            return random.sample(range(lo, hi + 1), count)
+        if edge:
+            return [
+                random.choice((lo, hi)) if random.random() < 0.5 else random.randint(lo, hi)
+                for _ in range(count)
+            ]
+        return [random.randint(lo, hi) for _ in range(count)]
+    choices = list(leaf["set"]) if "set" in leaf else list(leaf["alphabet"])
+    if distinct:
+        if count > len(choices):
+            raise RuntimeError(f"{count} distinct values do not fit in {len(choices)} choices")
+        return random.sample(choices, count)
+    if edge and len(choices) > 1:
+        choices = random.sample(choices, random.randint(1, 2))  # e.g. "aaaa", all '0'
+    return [random.choice(choices) for _ in range(count)]
+
+
+def _draw_excluding(
+    leaf: dict, q: dict, count: int, distinct: bool, edge: bool, lo: int, hi: int
+) -> list:
+    """Integer values in [lo, hi] other than ``leaf["ne"]`` (``nums[i] != 0``)."""
+    bad = set(leaf["ne"])
+    plain = {k: v for k, v in leaf.items() if k != "ne"}
+    if distinct:
+        room = hi - lo + 1
+        got = _draw(plain, q, min(room, count + len(bad)), True, edge)
+        out = [x for x in got if x not in bad][:count]
+        if len(out) < count:
+            raise RuntimeError(f"{count} distinct values do not fit in [{lo}, {hi}] less {bad}")
+        return out
+    out = _draw(plain, q, count, False, edge)
+    for i, x in enumerate(out):
+        tries = 0
+        while x in bad:
+            tries += 1
+            if tries > 100:
+                raise RuntimeError(f"no value in [{lo}, {hi}] other than {sorted(bad)}")
+            x = random.randint(lo, hi)
+        out[i] = x
+    return out
+
+
+def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
+    """Redraw repeated strings until all differ (a bounded number of tries)."""
+    last = p["dims"][-1]
+    seen: set = set()
+    out = []
+    for s in strings:
+        tries = 0
+        while s in seen:
+            tries += 1
+            if tries > 200:
+                raise RuntimeError("could not draw distinct strings")
+            if "q" in last:
+                length = q[last["q"]]
+            else:
+                length = _pick_size(last["lo"], max(last["lo"], min(last["hi"], size_cap)))
+            chars = _draw(p["leaf"], q, length, False, False)
+            if p["sorted"]:
+                chars.sort(reverse=p["sorted"] == "desc")
+            s = "".join(chars)
+        seen.add(s)
+        out.append(s)
+    return out
+
+
+def _tree(values: list, path: bool, bst: bool = False) -> list:
+    """A random binary tree holding ``values`` (a path when ``path``), in LeetCode level order.
+
+    ``bst``: the values go in sorted by an in-order walk, so the tree is a search tree.
+    """
+    n = len(values)
+    if n == 0:
+        return []
+    left = [-1] * n
+    right = [-1] * n
+    free = [(0, 0), (0, 1)]
+    for i in range(1, n):
+        if path:
+            node, side = i - 1, random.randint(0, 1)
+        else:
+            j = random.randrange(len(free))
+            node, side = free[j]
+            free[j] = free[-1]
+            free.pop()
+            free.append((i, 0))
+            free.append((i, 1))
+        if side == 0:
+            left[node] = i
+        else:
+            right[node] = i
+    if bst:
+        ordered = sorted(values)
+        values = list(values)
+        stack: list = []
+        node, k = 0, 0
+        while stack or node >= 0:
+            while node >= 0:
+                stack.append(node)
+                node = left[node]
+            node = stack.pop()
+            values[node] = ordered[k]
+            k += 1
+            node = right[node]
+    out = [values[0]]
+    queue = [0]
+    for node in queue:
+        for child in (left[node], right[node]):
+            if child < 0:
+                out.append(None)
+            else:
+                out.append(values[child])
+                queue.append(child)
+    while out and out[-1] is None:
+        out.pop()
+    return out
+
+
+def _build_param(p: dict, q: dict, size_cap: int) -> object:
+    """One argument from its spec entry and the sampled quantities."""
+    if p["kind"] == "quantity":
+        return q[p["q"]]
+    edge = _chance(_BOUNDARY_P)
+    if p["kind"] == "scalar":
+        return _draw(p["leaf"], q, 1, False, edge)[0]
+    levels = _level_counts(p["dims"], q, size_cap)
+    rows = levels[-1]
+    distinct = p["distinct"]
+    if "cols" in p:  # rows of named fields: a value range per field
+        return _draw_rows(p, q, len(rows), edge)
+    if distinct and distinct["level"] == "value" and distinct["scope"] == "all":
+        flat = _draw(p["leaf"], q, sum(rows), True, edge)
+    elif distinct and distinct["level"] == "value":
+        flat = []
+        for r in rows:
+            flat.extend(_draw(p["leaf"], q, r, True, edge))
+    else:
+        flat = _draw(p["leaf"], q, sum(rows), False, edge)
+    order = p["sorted"]
+    if not order and not p["join"] and p["kind"] != "tree" and _chance(_ORDER_P):
+        # ordered lists are classic edge and worst cases (a falling price series, a sorted input
+        # for a naive quicksort); sorting keeps every stated constraint on the values
+        order = random.choice(("asc", "desc"))
+    inner: list = []
+    i = 0
+    for r in rows:
+        row = flat[i : i + r]
+        i += r
+        if order:
+            row.sort(reverse=order == "desc")
+        inner.append(row)
+    if p["join"]:
+        inner = ["".join(row) for row in inner]
+        if distinct and distinct["level"] == "string":
+            inner = _distinct_strings(inner, p, q, size_cap)
+    if p["kind"] == "tree":
+        return _tree(inner[0], _chance(_BOUNDARY_P), p.get("bst", False))
+    for counts in reversed(levels[:-1]):
+        nested = []
+        i = 0
+        for c in counts:
+            nested.append(inner[i : i + c])
+            i += c
+        inner = nested
+    return inner[0]
+
+
+def _draw_rows(p: dict, q: dict, count: int, edge: bool) -> list | None:
+    """``count`` rows, field j drawn from ``p["cols"][j]``; then each pair [a, b, op] holds
+    (``!=``, ``<``: b drawn again until it differs; ``<=``, ``<``: a and b swapped when out of
+    order, both having one range), and with ``unique_rows`` no two rows hold the same values.
+    None when the sizes drawn leave no room (the caller draws everything again)."""
+    cols = p["cols"]
+    table = [list(r) for r in zip(*[_draw(c, q, count, False, edge) for c in cols], strict=True)]
+    seen: set = set()
+    for row in table:
+        for _try in range(1000):
+            for a, b, op in p.get("pairs", ()):
+                tries = 0
+                while op != "<=" and row[a] == row[b]:
+                    tries += 1
+                    if tries > 100:
+                        return None  # e.g. 1 <= a_i, b_i <= n with n == 1: draw n again
+                    row[b] = _draw(cols[b], q, 1, False, False)[0]
+                if op != "!=" and row[a] > row[b]:
+                    row[a], row[b] = row[b], row[a]
+            key = tuple(sorted(row))
+            if not p.get("unique_rows") or key not in seen:
+                break
+            row[:] = [_draw(c, q, 1, False, False)[0] for c in cols]
+        else:
+            return None
+        seen.add(key)
+    return table
+
+
+def _generate_from_spec(spec: dict, size_cap: int) -> list:
+    """One test input: the method's arguments in parameter order, as plain data."""
+    for _attempt in range(50):
+        q = _sample_quantities(spec["quantities"], size_cap)
+        args = [_build_param(p, q, size_cap) for p in spec["params"]]
+        if all(a is not None for a in args):  # None: rows that the sizes left no room for
+            return args
+    raise RuntimeError("could not draw rows that meet the constraints in 50 draws")
+
+
+_RUNTIME: tuple[Callable[..., Any], ...] = (
+    _eval,
+    _chance,
+    _pick_size,
+    _log_magnitude,
+    _pick_scalar,
+    _sample_quantities,
+    _pick_quantity,
+    _fit_sum,
+    _level_counts,
+    _draw_float,
+    _draw,
+    _draw_excluding,
+    _distinct_strings,
+    _tree,
+    _draw_rows,
+    _build_param,
+    _generate_from_spec,
+)
+
+SAMPLING_POLICY = (
+    "lengths/counts uniform in [lo, min(hi, size_cap)]; element values uniform in their range "
+    "(or over their value set / alphabet); scalar integers log-uniform in magnitude when their "
+    "range spans >= 3 orders of magnitude, else uniform; with probability ~10% a boundary size or "
+    "value (min/max), extreme-leaning values, a one- or two-letter alphabet, or a path-shaped "
+    "tree; with probability ~10% a list with no stated order sorted ascending or descending; "
+    "distinct values by random.sample; sorted by sorting; sums of lengths shrunk to fit; "
+    "quantities drawn in topological order of their relations (sizes first); where stated: a "
+    "binary search tree's values placed by an in-order walk, a remainder (n is even) met by "
+    "moving the value down to the next allowed one, values excluded by != drawn again, rows "
+    "with named fields drawn field by field (ordered pairs swapped into order, repeated rows "
+    "drawn again)"
+)
+
+PERF_POLICY = (
+    "perf_input_gen(scale) gives every length and count the value min(stated max, scale) (at "
+    "least its stated min), so the input grows monotonically with scale up to what the "
+    "constraints allow; the stated maxima are not capped by a size cap; scalar integers whose "
+    "range spans >= 3 orders of magnitude (lower bound >= 0) take min(stated max, max(stated "
+    "min, scale)) too; other scalars and element values stay random (uniform over their range, "
+    "value set or alphabet; log-uniform in magnitude for wide ranges reaching below 0); no "
+    "random edge cases (boundary sizes, extreme-leaning values, path-shaped trees, pre-sorted "
+    "lists), which would break monotonicity; distinct values by random.sample; sorted by "
+    "sorting; sums of lengths shrunk to fit (and to at most scale). generate_test_case() keeps "
+    "the random test-input policy, sizes at most SIZE_CAP"
+)
+
+OFFLINE_PERF_SYNTHESIZER = "quicksilver-offline-perf-synth/1"  # the "model" of offline SaS rows
+
+# The cap a perf spec is built with: above any stated bound, so none is capped. The runtime only
+# compares sizes with a cap (it allocates by the sizes it picks: at most ``scale`` per dimension).
+PERF_SPEC_CAP = 2**62
+
+PERF_ENTRY = '''def perf_input_gen(scale):
+    """One performance input: every length and count min(stated max, scale) (policy above)."""
+    global _SIZE_MODE
+    previous = _SIZE_MODE
+    _SIZE_MODE = "max"
+    try:
+        return _generate(max(1, int(scale)))
+    finally:
+        _SIZE_MODE = previous
+'''
+
+
+def emit_generator(
+    spec: dict[str, Any],
+    size_cap: int,
+    *,
+    header: Iterable[str] = (),
+    extra_entry: str | None = None,
+    title: str | None = None,
+    policy: str = SAMPLING_POLICY,
+) -> str:
+    """The generator source for ``spec``: runtime + literal spec + ``_generate(size_cap)``.
+
+    ``generate_test_case()`` calls ``_generate(SIZE_CAP)``. ``extra_entry`` (source text) is
+    appended verbatim, e.g. a ``perf_input_gen(scale)`` that calls ``_generate`` with a cap that
+    grows with ``scale``. ``title`` replaces the first header line (who wrote the file, without
+    the ``# ``) and ``policy`` the sampling policy written under it.
+    """
+    title = title or f"Test-input generator written by {OFFLINE_SYNTHESIZER} (no LLM)."
+    lines = ["# " + w for w in textwrap.wrap(title, 96)]
+    for h in header:
+        indent = " " * (len(h) - len(h.lstrip()))
+        lines += ["# " + w for w in textwrap.wrap(h, 96, subsequent_indent=indent + "    ")]
+    lines.append("# Sampling policy:")
+    lines += ["#   " + ln for ln in textwrap.wrap(policy, 94)]
+    lines.append("# Uses only the module-level random functions; the caller seeds random.")
+    parts = ["\n".join(lines), "import math\nimport random"]
+    parts.append(
+        f"SIZE_CAP = {int(size_cap)}\n_BOUNDARY_P = {_BOUNDARY_P!r}\n_ORDER_P = {_ORDER_P!r}\n"
+        f"_SIZE_MODE = {_SIZE_MODE!r}"
+    )
+    parts.append("SPEC = " + pprint.pformat(spec, width=96, sort_dicts=False))
+    parts += [textwrap.dedent(inspect.getsource(fn)).rstrip() for fn in _RUNTIME]
+    parts.append(
+        "def _generate(size_cap):\n"
+        '    """One input with every length and count at most size_cap."""\n'
+        "    return _generate_from_spec(SPEC, size_cap)"
+    )
+    parts.append("def generate_test_case():\n    return _generate(SIZE_CAP)")
+    if extra_entry:
+        parts.append(extra_entry.strip("\n"))
+    return "\n\n\n".join(parts) + "\n"
+
+
+def sample_spec(
+    spec: dict[str, Any], seed: int, size_cap: int = DEFAULT_SIZE_CAP, *, mode: str = "random"
+) -> list[Any]:
+    """Run the runtime in this process (tests, debugging): one input for ``seed``.
+
+    Seeds the module-level ``random`` as the sandboxed caller does, restoring its state after.
+    ``mode="max"`` does what ``perf_input_gen(scale)`` does, with ``size_cap`` as the scale.
+    Not thread-safe (the mode is a module global, as in the generated files).
+    """
+    global _SIZE_MODE
+    if mode not in ("random", "max"):
+        raise ValueError(f"mode must be 'random' or 'max', got {mode!r}")
+    state = random.getstate()
+    previous = _SIZE_MODE
+    try:
+        random.seed(seed)
+        _SIZE_MODE = mode
+        return _generate_from_spec(spec, size_cap)
+    finally:
+        _SIZE_MODE = previous
+        random.setstate(state)
