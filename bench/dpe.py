@@ -81,10 +81,12 @@ from quicksilver.dpe.sampling import (
 from quicksilver.dpe.sas import offline_sas
 from quicksilver.dpe.select import figures, p99, pe_profile_task
 from quicksilver.machine import machine_info
+from quicksilver.pipeline.records import Solution, Task
+from quicksilver.pipeline.runner import apply
 from quicksilver.profiler import ProfileTask, profile_solution
 from quicksilver.sandbox import isolation as iso
-from quicksilver.stages.load import load_stage
-from quicksilver.stages.synthesis import synth_input
+from quicksilver.stages.generators import synth_input
+from quicksilver.stages.load import LOAD
 
 log = logging.getLogger("bench.dpe")
 
@@ -429,7 +431,7 @@ def run_task(
         seen.add(sol["hash"])
         unique.append(sol)
     codes = {f"#{sol['position']}": sol["code"] for sol in unique}
-    sas = offline_sas(synth_input(task, unique))
+    sas = offline_sas(synth_input(Task.model_validate(task), [Solution(**s) for s in unique]))
     out = TaskResult(slug, list(codes), duplicates, len(sas.generators), sas.reason)
     if not sas.generators:
         log.warning("%s: no generator: %s", slug, sas.reason)
@@ -840,7 +842,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         log.error("--repeats must be at least 1")
         return 2
 
-    loaded = load_stage([BUNDLED], only=slugs)
+    records = apply(LOAD, [], source=True, snapshots=[BUNDLED], only=slugs).records
+    loaded = {
+        "tasks": [r.task.row() for r in records],
+        "solutions": [sol.row() for r in records for sol in r.solutions],
+    }
     by_slug = {t["slug"]: t for t in loaded["tasks"]}
     missing = [x for x in slugs if x not in by_slug]
     if missing:
