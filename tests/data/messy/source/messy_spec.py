@@ -123,3 +123,47 @@ class Spec:
     plurality: Plurality | None = None
     # Which constraint items are LeetCode's own wording for this well-known problem (all, here).
     leetcode_constraints: str = "all items, word for word as LeetCode lists them"
+
+
+# ---------------------------------------------------------------------------- input helpers
+
+Tree = list[Any] | None  # [value, left, right]
+
+
+def random_tree(rng: random.Random, n: int, lo: int, hi: int, *, path: bool = False) -> Tree:
+    """``n`` nodes with values in [lo, hi]: each new node takes a random free child slot (a
+    bushy shape), or with ``path`` the last node's left or right slot (a path)."""
+    if n == 0:
+        return None
+    root: list[Any] = [rng.randint(lo, hi), None, None]
+    free: list[tuple[list[Any], int]] = [(root, 1), (root, 2)]
+    last = root
+    for _ in range(n - 1):
+        if path:
+            parent, side = last, rng.choice((1, 2))
+        else:
+            parent, side = free.pop(rng.randrange(len(free)))
+        child: list[Any] = [rng.randint(lo, hi), None, None]
+        parent[side] = child
+        free += [(child, 1), (child, 2)]
+        last = child
+    return root
+
+
+def leetcode_tree(root: Tree) -> list[Any]:
+    """A tree in LeetCode's level-order list form (``null`` for missing children, trailing
+    ``null``s dropped)."""
+    out: list[Any] = []
+    queue: list[Tree] = [root] if root is not None else []
+    head = 0
+    while head < len(queue):
+        node = queue[head]
+        head += 1
+        if node is None:
+            out.append(None)
+            continue
+        out.append(node[0])
+        queue += [node[1], node[2]]
+    while out and out[-1] is None:
+        out.pop()
+    return out
