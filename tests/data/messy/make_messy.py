@@ -193,7 +193,8 @@ def annotations(spec: Spec) -> dict[str, Any]:
                 "why": s.why,
             }
         elif s.label == RAISES:
-            raises[k] = {"input": s.witness, "error": s.error, "why": s.why}
+            shown = spec.big[s.witness_big][0] if s.witness_big else s.witness
+            raises[k] = {"input": shown, "error": s.error, "why": s.why}
         elif s.label == HANGING:
             hanging[k] = {"input": s.witness, "why": s.why}
         elif s.label in (SLOW, EXPONENTIAL):
@@ -682,11 +683,12 @@ def check_spec(spec: Spec, checker: Checker, n_random: int, pool: ThreadPoolExec
                     f"in {o.cpu:.3f}s CPU (reference {floor:.3f}s)"
                 )
         if s.label in (WRONG, RAISES, HANGING):
-            if s.witness is None:
+            witness = big[s.witness_big] if s.witness_big else s.witness
+            if witness is None:
                 rep.problems.append("no witness input recorded")
                 return rep
-            e2, ref_w = checker.run(spec, spec.reference, [s.witness], cpu=10.0)
-            _, (o,) = checker.run(spec, s.code, [s.witness], cpu=SMALL_CPU, wall=4.0)
+            _, ref_w = checker.run(spec, spec.reference, [witness], cpu=10.0)
+            _, (o,) = checker.run(spec, s.code, [witness], cpu=SMALL_CPU, wall=4.0)
             want = ref_w[0].value
             if s.label == WRONG:
                 if not same(spec, want, s.expected):

@@ -76,6 +76,7 @@ class Sol:
     diff: str | None = None  # near-duplicate: the change, for the README
     jaccard: float | None = None  # near-duplicate: quicksilver.stages.dedup's Jaccard at writing
     witness: Input | None = None
+    witness_big: str | None = None  # raises / hanging: a key of Spec.big instead of an input
     expected: Any = None
     got: Any = None
     fails_examples: bool | None = None  # wrong: whether the statement's examples catch it
