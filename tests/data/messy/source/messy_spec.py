@@ -122,6 +122,8 @@ class Spec:
     follow_up: str | None = None
     any_order: bool = False
     plurality: Plurality | None = None
+    # big inputs only the slow samples run on (the correct ones are checked on the others)
+    slow_only: tuple[str, ...] = ()
     # Which constraint items are LeetCode's own wording for this well-known problem (all, here).
     leetcode_constraints: str = "all items, word for word as LeetCode lists them"
 
