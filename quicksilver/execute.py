@@ -217,6 +217,7 @@ def _serve(
             entry_point=entry_point,
             convert_offline=convert_offline,
             cases=encoded[base:],
+            inputs_after=output_param is not None,
             wall_limit_s=setup_wall,
         )
         if not setup.reply.get("ok"):

@@ -26,6 +26,19 @@ class Solution:
 """
 
 
+def test_arguments_after_the_call_are_read_only_for_in_place_answers():
+    # a returned answer: what the call left in its arguments is not serialised (it can be huge,
+    # or not plain data at all), so it cannot fail the call
+    code = (
+        "class Solution:\n    def f(self, nums):\n        nums.append(object())\n        return 7\n"
+    )
+    run = run_outputs(code, entry_point="f", inputs=[[[1]]])
+    assert [(o.status, o.value) for o in run.outcomes] == [("ok", 7)]
+    # an in-place answer: the arguments are the answer, and must be plain data
+    run = run_outputs(code, entry_point="f", inputs=[[[1]]], output_param=0)
+    assert run.outcomes[0].status == "error" and "not plain data" in run.outcomes[0].error
+
+
 def test_each_call_fails_on_its_own_and_the_rest_go_on():
     run = run_outputs(
         SOLUTION, entry_point="f", inputs=[[1], [2], [6], [3], [7], [4], [5], [8]], cpu_seconds=0.5
