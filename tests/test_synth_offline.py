@@ -1427,3 +1427,40 @@ def test_wording_questions_in_the_sandbox(wording_questions: dict[str, Any], slu
         sandbox=SandboxConfig(limits=SandboxLimits(recursion_limit=20_000)),
     )
     assert out.ok, out.first_error()
+
+
+def test_a_quoted_alphabet_after_only() -> None:
+    # valid-parentheses: "s consists of parentheses only '()[]{}'."
+    inp = question(
+        [("s", "string")],
+        [
+            "<code>1 &lt;= s.length &lt;= 10<sup>4</sup></code>",
+            "<code>s</code> consists of parentheses only <code>'()[]{}'</code>.",
+        ],
+        raw=True,
+    )
+    for (s,) in samples(inp, 50, size_cap=60):
+        text(s, 1, 60, set("()[]{}"))
+
+
+def test_row_fields_defined_in_words() -> None:
+    # "Each element of intervals is a closed interval [start_i, end_i]": the fields are named by
+    # the description in words rather than as intervals[i] = [start_i, end_i]
+    meta = {
+        "name": "merge",
+        "params": [{"name": "intervals", "type": "integer[][]"}],
+        "return": {"type": "integer[][]"},
+    }
+    content = (
+        "<p>Each element of <code>intervals</code> is a closed interval "
+        "<code>[start<sub>i</sub>, end<sub>i</sub>]</code>.</p>\n"
+        "<p><strong>Constraints:</strong></p>\n<ul>\n"
+        "\t<li><code>1 &lt;= intervals.length &lt;= 10<sup>4</sup></code></li>\n"
+        "\t<li><code>intervals[i].length == 2</code></li>\n"
+        "\t<li><code>0 &lt;= start<sub>i</sub> &lt;= end<sub>i</sub> &lt;= 10<sup>4</sup></code>"
+        "</li>\n</ul>\n"
+    )
+    inp = SynthInput(slug="m", title="M", content_html=content, meta=meta, prompt="")
+    for (rows,) in samples(inp, 50, size_cap=40):
+        length(rows, 1, 40)
+        assert all(len(r) == 2 and 0 <= r[0] <= r[1] <= 10**4 for r in rows), rows[:5]

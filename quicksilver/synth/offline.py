@@ -721,6 +721,13 @@ def _clean(line: str) -> str:
 
 # ``edges[i] = [a_i, b_i]``, ``queries[i] == [l_i, r_i, x_i]``: names for the fields of each row
 _FIELDS_RE = re.compile(r"([A-Za-z_]\w*)\[i\] ?==? ?\[([A-Za-z_]\w*(?:,\s*[A-Za-z_]\w*)+)\]")
+# the same said in words: "Each element of intervals is a closed interval [start_i, end_i]"
+_FIELDS_WORDS_RE = re.compile(
+    r"\b(?:each|every) (?:element|item|entry|row|pair|member) (?:of|in) ([A-Za-z_]\w*) "
+    r"(?:is|represents|describes|has the form|is of the form) [^.\[\]]{0,60}?"
+    r"\[([A-Za-z_]\w*_i(?:,\s*[A-Za-z_]\w*_i)+)\]",
+    flags=re.I,
+)
 
 
 class _Lin:
@@ -887,8 +894,10 @@ _CLASS_NAMES = {
 _QUOTED = re.compile(r"'(.)'|\"(.)\"")
 # a quoted run of characters where the sentence lists characters: "!@#$", square brackets '[]'
 _QUOTED_RUN = re.compile(
-    r"(\b(?:characters?|brackets|parenthes[ie]s|in|from|string)\s*:?\s*)'([^'\s]{2,40})'|"
-    r"(\b(?:characters?|brackets|parenthes[ie]s|in|from|string)\s*:?\s*)\"([^\"\s]{2,40})\""
+    r"(\b(?:characters?|brackets|parenthes[ie]s|in|from|string)(?:\s+only)?\s*:?\s*)"
+    r"'([^'\s]{2,40})'|"
+    r"(\b(?:characters?|brackets|parenthes[ie]s|in|from|string)(?:\s+only)?\s*:?\s*)"
+    r"\"([^\"\s]{2,40})\""
 )
 _QUOTED_RANGE = re.compile(
     r"(?:from\s+)?(['\"])(.)\1\s*(?:to|through|-)\s*(['\"])(.)\3", flags=re.I
@@ -963,7 +972,7 @@ def _set_items(text: str) -> list[str | int] | None:
     )
     text = re.sub(r"\b(lowercase|uppercase) english characters?\b", r"\1 english letters", text)
     # a name before a quoted character or run ("period '.'"), or after it ("'#' letter")
-    text = re.sub(rf"\b{_CHAR_NAMES}\s*:?\s*(?=[\[({{]?\s*\x00)", "", text)
+    text = re.sub(rf"\b{_CHAR_NAMES}(?:\s+only)?\s*:?\s*(?=[\[({{]?\s*\x00)", "", text)
     text = re.sub(r"(\x00\d+\x00)\s+(?:characters?|letters?|s)\b", r"\1", text)  # '0's
     text = re.sub(r"\b(?:the\s+)?digits\s+(?=\d\b)", "", text)  # "the digits 0 and 1"
     if "\x00" in text:
@@ -1909,6 +1918,7 @@ class _Analysis:
         defined: dict[str, set[tuple[str, int]]] = {}
         matches = [_FIELDS_RE.fullmatch(_clean(line)) for line in lines]
         matches += list(_FIELDS_RE.finditer(prose))
+        matches += list(_FIELDS_WORDS_RE.finditer(prose))
         for m in matches:
             if m and m.group(1) in self.by_name:
                 for col, name in enumerate(_split_top(m.group(2))):
