@@ -1464,3 +1464,29 @@ def test_row_fields_defined_in_words() -> None:
     for (rows,) in samples(inp, 50, size_cap=40):
         length(rows, 1, 40)
         assert all(len(r) == 2 and 0 <= r[0] <= r[1] <= 10**4 for r in rows), rows[:5]
+
+
+@requires_bwrap
+def test_edge_cases_are_the_smallest_inputs_and_the_extreme_values() -> None:
+    # the inputs a judge always tries and random draws miss: an empty and a one-element list, a
+    # scalar at its minimum, every value at the low and at the high end of its range
+    inp = question(
+        [("nums", "integer[]"), ("k", "integer")],
+        [
+            "0 <= nums.length <= 10^4",
+            "-1000 <= nums[i] <= 1000",
+            "1 <= k <= 50",
+        ],
+    )
+    res = synthesize_offline(inp, size_cap=30)
+    assert res.ok and res.generator_code is not None
+    run = run_generator(res.generator_code, seeds=[7], entry="generate_edge_cases")
+    assert run.load_error is None and run.outcomes[0].ok, run.first_error()
+    edges = run.outcomes[0].value
+    assert edges[0] == [[], 1] and len(edges[1][0]) == 1 and edges[1][1] == 1
+    lows = [e for e in edges if e[0] and set(e[0]) == {-1000}]
+    highs = [e for e in edges if e[0] and set(e[0]) == {1000}]
+    assert lows and highs and all(len(e[0]) <= 30 and 1 <= e[1] <= 50 for e in edges)
+    # seeded by the caller, like generate_test_case()
+    again = run_generator(res.generator_code, seeds=[7, 8], entry="generate_edge_cases")
+    assert again.outcomes[0].value == edges

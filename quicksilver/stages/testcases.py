@@ -24,6 +24,7 @@ The answers are kept per solution and input; the uniqueness stage decides the ex
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import logging
 import math
@@ -46,6 +47,18 @@ from quicksilver.stages.config import CasesSection
 from quicksilver.synth.shapes import conforms
 
 log = logging.getLogger(__name__)
+
+
+EDGE_ENTRY_NAME = "generate_edge_cases"
+
+
+def defines(code: str, name: str) -> bool:
+    """Whether ``code`` defines a top-level function ``name`` (read, never run)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return False
+    return any(isinstance(n, ast.FunctionDef) and n.name == name for n in tree.body)
 
 
 def task_seed(base_seed: int, slug: str) -> int:
@@ -269,6 +282,33 @@ def cases_for_task(
     if section.include_examples:
         for ex in task["examples"]:
             add(list(ex), "example", None)
+    if section.include_edge_cases and defines(generator["generator_code"], EDGE_ENTRY_NAME):
+        edge = run_generator(
+            generator["generator_code"],
+            seeds=[seed],
+            entry=EDGE_ENTRY_NAME,
+            cpu_seconds=section.generator_cpu_seconds,
+            memory_mb=section.memory_mb,
+            sandbox=sandbox,
+        )
+        outcome = edge.outcomes[0] if edge.outcomes else None
+        if outcome is not None and outcome.ok and isinstance(outcome.value, list):
+            for value in outcome.value:
+                add(value, "edge", None)
+        else:
+            counts.drops["generator-error"] += 1
+            why = edge.load_error or (
+                f"{outcome.status}: {outcome.error}"
+                if outcome and not outcome.ok
+                else "it did not return a list of inputs"
+            )
+            rejects.append(
+                reject(
+                    {"slug": slug},
+                    "generator-error",
+                    f"{slug}: the generator's {EDGE_ENTRY_NAME}() failed: {why}",
+                )
+            )
     for s, outcome in zip(seeds, gen.outcomes, strict=True):
         if not outcome.ok:
             counts.drops["generator-error"] += 1
@@ -410,7 +450,8 @@ def cases_for_task(
         "cases": kept_inputs,
         "answers": {str(h): a for h, a in answers.items()},
         "solutions": [s["hash"] for s in alive],
-        "n_generated": sum(c["kind"] == "generated" for c in kept_inputs),
+        "n_generated": sum(c["kind"] in ("generated", "edge") for c in kept_inputs),
+        "n_edge": sum(c["kind"] == "edge" for c in kept_inputs),
         "n_examples": sum(c["kind"] == "example" for c in kept_inputs),
         "call_limits": {
             "floor_seconds": section.call_floor,
