@@ -172,9 +172,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         t.add_column(f"{meters[0]} / {meters[1]}", justify="right")
     names = list(dict.fromkeys(n for meter in meters for n in runs[meter]["stages"]))
 
-    def ratio(a: float | None, b: float | None) -> list[str]:
-        if len(meters) < 2:
+    def ratio(*vals: float | None) -> list[str]:
+        if len(vals) < 2:
             return []
+        a, b = vals
         return [f"{a / b:.2f}x" if a and b else ""]
 
     for name in names:

@@ -191,6 +191,11 @@ class CasesSection(_Strict):
     n: int = Field(32, ge=1, description="generated inputs per task (plus the examples)")
     seed: int = Field(20_260_501, description="base seed; each task's seed derives from it")
     include_examples: bool = Field(True, description="add the statement's example inputs")
+    include_edge_cases: bool = Field(
+        True,
+        description="add the generator's generate_edge_cases() when it defines one (the offline "
+        "synthesizer's do: smallest sizes, one above them, values at either end of their range)",
+    )
     generator_cpu_seconds: float = Field(10.0, gt=0, description="per generated input")
     solution_cpu_seconds: float = Field(
         10.0, gt=0, description="per solution call, at most (the ceiling of the per-call limit)"

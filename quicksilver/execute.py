@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -122,6 +122,7 @@ def run_calls(
     isolation: iso.Isolation | None = None,
     give_up_after: int | None = None,
     load_cpu_seconds: float | None = None,
+    decisive: Collection[int] = (),
 ) -> BatchRun:
     """Call ``entry_point`` of ``code`` once per argument list, each within its CPU limit.
 
@@ -129,7 +130,8 @@ def run_calls(
     ``load_cpu_seconds`` (default: the largest call limit). ``wall_seconds`` is the wall-clock
     limit of every call; by default each call gets :func:`call_wall_seconds` of its CPU limit.
     ``give_up_after``: once that many calls timed out or ran out of memory, the rest are not
-    made (status ``skipped``).
+    made (status ``skipped``); a timeout on an input listed in ``decisive`` (indices into
+    ``inputs``) gives up at once.
 
     ``kind="class"`` calls ``Solution().<entry_point>`` as the profiler does (after
     ``convert_offline``); ``output_param`` names the argument whose state after the call is the
@@ -169,7 +171,9 @@ def run_calls(
         if out.load_error is not None or len(out.outcomes) >= len(encoded):
             return out
         slow = sum(o.status in ("timeout", "memory") for o in out.outcomes)
-        if give_up_after is not None and slow >= give_up_after:
+        last = len(out.outcomes) - 1
+        stop = out.outcomes[-1].status == "timeout" and last in decisive if out.outcomes else False
+        if stop or (give_up_after is not None and slow >= give_up_after):
             out.outcomes.extend(
                 CallOutcome("skipped", error=f"not run: {slow} earlier call(s) did not finish")
                 for _ in range(len(encoded) - len(out.outcomes))
@@ -217,6 +221,7 @@ def _serve(
             entry_point=entry_point,
             convert_offline=convert_offline,
             cases=encoded[base:],
+            inputs_after=output_param is not None,
             wall_limit_s=setup_wall,
         )
         if not setup.reply.get("ok"):
@@ -307,6 +312,7 @@ def run_outputs(
     isolation: iso.Isolation | None = None,
     give_up_after: int | None = None,
     load_cpu_seconds: float | None = None,
+    decisive: Collection[int] = (),
 ) -> BatchRun:
     """A solution's canonical answers on ``inputs`` (see the module docstring)."""
     return run_calls(
@@ -322,6 +328,7 @@ def run_outputs(
         isolation=isolation,
         give_up_after=give_up_after,
         load_cpu_seconds=load_cpu_seconds,
+        decisive=decisive,
     )
 
 

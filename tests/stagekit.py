@@ -122,6 +122,7 @@ def cases_row(record: TaskRecord) -> dict[str, Any]:
         },
         "solutions": [s.hash for s in record.solutions],
         "n_generated": record.tests.n_generated,
+        "n_edge": record.tests.n_edge,
         "n_examples": record.tests.n_examples,
         "call_limits": record.tests.call_limits,
     }

@@ -172,12 +172,12 @@ SMALL = [
 @requires_bwrap
 @requires_private_mounts
 def test_full_disk_during_a_shard_is_one_line_naming_the_file(tmp_path):
-    """128 KiB: room for the preflight and the first stages, not for the test cases."""
+    """256 KiB: room for the preflight and the first stages, not for the test cases."""
     disk = tmp_path / "disk"
     out = disk / "build"
     proc = run_with_mounts(
         _argv("mercury", out, *SMALL),
-        {disk: "size=128k"},
+        {disk: "size=256k"},
         env=_env(tmp_path),
         cwd=ROOT,
         timeout=600,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quicksilver.execute import case_seeds, run_generator, run_outputs
+from quicksilver.execute import case_seeds, run_calls, run_generator, run_outputs
 from tests.conftest import requires_bwrap
 
 pytestmark = requires_bwrap
@@ -26,6 +26,19 @@ class Solution:
 """
 
 
+def test_arguments_after_the_call_are_read_only_for_in_place_answers():
+    # a returned answer: what the call left in its arguments is not serialised (it can be huge,
+    # or not plain data at all), so it cannot fail the call
+    code = (
+        "class Solution:\n    def f(self, nums):\n        nums.append(object())\n        return 7\n"
+    )
+    run = run_outputs(code, entry_point="f", inputs=[[[1]]])
+    assert [(o.status, o.value) for o in run.outcomes] == [("ok", 7)]
+    # an in-place answer: the arguments are the answer, and must be plain data
+    run = run_outputs(code, entry_point="f", inputs=[[[1]]], output_param=0)
+    assert run.outcomes[0].status == "error" and "not plain data" in run.outcomes[0].error
+
+
 def test_each_call_fails_on_its_own_and_the_rest_go_on():
     run = run_outputs(
         SOLUTION, entry_point="f", inputs=[[1], [2], [6], [3], [7], [4], [5], [8]], cpu_seconds=0.5
@@ -39,6 +52,19 @@ def test_each_call_fails_on_its_own_and_the_rest_go_on():
     assert got[5][0] == "error" and "not plain data" in run.outcomes[5].error
     assert got[6][0] == "error" and "KeyError" in run.outcomes[6].error
     assert not run.ok and run.first_error().startswith("call 1: error")
+
+
+def test_a_batch_gives_up_after_too_many_timeouts_or_one_decisive_one():
+    code = "def f(n):\n    while n > 1:\n        pass\n    return n\n"
+    run = run_calls(
+        code, entry_point="f", inputs=[[1], [2], [1], [3], [1]], cpu_seconds=0.2, give_up_after=2
+    )
+    assert [o.status for o in run.outcomes] == ["ok", "timeout", "ok", "timeout", "skipped"]
+    run = run_calls(
+        code, entry_point="f", inputs=[[1], [2], [1], [1]], cpu_seconds=0.2, decisive=[1]
+    )
+    assert [o.status for o in run.outcomes] == ["ok", "timeout", "skipped", "skipped"]
+    assert "not run" in (run.outcomes[2].error or "")
 
 
 def test_in_place_answers_are_the_argument_after_the_call():

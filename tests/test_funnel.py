@@ -44,9 +44,9 @@ def _uniqueness_inputs(slugs_answers: dict[str, list[list[Any]]]) -> tuple[list,
     return tasks, sols, records
 
 
-# 'split' has no answer held by a majority or a clear plurality on either input (1/1/1/1, then
-# 2/2): dropped (ambiguous-output) with its 4 solutions; 'wrong' keeps 3 and loses one wrong
-# answer; 'ok' keeps all 3
+# 'split' has no answer held by a majority or a clear plurality on either input: dropped
+# (ambiguous-output) with its 4 solutions; 'wrong' keeps 3 and loses one wrong answer; 'ok' keeps
+# all 3
 SHARDS = {
     "shard-0000": {"ok": [[1, 2]] * 3, "split": [[1, 2], [2, 3], [3, 2], [4, 3]]},
     "shard-0001": {"wrong": [[1, 2], [1, 2], [1, 2], [9, 9]]},

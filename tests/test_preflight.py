@@ -173,7 +173,7 @@ PUBLISH_FAILS = "the publish stage would fail after the build: "
 def test_a_row_that_does_not_fit_the_schema_is_found_before_the_build(
     tmp_path, private_tmp, monkeypatch
 ):
-    """rows.py grew a column MERCURY_FEATURES does not have: found in seconds, not after the
+    """The Mercury row grew a column MERCURY_FEATURES does not have: found in seconds, not after the
     build, with the field named."""
     from quicksilver.stages import publish as rows
 

@@ -1427,3 +1427,66 @@ def test_wording_questions_in_the_sandbox(wording_questions: dict[str, Any], slu
         sandbox=SandboxConfig(limits=SandboxLimits(recursion_limit=20_000)),
     )
     assert out.ok, out.first_error()
+
+
+def test_a_quoted_alphabet_after_only() -> None:
+    # valid-parentheses: "s consists of parentheses only '()[]{}'."
+    inp = question(
+        [("s", "string")],
+        [
+            "<code>1 &lt;= s.length &lt;= 10<sup>4</sup></code>",
+            "<code>s</code> consists of parentheses only <code>'()[]{}'</code>.",
+        ],
+        raw=True,
+    )
+    for (s,) in samples(inp, 50, size_cap=60):
+        text(s, 1, 60, set("()[]{}"))
+
+
+def test_row_fields_defined_in_words() -> None:
+    # "Each element of intervals is a closed interval [start_i, end_i]": the fields are named by
+    # the description in words rather than as intervals[i] = [start_i, end_i]
+    meta = {
+        "name": "merge",
+        "params": [{"name": "intervals", "type": "integer[][]"}],
+        "return": {"type": "integer[][]"},
+    }
+    content = (
+        "<p>Each element of <code>intervals</code> is a closed interval "
+        "<code>[start<sub>i</sub>, end<sub>i</sub>]</code>.</p>\n"
+        "<p><strong>Constraints:</strong></p>\n<ul>\n"
+        "\t<li><code>1 &lt;= intervals.length &lt;= 10<sup>4</sup></code></li>\n"
+        "\t<li><code>intervals[i].length == 2</code></li>\n"
+        "\t<li><code>0 &lt;= start<sub>i</sub> &lt;= end<sub>i</sub> &lt;= 10<sup>4</sup></code>"
+        "</li>\n</ul>\n"
+    )
+    inp = SynthInput(slug="m", title="M", content_html=content, meta=meta, prompt="")
+    for (rows,) in samples(inp, 50, size_cap=40):
+        length(rows, 1, 40)
+        assert all(len(r) == 2 and 0 <= r[0] <= r[1] <= 10**4 for r in rows), rows[:5]
+
+
+@requires_bwrap
+def test_edge_cases_are_the_smallest_inputs_and_the_extreme_values() -> None:
+    # the inputs a judge always tries and random draws miss: an empty and a one-element list, a
+    # scalar at its minimum, every value at the low and at the high end of its range
+    inp = question(
+        [("nums", "integer[]"), ("k", "integer")],
+        [
+            "0 <= nums.length <= 10^4",
+            "-1000 <= nums[i] <= 1000",
+            "1 <= k <= 50",
+        ],
+    )
+    res = synthesize_offline(inp, size_cap=30)
+    assert res.ok and res.generator_code is not None
+    run = run_generator(res.generator_code, seeds=[7], entry="generate_edge_cases")
+    assert run.load_error is None and run.outcomes[0].ok, run.first_error()
+    edges = run.outcomes[0].value
+    assert edges[0] == [[], 1] and len(edges[1][0]) == 1 and edges[1][1] == 1
+    lows = [e for e in edges if e[0] and set(e[0]) == {-1000}]
+    highs = [e for e in edges if e[0] and set(e[0]) == {1000}]
+    assert lows and highs and all(len(e[0]) <= 30 and 1 <= e[1] <= 50 for e in edges)
+    # seeded by the caller, like generate_test_case()
+    again = run_generator(res.generator_code, seeds=[7, 8], entry="generate_edge_cases")
+    assert again.outcomes[0].value == edges

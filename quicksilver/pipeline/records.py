@@ -158,8 +158,8 @@ class Case(Record):
     """One test input (testcases)."""
 
     input: list[Any]
-    kind: str  # example | generated
-    seed: int | None = None  # the generator's seed (None for an example)
+    kind: str  # example | generated | edge (the generator's generate_edge_cases())
+    seed: int | None = None  # the generator's seed (None for an example or an edge case)
 
 
 class Tests(Record):
@@ -172,7 +172,12 @@ class Tests(Record):
 
     @property
     def n_generated(self) -> int:
-        return sum(c.kind == "generated" for c in self.cases)
+        """Inputs from the generator: random ones and its edge cases."""
+        return sum(c.kind in ("generated", "edge") for c in self.cases)
+
+    @property
+    def n_edge(self) -> int:
+        return sum(c.kind == "edge" for c in self.cases)
 
     @property
     def n_examples(self) -> int:

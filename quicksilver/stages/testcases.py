@@ -24,6 +24,7 @@ The answers are kept per solution and input; the uniqueness stage decides the ex
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import logging
 import math
@@ -53,6 +54,18 @@ from quicksilver.sources.convert import convert_offline_source, parse_signature
 from quicksilver.synth.shapes import conforms
 
 log = logging.getLogger(__name__)
+
+
+EDGE_ENTRY_NAME = "generate_edge_cases"
+
+
+def defines(code: str, name: str) -> bool:
+    """Whether ``code`` defines a top-level function ``name`` (read, never run)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return False
+    return any(isinstance(n, ast.FunctionDef) and n.name == name for n in tree.body)
 
 
 def task_seed(base_seed: int, slug: str) -> int:
@@ -112,7 +125,14 @@ class _Runner:
     section: CasesSection
     sandbox: SandboxConfig
 
-    def _run(self, code: str, idx: list[int], limits: list[float], give_up_after: int) -> BatchRun:
+    def _run(
+        self,
+        code: str,
+        idx: list[int],
+        limits: list[float],
+        give_up_after: int,
+        decisive: set[int] | None = None,
+    ) -> BatchRun:
         return run_outputs(
             code,
             entry_point=self.entry_point,
@@ -124,6 +144,7 @@ class _Runner:
             memory_mb=self.section.memory_mb,
             sandbox=self.sandbox,
             give_up_after=give_up_after,
+            decisive=[k for k, i in enumerate(idx) if i in (decisive or ())],
         )
 
     def limits(self, outcomes: list[list[CallOutcome]]) -> list[float]:
@@ -144,35 +165,64 @@ class _Runner:
                 out.append(round(limit, 3))
         return out
 
+    def enough_finishers(self, finishers: int, total: int) -> bool:
+        """Whether ``finishers`` of ``total`` solutions finishing an input make a solution that
+        does not finish it the slow one (``peers_finish_share``, and two at least)."""
+        return finishers >= 2 and finishers >= self.section.peers_finish_share * total
+
     def run_all(
         self, solutions: list[Solution]
     ) -> tuple[dict[int, list[CallOutcome]], list[float], dict[int, str]]:
-        """(outcomes per loaded solution's hash, each input's limit, load errors by hash)."""
+        """(outcomes per loaded solution's hash, each input's limit, load errors by hash).
+
+        While the solutions run at the floor one after another, an input that more than half of
+        all the solutions (and ``peers_finish_share`` of them) have already finished within
+        floor / factor has its limit settled at the floor, and a solution that does not finish it
+        is settled as slower than its peers: such a timeout stops that solution at once.
+        """
         sec = self.section
         n = len(self.inputs)
+        total = len(solutions)
         allowed = math.floor(sec.max_timeout_share * n + 1e-9)
         every = list(range(n))
+        quick = sec.call_floor / sec.call_limit_factor
+        need = max(2, math.ceil(sec.peers_finish_share * total - 1e-9), (total - 1) // 2 + 1)
+        fast = [0] * n  # solutions that finished each input within floor / factor so far
         outcomes: dict[int, list[CallOutcome]] = {}
         load_errors: dict[int, str] = {}
         for sol in solutions:
-            run = self._run(sol.code, every, [sec.call_floor] * n, allowed + 1)
+            decisive = {i for i in every if fast[i] >= need}
+            run = self._run(sol.code, every, [sec.call_floor] * n, allowed + 1, decisive)
             if run.load_error is not None:
                 load_errors[sol.hash] = run.load_error
-            else:
-                outcomes[sol.hash] = run.outcomes
+                continue
+            outcomes[sol.hash] = run.outcomes
+            for i, o in enumerate(run.outcomes):
+                if o.status not in SLOW_STATUSES and o.cpu_seconds <= quick:
+                    fast[i] += 1
         limits = self.limits(list(outcomes.values()))
+        loaded = len(outcomes)
+        finishers = [
+            sum(o[i].status not in SLOW_STATUSES for o in outcomes.values()) for i in every
+        ]
         for sol in solutions:
             outs = outcomes.get(sol.hash)
             if outs is None:
                 continue
+            settled_slow = any(
+                o.status == "timeout"
+                and limits[i] <= sec.call_floor
+                and self.enough_finishers(finishers[i], loaded)
+                for i, o in enumerate(outs)
+            )
             redo = [
                 i
                 for i, o in enumerate(outs)
                 if o.status == "skipped" or (o.status == "timeout" and limits[i] > sec.call_floor)
             ]
             settled = sum(o.status in SLOW_STATUSES for o in outs) - len(redo)
-            if not redo or settled > allowed:
-                continue
+            if not redo or settled > allowed or settled_slow:
+                continue  # nothing to redo, or dropped whatever the rest would show
             run = self._run(sol.code, redo, [limits[i] for i in redo], allowed + 1 - settled)
             for j, i in enumerate(redo):
                 outs[i] = (
@@ -235,6 +285,31 @@ def cases_for_task(
     if section.include_examples:
         for ex in record.task.examples:
             add(list(ex), "example", None)
+    code = record.generator.generator_code
+    if section.include_edge_cases and defines(code, EDGE_ENTRY_NAME):
+        edge = run_generator(
+            code,
+            seeds=[seed],
+            entry=EDGE_ENTRY_NAME,
+            cpu_seconds=section.generator_cpu_seconds,
+            memory_mb=section.memory_mb,
+            sandbox=sandbox,
+        )
+        outcome = edge.outcomes[0] if edge.outcomes else None
+        if outcome is not None and outcome.ok and isinstance(outcome.value, list):
+            for value in outcome.value:
+                add(value, "edge", None)
+        else:
+            why = edge.load_error or (
+                f"{outcome.status}: {outcome.error}"
+                if outcome and not outcome.ok
+                else "it did not return a list of inputs"
+            )
+            ctx.drop(
+                {"slug": slug},
+                "generator-error",
+                f"{slug}: the generator's {EDGE_ENTRY_NAME}() failed: {why}",
+            )
     for s, outcome in zip(seeds, gen.outcomes, strict=True):
         if not outcome.ok:
             ctx.drop(
@@ -271,19 +346,7 @@ def cases_for_task(
         ctx.drop(sol, reason, f"{slug} solution #{sol.position}: {detail}")
         alive.remove(sol)
 
-    # 1. solutions that did not finish too many inputs (they were stopped there)
-    for sol in list(alive):
-        slow = slow_of[sol.hash]
-        if n_inputs and len(slow) / n_inputs > section.max_timeout_share:
-            ran = [i for i in slow if outcomes[sol.hash][i].status != "skipped"]
-            drop_solution(
-                sol,
-                "too-slow",
-                f"did not finish {len(ran)} of {n_inputs} inputs within their limits "
-                f"(more than max_timeout_share {section.max_timeout_share:g}; stopped there, "
-                f"{len(slow) - len(ran)} input(s) not run)",
-            )
-    # 2. inputs on which most solutions raised: the generator wrote something the task does not
+    # 1. inputs on which most solutions raised: the generator wrote something the task does not
     #    accept (decided before anyone is dropped for speed: validity is not about speed)
     invalid: set[int] = set()
     for i, case in enumerate(inputs):
@@ -297,23 +360,38 @@ def cases_for_task(
                 f"{slug}: input discarded: {len(errors)} of {len(alive)} solutions raised "
                 f"on it (most often: {first[0][0][:200]})",
             )
-    # 3. a solution that does not finish an input most of its peers finish is the slow one;
-    #    an input few finish is too heavy for this task's solutions
-    for i in range(n_inputs):
-        stuck = [s for s in alive if i in slow_of[s.hash]]
-        if not stuck or i in invalid:
-            continue
-        total = len(alive)
-        finishers = total - len(stuck)
-        if finishers >= 2 and finishers >= section.peers_finish_share * total:
-            for sol in stuck:
-                o = outcomes[sol.hash][i]
-                drop_solution(
-                    sol,
-                    "slower-than-peers",
-                    f"did not finish input {i} ({o.status}, limit {limits[i]:g} s of CPU) "
-                    f"which {finishers} of the {total - 1} other solutions finish",
-                )
+    # 2. a solution that does not finish an input enough of its peers finish is the slow one
+    #    (not the input); 3. one that did not finish more than max_timeout_share of the inputs
+    #    is too slow (both may have been stopped early: the calls not made are counted)
+    loaded = len(alive)
+    finishers = [
+        sum(outcomes[s.hash][i].status not in SLOW_STATUSES for s in alive) for i in range(n_inputs)
+    ]
+    for sol in list(alive):
+        outs = outcomes[sol.hash]
+        slow = [i for i in slow_of[sol.hash] if i not in invalid]
+        not_run = sum(outs[i].status == "skipped" for i in slow)
+        stopped = f"; stopped there, {not_run} input(s) not run" if not_run else ""
+        peers = [
+            i
+            for i in slow
+            if outs[i].status != "skipped" and runner.enough_finishers(finishers[i], loaded)
+        ]
+        if peers:
+            i = peers[0]
+            drop_solution(
+                sol,
+                "slower-than-peers",
+                f"did not finish input {i} ({outs[i].status}, limit {limits[i]:g} s of CPU) "
+                f"which {finishers[i]} of the {loaded - 1} other solutions finish{stopped}",
+            )
+        elif not_run or (n_inputs and len(slow) / n_inputs > section.max_timeout_share):
+            drop_solution(
+                sol,
+                "too-slow",
+                f"did not finish {len(slow) - not_run} of {n_inputs} inputs within their limits "
+                f"(more than max_timeout_share {section.max_timeout_share:g}){stopped}",
+            )
     keep_idx = []
     for i, case in enumerate(inputs):
         if i in invalid:

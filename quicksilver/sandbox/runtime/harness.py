@@ -205,6 +205,9 @@ class Harness:
             sys.setrecursionlimit(int(recursion))
         self.kind = msg["kind"]
         self.entry_point = msg["entry_point"]
+        # the arguments after a call are the answer of an in-place problem only: serialising them
+        # otherwise can cost more than the call (merged lists reach every node of every input)
+        self.with_inputs = bool(msg.get("inputs_after", True))
         self.raw_inputs = [wire.decode(c) for c in msg["cases"]]
         ns = build_namespace()
         exec(msg["convert_offline"], ns)
@@ -418,7 +421,7 @@ class Harness:
             return _encode_result(self.results[case], args)
         if not self.outputs or not self.slots:
             return {"ok": False, "kind": "harness", "error": "nothing to report"}
-        return _encode_result(self.outputs[0], self.slots[0])
+        return _encode_result(self.outputs[0], self.slots[0] if self.with_inputs else None)
 
     def judge_setup(self, msg: dict) -> dict:
         """Become a judge: evaluate_offline on values the host rebuilt (no solution code here)."""

@@ -17,6 +17,7 @@ from typing import Any
 
 from quicksilver.synth.offline.constraints import (
     FIELDS_RE,
+    FIELDS_WORDS_RE,
     QUOTED,
     REF_RE,
     ExprParser,
@@ -880,6 +881,7 @@ class Analysis:
         defined: dict[str, set[tuple[str, int]]] = {}
         matches = [FIELDS_RE.fullmatch(clean(line)) for line in lines]
         matches += list(FIELDS_RE.finditer(prose))
+        matches += list(FIELDS_WORDS_RE.finditer(prose))
         for m in matches:
             if m and m.group(1) in self.by_name:
                 for col, name in enumerate(split_top(m.group(2))):

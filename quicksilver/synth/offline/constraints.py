@@ -113,6 +113,13 @@ def clean(line: str) -> str:
 
 # ``edges[i] = [a_i, b_i]``, ``queries[i] == [l_i, r_i, x_i]``: names for the fields of each row
 FIELDS_RE = re.compile(r"([A-Za-z_]\w*)\[i\] ?==? ?\[([A-Za-z_]\w*(?:,\s*[A-Za-z_]\w*)+)\]")
+# the same said in words: "Each element of intervals is a closed interval [start_i, end_i]"
+FIELDS_WORDS_RE = re.compile(
+    r"\b(?:each|every) (?:element|item|entry|row|pair|member) (?:of|in) ([A-Za-z_]\w*) "
+    r"(?:is|represents|describes|has the form|is of the form) [^.\[\]]{0,60}?"
+    r"\[([A-Za-z_]\w*_i(?:,\s*[A-Za-z_]\w*_i)+)\]",
+    flags=re.I,
+)
 
 
 class Lin:
@@ -279,8 +286,10 @@ _CLASS_NAMES = {
 QUOTED = re.compile(r"'(.)'|\"(.)\"")
 # a quoted run of characters where the sentence lists characters: "!@#$", square brackets '[]'
 _QUOTED_RUN = re.compile(
-    r"(\b(?:characters?|brackets|parenthes[ie]s|in|from|string)\s*:?\s*)'([^'\s]{2,40})'|"
-    r"(\b(?:characters?|brackets|parenthes[ie]s|in|from|string)\s*:?\s*)\"([^\"\s]{2,40})\""
+    r"(\b(?:characters?|brackets|parenthes[ie]s|in|from|string)(?:\s+only)?\s*:?\s*)"
+    r"'([^'\s]{2,40})'|"
+    r"(\b(?:characters?|brackets|parenthes[ie]s|in|from|string)(?:\s+only)?\s*:?\s*)"
+    r"\"([^\"\s]{2,40})\""
 )
 _QUOTED_RANGE = re.compile(
     r"(?:from\s+)?(['\"])(.)\1\s*(?:to|through|-)\s*(['\"])(.)\3", flags=re.I
@@ -355,7 +364,7 @@ def set_items(text: str) -> list[str | int] | None:
     )
     text = re.sub(r"\b(lowercase|uppercase) english characters?\b", r"\1 english letters", text)
     # a name before a quoted character or run ("period '.'"), or after it ("'#' letter")
-    text = re.sub(rf"\b{_CHAR_NAMES}\s*:?\s*(?=[\[({{]?\s*\x00)", "", text)
+    text = re.sub(rf"\b{_CHAR_NAMES}(?:\s+only)?\s*:?\s*(?=[\[({{]?\s*\x00)", "", text)
     text = re.sub(r"(\x00\d+\x00)\s+(?:characters?|letters?|s)\b", r"\1", text)  # '0's
     text = re.sub(r"\b(?:the\s+)?digits\s+(?=\d\b)", "", text)  # "the digits 0 and 1"
     if "\x00" in text:

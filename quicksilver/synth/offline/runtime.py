@@ -36,6 +36,11 @@ _ORDER_P = 0.1  # probability that a list with no stated order comes sorted (asc
 # every length and count at its largest allowed value (the caller caps it with size_cap = scale),
 # magnitude-like scalars likewise, and no random edge cases (they would break monotonicity).
 _SIZE_MODE = "random"
+# Edge cases (generate_edge_cases()): "min" puts every length, count and scalar at its smallest
+# allowed value, "min1" every length and count one above it (a single node, a one-letter
+# string); _VALUE_MODE "low" / "high" puts every element value at the low / high end of its
+# range (an all-negative tree, all-equal values). "random": the test-input policy.
+_VALUE_MODE = "random"
 
 
 def _eval(form: int | dict, q: dict) -> int:
@@ -50,7 +55,7 @@ def _chance(p: float) -> bool:
 
     In "random" mode it draws exactly one ``random.random()``, as the runtime always did.
     """
-    return _SIZE_MODE != "max" and random.random() < p
+    return _SIZE_MODE == "random" and random.random() < p
 
 
 def _pick_size(lo: int, hi: int) -> int:
@@ -60,6 +65,8 @@ def _pick_size(lo: int, hi: int) -> int:
     """
     if _SIZE_MODE == "max":
         return hi
+    if _SIZE_MODE in ("min", "min1"):
+        return lo if _SIZE_MODE == "min" else min(lo + 1, hi)
     if _chance(_BOUNDARY_P):
         return random.choice((lo, hi))
     return random.randint(lo, hi)
@@ -141,6 +148,8 @@ def _pick_quantity(item: dict, lo: int, hi: int, size_cap: int, q: dict) -> int 
         elif _SIZE_MODE == "max" and lo >= 0 and hi + 1 >= 1000 * (lo + 1):
             # a magnitude-like scalar (amount <= 10^4, x <= 2^31 - 1) grows with scale too
             value = min(hi, max(lo, size_cap))
+        elif _SIZE_MODE in ("min", "min1"):
+            value = lo
         else:
             value = _pick_scalar(lo, hi)
         if mod:
@@ -210,12 +219,18 @@ def _draw(leaf: dict, q: dict, count: int, distinct: bool, edge: bool) -> list:
     if kind == "bool":
         return [random.random() < 0.5 for _ in range(count)]
     if kind == "float":
+        if _VALUE_MODE != "random" and not distinct:
+            end = leaf["lo"] if _VALUE_MODE == "low" else leaf["hi"]
+            if not (leaf["lo_strict"] if _VALUE_MODE == "low" else leaf["hi_strict"]):
+                return [end] * count
         return _draw_float(leaf, count, distinct, edge)
     if kind == "int" and "set" not in leaf:
         lo = max(_eval(f, q) for f in leaf["lo"])
         hi = min(_eval(f, q) for f in leaf["hi"])
         if lo > hi:
             raise RuntimeError(f"empty value range [{lo}, {hi}]")
+        if _VALUE_MODE != "random" and not distinct and not leaf.get("ne"):
+            return [lo if _VALUE_MODE == "low" else hi] * count
         if leaf.get("ne"):
             return _draw_excluding(leaf, q, count, distinct, edge, lo, hi)
         if distinct:
@@ -233,6 +248,8 @@ def _draw(leaf: dict, q: dict, count: int, distinct: bool, edge: bool) -> list:
             ]
         return [random.randint(lo, hi) for _ in range(count)]
     choices = list(leaf["set"]) if "set" in leaf else list(leaf["alphabet"])
+    if _VALUE_MODE != "random" and not distinct:
+        return [min(choices) if _VALUE_MODE == "low" else max(choices)] * count
     if distinct:
         if count > len(choices):
             raise RuntimeError(f"{count} distinct values do not fit in {len(choices)} choices")
@@ -462,7 +479,9 @@ SAMPLING_POLICY = (
     "binary search tree's values placed by an in-order walk, a remainder (n is even) met by "
     "moving the value down to the next allowed one, values excluded by != drawn again, rows "
     "with named fields drawn field by field (ordered pairs swapped into order, repeated rows "
-    "drawn again)"
+    "drawn again); generate_edge_cases() gives the inputs a judge always tries: every length, "
+    "count and scalar at its smallest allowed value, then lengths and counts one above it, then "
+    "every element value at the low and at the high end of its range"
 )
 
 PERF_POLICY = (
@@ -483,6 +502,27 @@ OFFLINE_PERF_SYNTHESIZER = "quicksilver-offline-perf-synth/1"  # the "model" of 
 # The cap a perf spec is built with: above any stated bound, so none is capped. The runtime only
 # compares sizes with a cap (it allocates by the sizes it picks: at most ``scale`` per dimension).
 PERF_SPEC_CAP = 2**62
+
+EDGE_ENTRY = '''def generate_edge_cases():
+    """The inputs a judge always tries: every length, count and scalar at its smallest allowed
+    value, then one above it, then every value at the low and at the high end of its range
+    (what the constraints leave no room for is left out). The caller seeds random."""
+    global _SIZE_MODE, _VALUE_MODE
+    previous = _SIZE_MODE, _VALUE_MODE
+    out = []
+    patterns = (("min", "random"), ("min1", "random"), ("random", "low"), ("random", "high"))
+    for sizes, values in patterns:
+        _SIZE_MODE, _VALUE_MODE = sizes, values
+        try:
+            case = _generate(SIZE_CAP)
+        except RuntimeError:
+            continue
+        finally:
+            _SIZE_MODE, _VALUE_MODE = previous
+        if case not in out:
+            out.append(case)
+    return out
+'''
 
 PERF_ENTRY = '''def perf_input_gen(scale):
     """One performance input: every length and count min(stated max, scale) (policy above)."""
@@ -523,7 +563,7 @@ def emit_generator(
     parts = ["\n".join(lines), "import math\nimport random"]
     parts.append(
         f"SIZE_CAP = {int(size_cap)}\n_BOUNDARY_P = {_BOUNDARY_P!r}\n_ORDER_P = {_ORDER_P!r}\n"
-        f"_SIZE_MODE = {_SIZE_MODE!r}"
+        f"_SIZE_MODE = {_SIZE_MODE!r}\n_VALUE_MODE = {_VALUE_MODE!r}"
     )
     parts.append("SPEC = " + pprint.pformat(spec, width=96, sort_dicts=False))
     parts += [textwrap.dedent(inspect.getsource(fn)).rstrip() for fn in _RUNTIME]
@@ -533,6 +573,7 @@ def emit_generator(
         "    return _generate_from_spec(SPEC, size_cap)"
     )
     parts.append("def generate_test_case():\n    return _generate(SIZE_CAP)")
+    parts.append(EDGE_ENTRY.strip("\n"))
     if extra_entry:
         parts.append(extra_entry.strip("\n"))
     return "\n\n\n".join(parts) + "\n"
