@@ -68,6 +68,7 @@ class Runner:
         self.build = build
         self.cfg = cfg
         self.root = Path(cfg.out_dir)
+        self._shards: tuple[tuple[Any, ...], list[tuple[str, list[str]]]] | None = None
 
     @property
     def title(self) -> str:
@@ -85,13 +86,20 @@ class Runner:
         return stages[max(0, first - 1)]
 
     def shards(self) -> list[tuple[str, list[str]]]:
-        """(name, slugs) per shard of the sharded stages."""
+        """(name, slugs) per shard of the sharded stages (read again only when the file that
+        makes them changed: keys ask for them often)."""
         path = self.dir(self._shard_source().name).records()
-        slugs = sorted(row["task"]["slug"] for row in read_jsonl(path))
-        return [
-            (f"shard-{i:04d}", part)
-            for i, part in enumerate(iter_shards(slugs, self.cfg.runner.shard_size))
-        ]
+        try:
+            st = path.stat()
+            stamp: tuple[Any, ...] = (str(path), st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = (str(path), None, None)
+        if self._shards is None or self._shards[0] != stamp:
+            slugs = sorted(row["task"]["slug"] for row in read_jsonl(path))
+            size = self.cfg.runner.shard_size
+            parts = [(f"shard-{i:04d}", p) for i, p in enumerate(iter_shards(slugs, size))]
+            self._shards = (stamp, parts)
+        return [(name, list(slugs)) for name, slugs in self._shards[1]]
 
     def shard_names(self) -> list[str]:
         return [name for name, _ in self.shards()]
@@ -122,12 +130,12 @@ class Runner:
 
     def read_input(self, stage: Stage, part: str = "") -> list[TaskRecord]:
         """The records ``stage`` (or its shard ``part``) reads, in order."""
-        out = [r for path in self._record_files(stage, part) for r in read_records(path)]
+        rows = [row for path in self._record_files(stage, part) for row in read_jsonl(path)]
         prev = self.build.previous(stage)
         if stage.sharded and prev is not None and not prev.sharded:
             wanted = set(self.slugs(part) or [])
-            out = [r for r in out if r.slug in wanted]
-        return out
+            rows = [row for row in rows if row["task"]["slug"] in wanted]
+        return [TaskRecord.model_validate(row) for row in rows]
 
     def shard_work(self, part: str) -> float:
         """The work a shard's outputs so far say its later stages will take (the stages that
