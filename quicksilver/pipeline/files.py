@@ -4,7 +4,7 @@ A stage writes its records to ``<out_dir>/stages/<stage>/records.jsonl`` (a shar
 ``<shard>.jsonl``), its rejects beside them (``rejects.jsonl``, ``<shard>.rejects.jsonl``) and,
 last, its completion manifest (``_SUCCESS.json``, ``_SUCCESS.<shard>.json``): the key it ran with,
 its counts and how long it took. A stage is done exactly when its manifest carries the key it has
-now (:meth:`StageDir.complete`); nothing else answers that question.
+now (:meth:`quicksilver.pipeline.runner.Runner.completion`); nothing else answers that question.
 """
 
 from __future__ import annotations
@@ -87,11 +87,6 @@ class StageDir:
         except (OSError, ValueError):
             return None
         return info if isinstance(info, dict) else None
-
-    def complete(self, key: str, part: str = "") -> bool:
-        """True when this stage (or shard ``part``) finished with this cache key."""
-        info = self.manifest(part)
-        return info is not None and info.get("key") == key
 
     def finish(self, key: str, counts: dict[str, Any], part: str = "", **info: Any) -> None:
         """Write the manifest: the stage (or shard) is done with ``key``."""

@@ -164,10 +164,16 @@ class Runner:
             }
         )
 
+    def completion(self, name: str, part: str = "") -> tuple[str, dict[str, Any] | None]:
+        """The stage's (or shard's) key as it is now, and its manifest when that says it finished
+        with this key (else None): the one place "is this done?" is answered."""
+        key = self.key(name, part)
+        info = self.dir(name).manifest(part)
+        return key, info if info is not None and info.get("key") == key else None
+
     def done(self, name: str, part: str = "") -> bool:
-        """Whether the stage (or shard) finished with the key it has now: the one answer to "is
-        this done?" (its manifest), whoever asks."""
-        return self.dir(name).complete(self.key(name, part), part)
+        """Whether the stage (or shard) is done (:meth:`completion`), whoever asks."""
+        return self.completion(name, part)[1] is not None
 
     # -- running --------------------------------------------------------------------------------
 
@@ -177,10 +183,9 @@ class Runner:
         if stage.sharded != bool(part):
             raise ValueError(f"{name}: {'a shard is needed' if stage.sharded else 'not sharded'}")
         sd = self.dir(name)
-        key = self.key(name, part)
+        key, info = self.completion(name, part)
         label = f"{name}/{part}" if part else name
-        info = sd.manifest(part)
-        if info is not None and info.get("key") == key:
+        if info is not None:
             log.info("%s: complete with the same inputs and settings, reused", label)
             return _summary(name, part, key, info["counts"], info.get("seconds", 0.0), True)
         if shutting_down():
