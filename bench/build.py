@@ -20,35 +20,20 @@ builds; ``--only icount`` (or cpu) runs one build.
 
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
+from common import header, machine_ticks, parser, ratio, run_flow, start, table, write_json
 
-from quicksilver.machine import machine_info
-
-REPO = Path(__file__).resolve().parents[1]
 log = logging.getLogger("bench.build")
-
-
-def _cpu_times() -> tuple[float, float]:
-    """(busy, total) jiffies of all cores together, from /proc/stat."""
-    with open("/proc/stat") as f:
-        fields = [float(x) for x in f.readline().split()[1:]]
-    idle = fields[3] + (fields[4] if len(fields) > 4 else 0.0)  # idle + iowait
-    return sum(fields) - idle, sum(fields)
 
 
 class CpuSampler:
@@ -63,9 +48,9 @@ class CpuSampler:
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
     def _loop(self) -> None:
-        busy0, total0 = _cpu_times()
+        busy0, total0, _ = machine_ticks()
         while not self._stop.wait(self.period):
-            busy, total = _cpu_times()
+            busy, total, _ = machine_ticks()
             if total > total0:
                 self.samples.append(self.cores * (busy - busy0) / (total - total0))
             busy0, total0 = busy, total
@@ -99,25 +84,9 @@ def run_build(meter: str, out: Path, extra: Sequence[str]) -> dict[str, Any]:
     """One cold build through the flow's command line; its wall time and per-stage funnel."""
     if out.exists():
         shutil.rmtree(out)
-    argv = [
-        sys.executable,
-        str(REPO / "flows" / "build_mercury.py"),
-        "--config",
-        str(REPO / "configs" / "mercury.yaml"),
-        "--set",
-        f"out_dir={out}",
-        "--set",
-        f"profile.measure.meter={meter}",
-        *[x for s in extra for x in ("--set", s)],
-    ]
-    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
-    started = time.perf_counter()
     with CpuSampler() as cpu:
-        proc = subprocess.run(argv, capture_output=True, text=True, cwd=REPO, env=env, check=False)
-    wall = time.perf_counter() - started
-    if proc.returncode != 0:
-        tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
-        raise SystemExit(f"the {meter} build failed (exit {proc.returncode}):\n{tail}")
+        sets = [f"profile.measure.meter={meter}", *extra]
+        wall = run_flow("build_mercury.py", "mercury.yaml", out, sets)
     stages: dict[str, dict[str, Any]] = {}
     for manifest in sorted(out.glob("stages/*/_SUCCESS*.json")):
         info = json.loads(manifest.read_text())
@@ -144,49 +113,47 @@ def run_build(meter: str, out: Path, extra: Sequence[str]) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    p = parser(__doc__, sets=True)
     p.add_argument("--order", choices=("icount-first", "cpu-first"), default="icount-first")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--json", type=Path, default=None, metavar="OUT")
     p.add_argument("--only", choices=("icount", "cpu"), default=None, help="run one build")
     args = p.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    console = start()
     extra = list(args.set)
     meters = ["icount", "cpu"] if args.order == "icount-first" else ["cpu", "icount"]
     if args.only:
         meters = [args.only]
-    console = Console(width=None if sys.stdout.isatty() else 140)
-    m = machine_info()
-    console.print(f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}")
+    m, _ = header(console)
     runs = {}
     with tempfile.TemporaryDirectory(prefix="qs-bench-build-") as tmp:
         for meter in meters:
             log.info("cold %s build ...", meter)
             runs[meter] = run_build(meter, Path(tmp) / meter, extra)
             log.info("%s build: %.0f s", meter, runs[meter]["wall_seconds"])
-    t = Table(title="Cold Mercury build (make build-dataset), same run: seconds of work per stage")
-    t.add_column("stage")
-    for meter in meters:
-        t.add_column(f"{meter}", justify="right")
-    if len(meters) == 2:
-        t.add_column(f"{meters[0]} / {meters[1]}", justify="right")
+    t = table(
+        "Cold Mercury build (make build-dataset), same run: seconds of work per stage",
+        ("stage", "left"),
+        *meters,
+        *([f"{meters[0]} / {meters[1]}"] if len(meters) == 2 else []),
+    )
     names = list(dict.fromkeys(n for meter in meters for n in runs[meter]["stages"]))
 
-    def ratio(*vals: float | None) -> list[str]:
-        if len(vals) < 2:
-            return []
-        a, b = vals
-        return [f"{a / b:.2f}x" if a and b else ""]
+    def ratios(vals: list[float | None]) -> list[str]:
+        return [ratio(*vals)] if len(vals) == 2 else []
 
     for name in names:
         vals = [runs[m]["stages"].get(name, {}).get("seconds") for m in meters]
-        t.add_row(name, *("-" if v is None else f"{v:.1f}" for v in vals), *ratio(*vals))
+        t.add_row(name, *("-" if v is None else f"{v:.1f}" for v in vals), *ratios(vals))
     walls = [runs[m]["wall_seconds"] for m in meters]
-    t.add_row("[bold]build, wall clock[/]", *(f"{w:.0f}" for w in walls), *ratio(*walls))
+    t.add_row("[bold]build, wall clock[/]", *(f"{w:.0f}" for w in walls), *ratios(walls))
     console.print(t)
-    u = Table(title="CPU use over each build (the whole machine, once a second)")
-    for col in ("build", "mean busy cores", "all cores busy", "one core or less", "per minute"):
-        u.add_column(col, justify="left" if col in ("build", "per minute") else "right")
+    u = table(
+        "CPU use over each build (the whole machine, once a second)",
+        ("build", "left"),
+        "mean busy cores",
+        "all cores busy",
+        "one core or less",
+        ("per minute", "left"),
+    )
     for meter in meters:
         c = runs[meter]["cpu_use"]
         if not c.get("seconds"):
@@ -201,8 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     console.print(u)
     for meter in meters:
         console.print(f"{meter}: kept (tasks, solutions) per split {runs[meter]['kept']}")
-    if args.json:
-        args.json.write_text(json.dumps({"machine": m, "order": meters, "runs": runs}, indent=1))
+    write_json(args.json, {"machine": m, "order": meters, "runs": runs})
     return 0
 
 

@@ -33,28 +33,22 @@ it), ``--n`` to change the size, ``--json OUT`` to dump every number. Numbers: d
 
 from __future__ import annotations
 
-import argparse
 import ast
-import json
 import logging
 import random
 import re
-import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 import xxhash
 from datasketch import MinHash
 from rich.console import Console
-from rich.table import Table
 
-from quicksilver.machine import machine_info
 from quicksilver.sources.snapshot import SnapshotFile, load_snapshot_dir
 from quicksilver.stages.dedup import (
     DedupParams,
@@ -69,10 +63,9 @@ from quicksilver.stages.dedup import (
     solution_tokens,
 )
 
-log = logging.getLogger("bench.dedup")
+from common import BUNDLED, header, parser, start, table, write_json
 
-ROOT = Path(__file__).resolve().parents[1]
-BUNDLED = ROOT / "data" / "snapshot" / "bundled"
+log = logging.getLogger("bench.dedup")
 
 KINDS = ("copy", "rename", "reformat", "comments", "rename+comments", "insert", "one-token")
 TASK_SIZE = (16, 32)  # solutions per synthetic task (uniform)
@@ -483,11 +476,11 @@ def tune(console: Console, files: Sequence[SnapshotFile], seed: int, n_synth: in
         ("canonical+rename", True, True),
     ]
     synth = make_corpus(n_synth, seed, files)
-    table = Table(title="settings on the bundled corpus and a small synthetic corpus")
-    for col in ("tokens", "n", "threshold", "b x r", "TP", "FN", "FP", "wrong rm"):
-        table.add_column(col, justify="right")
-    for kind in KINDS:
-        table.add_column(kind, justify="right")
+    t = table(
+        "settings on the bundled corpus and a small synthetic corpus",
+        *("tokens", "n", "threshold", "b x r", "TP", "FN", "FP", "wrong rm"),
+        *KINDS,
+    )
     out = []
     for label, canonical, rename in grid:
         for ngram in (3, 5):
@@ -507,7 +500,7 @@ def tune(console: Console, files: Sequence[SnapshotFile], seed: int, n_synth: in
                         "synthetic": kinds,
                     }
                 )
-                table.add_row(
+                t.add_row(
                     label,
                     str(ngram),
                     f"{threshold:.2f}",
@@ -530,7 +523,7 @@ def tune(console: Console, files: Sequence[SnapshotFile], seed: int, n_synth: in
                     conf["fp"],
                     conf["wrong_removed"],
                 )
-    console.print(table)
+    console.print(t)
     console.print(
         "TP/FN/FP: annotated near-duplicates removed / kept, and removed solutions the "
         "annotations do not list; 'wrong rm': intended-wrong solutions removed. Kind columns: "
@@ -543,52 +536,21 @@ def tune(console: Console, files: Sequence[SnapshotFile], seed: int, n_synth: in
 # ============================================================================ main
 
 
-def library_revision() -> str:
-    try:
-        head = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head
-
-
-def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+def main(argv: Sequence[str] | None = None) -> int:
+    p = parser(__doc__, verbose=True, seed="seed of the synthetic corpus")
     p.add_argument("--n", type=int, default=50_000, help="synthetic solutions (default 50000)")
     p.add_argument(
         "--stage-n", type=int, default=10_000, help="solutions for the end-to-end run (10000)"
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the synthetic corpus")
     p.add_argument("--tune", action="store_true", help="measure settings instead (docs/dedup.md)")
     p.add_argument("--tune-n", type=int, default=3000, help="synthetic solutions for --tune")
-    p.add_argument("--json", type=Path, default=None, metavar="OUT", help="dump the numbers")
-    p.add_argument("-v", "--verbose", action="store_true")
-    return p.parse_args(argv)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.WARNING,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    args = p.parse_args(argv)
     started = time.perf_counter()
-    console = Console(width=None if sys.stdout.isatty() else 160)
-    machine = machine_info()
-    console.print(f"[bold]quicksilver[/] at {library_revision()}")
-    console.print(
-        f"[bold]machine[/]: {machine['cpu']}, {machine['cores']} cores, Python {machine['python']}"
-    )
+    console = start(level=logging.WARNING, verbose=args.verbose)
+    machine, _ = header(console)
     files = load_snapshot_dir(BUNDLED).files
     if args.tune:
-        numbers = tune(console, files, args.seed, args.tune_n)
-        if args.json is not None:
-            args.json.write_text(json.dumps(numbers, indent=1))
+        write_json(args.json, tune(console, files, args.seed, args.tune_n))
         return 0
 
     params = DedupParams()
@@ -626,12 +588,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     mean_shingles = sum(map(len, token_sets)) / n
 
     sides = [run_side(m, tasks, params, bands, rows_per_band) for m in ("ours", "baseline")]
-    table = Table(
-        title=f"MinHash + LSH on {n} solutions ({mean_shingles:.0f} shingles each); "
-        "rates per CPU second of one process"
-    )
-    for col in (
-        "method",
+    t = table(
+        f"MinHash + LSH on {n} solutions ({mean_shingles:.0f} shingles each); "
+        "rates per CPU second of one process",
+        ("method", "left"),
         "MinHash sol/s",
         "LSH insert+query sol/s",
         "MinHash+LSH sol/s",
@@ -639,10 +599,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "candidate pairs",
         "verified pairs",
         "near-dups found",
-    ):
-        table.add_column(col, justify="right" if col != "method" else "left")
+    )
     for s in sides:
-        table.add_row(
+        t.add_row(
             s.method,
             f"{n / s.minhash_s:,.0f}",
             f"{n / s.lsh_s:,.0f}",
@@ -652,7 +611,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{s.verified_pairs:,}",
             f"{s.duplicates_found:,}",
         )
-    console.print(table)
+    console.print(t)
     ours, base = sides
     speedup = (base.minhash_s + base.lsh_s) / (ours.minhash_s + ours.lsh_s)
     console.print(
@@ -685,29 +644,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     )
     console.print(f"total bench time {time.perf_counter() - started:.0f} s (wall)")
-    if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(
-            json.dumps(
-                {
-                    "machine": machine,
-                    "params": info,
-                    "n": n,
-                    "tasks": len(by_task),
-                    "kinds": kinds,
-                    "mean_shingles": mean_shingles,
-                    "generate_seconds_wall": gen_s,
-                    "token_seconds_wall": token_s,
-                    "workers": workers,
-                    "sides": [asdict(s) for s in sides],
-                    "stage_n": m,
-                    "stage_cpu_seconds": stage_s,
-                    "stage_counts": result.counts,
-                    "linked_by_kind": per_kind,
-                },
-                indent=1,
-            )
-        )
+    write_json(
+        args.json,
+        {
+            "machine": machine,
+            "params": info,
+            "n": n,
+            "tasks": len(by_task),
+            "kinds": kinds,
+            "mean_shingles": mean_shingles,
+            "generate_seconds_wall": gen_s,
+            "token_seconds_wall": token_s,
+            "workers": workers,
+            "sides": [asdict(s) for s in sides],
+            "stage_n": m,
+            "stage_cpu_seconds": stage_s,
+            "stage_counts": result.counts,
+            "linked_by_kind": per_kind,
+        },
+    )
     return 0
 
 

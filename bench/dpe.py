@@ -51,21 +51,16 @@ dump every number. Results are recorded in docs/performance.md.
 
 from __future__ import annotations
 
-import argparse
 import itertools
-import json
 import logging
 import math
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 from quicksilver.clustering import adaptive_clusters, w_for_unit
@@ -80,7 +75,6 @@ from quicksilver.dpe.sampling import (
 )
 from quicksilver.dpe.sas import offline_sas
 from quicksilver.dpe.select import figures, p99, pe_profile_task
-from quicksilver.machine import machine_info
 from quicksilver.pipeline.records import Solution, Task
 from quicksilver.pipeline.runner import apply
 from quicksilver.profiler import ProfileTask, profile_solution
@@ -88,10 +82,21 @@ from quicksilver.sandbox import isolation as iso
 from quicksilver.stages.generators import synth_input
 from quicksilver.stages.load import LOAD
 
-log = logging.getLogger("bench.dpe")
+from common import (
+    BUNDLED,
+    MachineLoad,
+    fmt_pct,
+    fmt_time,
+    header,
+    median,
+    parser,
+    ratio,
+    start,
+    table,
+    write_json,
+)
 
-ROOT = Path(__file__).resolve().parents[1]
-BUNDLED = ROOT / "data" / "snapshot" / "bundled"
+log = logging.getLogger("bench.dpe")
 
 DEFAULT_TASKS = ("primes-below", "best-single-trade", "window-maxima", "rain-capacity")
 GROWTH_TASKS = 3  # tasks shown in the cost-vs-scale table
@@ -375,19 +380,6 @@ def pair_agreement(parts: Sequence[frozenset[frozenset[str]]]) -> float | None:
     return statistics.fmean(scores) if scores else None
 
 
-def _machine_ticks() -> tuple[int, int, int]:
-    """(busy, total, steal) jiffies of all cores, from /proc/stat (zeros if unavailable)."""
-    try:
-        with open("/proc/stat") as f:
-            fields = [int(x) for x in f.readline().split()[1:]]
-    except (OSError, ValueError):
-        return 0, 0, 0
-    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
-    total = sum(fields[:8])
-    steal = fields[7] if len(fields) > 7 else 0
-    return total - idle, total, steal
-
-
 # ============================================================================ per task
 
 
@@ -537,27 +529,9 @@ def task_summary(r: TaskResult, method: str, repeats: int) -> dict[str, Any]:
         "clusters": [n for n, _ in parts],
         "partitions": len({g for _, g in parts}),
         "pair_agreement": pair_agreement([g for _, g in parts]),
-        "median_repeat_spread": _median([x for x in spreads if x is not None]),
+        "median_repeat_spread": median([x for x in spreads if x is not None]),
         "p99_cv": p99s,
     }
-
-
-def _median(xs: Sequence[float]) -> float | None:
-    return statistics.median(xs) if xs else None
-
-
-def fmt_time(seconds: float | None) -> str:
-    if seconds is None:
-        return "-"
-    if seconds >= 1:
-        return f"{seconds:.3f} s"
-    if seconds >= 1e-3:
-        return f"{seconds * 1e3:.3f} ms"
-    return f"{seconds * 1e6:.2f} µs"
-
-
-def fmt_pct(x: float | None, digits: int = 1) -> str:
-    return "-" if x is None else f"{100 * x:.{digits}f}%"
 
 
 def fmt_bytes(n: int | None) -> str:
@@ -570,12 +544,6 @@ def fmt_bytes(n: int | None) -> str:
     return f"{n} B"
 
 
-def _ratio(a: float | None, b: float | None) -> str:
-    if a is None or b is None or b == 0:
-        return "-"
-    return f"{a / b:.1f}x"
-
-
 def _scale(n: int | None) -> str:
     return "-" if n is None else f"2^{int(math.log2(n))}"
 
@@ -584,21 +552,20 @@ def _scale(n: int | None) -> str:
 
 
 def sampling_table(results: Sequence[TaskResult]) -> Table:
-    t = Table(title="Exponential input sampling: ours (saturated stop) vs the paper's loop")
-    for name, justify in (
+    t = table(
+        "Exponential input sampling: ours (saturated stop) vs the paper's loop",
         ("task", "left"),
         ("method", "left"),
-        ("wall", "right"),
-        ("steps", "right"),
+        "wall",
+        "steps",
         ("stop", "left"),
-        ("last scale", "right"),
-        ("last input", "right"),
-        ("ref. cost there", "right"),
-        ("CPU in steps", "right"),
-        ("wall / step", "right"),
-        ("ref. slope", "right"),
-    ):
-        t.add_column(name, justify=justify)  # type: ignore[arg-type]
+        "last scale",
+        "last input",
+        "ref. cost there",
+        "CPU in steps",
+        "wall / step",
+        "ref. slope",
+    )
     for r in results:
         if not r.ours:
             t.add_row(r.slug, "-", "-", "-", f"no generator ({r.sas_reason})")
@@ -630,11 +597,15 @@ def sampling_table(results: Sequence[TaskResult]) -> Table:
 
 def growth_table(results: Sequence[TaskResult]) -> Table:
     shown = [r for r in results if r.growth][:GROWTH_TASKS]
-    t = Table(title="How the cost grows with scale (ours' steps: input, generator CPU, reference)")
-    t.add_column("scale", justify="right")
-    for r in shown:
-        for col in ("bytes", "gen", "ref"):
-            t.add_column(f"{r.slug}\n{col}" if col == "bytes" else col, justify="right")
+    t = table(
+        "How the cost grows with scale (ours' steps: input, generator CPU, reference)",
+        "scale",
+        *(
+            f"{r.slug}\nbytes" if col == "bytes" else col
+            for r in shown
+            for col in ("bytes", "gen", "ref")
+        ),
+    )
     scales = sorted({s["scale"] for r in shown for s in r.growth})
     for scale in scales:
         row = [_scale(scale)]
@@ -668,19 +639,18 @@ def growth_table(results: Sequence[TaskResult]) -> Table:
 
 
 def choice_table(results: Sequence[TaskResult]) -> Table:
-    t = Table(title="The performance-exercising input and the solutions profiled on it")
-    for name, justify in (
+    t = table(
+        "The performance-exercising input and the solutions profiled on it",
         ("task", "left"),
-        ("candidates", "right"),
-        ("chosen", "right"),
-        ("input", "right"),
-        ("ref. cost", "right"),
-        ("tried", "right"),
+        "candidates",
+        "chosen",
+        "input",
+        "ref. cost",
+        "tried",
         ("profiled", "left"),
         ("dropped (raise)", "left"),
         ("dupes", "left"),
-    ):
-        t.add_column(name, justify=justify)  # type: ignore[arg-type]
+    )
     for r in results:
         c = r.chosen
         t.add_row(
@@ -698,24 +668,21 @@ def choice_table(results: Sequence[TaskResult]) -> Table:
 
 
 def profiling_table(results: Sequence[TaskResult], repeats: int) -> Table:
-    t = Table(
-        title=f"Profiling on the chosen input: ours (7-10 rounds) vs one round (base), {repeats} "
-        "repeats; wall per pass over the task's solutions; pairs of values: ours / base"
-    )
-    for name, justify in (
+    t = table(
+        f"Profiling on the chosen input: ours (7-10 rounds) vs one round (base), {repeats} "
+        "repeats; wall per pass over the task's solutions; pairs of values: ours / base",
         ("task", "left"),
-        ("sols", "right"),
-        ("wall ours", "right"),
-        ("base", "right"),
-        ("ratio", "right"),
-        ("clusters ours", "right"),
-        ("base", "right"),
+        "sols",
+        "wall ours",
+        "base",
+        "ratio",
+        "clusters ours",
+        "base",
         ("partitions", "center"),
-        ("pair agree", "right"),
-        ("cost spread", "right"),
-        ("P99 robust CV", "right"),
-    ):
-        t.add_column(name, justify=justify)  # type: ignore[arg-type]
+        "pair agree",
+        "cost spread",
+        "P99 robust CV",
+    )
     for r in results:
         if not r.profiles:
             continue
@@ -727,7 +694,7 @@ def profiling_table(results: Sequence[TaskResult], repeats: int) -> Table:
             str(len(r.profiled)),
             f"{o['wall_per_pass_s']:.1f} s",
             f"{b['wall_per_pass_s']:.1f} s",
-            _ratio(o["wall_per_pass_s"], b["wall_per_pass_s"]),
+            ratio(o["wall_per_pass_s"], b["wall_per_pass_s"], 1),
             " / ".join(map(str, o["clusters"])),
             " / ".join(map(str, b["clusters"])),
             f"{o['partitions']} / {b['partitions']}",
@@ -739,22 +706,21 @@ def profiling_table(results: Sequence[TaskResult], repeats: int) -> Table:
 
 
 def solutions_table(results: Sequence[TaskResult]) -> Table:
-    t = Table(title="Per solution: cost (median over repeats), CV over rounds, spread over repeats")
-    for name, justify in (
+    t = table(
+        "Per solution: cost (median over repeats), CV over rounds, spread over repeats",
         ("task", "left"),
         ("sol", "left"),
-        ("ours cost", "right"),
-        ("rounds", "right"),
-        ("calls/win", "right"),
-        ("robust CV", "right"),
-        ("classic CV", "right"),
-        ("spread", "right"),
-        ("baseline cost", "right"),
-        ("CV", "right"),
-        ("spread", "right"),
-        ("o / b", "right"),
-    ):
-        t.add_column(name, justify=justify)  # type: ignore[arg-type]
+        "ours cost",
+        "rounds",
+        "calls/win",
+        "robust CV",
+        "classic CV",
+        "spread",
+        "baseline cost",
+        "CV",
+        "spread",
+        "o / b",
+    )
     for r in results:
         if not r.profiles:
             continue
@@ -776,13 +742,13 @@ def solutions_table(results: Sequence[TaskResult]) -> Table:
                         cost,
                         "/".join(map(str, rounds)) or "-",
                         "/".join(map(str, cpw)) or "-",
-                        fmt_pct(_median(cvs)),
-                        fmt_pct(_median(cls)),
+                        fmt_pct(median(cvs)),
+                        fmt_pct(median(cls)),
                         fmt_pct(spread(costs)),
                     ]
                 else:
                     row += [cost, "n/a", fmt_pct(spread(costs))]
-            row.append(_ratio(meds["ours"], meds["baseline"]).replace("x", ""))
+            row.append(ratio(meds["ours"], meds["baseline"], 1).replace("x", ""))
             t.add_row(*row)
         t.add_section()
     return t
@@ -791,44 +757,17 @@ def solutions_table(results: Sequence[TaskResult]) -> Table:
 # ============================================================================ main
 
 
-def library_revision() -> str:
-    """The git commit of the library, with ``+dirty`` if quicksilver/ has edits."""
-    try:
-        head = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(ROOT), "status", "--porcelain", "--", "quicksilver"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head + ("+dirty" if dirty else "")
-
-
-def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+def main(argv: Sequence[str] | None = None) -> int:
+    p = parser(
+        __doc__,
+        verbose=True,
+        quick="small walls, 2 repeats: a smoke run",
+        repeats="profiles per solution and side",
+    )
     p.add_argument("--tasks", type=int, default=None, help="the first N default tasks")
     p.add_argument("--only", default=None, help="comma-separated bundled task slugs instead")
-    p.add_argument("--quick", action="store_true", help="small walls, 2 repeats: a smoke run")
-    p.add_argument("--repeats", type=int, default=None, help="profiles per solution and side")
-    p.add_argument("--json", type=Path, default=None, metavar="OUT", help="dump the numbers")
-    p.add_argument("-v", "--verbose", action="store_true")
-    return p.parse_args(argv)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    args = p.parse_args(argv)
+    console = start(verbose=args.verbose)
     global W_SECONDS
     from quicksilver.calibration import measure_instruction_rate
 
@@ -853,16 +792,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         log.error("not in %s: %s", BUNDLED, ", ".join(missing))
         return 2
 
-    console = Console(width=None if sys.stdout.isatty() else 160)
-    machine = machine_info()
     isolation = iso.resolve(SANDBOX)
+    machine, revision = header(console, f"{isolation.mode} ({isolation.detail})")
     lim = s.limits
-    console.print(f"[bold]quicksilver[/] at {library_revision()}")
-    console.print(
-        f"[bold]machine[/]: {machine['cpu']}, {machine['cores']} cores, kernel "
-        f"{machine['kernel']}, Python {machine['python']} (machine_id {machine['machine_id']}); "
-        f"isolation: {isolation.mode} ({isolation.detail})"
-    )
     console.print(
         f"[bold]sampling[/]: offline SaS generator, scales 2^{lim.min_scale_exp}..2^"
         f"{lim.max_scale_exp}, {lim.time_wall_seconds:g} s CPU wall per step (generator and "
@@ -887,16 +819,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     results: list[TaskResult] = []
-    started, ticks0 = time.perf_counter(), _machine_ticks()
+    started, machine_load = time.perf_counter(), MachineLoad()
     for k, slug in enumerate(slugs):
         sols = [r for r in loaded["solutions"] if r["slug"] == slug]
         t0 = time.perf_counter()
         results.append(run_task(by_slug[slug], sols, s, isolation, flip=k % 2 == 1))
         log.info("%s done in %.1f s", slug, time.perf_counter() - t0)
-    elapsed, ticks1 = time.perf_counter() - started, _machine_ticks()
-    d_total = ticks1[1] - ticks0[1]
-    busy = (ticks1[0] - ticks0[0]) / d_total if d_total > 0 else None
-    steal = (ticks1[2] - ticks0[2]) / d_total if d_total > 0 else None
+    elapsed, load = time.perf_counter() - started, machine_load.stop()
 
     console.print(sampling_table(results))
     for r in results:
@@ -920,9 +849,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     profiling_s = sum(p.wall_s for res in results for p in res.profiles)
     console.print(
         f"Total bench time {elapsed:.0f} s: sampling {sampling_s:.0f} s (both sides), profiling "
-        f"{profiling_s:.0f} s (both sides, {s.repeats} repeats), the rest choosing inputs; all "
-        f"cores {fmt_pct(busy, 0)} busy, {fmt_pct(steal, 1)} stolen by the hypervisor (this "
-        f"bench alone keeps about one core busy: {100 / int(machine['cores']):.0f}%). "
+        f"{profiling_s:.0f} s (both sides, {s.repeats} repeats), the rest choosing inputs; "
+        f"{MachineLoad.describe(load, int(machine['cores']))}. "
         "'spread' = stdev / mean of a solution's cost across the repeats; 'partitions' = distinct "
         "clusterings over the repeats (1: every repeat clustered the solutions alike); 'pair "
         "agreement' = share of solution pairs two repeats both join or both split (Rand index); "
@@ -930,38 +858,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         "slope of the "
         f"reference's CPU vs scale over the passing steps above {SLOPE_FLOOR_S * 1e3:g} ms."
     )
-    if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(
-            json.dumps(
+    write_json(
+        args.json,
+        {
+            "machine": machine,
+            "revision": revision,
+            "settings": {
+                "limits": s.limits.model_dump(),
+                "finish_cpu_seconds": s.finish_cpu_seconds,
+                "max_candidates": s.max_candidates,
+                "repeats": s.repeats,
+                "ours_measure": OURS_MEASURE.model_dump(),
+                "baseline_measure": BASELINE_MEASURE.model_dump(),
+            },
+            "elapsed_seconds": elapsed,
+            "machine_load": load,
+            "tasks": [
                 {
-                    "machine": machine,
-                    "revision": library_revision(),
-                    "settings": {
-                        "limits": s.limits.model_dump(),
-                        "finish_cpu_seconds": s.finish_cpu_seconds,
-                        "max_candidates": s.max_candidates,
-                        "repeats": s.repeats,
-                        "ours_measure": OURS_MEASURE.model_dump(),
-                        "baseline_measure": BASELINE_MEASURE.model_dump(),
-                    },
-                    "elapsed_seconds": elapsed,
-                    "machine_load": {"busy_share": busy, "steal_share": steal},
-                    "tasks": [
-                        {
-                            **asdict(r),
-                            "summary": {
-                                m: task_summary(r, m, s.repeats) for m in ("ours", "baseline")
-                            },
-                        }
-                        for r in results
-                    ],
-                },
-                indent=1,
-                default=str,
-            )
-        )
-        log.info("numbers written to %s", args.json)
+                    **asdict(r),
+                    "summary": {m: task_summary(r, m, s.repeats) for m in ("ours", "baseline")},
+                }
+                for r in results
+            ],
+        },
+    )
     return 0
 
 

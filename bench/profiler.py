@@ -28,7 +28,6 @@ Run ``python bench/profiler.py`` (full, about 10 minutes on 2 cores) or ``--quic
 
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 import math
@@ -42,17 +41,28 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any, Literal
 
-from rich.console import Console
 from rich.table import Table
 
 from quicksilver.config import MeasureConfig, SandboxConfig
-from quicksilver.machine import machine_info
 from quicksilver.profiler import Case, Job, ProfileTask, profile_many
 from quicksilver.sandbox import isolation as iso
 from quicksilver.stats import coefficient_of_variation
+
+from common import (
+    MachineLoad,
+    fmt_pct,
+    fmt_time,
+    header,
+    machine_ticks,
+    median,
+    parser,
+    ratio,
+    start,
+    table,
+    write_json,
+)
 
 log = logging.getLogger("bench.profiler")
 
@@ -748,28 +758,15 @@ def _host_cpu() -> float:
     return me.ru_utime + me.ru_stime
 
 
-def _machine_ticks() -> tuple[int, int, int]:
-    """(busy, total, steal) jiffies of all cores, from /proc/stat (zeros if unavailable)."""
-    try:
-        with open("/proc/stat") as f:
-            fields = [int(x) for x in f.readline().split()[1:]]
-    except (OSError, ValueError):
-        return 0, 0, 0
-    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
-    total = sum(fields[:8])
-    steal = fields[7] if len(fields) > 7 else 0
-    return total - idle, total, steal
-
-
 class _Clock:
     """Wall time, this process's CPU and the machine's load over one profile."""
 
     def __init__(self) -> None:
-        self.t0, self.cpu0, self.ticks0 = time.perf_counter(), _host_cpu(), _machine_ticks()
+        self.t0, self.cpu0, self.ticks0 = time.perf_counter(), _host_cpu(), machine_ticks()
 
     def stop(self) -> tuple[float, float, tuple[int, int]]:
         wall, cpu = time.perf_counter() - self.t0, _host_cpu() - self.cpu0
-        busy1, total1, _ = _machine_ticks()
+        busy1, total1, _ = machine_ticks()
         return wall, cpu, (busy1 - self.ticks0[0], total1 - self.ticks0[1])
 
 
@@ -917,10 +914,6 @@ class SolutionSummary:
     failures: dict[str, int]
 
 
-def _median(xs: Sequence[float]) -> float | None:
-    return statistics.median(xs) if xs else None
-
-
 def _cross_coverage(profiles: Sequence[Profile]) -> float | None:
     """Share of ordered pairs (i != j) whose runtime j lies inside profile i's CI95."""
     ok = [p for p in profiles if p.runtime is not None]
@@ -941,9 +934,9 @@ def summarise_solution(task_id: str, name: str, profiles: Sequence[Profile]) -> 
         ok = [p for p in mine if p.status == "passed" and p.runtime is not None]
         runtimes = [p.runtime for p in ok if p.runtime is not None]
         widths = [w for p in ok if (w := p.rel_ci_width) is not None]
-        s.runtime[method] = _median(runtimes)
+        s.runtime[method] = median(runtimes)
         s.cv[method] = coefficient_of_variation(runtimes) if len(runtimes) >= 2 else None
-        s.rel_ci[method] = _median(widths)
+        s.rel_ci[method] = median(widths)
         s.cross_coverage[method] = _cross_coverage(ok)
         s.wall[method] = statistics.fmean(p.wall_s for p in mine) if mine else 0.0
         s.failures[method] = len(mine) - len(ok)
@@ -1002,21 +995,21 @@ def summarise(
             else None,
             "host_cpu_seconds_per_solution": statistics.fmean(host_cpu) if host_cpu else None,
             "machine_busy_share": busy_ticks / total_ticks if total_ticks > 0 else None,
-            "median_rel_ci95_width_wallclock": _median(wall_widths),
-            "median_rel_ci95_width": _median(widths),
+            "median_rel_ci95_width_wallclock": median(wall_widths),
+            "median_rel_ci95_width": median(widths),
             "max_rel_ci95_width": max(widths) if widths else None,
-            "median_cv": _median(cvs),
+            "median_cv": median(cvs),
             "p90_cv": sorted(cvs)[min(len(cvs) - 1, math.ceil(0.9 * len(cvs)) - 1)]
             if cvs
             else None,
             "max_cv": max(cvs) if cvs else None,
-            "median_cross_run_coverage": _median(cover),
+            "median_cross_run_coverage": median(cover),
             "share_within_5pct_of_median": near / counted if counted else None,
             "share_slower_1_3x_median": far / counted if counted else None,
         }
     for method in OURS:
         mine = [p for p in profiles if p.method == method and "rounds" in p.detail]
-        out[method]["median_rounds_per_case"] = _median([p.detail["rounds"] for p in mine])
+        out[method]["median_rounds_per_case"] = median([p.detail["rounds"] for p in mine])
         out[method]["median_timed_calls_per_case"] = out[method]["median_rounds_per_case"]
         out[method]["unconverged_profiles"] = sum(bool(p.detail["flags"]) for p in mine)
     out["baseline"]["median_rounds_per_case"] = BASELINE_ITERATIONS
@@ -1058,16 +1051,6 @@ def summarise(
 # ============================================================================ output
 
 
-def fmt_time(seconds: float | None) -> str:
-    if seconds is None:
-        return "-"
-    if seconds >= 1:
-        return f"{seconds:.3f} s"
-    if seconds >= 1e-3:
-        return f"{seconds * 1e3:.3f} ms"
-    return f"{seconds * 1e6:.2f} µs"
-
-
 def fmt_cost(value: float | None, method: str) -> str:
     """Seconds for the cpu meter and the baseline, instructions for icount."""
     if method != "icount":
@@ -1075,36 +1058,31 @@ def fmt_cost(value: float | None, method: str) -> str:
     return "-" if value is None else f"{value:,.0f} instr"
 
 
-def fmt_pct(x: float | None, digits: int = 2) -> str:
-    return "-" if x is None else f"{100 * x:.{digits}f}%"
-
-
 def fmt_num(x: float | None, digits: int = 1) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
 
-def _ratio(a: float | None, b: float | None) -> str:
-    if a is None or b is None or b == 0:
-        return "-"
-    return f"{a / b:.2f}x"
+def fmt_pct2(x: float | None) -> str:
+    return fmt_pct(x, 2)
 
 
 def summary_table(summary: dict[str, dict[str, Any]], repeats: int) -> Table:
-    t = Table(title="icount meter, cpu meter and a Mercury-style baseline (same tasks, same run)")
-    t.add_column("metric")
-    for m in METHODS:
-        t.add_column(m, justify="right")
-    t.add_column("icount / baseline", justify="right")
-    t.add_column("cpu / baseline", justify="right")
+    t = table(
+        "icount meter, cpu meter and a Mercury-style baseline (same tasks, same run)",
+        ("metric", "left"),
+        *METHODS,
+        "icount / baseline",
+        "cpu / baseline",
+    )
 
-    def row(label: str, key: str, fmt: Callable[[Any], str], ratio: bool = True) -> None:
+    def row(label: str, key: str, fmt: Callable[[Any], str], vs_baseline: bool = True) -> None:
         vals = [summary[m].get(key) for m in METHODS]
         base = summary["baseline"].get(key)
-        ratios = [_ratio(summary[m].get(key), base) if ratio else "" for m in OURS]
+        ratios = [ratio(summary[m].get(key), base) if vs_baseline else "" for m in OURS]
         t.add_row(label, *[fmt(v) for v in vals], *ratios)
 
-    row("profiles (solutions x repeats)", "profiles", str, ratio=False)
-    row("failed profiles", "failed_profiles", str, ratio=False)
+    row("profiles (solutions x repeats)", "profiles", str, vs_baseline=False)
+    row("failed profiles", "failed_profiles", str, vs_baseline=False)
     row("wall time, all profiles", "wall_seconds", lambda v: f"{v:.1f} s")
     row("solutions profiled per minute", "solutions_per_minute", fmt_num)
     row("wall seconds per solution (mean)", "wall_seconds_per_solution", lambda v: fmt_num(v, 2))
@@ -1117,52 +1095,57 @@ def summary_table(summary: dict[str, dict[str, Any]], repeats: int) -> Table:
         "host-side CPU s per solution (bench process)",
         "host_cpu_seconds_per_solution",
         lambda v: fmt_num(v, 2),
-        ratio=False,
+        vs_baseline=False,
     )
-    row(f"median CV of runtime over {repeats} profiles", "median_cv", fmt_pct)
-    row("P90 CV over solutions", "p90_cv", fmt_pct, ratio=False)
-    row("worst CV over solutions", "max_cv", fmt_pct, ratio=False)
-    row("median relative CI95 width", "median_rel_ci95_width", fmt_pct)
-    row("worst relative CI95 width", "max_rel_ci95_width", fmt_pct, ratio=False)
+    row(f"median CV of runtime over {repeats} profiles", "median_cv", fmt_pct2)
+    row("P90 CV over solutions", "p90_cv", fmt_pct2, vs_baseline=False)
+    row("worst CV over solutions", "max_cv", fmt_pct2, vs_baseline=False)
+    row("median relative CI95 width", "median_rel_ci95_width", fmt_pct2)
+    row("worst relative CI95 width", "max_rel_ci95_width", fmt_pct2, vs_baseline=False)
     row(
         "profiles within ±5% of their solution's median",
         "share_within_5pct_of_median",
         lambda v: fmt_pct(v, 0),
-        ratio=False,
+        vs_baseline=False,
     )
     row(
         "profiles >= 1.3x their solution's median",
         "share_slower_1_3x_median",
         lambda v: fmt_pct(v, 0),
-        ratio=False,
+        vs_baseline=False,
     )
     row(
         "cross-run CI coverage (median)",
         "median_cross_run_coverage",
         lambda v: fmt_pct(v, 0),
-        ratio=False,
+        vs_baseline=False,
     )
-    row("passes / iterations per solution (median)", "median_rounds_per_case", fmt_num, False)
-    row("profiles not converged (flagged)", "unconverged_profiles", str, ratio=False)
+    row(
+        "passes / iterations per solution (median)",
+        "median_rounds_per_case",
+        fmt_num,
+        vs_baseline=False,
+    )
+    row("profiles not converged (flagged)", "unconverged_profiles", str, vs_baseline=False)
     row(
         "all cores busy during the profiles (/proc/stat)",
         "machine_busy_share",
         lambda v: fmt_pct(v, 0),
-        ratio=False,
+        vs_baseline=False,
     )
     return t
 
 
 def solutions_table(solutions: Sequence[SolutionSummary]) -> Table:
-    t = Table(title="Per solution: median runtime over the repeats (CV across repeats)")
-    t.add_column("task")
-    t.add_column("solution")
-    for m in METHODS:
-        t.add_column(m, justify="right")
-        t.add_column("CV", justify="right")
-    t.add_column("cpu/base", justify="right")
-    t.add_column("rank i/c/b", justify="center")
-    t.add_column("wall i / c / b", justify="right")
+    t = table(
+        "Per solution: median runtime over the repeats (CV across repeats)",
+        ("task", "left"),
+        ("solution", "left"),
+        *(col for m in METHODS for col in (m, "CV")),
+        "cpu/base",
+        ("rank i/c/b", "center"),
+        "wall i / c / b",
+    )
     by_task: dict[str, list[SolutionSummary]] = {}
     for s in solutions:
         by_task.setdefault(s.task_id, []).append(s)
@@ -1175,12 +1158,12 @@ def solutions_table(solutions: Sequence[SolutionSummary]) -> Table:
             fails = "".join(f" ({s.failures[m]} failed)" for m in METHODS if s.failures[m])
             cells = []
             for m in METHODS:
-                cells += [fmt_cost(s.runtime[m], m), fmt_pct(s.cv[m])]
+                cells += [fmt_cost(s.runtime[m], m), fmt_pct2(s.cv[m])]
             t.add_row(
                 task_id if k == 0 else "",
                 s.solution + fails,
                 *cells,
-                _ratio(s.runtime["cpu"], s.runtime["baseline"]),
+                ratio(s.runtime["cpu"], s.runtime["baseline"]),
                 " / ".join(str(ranks[m][k]) for m in METHODS),
                 " / ".join(f"{s.wall[m]:.2f}" for m in METHODS) + " s",
             )
@@ -1191,45 +1174,17 @@ def solutions_table(solutions: Sequence[SolutionSummary]) -> Table:
 # ============================================================================ main
 
 
-def library_revision() -> str:
-    """The git commit of the profiled library, with ``+dirty`` if quicksilver/ has edits."""
-    root = Path(__file__).resolve().parent.parent
-    try:
-        head = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(root), "status", "--porcelain", "--", "quicksilver"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head + ("+dirty" if dirty else "")
-
-
-def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    p.add_argument("--repeats", type=int, default=None, help="profiles per solution (default 5)")
-    p.add_argument("--quick", action="store_true", help="3 tasks, 3 repeats: a smoke run")
-    p.add_argument("--tasks", default=None, help="comma-separated task ids (default: all)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the generated test inputs")
-    p.add_argument("--json", type=Path, default=None, metavar="OUT", help="dump the numbers")
-    p.add_argument("-v", "--verbose", action="store_true")
-    return p.parse_args(argv)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
+    p = parser(
+        __doc__,
+        verbose=True,
+        quick="3 tasks, 3 repeats: a smoke run",
+        repeats="profiles per solution (default 5)",
+        seed="seed of the generated test inputs",
     )
+    p.add_argument("--tasks", default=None, help="comma-separated task ids (default: all)")
+    args = p.parse_args(argv)
+    console = start(verbose=args.verbose, width=180)
     repeats = args.repeats or (3 if args.quick else 5)
     if repeats < 2:
         log.error("--repeats must be at least 2 (a CV needs two profiles)")
@@ -1241,16 +1196,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         log.error("unknown task in %s; known: %s", wanted, known)
         return 2
 
-    console = Console(width=None if sys.stdout.isatty() else 180)
     measure = MeasureConfig(meter="cpu")
     isolation = iso.resolve(SandboxConfig())
-    machine = machine_info()
-    revision = library_revision()
-    console.print(f"[bold]quicksilver[/] at {revision}")
-    console.print(
-        f"[bold]machine[/]: {machine['cpu']}, {machine['cores']} cores, kernel "
-        f"{machine['kernel']}, Python {machine['python']} (machine_id {machine['machine_id']})"
-    )
+    machine, revision = header(console)
     console.print(
         "[bold]icount[/]: profile_many over a task's solutions, the default MeasureConfig "
         "(one pass each); "
@@ -1278,7 +1226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     profiles: list[Profile] = []
-    started, ticks0 = time.perf_counter(), _machine_ticks()
+    started, machine_load = time.perf_counter(), MachineLoad()
     for rep in range(repeats):
         for k, (pt, sols) in enumerate(per_task):
             shift = (rep + k) % len(METHODS)
@@ -1303,11 +1251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         prof.wall_s,
                         f" error={prof.error}" if prof.error else "",
                     )
-    elapsed, ticks1 = time.perf_counter() - started, _machine_ticks()
-    d_total = ticks1[1] - ticks0[1]
-    busy_share = (ticks1[0] - ticks0[0]) / d_total if d_total > 0 else None
-    steal_share = (ticks1[2] - ticks0[2]) / d_total if d_total > 0 else None
-    load = {"busy_share": busy_share, "steal_share": steal_share}
+    elapsed, load = time.perf_counter() - started, machine_load.stop()
 
     solutions = [
         summarise_solution(
@@ -1329,37 +1273,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     console.print(
         f"getrusage: smallest positive per-call delta {b['getrusage_min_positive_delta_us']} µs, "
-        f"{fmt_pct(b['getrusage_zero_share'])} of baseline iterations read 0. "
-        f"Total bench time {elapsed:.0f} s; all cores {fmt_pct(busy_share, 0)} busy, "
-        f"{fmt_pct(steal_share, 1)} stolen by the hypervisor (the bench alone keeps "
-        f"about one core busy: {100 / int(machine['cores']):.0f}%)."
+        f"{fmt_pct2(b['getrusage_zero_share'])} of baseline iterations read 0. "
+        f"Total bench time {elapsed:.0f} s; "
+        f"{MachineLoad.describe(load, int(machine['cores']))}."
     )
-    if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(
-            json.dumps(
-                {
-                    "machine": machine,
-                    "revision": revision,
-                    "isolation": {"mode": isolation.mode, "detail": isolation.detail},
-                    "measure_config": measure.model_dump(),
-                    "baseline": {
-                        "iterations": BASELINE_ITERATIONS,
-                        "timer": "getrusage(RUSAGE_SELF) user+sys",
-                    },
-                    "repeats": repeats,
-                    "seed": args.seed,
-                    "tasks": [t.task_id for t in tasks],
-                    "elapsed_seconds": elapsed,
-                    "machine_load": load,
-                    "summary": summary,
-                    "solutions": [asdict(s) for s in solutions],
-                    "profiles": [{**asdict(p), "rel_ci_width": p.rel_ci_width} for p in profiles],
-                },
-                indent=1,
-            )
-        )
-        log.info("numbers written to %s", args.json)
+    write_json(
+        args.json,
+        {
+            "machine": machine,
+            "revision": revision,
+            "isolation": {"mode": isolation.mode, "detail": isolation.detail},
+            "measure_config": measure.model_dump(),
+            "baseline": {
+                "iterations": BASELINE_ITERATIONS,
+                "timer": "getrusage(RUSAGE_SELF) user+sys",
+            },
+            "repeats": repeats,
+            "seed": args.seed,
+            "tasks": [t.task_id for t in tasks],
+            "elapsed_seconds": elapsed,
+            "machine_load": load,
+            "summary": summary,
+            "solutions": [asdict(s) for s in solutions],
+            "profiles": [{**asdict(p), "rel_ci_width": p.rel_ci_width} for p in profiles],
+        },
+    )
     return 0
 
 

@@ -12,42 +12,16 @@ agree exactly; the bench prints what differs, if anything, and each build's wall
 
 from __future__ import annotations
 
-import argparse
-import json
 import logging
-import os
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
+from common import header, parser, run_flow, start, table, write_json
 
-REPO = Path(__file__).resolve().parents[1]
 log = logging.getLogger("bench.rebuilds")
-
-
-def build(out: Path, extra: Sequence[str]) -> float:
-    argv = [
-        sys.executable,
-        str(REPO / "flows" / "build_dpe.py"),
-        "--config",
-        str(REPO / "configs" / "dpe.yaml"),
-        "--set",
-        f"out_dir={out}",
-        *[x for s in extra for x in ("--set", s)],
-    ]
-    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
-    started = time.perf_counter()
-    proc = subprocess.run(argv, capture_output=True, text=True, cwd=REPO, env=env, check=False)
-    if proc.returncode != 0:
-        tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
-        raise SystemExit(f"a DPE build failed (exit {proc.returncode}):\n{tail}")
-    return time.perf_counter() - started
 
 
 def selection(out: Path) -> dict[str, Any]:
@@ -73,32 +47,32 @@ def selection(out: Path) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    p = parser(__doc__, sets=True)
     p.add_argument("--n", type=int, default=3, help="cold builds (default 3)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--json", type=Path, default=None, metavar="OUT")
     p.add_argument("--keep", type=Path, default=None, metavar="DIR", help="keep the builds here")
     args = p.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    console = Console(width=None if sys.stdout.isatty() else 140)
+    console = start()
+    header(console)
     walls, picks = [], []
     with tempfile.TemporaryDirectory(prefix="qs-bench-rebuilds-") as tmp:
         root = args.keep or Path(tmp)
         for k in range(args.n):
             out = root / f"build-{k + 1}"
             log.info("cold DPE build %d of %d ...", k + 1, args.n)
-            walls.append(build(out, args.set))
+            walls.append(run_flow("build_dpe.py", "dpe.yaml", out, args.set))
             picks.append(selection(out))
             log.info("build %d: %.0f s, %d task(s) kept", k + 1, walls[-1], len(picks[-1]))
     first = picks[0]
-    t = Table(title=f"{args.n} cold DPE builds from scratch")
-    t.add_column("build")
-    t.add_column("wall", justify="right")
-    t.add_column("tasks kept", justify="right")
-    t.add_column("same tasks as build 1")
-    t.add_column("same partitions")
-    t.add_column("same references and scores")
-    t.add_column("same costs")
+    t = table(
+        f"{args.n} cold DPE builds from scratch",
+        ("build", "left"),
+        "wall",
+        "tasks kept",
+        ("same tasks as build 1", "left"),
+        ("same partitions", "left"),
+        ("same references and scores", "left"),
+        ("same costs", "left"),
+    )
     diffs = []
     for k, pick in enumerate(picks):
         same_tasks = set(pick) == set(first)
@@ -131,10 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     console.print(f"meter: {', '.join(sorted(meters))}; kept: {', '.join(sorted(first))}")
     for line in diffs:
         console.print(f"  {line}")
-    if args.json:
-        args.json.write_text(
-            json.dumps({"walls": walls, "selections": picks}, indent=1, default=str)
-        )
+    write_json(args.json, {"walls": walls, "selections": picks})
     return 0
 
 

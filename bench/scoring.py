@@ -20,8 +20,6 @@ were scored. The numbers go in docs/performance.md.
 
 from __future__ import annotations
 
-import argparse
-import json
 import logging
 import statistics
 import subprocess
@@ -32,14 +30,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
 from quicksilver.config import MeasureConfig
-from quicksilver.machine import machine_info
 from quicksilver.records import load_records
 from quicksilver.samples import Sample
 from quicksilver.scoring import ReferenceCache, score
+
+from common import header, parser, start, table, write_json
 
 log = logging.getLogger("bench.scoring")
 
@@ -84,11 +80,10 @@ def spread(values: list[float | None]) -> float | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    p = parser(__doc__)
     p.add_argument("--mercury", type=Path, default=Path("data/build/mercury"))
     p.add_argument("--dpe", type=Path, default=Path("data/build/dpe"))
     p.add_argument("--cpu-runs", type=int, default=3)
-    p.add_argument("--json", type=Path, default=None, metavar="OUT")
     p.add_argument(
         "--max-tasks",
         type=int,
@@ -96,8 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="score only the first N tasks of each dataset (by task id): a shorter run",
     )
     args = p.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s")
-    console = Console(width=None if sys.stdout.isatty() else 140)
+    console = start(level=logging.WARNING)
     datasets = {}
     for name, path in (("mercury", args.mercury), ("dpe", args.dpe)):
         parquet = path / "parquet"
@@ -107,8 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         loaded = load_records(parquet)
         records = sorted(loaded.records, key=lambda r: r.task_key)
         datasets[name] = records[: args.max_tasks] if args.max_tasks else records
-    m = machine_info()
-    console.print(f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}")
+    m, _ = header(console)
     results: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for name, records in datasets.items():
         samples = second_reference_samples(records)
@@ -130,9 +123,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             load.kill()
             load.wait()
         results[name] = runs
-    t = Table(title="Scoring each task's second reference as a sample, repeated")
-    for col in ("dataset", "meter", "run", "wall", "tasks", "Beyond@1", "DPS"):
-        t.add_column(col, justify="left" if col in ("dataset", "meter", "run") else "right")
+    t = table(
+        "Scoring each task's second reference as a sample, repeated",
+        ("dataset", "left"),
+        ("meter", "left"),
+        ("run", "left"),
+        *("wall", "tasks", "Beyond@1", "DPS"),
+    )
     for name, runs in results.items():
         for meter, rows in runs.items():
             for row in rows:
@@ -158,8 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         t.add_section()
     console.print(t)
-    if args.json:
-        args.json.write_text(json.dumps({"machine": m, "results": results}, indent=1))
+    write_json(args.json, {"machine": m, "results": results})
     return 0
 
 
