@@ -22,8 +22,10 @@ CI95 width (width / runtime), the spread (coefficient of variation) of the runti
 independent profiles of the same solution (median over solutions), and whether the methods rank
 each task's solutions alike. A second table lists every solution's runtime by each method.
 
-Run ``python bench/profiler.py`` (full, about 10 minutes on 2 cores) or ``--quick`` (a smoke run);
-``--json OUT`` dumps every number. Results are recorded in docs/performance.md.
+The tasks (seeded input generators, references, the solutions' sources) are data files under
+bench/tasks/, one folder per task (bench/tasks/README.md). Run ``python bench/profiler.py`` (full,
+about 10 minutes on 2 cores) or ``--quick`` (a smoke run); ``--json OUT`` dumps every number.
+Results are recorded in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -38,9 +40,10 @@ import statistics
 import subprocess
 import sys
 import time
-from collections import Counter
+import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from rich.table import Table
@@ -74,14 +77,15 @@ BASELINE_ITERATIONS = 128  # per test case, as the Mercury evaluator
 BASELINE_TIMEOUT_S = 600.0  # wall time for one baseline subprocess (generous: never hit here)
 RESULT_MARK = "@@MERCURY-BASELINE@@"
 
-SORTED_EVAL = (
-    "def evaluate_offline(inputs, outputs, expected):\n"
-    "    return sorted(outputs) == sorted(expected)\n"
-)
+TASKS_DIR = Path(__file__).resolve().parent / "tasks"
 DEFAULT_EVAL: str = ProfileTask("", "", ()).evaluate_offline  # outputs == expected
 
 
 # ============================================================================ tasks
+
+
+class TaskFileError(ValueError):
+    """A file of bench/tasks/ that is missing or says something the bench cannot use."""
 
 
 @dataclass(frozen=True)
@@ -110,537 +114,91 @@ class BenchTask:
         )
 
 
-# ---------------------------------------------------------------------------- 1. two-sum
+def _toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise TaskFileError(f"{path}: {exc}") from exc
 
 
-def _two_sum_ref(nums: list[int], target: int) -> list[int]:
-    seen: dict[int, int] = {}
-    for j, x in enumerate(nums):
-        if target - x in seen:
-            return [seen[target - x], j]
-        seen[x] = j
-    raise ValueError("no pair")
+def _names(path: Path, data: dict[str, Any], key: str) -> list[str]:
+    """``data[key]``: a list of distinct names."""
+    names = data.get(key)
+    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+        raise TaskFileError(f"{path}: {key!r} must be a list of names")
+    if len(set(names)) != len(names):
+        raise TaskFileError(f"{path}: {key!r} lists a name twice")
+    return names
 
 
-def _two_sum_inputs(rng: random.Random) -> list[list[Any]]:
-    cases: list[list[Any]] = []
-    # (n, where the pair sits): the brute force's cost depends on the first index.
-    for n, lo, hi in ((1000, 0.9, 1.0), (2000, 0.4, 0.6), (5000, 0.0, 0.05)):
-        while True:
-            nums = rng.sample(range(-(10**6), 10**6), n)
-            i = rng.randrange(int(lo * (n - 1)), max(int(hi * (n - 1)), int(lo * (n - 1)) + 1))
-            j = rng.randrange(i + 1, n)
-            target = nums[i] + nums[j]
-            values = set(nums)
-            pairs = sum(1 for x in nums if target - x in values and target - x != x) // 2
-            if pairs == 1:
-                cases.append([nums, target])
-                break
-    return cases
+def _check_listed(path: Path, key: str, listed: list[str], present: set[str], what: str) -> None:
+    """Every name ``path`` lists under ``key`` is one of ``present`` (the ``what`` on disk),
+    and every one of those is listed."""
+    missing, extra = sorted(set(listed) - present), sorted(present - set(listed))
+    problems = [f"{key!r} lists {', '.join(missing)}, with no {what}"] if missing else []
+    problems += [f"{', '.join(extra)}: {what} that {key!r} does not list"] if extra else []
+    if problems:
+        raise TaskFileError(f"{path}: {'; '.join(problems)}")
 
 
-TWO_SUM = BenchTask(
-    "two-sum",
-    "twoSum",
-    _two_sum_inputs,
-    _two_sum_ref,
-    {
-        "brute-n2": """
-class Solution:
-    def twoSum(self, nums: List[int], target: int) -> List[int]:
-        n = len(nums)
-        for i in range(n):
-            for j in range(i + 1, n):
-                if nums[i] + nums[j] == target:
-                    return [i, j]
-        return []
-""",
-        "sort-2ptr": """
-class Solution:
-    def twoSum(self, nums: List[int], target: int) -> List[int]:
-        order = sorted(range(len(nums)), key=lambda k: nums[k])
-        lo, hi = 0, len(order) - 1
-        while lo < hi:
-            s = nums[order[lo]] + nums[order[hi]]
-            if s == target:
-                return sorted([order[lo], order[hi]])
-            if s < target:
-                lo += 1
-            else:
-                hi -= 1
-        return []
-""",
-        "hashmap": """
-class Solution:
-    def twoSum(self, nums: List[int], target: int) -> List[int]:
-        seen = {}
-        for j, x in enumerate(nums):
-            k = seen.get(target - x)
-            if k is not None:
-                return [k, j]
-            seen[x] = j
-        return []
-""",
-    },
-    evaluate_offline=SORTED_EVAL,
-)
+def _function(path: Path, name: str) -> Callable[..., Any]:
+    """The function ``name`` that the Python file ``path`` defines, run here, on the bench's
+    side (the reference and the input generator; solutions only ever run in the sandbox)."""
+    namespace: dict[str, Any] = {"__name__": f"bench.tasks.{path.parent.name}.{path.stem}"}
+    try:
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
+    except OSError as exc:
+        raise TaskFileError(f"{path}: {exc}") from exc
+    fn = namespace.get(name)
+    if not callable(fn):
+        raise TaskFileError(f"{path}: defines no function {name}()")
+    return fn
 
 
-# ---------------------------------------------------------------------------- 2. valid-anagram
-
-
-def _anagram_ref(s: str, t: str) -> bool:
-    return Counter(s) == Counter(t)
-
-
-def _anagram_inputs(rng: random.Random) -> list[list[Any]]:
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    cases: list[list[Any]] = []
-    for n, same in ((10_000, True), (50_000, True), (50_000, False)):
-        s = "".join(rng.choice(letters) for _ in range(n))
-        chars = list(s)
-        rng.shuffle(chars)
-        if not same:  # one letter changed: only a full count tells
-            k = rng.randrange(n)
-            chars[k] = "a" if chars[k] != "a" else "b"
-        cases.append([s, "".join(chars)])
-    return cases
-
-
-VALID_ANAGRAM = BenchTask(
-    "valid-anagram",
-    "isAnagram",
-    _anagram_inputs,
-    _anagram_ref,
-    {
-        "sorting": """
-class Solution:
-    def isAnagram(self, s: str, t: str) -> bool:
-        return sorted(s) == sorted(t)
-""",
-        "counter": """
-class Solution:
-    def isAnagram(self, s: str, t: str) -> bool:
-        return Counter(s) == Counter(t)
-""",
-        "count-array-loop": """
-class Solution:
-    def isAnagram(self, s: str, t: str) -> bool:
-        if len(s) != len(t):
-            return False
-        counts = [0] * 26
-        for a, b in zip(s, t):
-            counts[ord(a) - 97] += 1
-            counts[ord(b) - 97] -= 1
-        return not any(counts)
-""",
-    },
-)
-
-
-# ---------------------------------------------------------------------------- 3. climbing-stairs
-
-
-def _stairs_ref(n: int) -> int:
-    a, b = 1, 1
-    for _ in range(n):
-        a, b = b, a + b
-    return a
-
-
-CLIMBING_STAIRS = BenchTask(
-    "climbing-stairs",
-    "climbStairs",
-    lambda rng: [[20], [35], [45]],  # LeetCode's constraint is n <= 45: microsecond calls
-    _stairs_ref,
-    {
-        "memo-recursion": """
-class Solution:
-    def climbStairs(self, n: int) -> int:
-        @lru_cache(maxsize=None)
-        def ways(k: int) -> int:
-            return 1 if k < 2 else ways(k - 1) + ways(k - 2)
-        return ways(n)
-""",
-        "iteration": """
-class Solution:
-    def climbStairs(self, n: int) -> int:
-        a, b = 1, 1
-        for _ in range(n):
-            a, b = b, a + b
-        return a
-""",
-    },
-    note="LeetCode caps n at 45: calls take microseconds (the getrusage resolution regime)",
-)
-
-
-# ---------------------------------------------------------------------------- 4. maximum-subarray
-
-
-def _max_subarray_ref(nums: list[int]) -> int:
-    best = cur = nums[0]
-    for x in nums[1:]:
-        cur = max(x, cur + x)
-        best = max(best, cur)
-    return best
-
-
-MAX_SUBARRAY = BenchTask(
-    "maximum-subarray",
-    "maxSubArray",
-    lambda rng: [[[rng.randint(-(10**4), 10**4) for _ in range(n)]] for n in (300, 700, 1000)],
-    _max_subarray_ref,
-    {
-        "brute-n2": """
-class Solution:
-    def maxSubArray(self, nums: List[int]) -> int:
-        best = nums[0]
-        for i in range(len(nums)):
-            s = 0
-            for j in range(i, len(nums)):
-                s += nums[j]
-                if s > best:
-                    best = s
-        return best
-""",
-        "divide-conquer": """
-class Solution:
-    def maxSubArray(self, nums: List[int]) -> int:
-        def solve(lo: int, hi: int) -> int:
-            if lo == hi:
-                return nums[lo]
-            mid = (lo + hi) // 2
-            left_best, s = -math.inf, 0
-            for k in range(mid, lo - 1, -1):
-                s += nums[k]
-                left_best = max(left_best, s)
-            right_best, s = -math.inf, 0
-            for k in range(mid + 1, hi + 1):
-                s += nums[k]
-                right_best = max(right_best, s)
-            return max(solve(lo, mid), solve(mid + 1, hi), left_best + right_best)
-        return solve(0, len(nums) - 1)
-""",
-        "kadane": """
-class Solution:
-    def maxSubArray(self, nums: List[int]) -> int:
-        best = cur = nums[0]
-        for x in nums[1:]:
-            cur = x if cur < 0 else cur + x
-            if cur > best:
-                best = cur
-        return best
-""",
-    },
-)
-
-
-# ---------------------------------------------------------------------------- 5. top-k-frequent
-
-
-def _top_k_ref(nums: list[int], k: int) -> list[int]:
-    counts = Counter(nums).most_common()
-    if k < len(counts) and counts[k - 1][1] == counts[k][1]:
-        raise ValueError("top-k is not unique")
-    return sorted(v for v, _ in counts[:k])
-
-
-def _top_k_inputs(rng: random.Random) -> list[list[Any]]:
-    cases: list[list[Any]] = []
-    for n_distinct, k in ((300, 1), (1000, 10), (2000, 50)):
-        values = rng.sample(range(-(10**4), 10**4), n_distinct)
-        # the top k counts are distinct and above every other count: a unique answer
-        counts = [60 + 2 * (k - r) for r in range(k)] + [
-            rng.randint(1, 40) for _ in range(n_distinct - k)
-        ]
-        nums = [v for v, c in zip(values, counts, strict=True) for _ in range(c)]
-        rng.shuffle(nums)
-        cases.append([nums, k])
-    return cases
-
-
-TOP_K = BenchTask(
-    "top-k-frequent",
-    "topKFrequent",
-    _top_k_inputs,
-    _top_k_ref,
-    {
-        "sort-by-count": """
-class Solution:
-    def topKFrequent(self, nums: List[int], k: int) -> List[int]:
-        counts = {}
-        for x in nums:
-            counts[x] = counts.get(x, 0) + 1
-        return [v for v, _ in sorted(counts.items(), key=lambda p: -p[1])[:k]]
-""",
-        "heap": """
-class Solution:
-    def topKFrequent(self, nums: List[int], k: int) -> List[int]:
-        counts = Counter(nums)
-        return heapq.nlargest(k, counts.keys(), key=counts.get)
-""",
-        "bucket": """
-class Solution:
-    def topKFrequent(self, nums: List[int], k: int) -> List[int]:
-        counts = Counter(nums)
-        buckets = [[] for _ in range(len(nums) + 1)]
-        for v, c in counts.items():
-            buckets[c].append(v)
-        out = []
-        for c in range(len(buckets) - 1, 0, -1):
-            for v in buckets[c]:
-                out.append(v)
-                if len(out) == k:
-                    return out
-        return out
-""",
-    },
-    evaluate_offline=SORTED_EVAL,
-)
-
-
-# ---------------------------------------------------------------------------- 6. longest-substring
-
-
-def _longest_sub_ref(s: str) -> int:
-    last: dict[str, int] = {}
-    start = best = 0
-    for i, ch in enumerate(s):
-        if last.get(ch, -1) >= start:
-            start = last[ch] + 1
-        last[ch] = i
-        best = max(best, i - start + 1)
-    return best
-
-
-def _longest_sub_inputs(rng: random.Random) -> list[list[Any]]:
-    alphabets = (
-        "abcde",
-        "abcdefghijklmnopqrstuvwxyz",
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 !?",
+def load_task(folder: Path) -> BenchTask:
+    """One task folder (bench/tasks/README.md): task.toml, inputs.py, reference.py, the
+    solutions' sources as they are written, and the evaluator's if it is not the default."""
+    meta_path = folder / "task.toml"
+    meta = _toml(meta_path)
+    unknown = set(meta) - {"entry_point", "solutions", "note"}
+    if unknown:
+        raise TaskFileError(f"{meta_path}: unknown key(s) {', '.join(sorted(unknown))}")
+    entry_point = meta.get("entry_point")
+    if not isinstance(entry_point, str) or not entry_point.isidentifier():
+        raise TaskFileError(f"{meta_path}: 'entry_point' must be a method name")
+    note = meta.get("note", "")
+    if not isinstance(note, str):
+        raise TaskFileError(f"{meta_path}: 'note' must be text")
+    names = _names(meta_path, meta, "solutions")
+    on_disk = {f.stem for f in (folder / "solutions").glob("*.py")}
+    _check_listed(meta_path, "solutions", names, on_disk, "solutions/NAME.py")
+    evaluator = folder / "evaluate_offline.py"
+    return BenchTask(
+        task_id=folder.name,
+        entry_point=entry_point,
+        make_inputs=_function(folder / "inputs.py", "make_inputs"),
+        reference=_function(folder / "reference.py", "reference"),
+        solutions={
+            n: (folder / "solutions" / f"{n}.py").read_text(encoding="utf-8") for n in names
+        },
+        evaluate_offline=(
+            evaluator.read_text(encoding="utf-8") if evaluator.exists() else DEFAULT_EVAL
+        ),
+        note=note,
     )
-    return [["".join(rng.choice(a) for _ in range(5000))] for a in alphabets]
 
 
-LONGEST_SUBSTRING = BenchTask(
-    "longest-substring-without-repeating",
-    "lengthOfLongestSubstring",
-    _longest_sub_inputs,
-    _longest_sub_ref,
-    {
-        "brute-restart": """
-class Solution:
-    def lengthOfLongestSubstring(self, s: str) -> int:
-        best = 0
-        for i in range(len(s)):
-            seen = set()
-            for ch in s[i:]:
-                if ch in seen:
-                    break
-                seen.add(ch)
-            best = max(best, len(seen))
-        return best
-""",
-        "window-set": """
-class Solution:
-    def lengthOfLongestSubstring(self, s: str) -> int:
-        seen = set()
-        lo = best = 0
-        for hi, ch in enumerate(s):
-            while ch in seen:
-                seen.remove(s[lo])
-                lo += 1
-            seen.add(ch)
-            best = max(best, hi - lo + 1)
-        return best
-""",
-        "window-lastpos": """
-class Solution:
-    def lengthOfLongestSubstring(self, s: str) -> int:
-        last = {}
-        start = best = 0
-        for i, ch in enumerate(s):
-            p = last.get(ch, -1)
-            if p >= start:
-                start = p + 1
-            last[ch] = i
-            if i - start + 1 > best:
-                best = i - start + 1
-        return best
-""",
-    },
-)
-
-
-# ---------------------------------------------------------------------------- 7. number-of-islands
-
-
-def _islands_ref(grid: list[list[str]]) -> int:
-    rows, cols = len(grid), len(grid[0])
-    seen: set[tuple[int, int]] = set()
-    count = 0
-    for r in range(rows):
-        for c in range(cols):
-            if grid[r][c] == "1" and (r, c) not in seen:
-                count += 1
-                stack = [(r, c)]
-                seen.add((r, c))
-                while stack:
-                    y, x = stack.pop()
-                    for ny, nx in ((y + 1, x), (y - 1, x), (y, x + 1), (y, x - 1)):
-                        if (
-                            0 <= ny < rows
-                            and 0 <= nx < cols
-                            and grid[ny][nx] == "1"
-                            and (ny, nx) not in seen
-                        ):
-                            seen.add((ny, nx))
-                            stack.append((ny, nx))
-    return count
-
-
-def _islands_inputs(rng: random.Random) -> list[list[Any]]:
-    # Densities well below percolation (0.59): islands stay small, so the recursive DFS stays
-    # far from Python's recursion limit of 1000.
-    shapes = ((100, 100, 0.35), (50, 200, 0.45), (100, 100, 0.50))
-    return [
-        [[["1" if rng.random() < p else "0" for _ in range(c)] for _ in range(r)]]
-        for r, c, p in shapes
-    ]
-
-
-ISLANDS = BenchTask(
-    "number-of-islands",
-    "numIslands",
-    _islands_inputs,
-    _islands_ref,
-    {
-        "dfs-recursive": """
-class Solution:
-    def numIslands(self, grid: List[List[str]]) -> int:
-        rows, cols = len(grid), len(grid[0])
-        def sink(r: int, c: int) -> None:
-            if r < 0 or c < 0 or r >= rows or c >= cols or grid[r][c] != "1":
-                return
-            grid[r][c] = "0"
-            sink(r + 1, c)
-            sink(r - 1, c)
-            sink(r, c + 1)
-            sink(r, c - 1)
-        count = 0
-        for r in range(rows):
-            for c in range(cols):
-                if grid[r][c] == "1":
-                    count += 1
-                    sink(r, c)
-        return count
-""",
-        "bfs-deque": """
-class Solution:
-    def numIslands(self, grid: List[List[str]]) -> int:
-        rows, cols = len(grid), len(grid[0])
-        count = 0
-        for r in range(rows):
-            for c in range(cols):
-                if grid[r][c] != "1":
-                    continue
-                count += 1
-                grid[r][c] = "0"
-                queue = deque([(r, c)])
-                while queue:
-                    y, x = queue.popleft()
-                    for ny, nx in ((y + 1, x), (y - 1, x), (y, x + 1), (y, x - 1)):
-                        if 0 <= ny < rows and 0 <= nx < cols and grid[ny][nx] == "1":
-                            grid[ny][nx] = "0"
-                            queue.append((ny, nx))
-        return count
-""",
-        "union-find": """
-class Solution:
-    def numIslands(self, grid: List[List[str]]) -> int:
-        rows, cols = len(grid), len(grid[0])
-        parent = list(range(rows * cols))
-        def find(a: int) -> int:
-            while parent[a] != a:
-                parent[a] = parent[parent[a]]
-                a = parent[a]
-            return a
-        land = 0
-        for r in range(rows):
-            for c in range(cols):
-                if grid[r][c] != "1":
-                    continue
-                land += 1
-                for nr, nc in ((r - 1, c), (r, c - 1)):
-                    if nr >= 0 and nc >= 0 and grid[nr][nc] == "1":
-                        a, b = find(r * cols + c), find(nr * cols + nc)
-                        if a != b:
-                            parent[a] = b
-                            land -= 1
-        return land
-""",
-    },
-)
-
-
-# ---------------------------------------------------------------------------- 8. sort-an-array
-
-
-SORT_ARRAY = BenchTask(
-    "sort-an-array",
-    "sortArray",
-    lambda rng: [
-        [[rng.randint(-(5 * 10**4), 5 * 10**4) for _ in range(n)]] for n in (1000, 5000, 10_000)
-    ],
-    sorted,
-    {
-        "builtin": """
-class Solution:
-    def sortArray(self, nums: List[int]) -> List[int]:
-        return sorted(nums)
-""",
-        "merge-recursive": """
-class Solution:
-    def sortArray(self, nums: List[int]) -> List[int]:
-        if len(nums) <= 1:
-            return nums
-        mid = len(nums) // 2
-        left, right = self.sortArray(nums[:mid]), self.sortArray(nums[mid:])
-        out, i, j = [], 0, 0
-        while i < len(left) and j < len(right):
-            if left[i] <= right[j]:
-                out.append(left[i])
-                i += 1
-            else:
-                out.append(right[j])
-                j += 1
-        out.extend(left[i:])
-        out.extend(right[j:])
-        return out
-""",
-        "heapsort": """
-class Solution:
-    def sortArray(self, nums: List[int]) -> List[int]:
-        heap = list(nums)
-        heapify(heap)
-        return [heappop(heap) for _ in range(len(heap))]
-""",
-    },
-)
-
-
-ALL_TASKS: tuple[BenchTask, ...] = (
-    TWO_SUM,
-    VALID_ANAGRAM,
-    CLIMBING_STAIRS,
-    MAX_SUBARRAY,
-    TOP_K,
-    LONGEST_SUBSTRING,
-    ISLANDS,
-    SORT_ARRAY,
-)
-QUICK_TASKS = ("valid-anagram", "climbing-stairs", "sort-an-array")
+def load_tasks(root: Path = TASKS_DIR) -> tuple[list[BenchTask], list[str]]:
+    """Every task of ``root``/index.toml in its order, and the ids --quick runs."""
+    index_path = root / "index.toml"
+    index = _toml(index_path)
+    ids = _names(index_path, index, "tasks")
+    folders = {d.name for d in root.iterdir() if (d / "task.toml").exists()}
+    _check_listed(index_path, "tasks", ids, folders, "task folder (NAME/task.toml)")
+    quick = _names(index_path, index, "quick")
+    if unknown := sorted(set(quick) - set(ids)):
+        raise TaskFileError(f"{index_path}: 'quick' names {', '.join(unknown)}, not in 'tasks'")
+    return [load_task(root / task_id) for task_id in ids], quick
 
 
 # ============================================================================ the baseline
@@ -1189,10 +747,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if repeats < 2:
         log.error("--repeats must be at least 2 (a CV needs two profiles)")
         return 2
-    wanted = args.tasks.split(",") if args.tasks else (list(QUICK_TASKS) if args.quick else None)
-    tasks = [t for t in ALL_TASKS if wanted is None or t.task_id in wanted]
+    all_tasks, quick_tasks = load_tasks()
+    wanted = args.tasks.split(",") if args.tasks else (quick_tasks if args.quick else None)
+    tasks = [t for t in all_tasks if wanted is None or t.task_id in wanted]
     if wanted is not None and len(tasks) != len(wanted):
-        known = ", ".join(t.task_id for t in ALL_TASKS)
+        known = ", ".join(t.task_id for t in all_tasks)
         log.error("unknown task in %s; known: %s", wanted, known)
         return 2
 

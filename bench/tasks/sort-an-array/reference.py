@@ -1,0 +1,2 @@
+def reference(nums: list[int]) -> list[int]:
+    return sorted(nums)

@@ -1,0 +1,5 @@
+from collections import Counter
+
+
+def reference(s: str, t: str) -> bool:
+    return Counter(s) == Counter(t)
