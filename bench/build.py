@@ -138,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = list(dict.fromkeys(n for meter in meters for n in runs[meter]["stages"]))
 
     def ratios(vals: list[float | None]) -> list[str]:
-        return [ratio(*vals)] if len(vals) == 2 else []
+        return [ratio(vals[0], vals[1])] if len(vals) == 2 else []
 
     for name in names:
         vals = [runs[m]["stages"].get(name, {}).get("seconds") for m in meters]

@@ -180,13 +180,14 @@ class MachineLoad:
 
 
 Column = str | tuple[str, JustifyMethod]
+RIGHT: JustifyMethod = "right"
 
 
 def table(title: str, *columns: Column) -> Table:
     """A table whose columns are right-justified (numbers) unless given as (name, justify)."""
     t = Table(title=title)
     for col in columns:
-        name, justify = (col, "right") if isinstance(col, str) else col
+        name, justify = (col, RIGHT) if isinstance(col, str) else col
         t.add_column(name, justify=justify)
     return t
 
