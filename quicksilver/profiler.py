@@ -180,7 +180,7 @@ class CaseResult:
     charged: float = 0.0  # per pass, on average: serialisation cost beyond its calibration
     samples: list[float] = field(default_factory=list)
     # peak resident memory during this case's call above the trusted post-load baseline, read
-    # by the host (bytes, median over passes; None when memory could not be measured)
+    # by the host (bytes, the largest over passes; None when memory could not be measured)
     peak_memory_bytes: int | None = None
 
 
@@ -651,11 +651,15 @@ def _case_memory(p: _Pass, honest: Sequence[int | None]) -> list[int | None]:
     return out
 
 
-def _median_bytes(values: Sequence[int | None]) -> int | None:
-    """The median reading (a reading, not an average of two), or None if any is missing."""
+def _largest_bytes(values: Sequence[int | None]) -> int | None:
+    """The largest reading over passes, or None if any is missing.
+
+    Not the median: memory barely varies between passes, and a solution whose peak moved from
+    one case (or one window) to another between passes would slip under every per-case median.
+    """
     if not values or any(v is None for v in values):
         return None
-    return int(statistics.median_low([v for v in values if v is not None]))
+    return max(v for v in values if v is not None)
 
 
 def _wrong_answer(item: dict[str, Any], i: int) -> str:
@@ -886,9 +890,11 @@ class _Profile:
             case.ci_coverage = ci.coverage
             case.converged = res.converged
             case.charged = m.to_unit(sum(ch[i] for ch in sol.charges) / n)
-            case.peak_memory_bytes = _median_bytes([mem[i] for mem in sol.memory])
-        res.load_memory_bytes = _median_bytes(sol.load_memory)
-        res.memory_baseline_bytes = _median_bytes([p.baseline for p in sol.passes])
+            case.peak_memory_bytes = _largest_bytes([mem[i] for mem in sol.memory])
+        res.load_memory_bytes = _largest_bytes(sol.load_memory)
+        baselines = [p.baseline for p in sol.passes if p.baseline is not None]
+        if sol.passes and len(baselines) == len(sol.passes):
+            res.memory_baseline_bytes = int(statistics.median_low(baselines))
         figures = [c.peak_memory_bytes for c in res.cases] + [res.load_memory_bytes]
         if sol.passes and all(f is not None for f in figures):
             res.peak_memory_bytes = max(f for f in figures if f is not None)
