@@ -383,7 +383,18 @@ class SamplingSection(_Strict):
     """Exponential input sampling and the choice of the performance-exercising input."""
 
     time_wall_seconds: float = Field(20.0, gt=0, description="CPU per step (generator, reference)")
-    memory_mb: int = Field(16_384, ge=64, description="memory wall (the sandbox's RLIMIT_AS)")
+    memory_mb: int = Field(
+        16_384,
+        ge=64,
+        description="memory wall: the reference's peak memory during its call, measured by the "
+        "host (docs/profiler.md, Memory); generators keep it as their RLIMIT_AS",
+    )
+    address_space_mb: int | None = Field(
+        None,
+        ge=64,
+        description="the reference's address-space limit (RLIMIT_AS), a backstop behind the "
+        "measured wall; default twice memory_mb",
+    )
     min_scale_exp: int = Field(1, ge=0, le=62, description="first scale is 2**min_scale_exp")
     max_scale_exp: int = Field(26, ge=0, le=62, description="last scale is 2**max_scale_exp")
     max_input_bytes: int = Field(64 * 2**20, ge=1, description="JSON size of one input, at most")

@@ -70,6 +70,9 @@ class CallOutcome:
     value: Any = None
     error: str | None = None
     cpu_seconds: float = 0.0
+    # the call's peak resident memory above the process's size when it started, read by the
+    # host from /proc (bytes; None when not measured: see SandboxSession's track_memory)
+    peak_memory_bytes: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -123,6 +126,7 @@ def run_calls(
     give_up_after: int | None = None,
     load_cpu_seconds: float | None = None,
     decisive: Collection[int] = (),
+    memory_wall_mb: int | None = None,
 ) -> BatchRun:
     """Call ``entry_point`` of ``code`` once per argument list, each within its CPU limit.
 
@@ -136,6 +140,10 @@ def run_calls(
     ``kind="class"`` calls ``Solution().<entry_point>`` as the profiler does (after
     ``convert_offline``); ``output_param`` names the argument whose state after the call is the
     answer (in-place problems).
+
+    Each call's peak memory is measured by the host (``CallOutcome.peak_memory_bytes``);
+    with ``memory_wall_mb`` a call whose peak grows past it is stopped (status ``memory``,
+    error ``memory wall: ...``), whatever its address-space limit still allows.
     """
     sandbox = sandbox or SandboxConfig()
     if memory_mb is not None:
@@ -167,6 +175,7 @@ def run_calls(
             load_cpu=load_cpu_seconds,
             sandbox=sandbox,
             isolation=isolation,
+            memory_wall=None if memory_wall_mb is None else memory_wall_mb << 20,
         )
         if out.load_error is not None or len(out.outcomes) >= len(encoded):
             return out
@@ -198,9 +207,10 @@ def _serve(
     load_cpu: float | None,
     sandbox: SandboxConfig,
     isolation: iso.Isolation,
+    memory_wall: int | None = None,
 ) -> bool:
     """Serve calls ``base..`` in one process; True when it died and the rest needs a new one."""
-    session = SandboxSession(sandbox, CpuMeter(), isolation)
+    session = SandboxSession(sandbox, CpuMeter(), isolation, track_memory=True)
     serving = False
     cpu_seconds = max(cpu[base:])
     load_cpu = load_cpu if load_cpu is not None else cpu_seconds
@@ -242,8 +252,11 @@ def _serve(
             return False
         serving = True
         for i in range(base, len(encoded)):
-            out.outcomes.append(_one_call(session, i - base, output_param, cpu[i], walls[i]))
-            if out.outcomes[-1].status == "timeout":
+            out.outcomes.append(
+                _one_call(session, i - base, output_param, cpu[i], walls[i], memory_wall)
+            )
+            last = out.outcomes[-1]
+            if last.status == "timeout" or (last.error or "").startswith("memory wall"):
                 return True  # the process was killed: the rest runs in a fresh one
         return False
     except OutputLimitExceeded as exc:
@@ -271,7 +284,12 @@ def _serve(
 
 
 def _one_call(
-    session: SandboxSession, case: int, output_param: int | None, cpu_seconds: float, wall: float
+    session: SandboxSession,
+    case: int,
+    output_param: int | None,
+    cpu_seconds: float,
+    wall: float,
+    memory_wall: int | None = None,
 ) -> CallOutcome:
     prep = session.request("prep", case=case, k=1, wall_limit_s=wall)
     if not prep.reply.get("ok"):
@@ -280,13 +298,23 @@ def _one_call(
             _status_of(prep.reply), error=f"preparing the input: {prep.reply.get('error')}"
         )
     try:
-        go = session.request("go", cpu_limit_s=cpu_seconds, wall_limit_s=wall)
+        go = session.request(
+            "go", cpu_limit_s=cpu_seconds, wall_limit_s=wall, memory_limit_bytes=memory_wall
+        )
     except LimitExceeded as exc:
+        if exc.kind == "memory":  # the host stopped it at the measured wall (the process died)
+            return CallOutcome("memory", error=str(exc), peak_memory_bytes=memory_wall)
         return CallOutcome("timeout", error=str(exc), cpu_seconds=cpu_seconds)
     cpu = go.cpu_ns / 1e9
+    peak = None if go.peak is None or go.rss_before is None else go.peak - go.rss_before
     if not go.reply.get("ok"):
         session.request("release", wall_limit_s=wall)
-        return CallOutcome(_status_of(go.reply), error=str(go.reply.get("error")), cpu_seconds=cpu)
+        return CallOutcome(
+            _status_of(go.reply),
+            error=str(go.reply.get("error")),
+            cpu_seconds=cpu,
+            peak_memory_bytes=peak,
+        )
     rep = session.request("report", wall_limit_s=wall)
     session.request("release", wall_limit_s=wall)
     if not rep.reply.get("ok"):
@@ -295,7 +323,7 @@ def _one_call(
         value = _plain_answer(rep.reply, output_param)
     except (wire.WireError, IndexError, TypeError) as exc:
         return CallOutcome("error", error=f"the answer is not plain data: {exc}", cpu_seconds=cpu)
-    return CallOutcome("ok", value=value, cpu_seconds=cpu)
+    return CallOutcome("ok", value=value, cpu_seconds=cpu, peak_memory_bytes=peak)
 
 
 def run_outputs(

@@ -137,6 +137,25 @@ def beyond(runtime: float | None, reference_runtimes: Sequence[float | None]) ->
     return (hi - clipped) / (hi - lo)
 
 
+def beyond_memory(peak: float | None, reference_peaks: Sequence[float | None]) -> float:
+    """Beyond with peak memory in place of runtime: the same formula and the same decisions
+    (:func:`beyond`), on the sample's peak memory against the references' peaks (bytes above
+    the post-load baseline; a constant baseline would not change the score, the formula being
+    invariant under a shift). ``peak is None``: the sample failed (0.0)."""
+    return beyond(peak, reference_peaks)
+
+
+def nmu(peak: float, canonical_peak: float) -> float:
+    """EffiBench's normalised max memory usage of one sample: its peak memory over the
+    canonical solution's, both whole-process peaks as EffiBench measures them (the interpreter's
+    baseline included, which also keeps the ratio finite). ``ValueError`` unless both are
+    positive and finite."""
+    for value, what in ((peak, "peak"), (canonical_peak, "canonical peak")):
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(f"NMU needs a positive, finite {what}, got {value!r}")
+    return peak / canonical_peak
+
+
 def percentile(runtime: float | None, reference_runtimes: Sequence[float | None]) -> float | None:
     """Percentage (0 to 100) of passing references the solution is faster than.
 

@@ -51,6 +51,7 @@ from quicksilver.sandbox.runtime import wire
 from quicksilver.sandbox.session import (
     ChildGone,
     ChildProcess,
+    Exchange,
     LimitExceeded,
     OutputLimitExceeded,
     ProtocolViolation,
@@ -84,6 +85,12 @@ their median is subtracted from a solution's load: its own module code is what c
 # take the state the two processes are in: this much is tolerated before an excess is charged.
 ICOUNT_CHARGE_TOLERANCE = 1.05
 ICOUNT_CHARGE_SLACK = 20_000  # instructions
+
+# A report's memory beyond what serialising the same values takes in a trusted child (times
+# this, plus the slack) counts toward its case's peak: a patched harness cannot move an
+# allocation out of the call into the report unseen.
+REPORT_MEMORY_TOLERANCE = 1.5
+REPORT_MEMORY_SLACK = 1 << 20  # bytes
 
 
 @dataclass(frozen=True)
@@ -172,6 +179,9 @@ class CaseResult:
     converged: bool = False  # the CI target was met (False: stopped by max_rounds or budget)
     charged: float = 0.0  # per pass, on average: serialisation cost beyond its calibration
     samples: list[float] = field(default_factory=list)
+    # peak resident memory during this case's call above the trusted post-load baseline, read
+    # by the host (bytes, the largest over passes; None when memory could not be measured)
+    peak_memory_bytes: int | None = None
 
 
 @dataclass
@@ -198,6 +208,12 @@ class RunResult:
     converged: bool = False  # deterministic meter, or the CI target was met
     charged: float = 0.0  # per pass, on average: idle and serialisation excess (meter unit)
     flags: list[str] = field(default_factory=list)  # why a measurement is not to be trusted
+    # Memory (bytes, read by the host from /proc, docs/profiler.md "Memory"): the largest
+    # per-case peak and the load's peak, above the trusted post-load baseline; and that
+    # baseline (the resident size of a child that loaded a minimal solution).
+    peak_memory_bytes: int | None = None
+    load_memory_bytes: int | None = None
+    memory_baseline_bytes: int | None = None
 
     @property
     def passed(self) -> bool:
@@ -248,6 +264,14 @@ class _Pass:
     items: list[dict[str, Any]]  # per case: output and post-call inputs, serialised
     cpu_ns: int  # the child's CPU over all windows
     output: dict[str, Any]  # the child's captured stdout / stderr
+    # memory, bytes (None: not measured): the trusted post-load baseline of this child, the
+    # load's peak, and per case the call's peak (with the idle gap after it) and the report's
+    # peak above the report's own starting size (with its gap); all absolute except the last
+    baseline: int | None = None
+    load_peak: int | None = None
+    call_peaks: list[int | None] = field(default_factory=list)
+    report_growth: list[int | None] = field(default_factory=list)
+    report_starts: list[int | None] = field(default_factory=list)
 
 
 class _TaskRunner:
@@ -269,15 +293,17 @@ class _TaskRunner:
         self.meter: Meter = make_meter(meter)
         self.scale = self.meter.slowdown
         self.session = SandboxSession(
-            sandbox, self.meter, isolation, limit_scale=self.scale, zygote=True
+            sandbox, self.meter, isolation, limit_scale=self.scale, zygote=True, track_memory=True
         )
         self.encoded_inputs = [wire.encode(c.inputs) for c in task.cases]
         self.null_call = 0
         self.null_cpu = 0
         self.null_load = 0
+        self.null_load_rss: int | None = None  # resident growth of loading a minimal solution
+        self.null_call_rss = 0  # peak growth of an empty call (the emulator's, under icount)
         self.last_output: dict[str, Any] = {"stdout": "", "stderr": "", "dropped_bytes": 0}
         self.judge_session: SandboxSession | None = None
-        self.honest_cache: dict[str, list[int]] = {}
+        self.honest_cache: dict[str, tuple[list[int], list[int | None]]] = {}
         if self.meter.deterministic:
             self.tolerance, self.slack, self.idle_slack = (
                 ICOUNT_CHARGE_TOLERANCE,
@@ -322,16 +348,22 @@ class _TaskRunner:
         see solution code (loads: each in a fresh child, as a solution's is)."""
         wall = self.limits.wall
         loads = []
+        load_rss: list[int] = []
         for _ in range(NULL_LOADS):
             child = self._spawn()
             try:
-                child.request("compile", code=self._minimal_source(), wall_limit_s=wall)
+                comp = child.request("compile", code=self._minimal_source(), wall_limit_s=wall)
                 loads.append(child.request("load", wall_limit_s=wall).cost)
+                # the resident size the minimal solution's calls would start from
+                after = child.request("ping", wall_limit_s=wall).rss_before
+                if after is not None and comp.rss_before is not None:
+                    load_rss.append(after - comp.rss_before)
                 if self.meter.deterministic:
                     break
             finally:
                 child.finish()
         self.null_load = int(statistics.median(loads))
+        self.null_load_rss = int(statistics.median_low(load_rss)) if load_rss else None
         child = self._spawn()
         try:
             nulls = []
@@ -342,6 +374,12 @@ class _TaskRunner:
         if self.task.cases:
             self.null_call = int(statistics.median(e.cost for e in nulls))
             self.null_cpu = int(statistics.median(e.cpu_ns for e in nulls))
+            growth = [
+                e.span_peak - e.rss_before
+                for e in nulls
+                if e.span_peak is not None and e.rss_before is not None
+            ]
+            self.null_call_rss = int(statistics.median_low(growth)) if growth else 0
 
     def _minimal_source(self) -> str:
         if self.task.kind == "class":
@@ -379,6 +417,9 @@ class _TaskRunner:
         calls: list[int] = []
         reports: list[int] = []
         items: list[dict[str, Any]] = []
+        windows: list[tuple[Exchange, Exchange]] = []  # per case: call, report (for memory)
+        comp: Exchange | None = None
+        load: Exchange | None = None
         try:
             try:
                 comp = child.request("compile", code=code, wall_limit_s=wall)
@@ -418,6 +459,7 @@ class _TaskRunner:
                 net = call.cost - self.null_call
                 calls.append(max(0, net) if self.meter.deterministic else net)
                 reports.append(rep.cost)
+                windows.append((call, rep))
                 idle += call.idle + rep.idle
                 cpu_ns += call.cpu_ns + rep.cpu_ns
                 items.append(
@@ -444,8 +486,12 @@ class _TaskRunner:
             raise _Verdict(status, message) from exc
         finally:
             if not child.finished:
-                child.finish()
+                child.finish()  # its `exit` closes the last report's memory span
             self.last_output = output = child.output.as_dict()
+        assert comp is not None and load is not None
+        baseline = None
+        if comp.rss_before is not None and self.null_load_rss is not None:
+            baseline = comp.rss_before + self.null_load_rss
         return _Pass(
             load=max(0, load.cost - self.null_load),
             calls=calls,
@@ -454,6 +500,17 @@ class _TaskRunner:
             items=items,
             cpu_ns=cpu_ns,
             output=output,
+            baseline=baseline,
+            load_peak=load.span_peak,
+            call_peaks=[
+                None if c.span_peak is None else c.span_peak - self.null_call_rss
+                for c, _ in windows
+            ],
+            report_growth=[
+                None if r.span_peak is None or r.rss_before is None else r.span_peak - r.rss_before
+                for _, r in windows
+            ],
+            report_starts=[r.rss_before for _, r in windows],
         )
 
     def judge(self, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -521,8 +578,9 @@ class _TaskRunner:
             self.judge_session.close()
             self.judge_session = None
 
-    def honest_reports(self, items: list[dict[str, Any]]) -> list[int]:
-        """What serialising each reported value costs in a child that never sees solution code.
+    def honest_reports(self, items: list[dict[str, Any]]) -> tuple[list[int], list[int | None]]:
+        """What serialising each reported value costs in a child that never sees solution code,
+        and how much its resident memory grows meanwhile (bytes; None: not measured).
 
         Correct solutions of a task mostly report the very same values: those are calibrated
         once (keyed by their serialisation)."""
@@ -536,17 +594,20 @@ class _TaskRunner:
         self.honest_cache[key] = costs
         return costs
 
-    def _honest_reports(self, items: list[dict[str, Any]]) -> list[int]:
+    def _honest_reports(self, items: list[dict[str, Any]]) -> tuple[list[int], list[int | None]]:
         child = self._spawn()
+        exchanges = []
         try:
             child.request("stage", items=items, wall_limit_s=self.limits.wall)
-            costs = []
             for i in range(len(items)):
-                ex = child.request("encode", i=i, wall_limit_s=self.limits.wall)
-                costs.append(ex.cost)
+                exchanges.append(child.request("encode", i=i, wall_limit_s=self.limits.wall))
         finally:
             child.finish()
-        return costs
+        growth = [
+            None if e.span_peak is None or e.rss_before is None else e.span_peak - e.rss_before
+            for e in exchanges
+        ]
+        return [e.cost for e in exchanges], growth
 
 
 @dataclass
@@ -558,11 +619,47 @@ class _Solution:
     result: RunResult
     items: list[dict[str, Any]] = field(default_factory=list)
     honest: list[int] = field(default_factory=list)
+    honest_memory: list[int | None] = field(default_factory=list)  # a report's memory growth
     passes: list[_Pass] = field(default_factory=list)
     costs: list[int] = field(default_factory=list)  # raw, per pass
     charges: list[list[int]] = field(default_factory=list)  # raw, per pass, per case
     idle_charges: list[int] = field(default_factory=list)
+    memory: list[list[int | None]] = field(default_factory=list)  # per pass, per case (bytes)
+    load_memory: list[int | None] = field(default_factory=list)  # per pass (bytes)
     done: bool = False
+
+
+def _case_memory(p: _Pass, honest: Sequence[int | None]) -> list[int | None]:
+    """Each case's peak memory in pass ``p``, above the pass's trusted post-load baseline.
+
+    The call's peak counts (with the idle gap after its reply, where a signal handler or a
+    finalizer would run), and so does whatever its report needed beyond serialising the same
+    values in a trusted child: an allocation a patched harness moved into the report."""
+    out: list[int | None] = []
+    for i, call_peak in enumerate(p.call_peaks):
+        base = p.baseline
+        if base is None or call_peak is None:
+            out.append(None)
+            continue
+        peak = call_peak
+        growth, start = p.report_growth[i], p.report_starts[i]
+        expected = honest[i] if i < len(honest) else None
+        if growth is not None and start is not None and expected is not None:
+            excess = growth - int(expected * REPORT_MEMORY_TOLERANCE) - REPORT_MEMORY_SLACK
+            peak = max(peak, start + max(0, excess))
+        out.append(max(0, peak - base))
+    return out
+
+
+def _largest_bytes(values: Sequence[int | None]) -> int | None:
+    """The largest reading over passes, or None if any is missing.
+
+    Not the median: memory barely varies between passes, and a solution whose peak moved from
+    one case (or one window) to another between passes would slip under every per-case median.
+    """
+    if not values or any(v is None for v in values):
+        return None
+    return max(v for v in values if v is not None)
 
 
 def _wrong_answer(item: dict[str, Any], i: int) -> str:
@@ -673,7 +770,7 @@ class _Profile:
             res.status = "passed"
             sol.items = first.items
             if self.measure_cost and self.task.cases:
-                sol.honest = runner.honest_reports(first.items)
+                sol.honest, sol.honest_memory = runner.honest_reports(first.items)
                 self._add(sol, first)
         except _Verdict as v:
             res.status, res.error, res.failed_case = v.status, str(v), v.case
@@ -701,6 +798,11 @@ class _Profile:
         sol.charges.append(charges)
         sol.idle_charges.append(idle)
         sol.costs.append(p.load + sum(p.calls) + sum(charges) + idle)
+        sol.memory.append(_case_memory(p, sol.honest_memory))
+        base = p.baseline
+        sol.load_memory.append(
+            None if base is None or p.load_peak is None else max(0, p.load_peak - base)
+        )
 
     def _rounds(self) -> None:
         """Further passes, one solution after another in turn, until each has converged."""
@@ -788,6 +890,14 @@ class _Profile:
             case.ci_coverage = ci.coverage
             case.converged = res.converged
             case.charged = m.to_unit(sum(ch[i] for ch in sol.charges) / n)
+            case.peak_memory_bytes = _largest_bytes([mem[i] for mem in sol.memory])
+        res.load_memory_bytes = _largest_bytes(sol.load_memory)
+        baselines = [p.baseline for p in sol.passes if p.baseline is not None]
+        if sol.passes and len(baselines) == len(sol.passes):
+            res.memory_baseline_bytes = int(statistics.median_low(baselines))
+        figures = [c.peak_memory_bytes for c in res.cases] + [res.load_memory_bytes]
+        if sol.passes and all(f is not None for f in figures):
+            res.peak_memory_bytes = max(f for f in figures if f is not None)
         if res.flags:
             log.info(
                 "%s: measurement not converged (%s) after %d pass(es)",

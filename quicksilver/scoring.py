@@ -21,7 +21,7 @@ import logging
 import math
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,7 +40,9 @@ from quicksilver.metrics import (
     Summary,
     UnscorableTaskError,
     beyond,
+    beyond_memory,
     dps_task_score,
+    nmu,
     percentile,
     summarize,
 )
@@ -50,7 +52,7 @@ from quicksilver.samples import Sample
 
 log = logging.getLogger(__name__)
 
-PROFILER_VERSION = f"{__version__}/1"
+PROFILER_VERSION = f"{__version__}/2"  # /2: results carry peak memory
 
 
 def default_cache_dir() -> Path:
@@ -114,6 +116,8 @@ class ReferenceCache:
             "isolation": result.isolation,
             "machine_id": result.machine_id,
             "profiler": PROFILER_VERSION,
+            "peak_memory_bytes": result.peak_memory_bytes,
+            "memory_baseline_bytes": result.memory_baseline_bytes,
         }
         write_text_atomic(path, json.dumps(data))
 
@@ -144,6 +148,12 @@ class SampleScore:
     pe_cost: float | None = None
     pe_error: str | None = None
     cluster: int | None = None
+    # Mercury rows, memory (docs/metrics.md): the largest per-case peak above the post-load
+    # baseline (bytes), Beyond with memory in place of runtime, and EffiBench's NMU against the
+    # task's canonical solution (the row's first), on whole-process peaks
+    peak_memory_bytes: int | None = None
+    beyond_memory: float | None = None
+    nmu: float | None = None
 
 
 @dataclass
@@ -169,6 +179,7 @@ class TaskScore:
     reference_costs: list[float | None] | None = None
     reference_status: list[str | None] | None = None
     dps_error: str | None = None
+    reference_peak_memory: list[int | None] | None = None  # bytes, as reference_runtimes
 
 
 @dataclass
@@ -212,6 +223,7 @@ class ScoreReport:
             out["dps_tasks"] = len(counted)
             out["dpe_tasks"] = len(dpe_tasks)
             out["dps_unscorable"] = {t.task: t.dps_error for t in dpe_tasks if t.dps_error}
+        out.update(memory_summary(self.tasks))
         out["tasks"] = []
         for t in self.tasks:
             row = dict(tasks_by_id.get(t.task, {"task_id": t.task}))
@@ -219,6 +231,7 @@ class ScoreReport:
                 {
                     "difficulty": t.difficulty,
                     "reference_runtimes": t.reference_runtimes,
+                    "reference_peak_memory": t.reference_peak_memory,
                     "reference_errors": t.reference_errors,
                     "dps": t.dps,
                     "dps_norm": t.dps_norm,
@@ -301,6 +314,8 @@ def _cached_samples(
                 machine_id=hit.get("machine_id", ""),
                 rounds=1,
                 converged=True,
+                peak_memory_bytes=hit.get("peak_memory_bytes"),
+                memory_baseline_bytes=hit.get("memory_baseline_bytes"),
             )
         else:
             todo.append(job)
@@ -319,6 +334,61 @@ def _summary(res: RunResult) -> dict[str, Any]:
         "runtime": res.runtime,
         "error": res.error,
         "runtime_ci": list(res.runtime_ci) if res.runtime_ci else None,
+        "peak_memory_bytes": res.peak_memory_bytes,
+        "memory_baseline_bytes": res.memory_baseline_bytes,
+    }
+
+
+def _process_peak(run: Mapping[str, Any]) -> int | None:
+    """A passing run's whole-process peak (baseline + peak above it), EffiBench's MU."""
+    peak, base = run.get("peak_memory_bytes"), run.get("memory_baseline_bytes")
+    if run.get("status") != "passed" or peak is None or base is None:
+        return None
+    return int(peak) + int(base)
+
+
+def _score_memory(
+    sc: SampleScore, res: RunResult, ref_mem: list[int | None], canonical: int | None
+) -> None:
+    """The memory figures of one Mercury sample: Beyond-memory against the references' peaks
+    (a failed sample 0; None when no reference has a measured peak) and NMU against the
+    canonical solution (None unless both passed and were measured)."""
+    mem = res.peak_memory_bytes if res.passed else None
+    sc.peak_memory_bytes = mem
+    if res.passed and mem is None:
+        sc.beyond_memory = None  # passed, but not measured: nothing to place
+    else:
+        try:
+            sc.beyond_memory = beyond_memory(mem, ref_mem)
+        except UnscorableTaskError:
+            sc.beyond_memory = None
+    own = _process_peak(_summary(res))
+    sc.nmu = nmu(own, canonical) if own is not None and canonical is not None else None
+
+
+def memory_summary(tasks: Sequence[TaskScore]) -> dict[str, Any]:
+    """Overall memory figures of the Mercury tasks (docs/metrics.md, "Memory").
+
+    ``beyond_memory_at_1``: per task the mean Beyond-memory of its samples (failed ones 0),
+    then the mean over tasks with at least one reference peak; ``nmu``: per task the mean NMU
+    of its passing samples, then the mean over tasks that have one (EffiBench's mean of
+    per-task ratios); ``memory_tasks`` / ``nmu_tasks`` say how many tasks each mean covers."""
+    per_task_beyond: list[float] = []
+    per_task_nmu: list[float] = []
+    for t in tasks:
+        if t.dpe or not t.samples:
+            continue
+        bm = [s.beyond_memory for s in t.samples]
+        if all(b is not None for b in bm):
+            per_task_beyond.append(fmean(b for b in bm if b is not None))
+        ratios = [s.nmu for s in t.samples if s.nmu is not None]
+        if ratios:
+            per_task_nmu.append(fmean(ratios))
+    return {
+        "beyond_memory_at_1": fmean(per_task_beyond) if per_task_beyond else None,
+        "memory_tasks": len(per_task_beyond),
+        "nmu": fmean(per_task_nmu) if per_task_nmu else None,
+        "nmu_tasks": len(per_task_nmu),
     }
 
 
@@ -746,10 +816,15 @@ def score(
     for key, (rec, group) in mercury.items():
         ref_runs = [refs[ck] for ck in ref_keys[key]]
         ref_rt = [r["runtime"] if r["status"] == "passed" else None for r in ref_runs]
+        ref_mem = [
+            r.get("peak_memory_bytes") if r["status"] == "passed" else None for r in ref_runs
+        ]
+        canonical = _process_peak(ref_runs[0]) if ref_runs else None
         ts = TaskScore(
             task=key,
             difficulty=rec.difficulty or None,
             reference_runtimes=ref_rt,
+            reference_peak_memory=ref_mem,
             reference_errors=[
                 f"{r['status']}: {r['error']}" for r in ref_runs if r["status"] != "passed"
             ],
@@ -773,6 +848,7 @@ def score(
                 percentile=percentile(rt, ref_rt),
                 error=res.error,
             )
+            _score_memory(sc, res, ref_mem, canonical)
             ts.n_correct += res.passed
             ts.samples.append(sc)
             outcomes[key].append(SampleOutcome(key, rec.difficulty or None, res.passed, rt, ref_rt))

@@ -132,6 +132,7 @@ def _row(**over):
         "pe_sampling_reference": 3,
         "reference_hashes": [1, 2],
         "reference_costs": [2.0, 1.0],
+        "reference_peak_memory": [1 << 20, None],
         "cluster_sizes": [1, 1],
         "solution_costs": [
             {

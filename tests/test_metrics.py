@@ -442,3 +442,25 @@ def test_summarize_validation():
         summarize([_s("t", "Easy", False, None, [1.0]), _s("t", "Hard", False, None, [1.0])])
     with pytest.raises(ValueError, match="passed sample has no runtime"):
         summarize([_s("t", "Easy", True, None, [1.0])])
+
+
+def test_beyond_memory_is_beyond_on_peaks() -> None:
+    from quicksilver.metrics import beyond_memory
+
+    refs = [10 << 20, None, 110 << 20]  # bytes; None: a reference that failed
+    assert beyond_memory(10 << 20, refs) == 1.0
+    assert beyond_memory(60 << 20, refs) == 0.5
+    assert beyond_memory(500 << 20, refs) == 0.0
+    assert beyond_memory(None, refs) == 0.0  # a failed sample
+    # a shift of every figure (a different baseline) changes nothing
+    shifted = [r + (7 << 20) if r is not None else None for r in refs]
+    assert beyond_memory((60 << 20) + (7 << 20), shifted) == 0.5
+
+
+def test_nmu_is_effibench_ratio_and_refuses_zero() -> None:
+    from quicksilver.metrics import nmu
+
+    assert nmu(30.0, 15.0) == 2.0
+    assert nmu(15.0, 30.0) == 0.5
+    with pytest.raises(ValueError):
+        nmu(10.0, 0.0)

@@ -198,6 +198,14 @@ def make_row(
                 "flags": ["max-rounds"],
             },
         ],
+        "reference_peak_memory": [
+            {
+                "hash": 4_611_686_018_427_387_904,
+                "peak_memory_bytes": 4096,
+                "case_peak_memory_bytes": [0, 4096],
+            },
+            {"hash": -7, "peak_memory_bytes": 104_857_600, "case_peak_memory_bytes": [0, None]},
+        ],
         "machine_id": "0123456789abcdef",
         "machine": json.dumps({"cpu": "Test CPU", "cores": 4, "arch": "x86_64"}),
         "quicksilver_version": "0.1.0",
@@ -314,6 +322,7 @@ def test_published_mercury_rows_fit_the_features():
             }
             for h in hashes
         ]
+        row["reference_peak_memory"] = []  # not measured
         row["n_generated_cases"] = len(json.loads(mercury["test_cases"]))
         row["n_example_cases"] = 0
         validate_rows([row], "eval")

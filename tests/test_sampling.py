@@ -505,3 +505,27 @@ def test_a_solution_near_the_finish_limit_is_decided_by_its_count():
     assert strict.tried[0]["status"] == "timeout" and "instructions, over the limit of" in detail
     counted = float(detail.split("counted ")[1].split(" instructions")[0])
     assert 5e6 < counted < 5e8  # a million-iteration loop: tens of millions of instructions
+
+
+MEMORY_REF = """
+class Solution:
+    def f(self, n):
+        held = bytearray(n * 2**20)
+        return len(held) // 2**20
+"""
+
+
+@requires_bwrap
+def test_reference_memory_wall_is_the_measured_peak():
+    """The reference holds scale MiB: the doubling stops at the first scale whose measured peak
+    passes the 100 MiB wall (128), with the address-space backstop (200 MiB here, 2x the wall)
+    never reached, and every passed step records its measured peak."""
+    trace = sample(
+        gen("return (scale,)"), MEMORY_REF, memory_mb=100, min_scale_exp=4, max_scale_exp=10
+    )
+    assert trace.stop == "memory-wall" and scales(trace) == [16, 32, 64], trace.steps
+    last = trace.steps[-1]
+    assert last.scale == 128 and "memory wall" in (last.detail or ""), last.detail
+    for step in trace.steps[:-1]:
+        peak = step.reference_peak_memory_bytes
+        assert peak is not None and 0.9 * step.scale * 2**20 <= peak <= 1.2 * step.scale * 2**20

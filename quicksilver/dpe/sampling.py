@@ -124,7 +124,14 @@ class SamplingLimits(BaseModel):
         20.0, gt=0, description="CPU limit per step, for the generator and the reference call each"
     )
     memory_mb: int = Field(
-        16384, ge=16, description="memory wall, enforced by the sandbox's RLIMIT_AS"
+        16384,
+        ge=16,
+        description="memory wall: the reference call's peak memory above its starting size, "
+        "measured by the host (polled during the call and read at its end); the generator's "
+        "RLIMIT_AS",
+    )
+    address_space_mb: int | None = Field(
+        None, ge=16, description="the reference's RLIMIT_AS, a backstop; default 2 x memory_mb"
     )
     min_scale_exp: int = Field(1, ge=0, description="first scale is 2**min_scale_exp")
     max_scale_exp: int = Field(26, ge=0, description="last scale is 2**max_scale_exp")
@@ -132,6 +139,12 @@ class SamplingLimits(BaseModel):
         64 * 2**20, ge=1, description="JSON-encoded size of one input, at most"
     )
     generator_seed: int = Field(0, description="random.seed before each generator call")
+
+    @property
+    def reference_address_space_mb(self) -> int:
+        """Address space is not memory: CPython and glibc reserve more than they touch, so the
+        backstop sits above the measured wall, which is what stops the doubling."""
+        return self.address_space_mb or 2 * self.memory_mb
 
     @model_validator(mode="after")
     def _exps(self) -> SamplingLimits:
@@ -153,6 +166,7 @@ class Step:
     input_sha256: str | None = None
     generator_cpu_seconds: float | None = None
     reference_cpu_seconds: float | None = None
+    reference_peak_memory_bytes: int | None = None  # measured by the host (memory wall)
 
 
 @dataclass
@@ -427,7 +441,8 @@ class _Sampler:
                 convert_offline=t.convert_offline,
                 output_param=t.output_param,
                 cpu_seconds=self.limits.time_wall_seconds,
-                memory_mb=self.limits.memory_mb,
+                memory_mb=self.limits.reference_address_space_mb,
+                memory_wall_mb=self.limits.memory_mb,
                 sandbox=self.sandbox,
             )
         except wire.WireError as exc:  # the input is too large for a frame or the item budget
@@ -441,6 +456,7 @@ class _Sampler:
             return self._ill(step, f"the reference could not take the input: {ref.load_error}")
         out = ref.outcomes[0]
         step.reference_cpu_seconds = out.cpu_seconds
+        step.reference_peak_memory_bytes = out.peak_memory_bytes
         wall = _wall(out)
         if wall:
             return self._stop(step, wall, f"reference: {out.error}")

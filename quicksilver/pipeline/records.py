@@ -84,6 +84,9 @@ class Runtime(Record):
     converged: bool = True
     flags: list[str] = []
     isolation: str | None = None
+    # bytes above the post-load baseline, read by the host: the largest, and per test case
+    peak_memory_bytes: int | None = None
+    case_peak_memory_bytes: list[int | None] = []
 
 
 class Cost(Record):
@@ -98,6 +101,7 @@ class Cost(Record):
     converged: bool = True
     flags: list[str] = []
     isolation: str | None = None
+    peak_memory_bytes: int | None = None  # on the pe input, bytes above the post-load baseline
 
 
 class Solution(Record):

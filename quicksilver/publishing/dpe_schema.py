@@ -75,6 +75,7 @@ _DPE_PROVENANCE = {
     "pe_sampling_reference": _I64,
     "reference_hashes": List(_I64),
     "reference_costs": List(_F),
+    "reference_peak_memory": List(_I64),
     "cluster_sizes": List(_I32),
     "solution_costs": List(
         {
@@ -113,6 +114,7 @@ _NULLABLE = frozenset(
         "solutions[].runtime",
         "instruction_rate",  # only a time meter needs it
         "instruction_rate_source",
+        "reference_peak_memory[]",  # not measured (no clear_refs: the weak sandbox as non-root)
     }
 )
 _ONE_PER_DATASET = ("cost_meter", "cost_unit", "build_config_sha256", "quicksilver_version")
@@ -153,6 +155,8 @@ FIELD_DOCS: dict[str, str] = {
     "pe_sampling_stop": "why exponential sampling stopped for that generator",
     "pe_sampling_reference": "hash of the solution the walls were measured on",
     "reference_hashes": "hash of each `reference` solution, slowest cluster first",
+    "reference_peak_memory": "their peak memory on `pe_input` (bytes above the post-load "
+    "baseline, read by the host; docs/profiler.md), slowest cluster first; null where not measured",
     "reference_costs": "their measured cost (median over rounds) on `pe_input` at build time "
     "(provenance only)",
     "cluster_sizes": "solutions per cluster, slowest first",

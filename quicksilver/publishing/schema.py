@@ -89,6 +89,14 @@ _PROVENANCE = {
             "flags": List(_S),
         }
     ),
+    # bytes above the post-load baseline, read by the host (docs/profiler.md, "Memory")
+    "reference_peak_memory": List(
+        {
+            "hash": Value("int64"),
+            "peak_memory_bytes": Value("int64"),
+            "case_peak_memory_bytes": List(Value("int64")),
+        }
+    ),
     "machine_id": _S,
     "machine": _S,
     "quicksilver_version": _S,
@@ -111,6 +119,9 @@ NULLABLE_FIELDS = frozenset(
         "solution_provenance[].url",
         "solution_provenance[].runtime_reported",
         "instruction_rate",  # only an instruction meter needs it
+        # memory that could not be measured (no clear_refs: the weak sandbox as non-root)
+        "reference_peak_memory[].peak_memory_bytes",
+        "reference_peak_memory[].case_peak_memory_bytes[]",
     }
 )
 """Generic paths (list indices as ``[]``) of the only values that may be null."""
@@ -152,6 +163,9 @@ FIELD_DOCS: dict[str, str] = {
     "reference_runtimes": "per solution hash: measured cost over all test cases, its 95% CI, "
     "the passes taken, whether the measurement converged (always for icount) and why not "
     "(`flags`: budget, max-rounds, unconverged, few-rounds)",
+    "reference_peak_memory": "per solution hash: peak memory (bytes) above the post-load "
+    "baseline, read by the host from /proc (the largest over test cases, and per test case, "
+    "in case order); empty when memory was not measured",
     "machine_id": "short id of the machine the references were measured on",
     "machine": "that machine as JSON (CPU, cores, arch, kernel, Python)",
     "quicksilver_version": "version of Quicksilver that built the row",
@@ -500,6 +514,15 @@ def check_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
             out.append((name, "must not be empty"))
     if ok["reference_runtimes"] and solution_hashes is not None:
         _check_hash_list(row["reference_runtimes"], "reference_runtimes", solution_hashes, out)
+    if ok["reference_peak_memory"] and row["reference_peak_memory"]:  # empty: not measured
+        if solution_hashes is not None:
+            _check_hash_list(
+                row["reference_peak_memory"], "reference_peak_memory", solution_hashes, out
+            )
+        for i, ref in enumerate(row["reference_peak_memory"]):
+            figures = [ref["peak_memory_bytes"], *ref["case_peak_memory_bytes"]]
+            if any(f is not None and f < 0 for f in figures):
+                out.append((f"reference_peak_memory[{i}]", "a peak memory is negative"))
         for i, ref in enumerate(row["reference_runtimes"]):
             where = f"reference_runtimes[{i}]"
             if not all(math.isfinite(ref[k]) for k in ("runtime", "ci_low", "ci_high")):

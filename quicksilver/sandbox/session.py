@@ -120,7 +120,7 @@ class SandboxError(RuntimeError):
 class LimitExceeded(SandboxError):
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(message)
-        self.kind = kind  # "cpu" or "wall"
+        self.kind = kind  # "cpu", "wall" or "memory"
 
 
 class ChildGone(SandboxError):
@@ -153,6 +153,68 @@ class Exchange:
     cost: int  # meter units consumed between sending the command and receiving its reply
     idle: int  # meter units consumed since the previous reply (an honest harness: ~0)
     cpu_ns: int  # kernel CPU time of the window, whatever the meter
+    # Memory, read by the host from /proc/<pid>/status of the process (bytes; None when the
+    # endpoint does not track memory or /proc could not be read). See MemoryProbe.
+    rss_before: int | None = None  # resident set size right before the command was sent
+    peak: int | None = None  # peak resident set size during the command (VmHWM at the reply)
+    # peak during the command *and* the idle gap after its reply, up to the next command:
+    # filled in when the next command is sent (the gap is where a signal handler would run)
+    span_peak: int | None = None
+
+
+class MemoryProbe:
+    """The peak resident memory of one sandboxed process, read by the host.
+
+    The kernel keeps a high-water mark of each process's resident set size (``VmHWM`` in
+    ``/proc/<pid>/status``). Writing ``5`` to ``/proc/<pid>/clear_refs`` resets it to the
+    current resident size, so reset-before / read-after brackets one command. Both files are
+    the host's: inside the sandbox ``/proc`` is a read-only mount of another PID namespace and
+    the process runs as another uid, so it can neither reset nor fake the mark; ``resource``
+    and every other function in its own process play no part. The mark covers every thread of
+    the process (they share one address space); a child process (fork) would not be covered,
+    which is why the sandbox refuses forks by default (``limits.processes`` = 1).
+
+    Readings are bytes; a probe whose files cannot be used (no ``clear_refs``, not allowed)
+    says so once in the log and returns None from then on.
+    """
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.broken: str | None = None
+
+    def _fail(self, exc: OSError) -> None:
+        if self.broken is None:
+            self.broken = str(exc)
+            log.warning("memory of pid %d cannot be measured: %s", self.pid, exc)
+
+    def _status(self, key: str) -> int | None:
+        try:
+            with open(f"/proc/{self.pid}/status", "rb") as fh:
+                for line in fh:
+                    if line.startswith(key):
+                        return int(line.split()[1]) * 1024
+        except (OSError, ValueError, IndexError):
+            return None
+        return None
+
+    def reset(self) -> int | None:
+        """Reset the high-water mark to the current resident size, and return that size."""
+        if self.broken is not None:
+            return None
+        try:
+            with open(f"/proc/{self.pid}/clear_refs", "wb", buffering=0) as fh:
+                fh.write(b"5")
+        except OSError as exc:
+            if _alive(self.pid):
+                self._fail(exc)
+            return None
+        return self._status(b"VmRSS:")
+
+    def peak(self) -> int | None:
+        """The high-water mark since the last reset (VmHWM)."""
+        if self.broken is not None:
+            return None
+        return self._status(b"VmHWM:")
 
 
 @dataclass
@@ -194,6 +256,8 @@ class _Endpoint:
     pending: list[Any] = field(default_factory=list)
     seq: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     last_reading: int = 0
+    memory: MemoryProbe | None = None  # the host-side peak-memory probe of this process
+    last_exchange: Exchange | None = None  # its span_peak is filled by the next command
 
     def cpu(self) -> int:
         return time.clock_gettime_ns(_process_cpu_clock(self.pid))
@@ -214,8 +278,10 @@ class SandboxSession:
         *,
         limit_scale: float = 1.0,
         zygote: bool = False,
+        track_memory: bool = False,
     ) -> None:
         self.config = config
+        self.track_memory = track_memory  # a MemoryProbe on the process (and on children)
         self.meter = meter
         self.isolation = isolation or iso.resolve(config)
         self.limit_scale = limit_scale
@@ -310,6 +376,8 @@ class SandboxSession:
             if info_r >= 0:
                 os.close(info_r)
         self._main.pid = self.pid
+        if self.track_memory and not self.zygote:
+            self._main.memory = MemoryProbe(self.pid)
         try:
             self._greeted(self._main, 60.0)
             self.meter.attach(self.pid)
@@ -356,12 +424,18 @@ class SandboxSession:
         *,
         cpu_limit_s: float | None = None,
         wall_limit_s: float | None = None,
+        memory_limit_bytes: int | None = None,
         **fields: Any,
     ) -> Exchange:
-        """Send one command to the harness and wait for its reply within the limits."""
+        """Send one command to the harness and wait for its reply within the limits.
+
+        ``memory_limit_bytes`` (with ``track_memory``): the command is stopped, as a
+        :class:`LimitExceeded` of kind ``memory``, once the process's resident memory has grown
+        by more than that since the command was sent (polled while the reply is awaited, and
+        checked once more at the reply)."""
         if self._proc is None or self._closed or self._main is None:
             raise SandboxError("session is not running")
-        return self._exchange(self._main, op, cpu_limit_s, wall_limit_s, fields)
+        return self._exchange(self._main, op, cpu_limit_s, wall_limit_s, fields, memory_limit_bytes)
 
     def _exchange(
         self,
@@ -370,6 +444,7 @@ class SandboxSession:
         cpu_limit_s: float | None,
         wall_limit_s: float | None,
         fields: dict[str, Any],
+        memory_limit_bytes: int | None = None,
     ) -> Exchange:
         seq = next(ep.seq)
         try:
@@ -378,11 +453,14 @@ class SandboxSession:
         except (MeterError, OSError) as exc:
             raise self._gone(f"the process vanished before the command ({exc})") from exc
         idle = before - ep.last_reading
+        rss_before = self._memory_before(ep)
         try:
             wire.write_frame(ep.cmd_w, {"op": op, "seq": seq, **fields})
         except (BrokenPipeError, OSError) as exc:
             raise self._gone(f"the sandbox closed its command channel ({exc})") from exc
-        reply = self._await_reply(ep, seq, cpu_before, cpu_limit_s, wall_limit_s)
+        reply = self._await_reply(
+            ep, seq, cpu_before, cpu_limit_s, wall_limit_s, memory_limit_bytes, rss_before
+        )
         try:
             if op != "exit":
                 _wait_blocked(ep)
@@ -391,7 +469,32 @@ class SandboxSession:
         except (MeterError, OSError) as exc:
             raise self._gone(f"process vanished after replying ({exc})") from exc
         ep.last_reading = after
-        return Exchange(reply=reply, cost=after - before, idle=idle, cpu_ns=cpu_after - cpu_before)
+        peak = None
+        if ep.memory is not None and op != "exit" and rss_before is not None:
+            peak = ep.memory.peak()
+        ex = Exchange(
+            reply=reply,
+            cost=after - before,
+            idle=idle,
+            cpu_ns=cpu_after - cpu_before,
+            rss_before=rss_before,
+            peak=peak,
+        )
+        ep.last_exchange = ex
+        return ex
+
+    def _memory_before(self, ep: _Endpoint) -> int | None:
+        """Close the previous command's span (its peak up to now), reset the peak, and return
+        the resident set size the next command starts from. The process is blocked reading
+        its command channel: nothing it does falls between the reading and the reset."""
+        probe = ep.memory
+        if probe is None:
+            return None
+        last = ep.last_exchange
+        if last is not None and last.peak is not None:
+            span = probe.peak()
+            last.span_peak = max(last.peak, span) if span is not None else None
+        return probe.reset()
 
     def _await_reply(
         self,
@@ -400,8 +503,13 @@ class SandboxSession:
         cpu_before: int,
         cpu_limit_s: float | None,
         wall_limit_s: float | None,
+        memory_limit_bytes: int | None = None,
+        rss_before: int | None = None,
     ) -> dict[str, Any]:
         assert self._proc is not None and self._proc.stdout and self._proc.stderr
+        memory_cap = None
+        if memory_limit_bytes is not None and ep.memory is not None and rss_before is not None:
+            memory_cap = rss_before + memory_limit_bytes
         scale = self.limit_scale
         cpu_limit = None if cpu_limit_s is None else int(cpu_limit_s * scale * 1e9)
         wall_deadline = None if wall_limit_s is None else time.monotonic() + wall_limit_s * scale
@@ -423,6 +531,7 @@ class SandboxSession:
                 if ep.pending:
                     self._kill_endpoint(ep)
                     raise ProtocolViolation("more replies than commands on the reply channel")
+                self._check_memory(ep, memory_cap, memory_limit_bytes)
                 return reply
             timeout = 0.05
             if wall_deadline is not None:
@@ -460,6 +569,19 @@ class SandboxSession:
             if wall_deadline is not None and time.monotonic() > wall_deadline:
                 self._kill_endpoint(ep)
                 raise LimitExceeded("wall", f"wall time limit of {wall_limit_s}s exceeded")
+            self._check_memory(ep, memory_cap, memory_limit_bytes)
+
+    def _check_memory(self, ep: _Endpoint, cap: int | None, limit: int | None) -> None:
+        if cap is None or ep.memory is None:
+            return
+        peak = ep.memory.peak()
+        if peak is not None and peak > cap:
+            self._kill_endpoint(ep)
+            raise LimitExceeded(
+                "memory",
+                f"memory wall: peak memory grew by {(peak - cap + (limit or 0)) >> 20} MiB, "
+                f"more than the {(limit or 0) >> 20} MiB allowed",
+            )
 
     def _kill_endpoint(self, ep: _Endpoint) -> None:
         """Kill the process behind ``ep``: a child alone, or the whole sandbox."""
@@ -636,6 +758,8 @@ class ChildProcess:
         self.endpoint = _Endpoint(
             ccmd_w, creply_r, session.meter.for_child(), session._child_cmd_fd, pid=host_pid
         )
+        if session.track_memory:
+            self.endpoint.memory = MemoryProbe(host_pid)
         self.output = CapturedOutput(session.config.limits.output_bytes)
         self.finished = False
         self.killed = False

@@ -85,7 +85,7 @@ def pe_profile(
                     f"{record.slug} solution #{sol.position}: {res.status}: {res.error}",
                 )
                 continue
-            cost = Cost(**fig, isolation=res.isolation)
+            cost = Cost(**fig, isolation=res.isolation, peak_memory_bytes=res.peak_memory_bytes)
             profiled.append(sol.model_copy(update={"cost": cost}))
         if not profiled:
             # its solutions are in the rejects already, each with why it failed

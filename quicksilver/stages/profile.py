@@ -106,6 +106,8 @@ def profile(
                 converged=res.converged,
                 flags=res.flags,
                 isolation=res.isolation,
+                peak_memory_bytes=res.peak_memory_bytes,
+                case_peak_memory_bytes=[c.peak_memory_bytes for c in res.cases],
             )
             passed.append(sol.model_copy(update={"runtime": runtime}))
         measured.append(rec.with_solutions(passed))

@@ -176,6 +176,14 @@ def mercury_row(
             }
             for s in sols
         ],
+        "reference_peak_memory": [
+            {
+                "hash": int(s.hash),
+                "peak_memory_bytes": runtimes[s.hash].peak_memory_bytes,
+                "case_peak_memory_bytes": list(runtimes[s.hash].case_peak_memory_bytes),
+            }
+            for s in sols
+        ],
         "machine_id": how.machine_id,
         # what affects measured cost; the hostname is left out (it identifies, it does not measure)
         "machine": json.dumps(

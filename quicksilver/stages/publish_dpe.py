@@ -113,6 +113,10 @@ def dpe_row(
         "pe_sampling_reference": int(smp.reference_hash),
         "reference_hashes": [int(h) for h in sel.reference_hashes],
         "reference_costs": [float(c) for c in sel.reference_costs],
+        "reference_peak_memory": [
+            code_of[int(h)].cost.peak_memory_bytes  # type: ignore[union-attr]
+            for h in sel.reference_hashes
+        ],
         "cluster_sizes": [int(n) for n in sel.cluster_sizes],
         "solution_costs": costs,
         "p99_cv": float(sel.p99_cv),

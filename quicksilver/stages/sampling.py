@@ -47,6 +47,7 @@ def sampling(
     limits = SamplingLimits(
         time_wall_seconds=section.time_wall_seconds,
         memory_mb=section.memory_mb,
+        address_space_mb=section.address_space_mb,
         min_scale_exp=section.min_scale_exp,
         max_scale_exp=section.max_scale_exp,
         max_input_bytes=section.max_input_bytes,

@@ -1,0 +1,205 @@
+"""Peak memory per test case, read by the host (docs/profiler.md, "Memory").
+
+Two things are checked: a solution that holds 100 MB more than another during its call is told
+apart, by about 100 MB, on both meters; and a solution that tries to hide an allocation from the
+measurement either fails its run or is charged at least most of its real peak.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from quicksilver.config import MeasureConfig
+from quicksilver.profiler import Case, Job, ProfileTask, RunResult, profile_many
+from tests.conftest import quick_sandbox, requires_bwrap, requires_qemu
+
+pytestmark = requires_bwrap
+
+MB = 1 << 20
+BIG = 100 * MB
+
+TASK = ProfileTask("ident", "f", (Case([3], 3), Case([41], 41)), kind="function")
+
+SMALL = """
+def f(x):
+    return x
+"""
+
+# a list of 12.5M references (100 MB of pointers) and a bytearray: both held during the call
+HOLDS_LIST = """
+def f(x):
+    held = [x] * (100 * 2**20 // 8)
+    return held[-1]
+"""
+
+HOLDS_BYTES = """
+def f(x):
+    held = bytearray(100 * 2**20)
+    return x + held[-1]
+"""
+
+METERS = [pytest.param("icount", marks=requires_qemu), "cpu"]
+
+
+def _measure(meter: str) -> MeasureConfig:
+    if meter == "icount":
+        return MeasureConfig(meter="icount")
+    return MeasureConfig(meter="cpu", min_rounds=2, max_rounds=3, budget_seconds=2.0)
+
+
+def _profile(meter: str, codes: list[str]) -> list[RunResult]:
+    return profile_many(
+        [Job(TASK, code) for code in codes],
+        sandbox=quick_sandbox(cpu_seconds=20.0, wall_seconds=60.0),
+        measure=_measure(meter),
+        workers=1,
+    )
+
+
+@pytest.mark.parametrize("meter", METERS)
+def test_100_mb_more_is_told_apart(meter: str) -> None:
+    small, holds_list, holds_bytes = _profile(meter, [SMALL, HOLDS_LIST, HOLDS_BYTES])
+    for res in (small, holds_list, holds_bytes):
+        assert res.passed, res.error
+        assert res.peak_memory_bytes is not None, "memory was not measured"
+        assert all(c.peak_memory_bytes is not None for c in res.cases)
+        assert res.memory_baseline_bytes and res.memory_baseline_bytes > 4 * MB
+    assert small.peak_memory_bytes is not None and small.peak_memory_bytes < 2 * MB
+    for res in (holds_list, holds_bytes):
+        assert res.peak_memory_bytes is not None
+        diff = res.peak_memory_bytes - small.peak_memory_bytes
+        assert 0.8 * BIG <= diff <= 1.2 * BIG, (meter, diff / MB)
+        for case in res.cases:  # every case holds it, and each is measured on its own
+            assert case.peak_memory_bytes is not None
+            assert 0.8 * BIG <= case.peak_memory_bytes <= 1.2 * BIG, (meter, case)
+
+
+# Each trick returns the right answer after allocating (at least) 100 MB somewhere.
+TRICKS = {
+    # the figure is not the solution's to report: patching resource changes nothing
+    "patch-getrusage": """
+import resource
+class _Fake:
+    ru_maxrss = 1
+resource.getrusage = lambda who=0: _Fake()
+def f(x):
+    held = bytearray(100 * 2**20)
+    return x + held[-1]
+""",
+    # freed before returning: the kernel's high-water mark keeps the peak
+    "free-before-return": """
+import gc
+def f(x):
+    held = [x] * (100 * 2**20 // 8)
+    del held
+    gc.collect()
+    return x
+""",
+    # pages given back with madvise before returning
+    "madvise-dontneed": """
+import mmap
+def f(x):
+    m = mmap.mmap(-1, 100 * 2**20)
+    for i in range(0, len(m), 4096):
+        m[i] = 1
+    m.madvise(mmap.MADV_DONTNEED)
+    m.close()
+    return x
+""",
+    # a thread shares the address space (and the sandbox refuses threads by default)
+    "thread": """
+import threading
+def f(x):
+    box = []
+    t = threading.Thread(target=lambda: box.append(bytearray(100 * 2**20)))
+    t.start()
+    t.join()
+    box.clear()
+    return x
+""",
+    # reset the mark itself: /proc is read-only inside the sandbox
+    "clear-refs": """
+import os
+def f(x):
+    held = bytearray(100 * 2**20)
+    del held
+    for path in ("/proc/self/clear_refs", "/proc/%d/clear_refs" % os.getpid()):
+        try:
+            with open(path, "w") as fh:
+                fh.write("5")
+        except OSError:
+            pass
+    return x
+""",
+    # allocate in another process, which the mark would not cover (forks are refused)
+    "fork": """
+import os
+def f(x):
+    pid = os.fork()
+    if pid == 0:
+        held = bytearray(100 * 2**20)
+        os._exit(len(held) & 1)
+    os.waitpid(pid, 0)
+    return x
+""",
+    # allocate while the harness waits for its next command (a timer fires in the idle gap)
+    # (a repeating timer, so that it surely fires before the pass ends; it allocates once)
+    "idle-gap": """
+import signal
+DONE = []
+def _late(signum, frame):
+    if not DONE:
+        DONE.append(1)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        held = bytearray(100 * 2**20)
+        del held
+signal.signal(signal.SIGALRM, _late)
+def f(x):
+    if not DONE:
+        signal.setitimer(signal.ITIMER_REAL, 0.0002, 0.0002)
+    return x
+""",
+    # allocate at import, before the calls, and keep using it
+    "at-import": """
+HELD = bytearray(100 * 2**20)
+def f(x):
+    return x + HELD[-1]
+""",
+    # a patched harness allocates while it serialises the answer, after the call
+    "in-the-report": """
+import sys
+_wire = sys.modules.get("wire")
+if _wire is not None:
+    _encode = _wire.encode
+    def _patched(value, *a, **k):
+        held = bytearray(100 * 2**20)
+        del held
+        return _encode(value, *a, **k)
+    _wire.encode = _patched
+def f(x):
+    return x
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def tricked() -> dict[str, RunResult]:
+    names = list(TRICKS)
+    results = _profile("cpu", [TRICKS[n] for n in names])
+    return dict(zip(names, results, strict=True))
+
+
+@pytest.mark.parametrize("trick", sorted(TRICKS))
+def test_a_hidden_allocation_is_counted_or_fails(tricked: dict[str, RunResult], trick: str) -> None:
+    res = tricked[trick]
+    if not res.passed:
+        assert res.status in ("error", "memory", "failed"), (trick, res.status, res.error)
+        return
+    assert res.peak_memory_bytes is not None, (trick, "memory was not measured")
+    assert res.peak_memory_bytes >= 0.8 * BIG, (trick, res.peak_memory_bytes / MB)
+
+
+def test_fork_and_thread_are_refused(tricked: dict[str, RunResult]) -> None:
+    """With the default limits (one process) neither gets to run: the run is an error."""
+    for trick in ("fork", "thread"):
+        assert tricked[trick].status == "error", (trick, tricked[trick].error)
