@@ -219,7 +219,7 @@ def test_publish_releases_the_views(with_views, hub, tmp_path):
 
 
 def test_publish_refuses_a_folder_whose_view_leaks(with_views, hub):
-    out, splits, views = with_views
+    out, _, views = with_views
     path = out / "views" / "sft" / "train.parquet"
     rows = [*views["sft"], {**views["sft"][0], "slug_name": "valid-parentheses"}]
     datasets.Dataset.from_list(rows, features=SFT_FEATURES).to_parquet(str(path))
