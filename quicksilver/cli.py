@@ -508,6 +508,8 @@ def publish(
         f"data commit: {report.data_commit_url}",
         f"card commit: {report.card_commit_url}",
     ]
+    if report.views:
+        lines.insert(2, "views: " + ", ".join(f"{n} {k}" for n, k in report.views.items()))
     if report.tag:
         lines.append(f"tag: {report.tag} -> {report.card_commit}")
     Console().print(Panel("\n".join(lines), title=f"published {report.repo_id}"))
