@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -271,3 +272,39 @@ def test_score_released_after_scores_only_the_window(dated_build, tmp_path):
 def test_bundled_snapshots_stay_undated():
     """The bundled corpus is made up: no release date is invented for it."""
     assert all(read_snapshot(p).release is None for p in sorted(BUNDLED.glob("*.json"))[:5])
+
+
+def test_attach_dates_sets_release_and_names_what_it_did_not_find(tmp_path):
+    from quicksilver.cli import app
+
+    for slug in ("primes-below", "zeroes-to-end"):
+        shutil.copy(BUNDLED / f"{slug}.json", tmp_path / f"{slug}.json")
+    front_id = read_snapshot(tmp_path / "zeroes-to-end.json").question.questionFrontendId
+    dates = tmp_path / "dates.json"
+    dates.write_text(
+        json.dumps({"primes-below": "2024-09-01", front_id: "2023-01-15", "x": "2020-01-01"})
+    )
+    args = [
+        "snapshot",
+        "attach-dates",
+        str(tmp_path),
+        "--dates",
+        str(dates),
+        "--provenance",
+        "contest",
+    ]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "dated 2 question(s) (contest); 0 already so; 1 named no question: x" in result.output
+    release = read_snapshot(tmp_path / "zeroes-to-end.json").release
+    assert release is not None and (release.date, release.provenance) == (
+        dt.date(2023, 1, 15),
+        "contest",
+    )
+    again = CliRunner().invoke(app, args)
+    assert "dated 0 question(s) (contest); 2 already so" in again.output
+    dates.write_text(json.dumps({"primes-below": "soon"}))
+    bad = CliRunner().invoke(
+        app, ["snapshot", "attach-dates", str(tmp_path), "--dates", str(dates)]
+    )
+    assert bad.exit_code == 2 and "date" in bad.output
