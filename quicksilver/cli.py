@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import datetime
 import json
 import logging
 import sys
@@ -225,11 +226,19 @@ def score(
         float | None, typer.Option(help="CPU seconds of repeated rounds per solution")
     ] = None,
     allow_weak_sandbox: Annotated[bool, typer.Option(help="run without bubblewrap")] = False,
+    released_after: Annotated[
+        str | None,
+        typer.Option(
+            help="YYYY-MM-DD (a model's training cutoff): score only the tasks released after "
+            "it; undated tasks are left out and counted"
+        ),
+    ] = None,
     verbose: bool = False,
 ) -> None:
     """Score model samples against a dataset (Pass@k, Beyond@k, percentile, DPS)."""
     _logging(verbose)
     _check_output(json_out)  # before any work: a report that cannot be written is found now
+    cutoff = _date_option("--released-after", released_after)
     _sweep_sandboxes()
     from quicksilver.records import RecordError, load_records
     from quicksilver.samples import load_samples
@@ -315,6 +324,7 @@ def score(
                 workers=workers,
                 on_sample=on_sample,
                 sample_rejects=sample_set.rejects,
+                released_after=cutoff,
             )
     except SandboxUnavailable as exc:
         err.print(f"[red]error:[/] {exc}")
@@ -328,7 +338,15 @@ def score(
     key_beyond = "beyond_at_1" if k == 1 else f"beyond_at_{k}"
     # DPE tasks have no Beyond distribution: they count as unscorable for Beyond; say so
     dpe_note = f", {data['dpe_tasks']} of them DPE tasks" if "dpe_tasks" in data else ""
-    lines = [
+    lines = []
+    if "released_after" in data:
+        w = data["released_after"]
+        lines.append(
+            f"released after {w['after']}: {w['tasks']} task(s) of the dataset; left out: "
+            f"{w['earlier_left_out']} released on or before it, {w['undated_left_out']} undated"
+            + (f", {w['samples_left_out']} sample(s) of them" if w["samples_left_out"] else "")
+        )
+    lines += [
         f"tasks: {data['n_tasks']} (unscorable for Beyond: {data['n_unscorable']}{dpe_note})",
         f"Pass@{k}: {data[key_pass]:.3f}   Beyond@{k}: "
         + ("-" if data[key_beyond] is None else f"{data[key_beyond]:.3f}")
@@ -354,6 +372,17 @@ def score(
     Console().print(Panel("\n".join(lines), title=f"meter {meter} · isolation {report.isolation}"))
     if json_out is not None:
         _write_output(json_out, json.dumps(data, indent=1), "report")
+
+
+def _date_option(flag: str, value: str | None) -> datetime.date | None:
+    """A YYYY-MM-DD option as a date; a usage error (exit 2) otherwise."""
+    if value is None:
+        return None
+    try:
+        return datetime.date.fromisoformat(value)
+    except ValueError:
+        err.print(f"[red]error:[/] {flag}: not a YYYY-MM-DD date: {value!r}")
+        raise typer.Exit(2) from None
 
 
 def _fmt_num(value: float | None, fmt: str = "{:.1f}") -> str:
@@ -479,6 +508,8 @@ def publish(
         f"data commit: {report.data_commit_url}",
         f"card commit: {report.card_commit_url}",
     ]
+    if report.views:
+        lines.insert(2, "views: " + ", ".join(f"{n} {k}" for n, k in report.views.items()))
     if report.tag:
         lines.append(f"tag: {report.tag} -> {report.card_commit}")
     Console().print(Panel("\n".join(lines), title=f"published {report.repo_id}"))

@@ -12,6 +12,7 @@ checks that each section is read by some stage of its build).
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Any, Literal, Self, TypeVar
 
@@ -269,8 +270,47 @@ class ProfileSection(_Strict):
 
 
 class SplitSection(_Strict):
-    eval_size: int = Field(256, ge=0, description="Mercury's eval split had 256 tasks")
+    eval_size: int | None = Field(
+        256,
+        ge=0,
+        description="eval tasks, a third per difficulty (Mercury's eval had 256); null (only "
+        "with eval_after): every task of the date window, unbalanced",
+    )
     seed: int = Field(0, description="seed of the eval selection")
+    eval_after: date | None = Field(
+        None,
+        description="hold out a date window: eval is drawn only from tasks released strictly "
+        "after this date (YYYY-MM-DD); undated tasks never go to such an eval",
+    )
+
+    @model_validator(mode="after")
+    def _window(self) -> Self:
+        if self.eval_size is None and self.eval_after is None:
+            raise ValueError("eval_size may be null only with eval_after (the whole window)")
+        return self
+
+
+class ViewsSection(_Strict):
+    """The training views written from the train split (docs/publishing.md, "Training views"):
+    ``sft`` (each task's fastest solution) and ``dpo`` (faster / slower pairs)."""
+
+    sft: bool = Field(True, description="write the sft configuration")
+    dpo: bool = Field(True, description="write the dpo configuration")
+    dpo_pairs_per_task: int = Field(
+        3, ge=1, description="pairs per task at most, the largest runtime gaps first (Mercury)"
+    )
+    dpo_min_gap: float = Field(
+        0.2,
+        ge=0,
+        lt=1,
+        description="smallest relative gap 1 - chosen/rejected runtime for a pair (0.2: the "
+        "chosen solution costs at most 80% of the rejected one)",
+    )
+    dpo_disjoint_ci: bool = Field(
+        True,
+        description="a pair also needs the chosen runtime's CI95 entirely below the rejected "
+        "one's, so that a gap is not measurement noise",
+    )
 
 
 class RunnerSection(_Strict):
@@ -334,6 +374,7 @@ class BuildConfig(BuildConfigBase):
     uniqueness: UniquenessSection = UniquenessSection()
     profile: ProfileSection = ProfileSection()
     splits: SplitSection = SplitSection()
+    views: ViewsSection = ViewsSection()
     runner: RunnerSection = RunnerSection()
 
     @property

@@ -167,7 +167,7 @@ def splits_check(cfg: BuildConfigBase) -> str | None:
         return None
     files = _question_files(cfg)
     questions = len(_slugs_in(files, cfg.only)) if cfg.only is not None else len(files)
-    if questions and splits.eval_size >= questions:
+    if questions and splits.eval_size is not None and splits.eval_size >= questions:
         log.warning(
             "splits.eval_size %d is at least the %d question(s) to build: train gets only what "
             "eval's per-difficulty quotas leave, maybe nothing (an empty split is left out of "

@@ -13,6 +13,7 @@ use, a :class:`Reject` that names the row, the task when known, and the field th
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import re
@@ -141,6 +142,22 @@ class TaskRecord(BaseModel):
     pe_input: str | None = None
     scores: list[float] | None = None
     provenance: dict[str, Any] | None = None
+    # When the question was released (YYYY-MM-DD) and how that is known; rows written before
+    # these columns existed, and undated tasks, have None.
+    release_date: str | None = None
+    release_date_source: str | None = None
+
+    @field_validator("release_date")
+    @classmethod
+    def _iso_date(cls, value: str | None) -> str | None:
+        if value is not None:
+            dt.date.fromisoformat(value)  # ValueError: the row is set aside, naming the field
+        return value
+
+    @property
+    def released(self) -> dt.date | None:
+        """The release date, or None for an undated task."""
+        return dt.date.fromisoformat(self.release_date) if self.release_date else None
 
     @model_validator(mode="before")
     @classmethod

@@ -15,6 +15,7 @@ requires. A reference that fails is retried once with longer limits, then skippe
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import hashlib
 import json
 import logging
@@ -182,6 +183,43 @@ class TaskScore:
     reference_peak_memory: list[int | None] | None = None  # bytes, as reference_runtimes
 
 
+@dataclass(frozen=True)
+class ReleaseWindow:
+    """``--released-after``: the dataset's tasks released after a date (a model's training
+    cutoff) are scored; the others are left out, the undated ones counted apart (a task whose
+    date is unknown may predate the cutoff, so it is never scored as unseen)."""
+
+    after: dt.date
+    tasks: int
+    """Tasks of the dataset released strictly after ``after``: the subset."""
+    earlier: int
+    """Dated tasks released on or before ``after``, left out."""
+    undated: int
+    """Tasks without a release date, left out."""
+    samples_left_out: int = 0
+    """Samples naming a task left out (not scored, not counted as missing)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "after": self.after.isoformat(),
+            "tasks": self.tasks,
+            "earlier_left_out": self.earlier,
+            "undated_left_out": self.undated,
+            "samples_left_out": self.samples_left_out,
+        }
+
+
+def release_window(
+    records: Sequence[TaskRecord], after: dt.date
+) -> tuple[list[TaskRecord], list[TaskRecord], ReleaseWindow]:
+    """(the records released strictly after ``after``, the others, the counts)."""
+    kept = [r for r in records if r.released is not None and r.released > after]
+    left = [r for r in records if r.released is None or r.released <= after]
+    undated = sum(r.released is None for r in records)
+    window = ReleaseWindow(after, len(kept), len(left) - undated, undated)
+    return kept, left, window
+
+
 @dataclass
 class ScoreReport:
     summary: Summary
@@ -192,6 +230,7 @@ class ScoreReport:
     machine: dict[str, Any]
     missing_tasks: list[str]
     sample_rejects: list[tuple[str, str]]
+    window: ReleaseWindow | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON report ``quicksilver score --json`` writes (and ``quicksilver compare`` reads).
@@ -215,6 +254,8 @@ class ScoreReport:
             "missing_tasks": self.missing_tasks,
             "sample_rejects": [{"source": a, "reason": b} for a, b in self.sample_rejects],
         }
+        if self.window is not None:
+            out["released_after"] = self.window.to_dict()
         dpe_tasks = [t for t in self.tasks if t.dpe]
         if dpe_tasks:
             counted = [t for t in dpe_tasks if t.n_correct > 0 and t.dps is not None]
@@ -728,6 +769,7 @@ def score(
     sample_rejects: list[tuple[str, str]] | None = None,
     retry_factor: float = RETRY_FACTOR,
     dps_first: int = DPS_FIRST_CORRECT,
+    released_after: dt.date | None = None,
 ) -> ScoreReport:
     """Score ``samples`` (keyed by task_id or slug_name) against ``records``.
 
@@ -739,6 +781,10 @@ def score(
     ``retry_factor``: a DPE cluster reference that fails is profiled again once with the CPU and
     wall limits times this. ``dps_first``: a DPE task's score is the mean over its first this-many
     correct samples; later correct samples are not profiled on the performance input.
+
+    ``released_after``: score only the tasks released strictly after this date (a model's
+    training cutoff; :func:`release_window`); samples of the other tasks are left out and
+    counted, and the report says how large the subset is and how many undated tasks it lacks.
     """
     if retry_factor < 1:
         raise ValueError(f"retry_factor must be >= 1, got {retry_factor}")
@@ -747,14 +793,32 @@ def score(
     sandbox = sandbox or SandboxConfig()
     measure = (measure or MeasureConfig()).model_copy(update={"meter": meter})
     cache = cache or ReferenceCache()
+    window: ReleaseWindow | None = None
+    left_out: set[str] = set()
+    if released_after is not None:
+        records, others, window = release_window(records, released_after)
+        left_out = {
+            str(name)
+            for rec in others
+            for name in {rec.task_key, rec.slug_name, rec.id, rec.task_id or ""} - {""}
+        }
+        if not records:
+            raise ValueError(
+                f"no task of the dataset was released after {released_after.isoformat()} "
+                f"({window.earlier} released on or before it, {window.undated} undated)"
+            )
     index: dict[str, TaskRecord] = {}
     for rec in records:
         for name in {rec.task_key, rec.slug_name, rec.id, rec.task_id or ""} - {""}:
             index.setdefault(str(name), rec)
     wanted: dict[str, tuple[TaskRecord, list[Sample]]] = {}
     missing: list[str] = []
+    outside = 0
     for name, group in samples.items():
         found = index.get(name)
+        if found is None and name in left_out:
+            outside += len(group)
+            continue
         if found is None:
             missing.append(name)
             continue
@@ -951,4 +1015,5 @@ def score(
         dict(machine_info()),
         missing,
         list(sample_rejects or []),
+        dataclasses.replace(window, samples_left_out=outside) if window is not None else None,
     )

@@ -210,6 +210,8 @@ def make_row(
         "machine": json.dumps({"cpu": "Test CPU", "cores": 4, "arch": "x86_64"}),
         "quicksilver_version": "0.1.0",
         "build_config_sha256": "ab" * 32,
+        "release_date": None,
+        "release_date_source": None,
     }
 
 

@@ -145,6 +145,8 @@ class Task(Record):
     example_error: str | None = None  # why the examples could not be read
     known_tests: list[dict[str, Any]] = []  # [{"input", "expected"}]: the statement's answers
     entry_point: str | None = None
+    release_date: str | None = None  # YYYY-MM-DD; None: undated (never guessed)
+    release_date_source: str | None = None  # how the date is known (snapshot's release)
 
 
 class Generator(Record):

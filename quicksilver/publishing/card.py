@@ -26,6 +26,7 @@ from quicksilver.publishing.schema import (
     MERCURY_FIELDS,
     type_name,
 )
+from quicksilver.publishing.views import VIEW_DOCS, VIEW_FEATURES, VIEW_SPLIT, view_path
 
 
 @dataclass
@@ -81,8 +82,14 @@ def front_matter(
     *,
     features: Features = MERCURY_FEATURES,
     tags: Sequence[str] = ("code", "efficiency", "mercury", "leetcode", "benchmark"),
+    views: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+    view_sizes: Mapping[str, tuple[int, int]] | None = None,
 ) -> dict[str, Any]:
-    """The card's YAML metadata (Hub conventions); ``sizes``: split -> (arrow bytes, file bytes)."""
+    """The card's YAML metadata (Hub conventions); ``sizes``: split -> (arrow bytes, file bytes).
+
+    ``views``: the training views, each one more entry of ``configs`` (its one ``train`` split
+    at ``views/<name>/train.parquet``) and of ``dataset_info``, so that
+    ``load_dataset(folder, name="dpo")`` reads it; the splits stay the ``default`` config."""
     from datasets.info import DatasetInfo, DatasetInfosDict
     from datasets.splits import SplitDict, SplitInfo
     from huggingface_hub import DatasetCardData
@@ -98,8 +105,23 @@ def front_matter(
     if sizes:
         info.download_size = sum(file for _, file in sizes.values())
         info.dataset_size = sum(arrow for arrow, _ in sizes.values())
+    infos = {"default": info}
+    for name, rows in (views or {}).items():
+        view_split = SplitDict()
+        view_bytes = (view_sizes or {}).get(name, (0, 0))
+        view_split.add(SplitInfo(name=VIEW_SPLIT, num_bytes=view_bytes[0], num_examples=len(rows)))
+        infos[name] = DatasetInfo(
+            features=VIEW_FEATURES[name],
+            splits=view_split,
+            download_size=view_bytes[1],
+            dataset_size=view_bytes[0],
+        )
     card_data = DatasetCardData()
-    DatasetInfosDict({"default": info}).to_dataset_card_data(card_data)
+    DatasetInfosDict(infos).to_dataset_card_data(card_data)
+    view_configs = [
+        {"config_name": name, "data_files": [{"split": VIEW_SPLIT, "path": view_path(name)}]}
+        for name in views or {}
+    ]
     return {
         "pretty_name": card.name,
         "license": card.license,
@@ -111,7 +133,8 @@ def front_matter(
             {
                 "config_name": "default",
                 "data_files": [{"split": name, "path": data_files[name]} for name in splits],
-            }
+            },
+            *view_configs,
         ],
         **card_data.to_dict(),
     }
@@ -144,8 +167,11 @@ def render_card(
     card: CardContext,
     *,
     sizes: Mapping[str, tuple[int, int]] | None = None,
+    views: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+    view_sizes: Mapping[str, tuple[int, int]] | None = None,
 ) -> str:
-    """The dataset card (README.md) for validated ``splits``: YAML front matter, then Markdown."""
+    """The dataset card (README.md) for validated ``splits``: YAML front matter, then Markdown
+    (with the training views and the eval window when there are)."""
     for i, stage in enumerate(card.funnel):
         missing = {"stage", "tasks_in", "tasks_out", "solutions_in", "solutions_out"} - set(stage)
         if missing:
@@ -171,7 +197,7 @@ def render_card(
     sources = Counter(r["source"] for s in names for r in splits[s])
 
     data_files = {s: f"parquet/{s}.parquet" for s in names}
-    front = front_matter(splits, card, data_files, sizes)
+    front = front_matter(splits, card, data_files, sizes, views=views, view_sizes=view_sizes)
     # The card is public: the host name is not part of what a measurement depends on.
     machine = {k: v for k, v in sorted(card.machine.items()) if k != "hostname"}
     return template().render(
@@ -191,6 +217,8 @@ def render_card(
         generators=generators,
         models=sorted(models.items(), key=lambda kv: (-kv[1], kv[0])),
         fields=_field_rows(),
+        views=_view_context(views or {}, card.parameters.get("views") or {}),
+        window=_window_context(splits, card.parameters.get("splits") or {}),
         repo_id=card.repo_id or "ORG/NAME",
         first_split="eval" if "eval" in names else names[0],
         instruction_rate=next(
@@ -203,6 +231,55 @@ def render_card(
             None,
         ),
     )
+
+
+def _view_context(
+    views: Mapping[str, Sequence[Mapping[str, Any]]], settings: Mapping[str, Any]
+) -> dict[str, Any]:
+    """What the card says about the training views: per view its rows, tasks and columns, and
+    the pair settings (``views`` of the build config)."""
+    return {
+        "settings": dict(settings),
+        "list": [
+            {
+                "name": name,
+                "rows": len(rows),
+                "tasks": len({r["slug_name"] for r in rows}),
+                "columns": [
+                    {"name": col, "type": type_name(feature), "doc": VIEW_DOCS[name][col]}
+                    for col, feature in VIEW_FEATURES[name].items()
+                ],
+                "gap_min": min((r["gap"] for r in rows), default=None) if name == "dpo" else None,
+                "gap_max": max((r["gap"] for r in rows), default=None) if name == "dpo" else None,
+            }
+            for name, rows in views.items()
+        ],
+    }
+
+
+def _window_context(
+    splits: Mapping[str, Sequence[Mapping[str, Any]]], settings: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Release dates per split (dated / undated, earliest, latest) and the eval window, if one
+    was held out (``splits.eval_after``)."""
+    rows = []
+    for name, split_rows in splits.items():
+        dates = sorted(d for r in split_rows if (d := r.get("release_date")))
+        rows.append(
+            {
+                "split": name,
+                "dated": len(dates),
+                "undated": len(split_rows) - len(dates),
+                "first": dates[0] if dates else "-",
+                "last": dates[-1] if dates else "-",
+            }
+        )
+    return {
+        "eval_after": settings.get("eval_after"),
+        "balanced": settings.get("eval_size") is not None,
+        "splits": rows,
+        "any_dated": any(r["dated"] for r in rows),
+    }
 
 
 def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
@@ -221,13 +298,19 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
 
 def hub_card(text: str, splits: Iterable[str], data_dir: str = "data") -> str:
     """The card for the Hub repo: ``configs`` pointed at where ``push_to_hub`` puts the shards
-    (``data/<split>-*``) instead of the local ``parquet/<split>.parquet``; nothing else changes."""
+    (``data/<split>-*``, and ``<view>/train-*`` for a training view) instead of the local
+    ``parquet/<split>.parquet`` and ``views/<view>/train.parquet``; nothing else changes."""
     meta, body = split_front_matter(text)
+    views = [c["config_name"] for c in meta.get("configs") or [] if c["config_name"] != "default"]
     meta["configs"] = [
         {
             "config_name": "default",
             "data_files": [{"split": s, "path": f"{data_dir}/{s}-*"} for s in splits],
-        }
+        },
+        *(
+            {"config_name": v, "data_files": [{"split": VIEW_SPLIT, "path": f"{v}/{VIEW_SPLIT}-*"}]}
+            for v in views
+        ),
     ]
     return f"---\n{dump_yaml(meta)}---\n{body}"
 

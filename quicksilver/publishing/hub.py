@@ -8,17 +8,18 @@ from __future__ import annotations
 import logging
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from quicksilver.publishing.card import hub_card, split_front_matter
 from quicksilver.publishing.dpe_schema import validate_dpe_dataset_dict
 from quicksilver.publishing.schema import validate_dataset_dict
+from quicksilver.publishing.views import VIEW_FEATURES, ViewLeakError, check_no_leak, view_path
 from quicksilver.publishing.writer import CARD_FILENAME
 
 if TYPE_CHECKING:
-    from datasets import DatasetDict
+    from datasets import Dataset, DatasetDict
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,8 @@ class PublishReport:
     card_commit: str
     card_commit_url: str
     tag: str | None
+    views: dict[str, int] = field(default_factory=dict)
+    """The training views pushed (``<view>/train-*``), with their rows."""
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -109,6 +112,40 @@ def load_published(dataset_dir: Path) -> tuple[DatasetDict, str]:
     return dd, text
 
 
+def load_views(dataset_dir: Path, dd: DatasetDict, card_text: str) -> dict[str, Dataset]:
+    """The training views the card's ``configs`` list (``views/<name>/train.parquet``), each
+    checked: a known view, its file there, its features, and no task outside train in it."""
+    import datasets
+
+    meta, _ = split_front_matter(card_text)
+    names = [c.get("config_name") for c in meta.get("configs") or []]
+    views: dict[str, Dataset] = {}
+    for name in names:
+        if name == "default":
+            continue
+        if name not in VIEW_FEATURES:
+            raise DatasetDirError(
+                f"{dataset_dir}: the card lists an unknown configuration {name!r}"
+            )
+        path = Path(dataset_dir) / view_path(name)
+        if not path.is_file():
+            raise DatasetDirError(f"{path}: the card lists the {name!r} view, its file is missing")
+        try:
+            view = datasets.Dataset.from_parquet(str(path), features=VIEW_FEATURES[name])
+        except (OSError, ValueError) as exc:
+            raise DatasetDirError(f"{path}: cannot load: {exc}") from exc
+        assert isinstance(view, datasets.Dataset)
+        views[str(name)] = view
+    splits = {str(s): [{"slug_name": x} for x in ds["slug_name"]] for s, ds in dd.items()}
+    try:
+        check_no_leak(
+            {n: [{"slug_name": x} for x in v["slug_name"]] for n, v in views.items()}, splits
+        )
+    except ViewLeakError as exc:
+        raise DatasetDirError(f"{dataset_dir}: {exc}") from exc
+    return views
+
+
 def validate_published(dd: DatasetDict) -> None:
     """Check a loaded dataset against its format's schema: DPE / EvalPerf when it has
     ``pe_input`` (:func:`~quicksilver.publishing.dpe_schema.validate_dpe_dataset_dict`), else
@@ -132,8 +169,9 @@ def publish_to_hub(
     Order: token, arguments and the whole dataset are checked before any request; then the repo
     is looked at (a ``private`` release never goes into an existing public repo, and an existing
     tag ``revision`` stops the release before anything is pushed); ``push_to_hub`` uploads the
-    splits as Parquet shards under ``data/``; our card replaces the generated one (its
-    ``configs`` pointed at ``data/<split>-*``); and ``revision``, when given, tags that commit.
+    splits as Parquet shards under ``data/``, then each training view as its configuration
+    (``<view>/train-*``); our card replaces the generated one (its ``configs`` pointed at the
+    pushed shards); and ``revision``, when given, tags that commit.
     """
     import datasets
     from huggingface_hub import HfApi
@@ -147,6 +185,7 @@ def publish_to_hub(
     ):
         raise PublishError(f"{revision!r} is not a usable tag name")
     dd, card_text = load_published(Path(dataset_dir))
+    views = load_views(Path(dataset_dir), dd, card_text)
     splits = {str(name): len(ds) for name, ds in dd.items()}
     card_bytes = hub_card(card_text, splits).encode("utf-8")
 
@@ -185,6 +224,21 @@ def publish_to_hub(
         )
         if data_commit is None:  # pragma: no cover - only for bucket pushes
             raise PublishError("push_to_hub returned no commit")
+        head = data_commit
+        for name, view in views.items():
+            step = f"pushing the {name} view"
+            pushed = view.push_to_hub(
+                repo_id,
+                config_name=name,
+                split="train",
+                private=private,
+                token=token,
+                commit_message=f"Upload the {name} view ({len(view)} rows)"
+                + (f" for {revision}" if revision else ""),
+            )
+            if pushed is None:  # pragma: no cover - only for bucket pushes
+                raise PublishError(f"push_to_hub returned no commit for the {name} view")
+            head = pushed
         step = "uploading the dataset card"
         card_commit = api.upload_file(
             path_or_fileobj=card_bytes,
@@ -193,7 +247,7 @@ def publish_to_hub(
             repo_type="dataset",
             token=token,
             commit_message="Dataset card (Quicksilver)",
-            parent_commit=data_commit.oid,
+            parent_commit=head.oid,
         )
         if revision is not None:
             step = f"creating the tag {revision!r}"
@@ -228,4 +282,5 @@ def publish_to_hub(
         card_commit=card_commit.oid,
         card_commit_url=card_commit.commit_url,
         tag=revision,
+        views={name: len(view) for name, view in views.items()},
     )

@@ -14,6 +14,7 @@ uses the checks here (:func:`check_type`, :func:`parses`, :func:`json_field`).
 from __future__ import annotations
 
 import ast
+import datetime as _dt
 import json
 import math
 import re
@@ -103,12 +104,19 @@ _PROVENANCE = {
     "build_config_sha256": _S,
 }
 
+# Added after the first release, at the end so that nothing moves: rows written before them
+# load for scoring without them (quicksilver.records); null means undated, never a guess.
+_RELEASE = {
+    "release_date": _S,
+    "release_date_source": _S,
+}
+
 MERCURY_FIELDS: tuple[str, ...] = tuple(_MERCURY)
 """Mercury's published columns, in Mercury's order."""
-PROVENANCE_FIELDS: tuple[str, ...] = tuple(_PROVENANCE)
+PROVENANCE_FIELDS: tuple[str, ...] = tuple(_PROVENANCE) + tuple(_RELEASE)
 """Quicksilver's columns: where each row came from and how its references were measured."""
 
-MERCURY_FEATURES = Features({**_MERCURY, **_PROVENANCE})
+MERCURY_FEATURES = Features({**_MERCURY, **_PROVENANCE, **_RELEASE})
 """Explicit ``datasets`` features of a published row: Mercury's columns, then provenance."""
 
 NULLABLE_FIELDS = frozenset(
@@ -122,6 +130,8 @@ NULLABLE_FIELDS = frozenset(
         # memory that could not be measured (no clear_refs: the weak sandbox as non-root)
         "reference_peak_memory[].peak_memory_bytes",
         "reference_peak_memory[].case_peak_memory_bytes[]",
+        "release_date",  # undated
+        "release_date_source",
     }
 )
 """Generic paths (list indices as ``[]``) of the only values that may be null."""
@@ -170,6 +180,9 @@ FIELD_DOCS: dict[str, str] = {
     "machine": "that machine as JSON (CPU, cores, arch, kernel, Python)",
     "quicksilver_version": "version of Quicksilver that built the row",
     "build_config_sha256": "sha256 of the build configuration",
+    "release_date": "when the question was released (`YYYY-MM-DD`); null: undated (never guessed)",
+    "release_date_source": "how `release_date` is known: `leetcode` (reported by LeetCode), "
+    "`question-id` (tied to the question id), `contest`, `manual`; null when undated",
 }
 
 _DIGITS = re.compile(r"[0-9]+")
@@ -545,6 +558,23 @@ def check_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
             out.append(("machine", f"must be a JSON object, got {_kind(machine)}"))
     if ok["build_config_sha256"] and not _SHA256.fullmatch(row["build_config_sha256"]):
         out.append(("build_config_sha256", "must be 64 lowercase hex digits"))
+    if good("release_date", "release_date_source"):
+        out.extend(_release_problems(row["release_date"], row["release_date_source"]))
+    return out
+
+
+def _release_problems(day: str | None, source: str | None) -> list[tuple[str, str]]:
+    """A release date is an ISO date with its provenance, or both are null (undated)."""
+    if day is None:
+        return [] if source is None else [("release_date_source", "set, but no release_date")]
+    out = []
+    try:
+        if _dt.date.fromisoformat(day).isoformat() != day:
+            raise ValueError(day)
+    except ValueError:
+        out.append(("release_date", f"not a YYYY-MM-DD date: {day!r}"))
+    if source is None or not source.strip():
+        out.append(("release_date_source", "a release_date needs its provenance"))
     return out
 
 

@@ -6,6 +6,7 @@ Layout written by :func:`write_dataset` (see docs/publishing.md)::
 
     OUT/parquet/<split>.parquet   one file per split (HF features in the Parquet metadata)
     OUT/hf/                       DatasetDict.save_to_disk
+    OUT/views/<view>/train.parquet  the training views (sft, dpo) made from train, when asked
     OUT/README.md                 the dataset card; written last, removed first when rewriting:
                                   a folder without it is an unfinished write
 """
@@ -17,7 +18,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -25,6 +26,7 @@ from datasets import Features
 
 from quicksilver.publishing.card import CardContext, render_card
 from quicksilver.publishing.schema import MERCURY_FEATURES, check_row, validate_splits
+from quicksilver.publishing.views import VIEW_FEATURES, VIEW_SPLIT, check_no_leak, view_path
 
 log = logging.getLogger(__name__)
 
@@ -41,11 +43,15 @@ class PublishedPaths:
     hf: Path
     card: Path
     rows: dict[str, int]
+    views: dict[str, Path] = field(default_factory=dict)
+    """The training views written (``views/<name>/train.parquet``), by name."""
 
 
 # --- writing ------------------------------------------------------------------------------------
 
 _STAGING_PREFIX = ".publish-"
+_DATA_DIRS = ("parquet", "hf", "views")
+"""The folders a write swaps in (and :func:`remove_dataset` removes)."""
 
 
 def write_dataset(
@@ -56,8 +62,15 @@ def write_dataset(
     features: Features = MERCURY_FEATURES,
     validate: Callable[[Mapping[str, Sequence[dict[str, Any]]]], None] | None = None,
     render: Callable[..., str] | None = None,
+    views: Mapping[str, list[dict[str, Any]]] | None = None,
 ) -> PublishedPaths:
     """Validate every row of every split, then write Parquet, ``save_to_disk`` and the card.
+
+    ``views`` (Mercury only): training views by name (``sft``, ``dpo``:
+    :mod:`~quicksilver.publishing.views`), each written as ``views/<name>/train.parquet`` with its
+    features and listed in the card's ``configs``; a view holding a task of a split other than
+    train is refused (:class:`~quicksilver.publishing.views.ViewLeakError`) before anything is
+    written.
 
     Nothing is written when any row is invalid (:class:`SchemaError`). Everything is first
     written under ``out_dir/.publish-*``; then the old card is removed, ``parquet/`` and ``hf/``
@@ -68,6 +81,11 @@ def write_dataset(
     import datasets
 
     (validate or validate_splits)(splits)
+    views = {name: rows for name, rows in (views or {}).items() if rows}
+    check_no_leak(views, splits)
+    for name in views:
+        if name not in VIEW_FEATURES:
+            raise ValueError(f"unknown training view {name!r}; known: {', '.join(VIEW_FEATURES)}")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     for stale in out_dir.glob(f"{_STAGING_PREFIX}*"):
@@ -86,17 +104,27 @@ def write_dataset(
             ds.to_parquet(str(path))
             sizes[name] = (ds.data.nbytes, path.stat().st_size)
         datasets.DatasetDict(parts).save_to_disk(str(staging / "hf"))
-        text = (render or render_card)(splits, card, sizes=sizes)
+        view_sizes: dict[str, tuple[int, int]] = {}
+        for name, rows in views.items():
+            path = staging / view_path(name)
+            path.parent.mkdir(parents=True)
+            view = datasets.Dataset.from_list(rows, features=VIEW_FEATURES[name], split=VIEW_SPLIT)
+            view.to_parquet(str(path))
+            view_sizes[name] = (view.data.nbytes, path.stat().st_size)
+        # only a Mercury card knows views: the DPE renderer is called as before
+        extra = {"views": views, "view_sizes": view_sizes} if views else {}
+        text = (render or render_card)(splits, card, sizes=sizes, **extra)
         (staging / CARD_FILENAME).write_text(text, encoding="utf-8")
         for path in [staging, *staging.rglob("*")]:
             path.chmod(0o755 if path.is_dir() else 0o644)  # mkdtemp made the folder 0700
 
         (out_dir / CARD_FILENAME).unlink(missing_ok=True)
-        for name in ("parquet", "hf"):
+        for name in _DATA_DIRS:
             target = out_dir / name
             if target.exists() or target.is_symlink():
                 target.rename(staging / f"old-{name}")
-            (staging / name).rename(target)
+            if (staging / name).exists():  # no views: an older build's views go too
+                (staging / name).rename(target)
         _fsync_dir(out_dir)
         os.replace(staging / CARD_FILENAME, out_dir / CARD_FILENAME)
         _fsync_dir(out_dir)
@@ -114,6 +142,7 @@ def write_dataset(
         hf=out_dir / "hf",
         card=out_dir / CARD_FILENAME,
         rows=rows,
+        views={name: out_dir / view_path(name) for name in views},
     )
 
 
@@ -164,7 +193,7 @@ def remove_dataset(out_dir: Path) -> bool:
     if card.exists():
         card.unlink()
         found = True
-    for name in ("parquet", "hf"):
+    for name in _DATA_DIRS:
         target = out_dir / name
         if target.is_dir() and not target.is_symlink():
             shutil.rmtree(target)
@@ -185,6 +214,8 @@ def publish_valid(
     features: Features = MERCURY_FEATURES,
     validate: Callable[[Mapping[str, Sequence[dict[str, Any]]]], None] | None = None,
     render: Callable[..., str] | None = None,
+    views: Callable[[Mapping[str, Sequence[dict[str, Any]]]], dict[str, list[dict[str, Any]]]]
+    | None = None,
 ) -> Published:
     """A build's publish: :func:`write_dataset` of the valid rows, after a long build that must
     not lose everything to one bad row or an empty split.
@@ -225,7 +256,15 @@ def publish_valid(
     kept, empty = drop_empty_splits(kept, {s: "every row was set aside" for s in kept})
     notes += empty
     card = replace(card, notes=[*card.notes, *notes])
-    paths = write_dataset(kept, out_dir, card, features=features, validate=validate, render=render)
+    paths = write_dataset(
+        kept,
+        out_dir,
+        card,
+        features=features,
+        validate=validate,
+        render=render,
+        views=views(kept) if views is not None else None,
+    )
     return Published(paths, kept, set_aside, notes)
 
 

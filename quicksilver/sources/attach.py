@@ -83,3 +83,52 @@ def attach_samples(snapshot_dir: str | Path, samples_path: str | Path, model: st
             ", ".join(sorted(set(report.unmatched))[:10]),
         )
     return report
+
+
+@dataclass
+class DatesReport:
+    dated: int = 0
+    unchanged: int = 0
+    unmatched: list[str] = field(default_factory=list)
+
+
+def attach_dates(directory: Path, dates_file: Path, provenance: str) -> DatesReport:
+    """Set the ``release`` of the folder's questions from ``dates_file``, a JSON object
+    ``{titleSlug or questionFrontendId: "YYYY-MM-DD"}``, each with ``provenance`` (how the dates
+    are known: ``leetcode``, ``question-id``, ``contest`` or ``manual``). Questions the file does
+    not name stay as they are (undated unless they had a date); keys naming no question are
+    reported. Files are rewritten atomically; a ValueError names a bad date or provenance."""
+    import json
+
+    from quicksilver.sources.snapshot import Release
+
+    try:
+        raw = json.loads(Path(dates_file).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{dates_file}: cannot read a JSON object of dates: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise ValueError(f"{dates_file}: expected a JSON object {{slug: date}}")
+    try:
+        releases = {
+            str(k): Release.model_validate({"date": v, "provenance": provenance})
+            for k, v in raw.items()
+        }
+    except ValueError as exc:
+        raise ValueError(f"{dates_file}: {exc}") from exc
+    loaded = load_snapshot_dir(directory)
+    report = DatesReport()
+    seen: set[str] = set()
+    for snap, path in zip(loaded.files, loaded.paths, strict=True):
+        key = next(
+            (k for k in (snap.slug, snap.question.questionFrontendId) if k in releases), None
+        )
+        if key is None:
+            continue
+        seen.add(key)
+        if snap.release == releases[key]:
+            report.unchanged += 1
+            continue
+        write_snapshot(path.parent, snap.model_copy(update={"release": releases[key]}))
+        report.dated += 1
+    report.unmatched = sorted(set(releases) - seen)
+    return report

@@ -11,6 +11,7 @@ field, and the others still load.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 from collections.abc import Iterator
@@ -107,6 +108,20 @@ class Provenance(_Model):
     tool: str | None = None
 
 
+ReleaseProvenance = Literal["leetcode", "question-id", "contest", "manual"]
+"""Where a release date came from: ``leetcode`` (a date LeetCode reports for the question),
+``question-id`` (a date tied to the question's id), ``contest`` (the start of the contest that
+introduced it), ``manual`` (given by hand, e.g. with ``quicksilver snapshot attach-dates``)."""
+
+
+class Release(_Model):
+    """When the question was released, and how that is known. A question without one is
+    *undated*: nothing guesses a date for it."""
+
+    date: dt.date  # YYYY-MM-DD
+    provenance: ReleaseProvenance
+
+
 class SnapshotFile(_Model):
     format: Literal["quicksilver-snapshot/1"] = FORMAT
     question: Question
@@ -115,6 +130,7 @@ class SnapshotFile(_Model):
     test_code: str | None = None  # a source's own test code kept verbatim (HumanEval's check)
     entry_point: str | None = None  # for function-style sources without metaData
     provenance: Provenance
+    release: Release | None = None  # None: undated
     # For docs and tests only: neither the build pipeline nor `quicksilver snapshot check`
     # reads them (both decide order-free answers from the statement).
     annotations: dict[str, Any] | None = None

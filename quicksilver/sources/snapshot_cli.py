@@ -1,4 +1,4 @@
-"""``quicksilver snapshot ...``: stats, check, humaneval, attach-samples."""
+"""``quicksilver snapshot ...``: stats, check, humaneval, attach-samples, attach-dates."""
 
 from __future__ import annotations
 
@@ -173,4 +173,27 @@ def attach_samples_cmd(
     Console().print(
         f"attached {rep.attached} sample(s) to {rep.files_written} question(s); "
         f"{rep.duplicates} already there; {len(rep.unmatched)} named no question"
+    )
+
+
+@snapshot_app.command("attach-dates")
+def attach_dates_cmd(
+    directory: Annotated[Path, typer.Argument(help="a snapshot folder")],
+    dates: Annotated[Path, typer.Option(help='JSON {"titleSlug" or frontend id: "YYYY-MM-DD"}')],
+    provenance: Annotated[
+        str, typer.Option(help="how the dates are known: leetcode, question-id, contest, manual")
+    ] = "manual",
+) -> None:
+    """Set the release date of the folder's questions (their snapshot's ``release``)."""
+    from quicksilver.sources.attach import attach_dates
+
+    try:
+        rep = attach_dates(directory, dates, provenance)
+    except ValueError as exc:
+        err.print(f"[red]error:[/] {exc}", soft_wrap=True)
+        raise typer.Exit(2) from exc
+    Console().print(
+        f"dated {rep.dated} question(s) ({provenance}); {rep.unchanged} already so; "
+        f"{len(rep.unmatched)} named no question"
+        + (f": {', '.join(rep.unmatched)}" if rep.unmatched else "")
     )

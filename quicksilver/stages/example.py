@@ -209,7 +209,8 @@ def mercury_record(cfg: Any) -> TaskRecord:
     """The example as the Mercury publish stage reads it: profiled with this build's meter, in
     the split the splits stage would put it (eval draws Easy first)."""
     meter = cfg.profile.measure.meter
-    split = "eval" if cfg.splits.eval_size else "train"
+    # an undated task never goes to a date-windowed eval
+    split = "eval" if cfg.splits.eval_size and cfg.splits.eval_after is None else "train"
     return profiled(meter, METERS[meter].unit).model_copy(update={"split": split})
 
 

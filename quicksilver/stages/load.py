@@ -74,6 +74,8 @@ def task_record(snap: SnapshotFile, path: Path) -> Task:
         example_error=example_error,
         known_tests=known,  # the file's tests with expected answers (statement examples)
         entry_point=meta.get("name") or snap.entry_point,
+        release_date=snap.release.date.isoformat() if snap.release else None,
+        release_date_source=snap.release.provenance if snap.release else None,
     )
 
 

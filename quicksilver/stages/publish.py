@@ -14,6 +14,9 @@ score with the original tooling and with ``quicksilver score``. Where ours diffe
 - ``evaluate_offline`` compares in any order when the uniqueness stage found the answer
   order-free (``answer_any_order``), with a tolerance for ``double`` answers.
 
+From the train rows the stage also writes the training views (``sft``, ``dpo``:
+:mod:`~quicksilver.publishing.views`, settings in ``views``), beside the splits.
+
 A task whose row cannot be made (``row-error``) or does not fit the schema (``invalid-row``) is
 set aside with its solutions; the others are published (:func:`~quicksilver.publishing.writer.
 publish_valid`). The preflight runs this stage on a made-up task before the build
@@ -33,6 +36,7 @@ from quicksilver.machine import machine_info
 from quicksilver.pipeline.records import TaskRecord, json_digest
 from quicksilver.pipeline.stage import Context, Stage
 from quicksilver.publishing.card import CardContext
+from quicksilver.publishing.views import training_views
 from quicksilver.publishing.writer import publish_valid
 from quicksilver.sources.convert import (
     convert_offline_source,
@@ -191,6 +195,8 @@ def mercury_row(
         ),
         "quicksilver_version": version,
         "build_config_sha256": config_sha256,
+        "release_date": task.release_date,
+        "release_date_source": task.release_date_source,
     }
 
 
@@ -241,7 +247,9 @@ def publish(ctx: Context, records: list[TaskRecord], *, config: BuildConfig) -> 
         built_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         quicksilver_version=__version__,
     )
-    published = publish_valid(splits, ctx.root, card)
+    published = publish_valid(
+        splits, ctx.root, card, views=lambda kept: training_views(kept, config.views)
+    )
     by_slug = {r.slug: r for r in records}
     for slug, detail in published.set_aside.items():
         ctx.drop(by_slug[slug], "invalid-row", detail)

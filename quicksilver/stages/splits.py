@@ -13,10 +13,17 @@ out of the result, with a note saying why (see
 ``eval_size`` every task goes to eval and the dataset has no train split; eval is not shrunk to
 give train a row, because eval is the benchmark and its draw does not depend on how many tasks
 are left over for training. With no task at all there is no split, and nothing to publish.
+
+**A date window** (``splits.eval_after``): eval is drawn only from the tasks released strictly
+after that date, with the same difficulty balance when ``eval_size`` is a number, or all of them
+when it is null. Undated tasks never go to such an eval (a task whose date is unknown may be older
+than a model's cutoff), and neither do tasks released on or before the date: they are train, as
+are window tasks the balanced draw did not take. The notes say how many of each there were.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import random
@@ -33,29 +40,53 @@ log = logging.getLogger(__name__)
 DIFFICULTIES = ("Easy", "Medium", "Hard")
 
 
+def in_window(release_date: str | None, after: dt.date) -> bool:
+    """Whether a task released on ``release_date`` (YYYY-MM-DD, None: undated) is in the window
+    of tasks released strictly after ``after``; an undated task never is."""
+    return release_date is not None and dt.date.fromisoformat(release_date) > after
+
+
 def split_tasks(
-    records: list[dict[str, Any]], *, eval_size: int, seed: int
+    records: list[dict[str, Any]],
+    *,
+    eval_size: int | None,
+    seed: int,
+    eval_after: dt.date | None = None,
 ) -> tuple[dict[str, list[str]], list[str]]:
-    """({"train": [slug...], "eval": [slug...]}, notes) from records with slug and difficulty.
+    """({"train": [slug...], "eval": [slug...]}, notes) from records with slug and difficulty
+    (and ``release_date`` when ``eval_after`` sets a date window).
 
     A split that would be empty is left out of the result (one note each); with no records the
     result has no split at all.
     """
-    by_diff: dict[str, list[str]] = {d: [] for d in DIFFICULTIES}
-    for r in records:
-        by_diff.setdefault(r["difficulty"], []).append(r["slug"])
-    quota = {d: eval_size // 3 for d in DIFFICULTIES}
-    for d in DIFFICULTIES[: eval_size % 3]:
-        quota[d] += 1
-    rng = random.Random(seed)
-    eval_slugs: list[str] = []
     notes: list[str] = []
-    for d in DIFFICULTIES:
-        pool = sorted(by_diff.get(d, []))
-        take = min(quota[d], len(pool))
-        if take < quota[d]:
-            notes.append(f"eval: {take} {d} task(s) of the {quota[d]} wanted (all there are)")
-        eval_slugs.extend(sorted(rng.sample(pool, take)))
+    pool_records = records
+    if eval_after is not None:
+        pool_records = [r for r in records if in_window(r.get("release_date"), eval_after)]
+        undated = sum(r.get("release_date") is None for r in records)
+        notes.append(
+            f"eval window: tasks released after {eval_after.isoformat()}: {len(pool_records)} "
+            f"of {len(records)}; {len(records) - len(pool_records) - undated} released on or "
+            f"before it and {undated} undated go to train"
+        )
+    if eval_size is None:  # the whole window, unbalanced
+        eval_slugs = sorted(r["slug"] for r in pool_records)
+        quota = {d: 0 for d in DIFFICULTIES}
+    else:
+        by_diff: dict[str, list[str]] = {d: [] for d in DIFFICULTIES}
+        for r in pool_records:
+            by_diff.setdefault(r["difficulty"], []).append(r["slug"])
+        quota = {d: eval_size // 3 for d in DIFFICULTIES}
+        for d in DIFFICULTIES[: eval_size % 3]:
+            quota[d] += 1
+        rng = random.Random(seed)
+        eval_slugs = []
+        for d in DIFFICULTIES:
+            pool = sorted(by_diff.get(d, []))
+            take = min(quota[d], len(pool))
+            if take < quota[d]:
+                notes.append(f"eval: {take} {d} task(s) of the {quota[d]} wanted (all there are)")
+            eval_slugs.extend(sorted(rng.sample(pool, take)))
     chosen = set(eval_slugs)
     train = sorted(r["slug"] for r in records if r["slug"] not in chosen)
     n = len(records)
@@ -64,13 +95,16 @@ def split_tasks(
         log.warning("splits: %s", note)
         return {}, [note]
     drawn = [d for d in DIFFICULTIES if quota[d]]
+    window = f" released after {eval_after.isoformat()}" if eval_after is not None else ""
     why = {
         "train": f"all {n} task(s) built went to eval, which wanted {eval_size} (splits.eval_size)",
-        "eval": "splits.eval_size is 0"
+        "eval": f"no task built was released after {eval_after.isoformat()} (splits.eval_after)"
+        if eval_size is None and eval_after is not None
+        else "splits.eval_size is 0"
         if not drawn
         else f"splits.eval_size {eval_size} draws "
         + ", ".join(f"{quota[d]} {d}" for d in drawn)
-        + f"; none of the {n} task(s) built is {' or '.join(drawn)}",
+        + f"; none of the {n} task(s) built{window} is {' or '.join(drawn)}",
     }
     kept, empty_notes = drop_empty_splits({"train": train, "eval": eval_slugs}, why)
     return kept, notes + empty_notes
@@ -79,13 +113,27 @@ def split_tasks(
 def splits(ctx: Context, records: list[TaskRecord], *, splits: SplitSection) -> list[TaskRecord]:
     """Each task with its split, in the splits' order (train, then eval; within a split as
     :func:`split_tasks` lists them); the split lists also go to ``splits.json``."""
-    rows = [{"slug": r.slug, "difficulty": r.task.difficulty} for r in records]
-    chosen, notes = split_tasks(rows, eval_size=splits.eval_size, seed=splits.seed)
+    rows = [
+        {"slug": r.slug, "difficulty": r.task.difficulty, "release_date": r.task.release_date}
+        for r in records
+    ]
+    chosen, notes = split_tasks(
+        rows, eval_size=splits.eval_size, seed=splits.seed, eval_after=splits.eval_after
+    )
     for note in notes:
         ctx.note(note)
     write_text_atomic(
         ctx.path("splits.json"),
-        json.dumps({"splits": chosen, "notes": notes, "seed": splits.seed}, indent=1) + "\n",
+        json.dumps(
+            {
+                "splits": chosen,
+                "notes": notes,
+                "seed": splits.seed,
+                "eval_after": splits.eval_after.isoformat() if splits.eval_after else None,
+            },
+            indent=1,
+        )
+        + "\n",
     )
     by_slug = {r.slug: r for r in records}
     return [
