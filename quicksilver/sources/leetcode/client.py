@@ -305,9 +305,9 @@ class LeetCodeClient:
     def _backoff(self, attempt: int) -> float:
         return min(self.config.backoff * 2 ** (attempt - 1), self.config.max_backoff)
 
-    def _headers(self, referer_slug: str | None) -> dict[str, str]:
+    def _headers(self, referer_slug: str | None, *, referer: str | None = None) -> dict[str, str]:
         base = self.config.base_url
-        page = f"problems/{referer_slug}/" if referer_slug else "problemset/"
+        page = referer or (f"problems/{referer_slug}/" if referer_slug else "problemset/")
         headers = {
             "Content-Type": "application/json",
             "Accept": "application/json",
@@ -326,6 +326,7 @@ class LeetCodeClient:
         *,
         what: str,
         slug: str | None = None,
+        referer: str | None = None,
     ) -> dict[str, Any]:
         """The ``data`` object of one GraphQL call. ``what`` names it in errors and logs."""
         payload: dict[str, Any] = {
@@ -333,16 +334,46 @@ class LeetCodeClient:
             "query": query,
             "variables": variables,
         }
+        body = self._request(
+            "POST",
+            self.config.endpoint,
+            headers=self._headers(slug, referer=referer),
+            payload=payload,
+            what=what,
+        )
+        return self._data(body, what)
+
+    def get_json(self, path: str, *, what: str, referer: str | None = None) -> dict[str, Any]:
+        """The JSON object a ``GET {base_url}{path}`` answers (LeetCode's REST pages, e.g. the
+        contest info), with the same pacing, retries and errors as :meth:`graphql`."""
+        headers = self._headers(None, referer=referer)
+        del headers["Content-Type"]  # a GET has no body
+        return self._request(
+            "GET", f"{self.config.base_url}{path}", headers=headers, payload=None, what=what
+        )
+
+    def _request(
+        self,
+        method: str,
+        url: str,
+        *,
+        headers: dict[str, str],
+        payload: dict[str, Any] | None,
+        what: str,
+    ) -> dict[str, Any]:
+        """One request, retried on 429 / 5xx / connection errors / malformed JSON (Retry-After
+        honoured up to ``max_retry_after``); the JSON object of the answer."""
         cfg = self.config
         for attempt in range(1, cfg.max_attempts + 1):
             self._pace()
             self.requests += 1
             wait: float
             try:
-                resp = self._session.post(
-                    cfg.endpoint,
+                send = self._session.post if method == "POST" else self._session.get
+                resp = send(
+                    url,
                     json=payload,
-                    headers=self._headers(slug),
+                    headers=headers,
                     timeout=cfg.timeout,
                     allow_redirects=False,
                 )
@@ -375,7 +406,7 @@ class LeetCodeClient:
                         problem = "malformed JSON body"
                         wait = self._backoff(attempt)
                     else:
-                        return self._data(body, what)
+                        return body
             if attempt == cfg.max_attempts:
                 raise RequestFailed(f"{what}: gave up after {attempt} attempts: {problem}")
             log.warning(
