@@ -35,6 +35,7 @@ from quicksilver.sources.leetcode.queries import (
     PYTHON3,
     SESSION_ENV,
     USER_AGENT,
+    DatesMode,
     Difficulty,
     OutcomeStatus,
 )
@@ -85,6 +86,14 @@ class ScrapeConfig(BaseModel):
     category_slug: str = Field(default="algorithms", description="questionList categorySlug")
     max_consecutive_failures: int = Field(
         default=10, ge=1, description="failed questions in a row that stop the run (site down?)"
+    )
+    dates: DatesMode = Field(
+        default="none",
+        description="release dates: 'contests' dates each question by the start of the first "
+        "contest it appeared in (docs/scraping.md); 'none' leaves files undated",
+    )
+    contest_page_size: int = Field(
+        default=100, ge=1, le=100, description="contests per pastContests request"
     )
 
     @field_validator("base_url")
@@ -181,6 +190,7 @@ class ScrapeStopped(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.summary: ScrapeSummary | None = None
+        self.dates: DatesSummary | None = None  # when the stop came in the date pass
 
 
 class AuthError(ScrapeStopped):
@@ -212,6 +222,7 @@ class ScrapeSummary:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
     requests: int = 0
+    dates: DatesSummary | None = None  # the date pass, when one ran (``dates="contests"``)
 
     def add(self, outcome: QuestionOutcome) -> None:
         if outcome.status == "written":
@@ -230,6 +241,36 @@ class ScrapeSummary:
             "complete": len(self.complete),
             "skipped": len(self.skipped),
             "failed": len(self.failed),
+            "requests": self.requests,
+        }
+
+
+@dataclass
+class DatesSummary:
+    """What a date pass did: contests listed / fetched / read from disk / failed, and the
+    question files dated (set or moved earlier), unchanged, undated (in no contest) or kept (a
+    date of another provenance)."""
+
+    contests: int = 0
+    fetched: int = 0
+    cached: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    dated: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    undated: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    requests: int = 0
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "contests": self.contests,
+            "contests_fetched": self.fetched,
+            "contests_cached": self.cached,
+            "contests_failed": len(self.failed),
+            "dated": len(self.dated),
+            "unchanged": self.unchanged,
+            "undated": len(self.undated),
+            "kept": len(self.kept),
             "requests": self.requests,
         }
 
