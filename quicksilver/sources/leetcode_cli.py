@@ -90,7 +90,8 @@ def _report_dates(dates: DatesSummary | None, out: Path) -> None:
         f"dates: {c['dated']} dated, {c['unchanged']} unchanged, {c['undated']} undated (in no "
         f"contest), {c['kept']} kept (another provenance); {c['contests']} contests "
         f"({c['contests_fetched']} fetched, {c['contests_cached']} stored before, "
-        f"{c['contests_failed']} failed; {c['requests']} requests)"
+        f"{c['contests_failed']} failed; {c['requests']} requests)",
+        soft_wrap=True,  # one line, whatever the terminal's width: grep it
     )
     if dates.failed:
         ledger = out / CONTESTS_DIR / CONTEST_ERRORS_FILE
