@@ -2,9 +2,11 @@
 
 A thin flow over quicksilver.sources.leetcode: one task lists the questions and writes
 OUT/_plan.jsonl, then one task per shard of that plan (rows start:stop) fetches and writes the
-questions. Tasks pass row numbers and counts, never question data. Shards run one after another
-on purpose: parallel shards would multiply the request rate against the site. Resuming is the
-core's (complete files are skipped without a request), so Prefect caching is off.
+questions; with ``dates="contests"`` a last task dates the folder's questions by the contests
+they appeared in. Tasks pass row numbers and counts, never question data. Shards run one after
+another on purpose: parallel shards would multiply the request rate against the site. Resuming is
+the core's (complete files and stored contest pages are skipped without a request), so Prefect
+caching is off.
 
 Credentials are read from the environment inside the core; they are never flow or task
 parameters (Prefect stores parameters).
@@ -32,6 +34,7 @@ from quicksilver.sources.leetcode import (
     AuthError,
     ScrapeConfig,
     ScrapeStopped,
+    date_questions,
     plan_run,
     scrape_plan_slice,
 )
@@ -68,6 +71,14 @@ def shard_task(config: ScrapeConfig, start: int, stop: int) -> dict[str, int]:
     return counts
 
 
+@task(name="leetcode-dates", cache_policy=NO_CACHE)
+def dates_task(config: ScrapeConfig) -> dict[str, int]:
+    """Date the folder's questions from LeetCode's contests; returns the counts."""
+    counts = date_questions(config).counts()
+    get_run_logger().info("dates: %s", counts)
+    return counts
+
+
 @flow(name="scrape-leetcode")
 def scrape_leetcode(
     out: str,
@@ -81,6 +92,7 @@ def scrape_leetcode(
     delay: float = 0.5,
     backoff: float = 1.0,
     shard_size: int = 50,
+    dates: str = "none",
 ) -> dict[str, Any]:
     """Scrape LeetCode questions and Python 3 solutions into ``out`` (see docs/scraping.md)."""
     config = make_config(
@@ -94,6 +106,7 @@ def scrape_leetcode(
         community_posts=community_posts,
         delay=delay,
         backoff=backoff,
+        dates=dates,
     )
     if shard_size < 1:
         raise ValueError("shard_size must be at least 1")
@@ -102,7 +115,10 @@ def scrape_leetcode(
     for start in range(0, total, shard_size):
         counts.update(shard_task(config, start, min(total, start + shard_size)))
     counts["planned"] = total
-    return {"out": str(config.out_dir), **dict(counts)}
+    result: dict[str, Any] = {"out": str(config.out_dir), **dict(counts)}
+    if config.dates == "contests":
+        result["dates"] = dates_task(config)
+    return result
 
 
 def run(**parameters: Any) -> dict[str, Any]:
@@ -124,6 +140,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--delay", type=float, default=0.5)
     parser.add_argument("--backoff", type=float, default=1.0)
     parser.add_argument("--shard-size", type=int, default=50)
+    parser.add_argument(
+        "--dates",
+        choices=["none", "contests"],
+        default="none",
+        help="contests: date questions by the first contest they appeared in",
+    )
     args = parser.parse_args(argv)
     if args.shard_size < 1:
         parser.error("--shard-size must be at least 1")
@@ -140,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         "community_posts": args.community_posts,
         "delay": args.delay,
         "backoff": args.backoff,
+        "dates": args.dates,
     }
     try:
         make_config(**parameters)  # bad options fail here, before Prefect starts
@@ -157,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         logging.getLogger("quicksilver").error("stopped: %s", exc)
         return 1
     logging.getLogger("quicksilver").info("done: %s", result)
-    return 1 if result.get("failed") else 0
+    return 1 if result.get("failed") or result.get("dates", {}).get("contests_failed") else 0
 
 
 if __name__ == "__main__":

@@ -10,6 +10,11 @@ Fixture data: a handful of short original questions (``default_questions``). Per
 be queued (``429`` with Retry-After: 0, ``500``, ``malformed`` JSON body, ``401``, ``403``,
 ``drop`` = close the connection without an answer) or made permanent; the server counts requests
 per slug and operation and keeps the cookies and headers it received.
+
+Contests (``default_contests``): ``pastContests(pageNo, numPerPage)`` pages the finished contests
+newest first (two a page), and ``GET /contest/api/info/<contest>/`` answers a contest's REST info
+page, ``{"contest": {..., "start_time"}, "questions": [{..., "title_slug"}], ...}``. Faults queue
+per contest slug (``badinfo`` = a 200 whose shape is wrong) and under ``_contests`` for the list.
 """
 
 from __future__ import annotations
@@ -580,6 +585,53 @@ def default_questions() -> list[FixtureQuestion]:
     return [vowel, depth, locked, debounce, coast, rotate]
 
 
+@dataclass
+class FixtureContest:
+    """A finished contest: its slug, title, start (unix seconds, UTC) and question slugs."""
+
+    slug: str
+    title: str
+    start_time: int
+    questions: list[str]
+    duration: int = 5400
+
+
+def default_contests() -> list[FixtureContest]:
+    """Four contests, newest first as ``pastContests`` lists them.
+
+    ``count-vowel-runs`` is in two (its date is the earlier, 2024-06-02, although that contest is
+    listed later); ``nested-bracket-depth`` is in one that started at 23:30 UTC on 2024-06-15 (the
+    16th in UTC+8); ``island-coast-length`` and ``debounce-calls`` are in none (undated);
+    ``weekly-contest-9400`` has only questions outside the fixture's list.
+    """
+    return [
+        FixtureContest(
+            "weekly-contest-9402",
+            "Weekly Contest 9402",
+            1718505000,  # 2024-06-16 02:30 UTC
+            ["split-the-lanterns", "count-vowel-runs", "rotate-digit-window"],
+        ),
+        FixtureContest(
+            "biweekly-contest-9133",
+            "Biweekly Contest 9133",
+            1718494200,  # 2024-06-15 23:30 UTC
+            ["nested-bracket-depth", "locked-treasure-map"],
+        ),
+        FixtureContest(
+            "weekly-contest-9401",
+            "Weekly Contest 9401",
+            1717295400,  # 2024-06-02 02:30 UTC
+            ["count-vowel-runs", "merge-the-lanterns"],
+        ),
+        FixtureContest(
+            "weekly-contest-9400",
+            "Weekly Contest 9400",
+            1716690600,  # 2024-05-26 02:30 UTC
+            ["light-the-lanterns", "count-the-lanterns"],
+        ),
+    ]
+
+
 # --------------------------------------------------------------------------------------------
 # The server
 # --------------------------------------------------------------------------------------------
@@ -598,7 +650,8 @@ class Seen:
     referer: str | None
 
 
-FAULTS = {"429", "500", "503", "malformed", "401", "403", "drop"}  # "429:N": Retry-After N
+# "429:N": Retry-After N; "badinfo": a contest info page of the wrong shape (200)
+FAULTS = {"429", "500", "503", "malformed", "401", "403", "drop", "badinfo"}
 
 
 def _check_fault(fault: str) -> str:
@@ -617,8 +670,13 @@ class LeetCodeServer(LocalHTTPServer):
         page_size: int = 2,
         session: str | None = None,
         csrf: str | None = None,
+        contests: list[FixtureContest] | None = None,
+        contest_page_size: int = 2,
     ) -> None:
         self.questions = questions if questions is not None else default_questions()
+        self.contests = contests if contests is not None else default_contests()
+        self.by_contest = {c.slug: c for c in self.contests}
+        self.contest_page_size = contest_page_size
         self.by_slug = {q.slug: q for q in self.questions}
         self.by_qid = {int(q.question["questionId"]): q for q in self.questions}
         self.by_submission = {q.submission_id: q for q in self.questions if q.submission_id}
@@ -690,6 +748,8 @@ class LeetCodeServer(LocalHTTPServer):
     # -- resolvers --------------------------------------------------------------------------
 
     def slug_of(self, root: str, args: dict[str, Any]) -> str | None:
+        if root == "pastContests":
+            return "_contests"
         if "titleSlug" in args:
             return str(args["titleSlug"])
         if "questionSlug" in args:
@@ -711,6 +771,8 @@ class LeetCodeServer(LocalHTTPServer):
     def resolve(self, root: str, args: dict[str, Any], logged_in: bool) -> Any:
         if root == "questionList":
             return self._question_list(args)
+        if root == "pastContests":
+            return self._past_contests(args)
         if root == "question":
             q = self.by_slug.get(str(args.get("titleSlug")))
             return None if q is None else q.question
@@ -771,6 +833,70 @@ class LeetCodeServer(LocalHTTPServer):
                 }
                 for q in page
             ],
+        }
+
+    def _past_contests(self, args: dict[str, Any]) -> dict[str, Any]:
+        page_no = int(args.get("pageNo") or 1)
+        per_page = min(int(args.get("numPerPage") or 10), self.contest_page_size)
+        rows = self.contests[(page_no - 1) * per_page : page_no * per_page]
+        return {
+            "pageNum": -(-len(self.contests) // per_page),
+            "currentPage": page_no,
+            "totalNum": len(self.contests),
+            "numPerPage": per_page,
+            "data": [
+                {
+                    "title": c.title,
+                    "titleSlug": c.slug,
+                    "startTime": c.start_time,
+                    "originStartTime": c.start_time,
+                    "duration": c.duration,
+                    "isVirtual": False,
+                    "cardImg": None,
+                }
+                for c in rows
+            ],
+        }
+
+    def contest_info(self, slug: str) -> dict[str, Any] | None:
+        """The REST info page of a contest, in the site's snake_case shape."""
+        c = self.by_contest.get(slug)
+        if c is None:
+            return None
+        number = int(slug.rsplit("-", 1)[1])
+        return {
+            "contest": {
+                "id": 1000 + number,
+                "title": c.title,
+                "title_slug": c.slug,
+                "description": "<p>Welcome!</p>",
+                "duration": c.duration,
+                "start_time": c.start_time,
+                "is_virtual": False,
+                "origin_start_time": c.start_time,
+                "is_private": False,
+                "related_contest_title": None,
+                "discuss_topic_id": 200000 + number,
+            },
+            "questions": [
+                {
+                    "id": 9000 + 10 * number + i,
+                    "question_id": int(self.by_slug[q].question["questionId"])
+                    if q in self.by_slug
+                    else 7000 + 10 * number + i,
+                    "credit": (3, 4, 5, 6)[i % 4],
+                    "title": self.by_slug[q].question["title"] if q in self.by_slug else q.title(),
+                    "english_title": q.replace("-", " ").title(),
+                    "title_slug": q,
+                    "category_slug": "algorithms",
+                }
+                for i, q in enumerate(c.questions)
+            ],
+            "user_num": 31234,
+            "has_chosen_contact": False,
+            "company": {"name": "LeetCode", "description": "", "logo": ""},
+            "registered": False,
+            "containsPremium": "locked-treasure-map" in c.questions,
         }
 
     def _submissions(self, args: dict[str, Any]) -> dict[str, Any]:
@@ -893,7 +1019,61 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, json.dumps(obj).encode())
 
     def do_GET(self) -> None:
-        self._json(405, {"detail": "Method not allowed"})
+        owner = self.owner
+        cookies = _cookies(self.headers.get("Cookie"))
+        csrf_header = self.headers.get("x-csrftoken")
+        match = re.fullmatch(r"/contest/api/info/([a-z0-9-]+)/?", self.path)
+        slug = match.group(1) if match else None
+
+        def seen(status: int) -> None:
+            owner.record(
+                Seen(
+                    "contest-info",
+                    slug,
+                    {},
+                    status,
+                    cookies,
+                    csrf_header,
+                    self.headers.get("Referer"),
+                )
+            )
+
+        if slug is None:
+            seen(405)
+            self._json(405, {"detail": "Method not allowed"})
+            return
+        if ("csrftoken" in cookies or csrf_header) and cookies.get("csrftoken") != csrf_header:
+            seen(403)
+            self._json(403, {"detail": "CSRF verification failed."})
+            return
+        fault = owner.next_fault(slug)
+        info = owner.contest_info(slug)
+        if fault is not None:
+            code = fault.split(":")[0]
+            status = {"429": 429, "500": 500, "503": 503, "401": 401, "403": 403}.get(code, 200)
+            seen(0 if fault == "drop" else status)
+            if fault == "drop":
+                self.close_connection = True
+                self.connection.shutdown(2)
+            elif fault == "malformed":
+                self._send(200, b'{"contest": {"title_slug": "' + slug.encode() + b'", "sta')
+            elif fault == "badinfo":
+                # the contest without its start time, the questions as a count
+                contest = {k: v for k, v in (info or {}).get("contest", {}).items()}
+                contest.pop("start_time", None)
+                self._json(200, {"contest": contest, "questions": 4})
+            elif code == "429":
+                wait = fault.split(":")[1] if ":" in fault else "0"
+                self._send(429, b'{"error": "rate limited"}', {"Retry-After": wait})
+            else:
+                self._send(status, b"<html><body>error</body></html>")
+            return
+        if info is None:
+            seen(404)
+            self._json(404, {"detail": "Not found."})
+            return
+        seen(200)
+        self._json(200, info)
 
     def do_POST(self) -> None:
         owner = self.owner

@@ -611,11 +611,26 @@ def test_prefect_flow_runs_the_core(server, tmp_path, monkeypatch, prefect_harne
         FIXTURE["island-coast-length"].question
     )
 
-    # a second run finds everything complete: only the list is asked for
+    assert all(load(tmp_path, slug)["release"] is None for slug in WRITTEN)  # dates are opt-in
+
+    # a second run with dates finds every question complete: only the lists and the contest
+    # pages are asked for, and the last task dates the files
     server.reset()
-    again = flow.run(**params)
+    again = flow.run(**params, dates="contests")
     assert (again["written"], again["complete"], again["skipped"]) == (0, 5, 1)
-    assert {slug for slug, n in server.per_slug().items() if n} == {None}
+    assert {slug for slug, n in server.per_slug().items() if n} == {
+        None,
+        "_contests",
+        "weekly-contest-9402",
+        "biweekly-contest-9133",
+        "weekly-contest-9401",
+        "weekly-contest-9400",
+    }
+    assert (again["dates"]["dated"], again["dates"]["undated"]) == (3, 2)
+    assert load(tmp_path, "count-vowel-runs")["release"] == {
+        "date": "2024-06-02",
+        "provenance": "contest",
+    }
 
     # Prefect stored the parameters and logs; the credentials are not among them
     db = prefect_harness.read_bytes() + b"".join(

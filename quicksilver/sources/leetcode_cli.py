@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from pydantic import ValidationError
@@ -30,18 +30,22 @@ from rich.progress import (
 )
 
 from quicksilver.sources.leetcode import (
+    CONTESTS_DIR,
     DEFAULT_BASE_URL,
     ERRORS_FILE,
     NOTES_FILE,
     SKIPPED_FILE,
     AuthError,
     Credentials,
+    DatesSummary,
     QuestionOutcome,
     ScrapeConfig,
     ScrapeStopped,
     ScrapeSummary,
+    date_questions,
     scrape,
 )
+from quicksilver.sources.leetcode.queries import CONTEST_ERRORS_FILE
 
 scrape_app = typer.Typer(
     add_completion=False,
@@ -49,6 +53,11 @@ scrape_app = typer.Typer(
     help="Fetch questions and solutions from a source into a raw snapshot folder.",
 )
 err = Console(stderr=True)
+
+
+class DatesOpt(StrEnum):
+    NONE = "none"
+    CONTESTS = "contests"
 
 
 class DifficultyOpt(StrEnum):
@@ -73,6 +82,22 @@ def _setup_logging(verbose: bool) -> None:
         logging.getLogger("urllib3").setLevel(logging.WARNING)
 
 
+def _report_dates(dates: DatesSummary | None, out: Path) -> None:
+    if dates is None:
+        return
+    c = dates.counts()
+    err.print(
+        f"dates: {c['dated']} dated, {c['unchanged']} unchanged, {c['undated']} undated (in no "
+        f"contest), {c['kept']} kept (another provenance); {c['contests']} contests "
+        f"({c['contests_fetched']} fetched, {c['contests_cached']} stored before, "
+        f"{c['contests_failed']} failed; {c['requests']} requests)",
+        soft_wrap=True,  # one line, whatever the terminal's width: grep it
+    )
+    if dates.failed:
+        ledger = out / CONTESTS_DIR / CONTEST_ERRORS_FILE
+        err.print(f"  failed contests (rerun to retry them): {ledger}")
+
+
 def _report(summary: ScrapeSummary | None, out: Path) -> None:
     if summary is None:
         return
@@ -87,6 +112,7 @@ def _report(summary: ScrapeSummary | None, out: Path) -> None:
         err.print(f"  failed questions (rerun to retry them): {out / ERRORS_FILE}")
     if (out / NOTES_FILE).exists():
         err.print(f"  questions written without solutions: {out / NOTES_FILE}")
+    _report_dates(summary.dates, out)
 
 
 LEETCODE_HELP = (
@@ -126,6 +152,14 @@ def leetcode(
     backoff: Annotated[
         float, typer.Option(min=0, help="first retry wait in seconds (doubles each retry)")
     ] = 1.0,
+    dates: Annotated[
+        DatesOpt,
+        typer.Option(
+            case_sensitive=False,
+            help="'contests': date each question by the start of the first contest it was in "
+            "(others stay undated)",
+        ),
+    ] = DatesOpt.NONE,
     verbose: bool = False,
 ) -> None:
     """Scrape LeetCode into a snapshot folder (the help text is LEETCODE_HELP)."""
@@ -142,13 +176,10 @@ def leetcode(
             community_posts=community_posts,
             delay=delay,
             backoff=backoff,
+            dates=dates.value,
         )
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'options'}: {e['msg']}" for e in exc.errors()
-        )
-        err.print(f"[red]error:[/] {escape(problems)}")
-        raise typer.Exit(2) from exc
+        _bad_options(exc)
 
     progress = Progress(
         SpinnerColumn(),
@@ -191,4 +222,60 @@ def leetcode(
         err.print("[yellow]interrupted:[/] complete files are kept; rerun the command to resume")
         raise typer.Exit(130) from exc
     _report(summary, out)
-    raise typer.Exit(1 if summary.failed else 0)
+    failed_dates = summary.dates is not None and summary.dates.failed
+    raise typer.Exit(1 if summary.failed or failed_dates else 0)
+
+
+def _bad_options(exc: ValidationError) -> NoReturn:
+    problems = "; ".join(
+        f"{'.'.join(str(p) for p in e['loc']) or 'options'}: {e['msg']}" for e in exc.errors()
+    )
+    err.print(f"[red]error:[/] {escape(problems)}")
+    raise typer.Exit(2) from exc
+
+
+DATES_HELP = (
+    "Date the questions already scraped into OUT by the start of the first LeetCode contest each "
+    "appeared in (release provenance 'contest'); questions in no contest stay undated. No "
+    "question page is fetched; contest pages are stored in OUT/_contests and never fetched "
+    "twice: rerun to resume. See docs/scraping.md, 'Release dates'."
+)
+
+
+@scrape_app.command("leetcode-dates", help=DATES_HELP)
+def leetcode_dates(
+    out: Annotated[Path, typer.Option("--out", help="snapshot folder written by the scraper")],
+    base_url: Annotated[str, typer.Option(help="site root")] = DEFAULT_BASE_URL,
+    delay: Annotated[float, typer.Option(min=0, help="seconds between requests")] = 0.5,
+    backoff: Annotated[
+        float, typer.Option(min=0, help="first retry wait in seconds (doubles each retry)")
+    ] = 1.0,
+    verbose: bool = False,
+) -> None:
+    """Date an existing LeetCode snapshot folder (the help text is DATES_HELP)."""
+    _setup_logging(verbose)
+    if not out.is_dir():
+        err.print(f"[red]error:[/] {escape(str(out))}: no such snapshot folder")
+        raise typer.Exit(2)
+    try:
+        config = ScrapeConfig(
+            out_dir=out, base_url=base_url, delay=delay, backoff=backoff, dates="contests"
+        )
+    except ValidationError as exc:
+        _bad_options(exc)
+    try:
+        with err.status("reading LeetCode's contests"):
+            dates = date_questions(config, credentials=Credentials.from_env())
+    except AuthError as exc:
+        err.print(f"[red]stopped:[/] {escape(str(exc))}")
+        _report_dates(exc.dates, out)
+        raise typer.Exit(3) from exc
+    except ScrapeStopped as exc:
+        err.print(f"[red]stopped:[/] {escape(str(exc))}")
+        _report_dates(exc.dates, out)
+        raise typer.Exit(1) from exc
+    except KeyboardInterrupt as exc:
+        err.print("[yellow]interrupted:[/] stored contest pages are kept; rerun to resume")
+        raise typer.Exit(130) from exc
+    _report_dates(dates, out)
+    raise typer.Exit(1 if dates.failed else 0)

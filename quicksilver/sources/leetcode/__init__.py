@@ -27,13 +27,15 @@ This module does not import Prefect (flows/scrape_leetcode.py wraps it).
 The package is in four parts: :mod:`~quicksilver.sources.leetcode.queries` (the GraphQL documents
 and constants), :mod:`~quicksilver.sources.leetcode.client` (configuration, credentials, errors,
 the HTTP client, parsing helpers), :mod:`~quicksilver.sources.leetcode.plan` (the plan and the
-ledgers) and :mod:`~quicksilver.sources.leetcode.scrape` (one question, whole runs).
+ledgers), :mod:`~quicksilver.sources.leetcode.scrape` (one question, whole runs) and
+:mod:`~quicksilver.sources.leetcode.dates` (release dates from the contests a question was in).
 """
 
 from quicksilver.sources.leetcode.client import (
     AuthError,
     BadResponse,
     Credentials,
+    DatesSummary,
     GraphQLError,
     LeetCodeClient,
     QuestionOutcome,
@@ -48,6 +50,14 @@ from quicksilver.sources.leetcode.client import (
     parse_runtime_distribution,
     pick_bins,
 )
+from quicksilver.sources.leetcode.dates import (
+    Contest,
+    ContestInfo,
+    date_from_contests,
+    date_questions,
+    earliest_dates,
+    parse_contest_info,
+)
 from quicksilver.sources.leetcode.plan import (
     Ledger,
     PlannedQuestion,
@@ -59,6 +69,7 @@ from quicksilver.sources.leetcode.plan import (
 )
 from quicksilver.sources.leetcode.queries import (
     AUTH_MESSAGE,
+    CONTESTS_DIR,
     DEFAULT_BASE_URL,
     ERRORS_FILE,
     NOTES_FILE,
@@ -78,6 +89,7 @@ from quicksilver.sources.leetcode.scrape import (
 
 __all__ = [
     "AUTH_MESSAGE",
+    "CONTESTS_DIR",
     "DEFAULT_BASE_URL",
     "ERRORS_FILE",
     "NOTES_FILE",
@@ -86,7 +98,10 @@ __all__ = [
     "SKIPPED_FILE",
     "AuthError",
     "BadResponse",
+    "Contest",
+    "ContestInfo",
     "Credentials",
+    "DatesSummary",
     "GraphQLError",
     "Ledger",
     "LeetCodeClient",
@@ -100,9 +115,13 @@ __all__ = [
     "ScrapeSummary",
     "TooManyFailures",
     "check_credentials",
+    "date_from_contests",
+    "date_questions",
+    "earliest_dates",
     "extract_python_blocks",
     "fetch_question",
     "is_complete",
+    "parse_contest_info",
     "parse_runtime_distribution",
     "pick_bins",
     "plan_questions",

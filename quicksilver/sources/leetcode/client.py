@@ -35,6 +35,7 @@ from quicksilver.sources.leetcode.queries import (
     PYTHON3,
     SESSION_ENV,
     USER_AGENT,
+    DatesMode,
     Difficulty,
     OutcomeStatus,
 )
@@ -85,6 +86,14 @@ class ScrapeConfig(BaseModel):
     category_slug: str = Field(default="algorithms", description="questionList categorySlug")
     max_consecutive_failures: int = Field(
         default=10, ge=1, description="failed questions in a row that stop the run (site down?)"
+    )
+    dates: DatesMode = Field(
+        default="none",
+        description="release dates: 'contests' dates each question by the start of the first "
+        "contest it appeared in (docs/scraping.md); 'none' leaves files undated",
+    )
+    contest_page_size: int = Field(
+        default=100, ge=1, le=100, description="contests per pastContests request"
     )
 
     @field_validator("base_url")
@@ -181,6 +190,7 @@ class ScrapeStopped(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.summary: ScrapeSummary | None = None
+        self.dates: DatesSummary | None = None  # when the stop came in the date pass
 
 
 class AuthError(ScrapeStopped):
@@ -212,6 +222,7 @@ class ScrapeSummary:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
     requests: int = 0
+    dates: DatesSummary | None = None  # the date pass, when one ran (``dates="contests"``)
 
     def add(self, outcome: QuestionOutcome) -> None:
         if outcome.status == "written":
@@ -230,6 +241,36 @@ class ScrapeSummary:
             "complete": len(self.complete),
             "skipped": len(self.skipped),
             "failed": len(self.failed),
+            "requests": self.requests,
+        }
+
+
+@dataclass
+class DatesSummary:
+    """What a date pass did: contests listed / fetched / read from disk / failed, and the
+    question files dated (set or moved earlier), unchanged, undated (in no contest) or kept (a
+    date of another provenance)."""
+
+    contests: int = 0
+    fetched: int = 0
+    cached: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    dated: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    undated: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    requests: int = 0
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "contests": self.contests,
+            "contests_fetched": self.fetched,
+            "contests_cached": self.cached,
+            "contests_failed": len(self.failed),
+            "dated": len(self.dated),
+            "unchanged": self.unchanged,
+            "undated": len(self.undated),
+            "kept": len(self.kept),
             "requests": self.requests,
         }
 
@@ -305,9 +346,9 @@ class LeetCodeClient:
     def _backoff(self, attempt: int) -> float:
         return min(self.config.backoff * 2 ** (attempt - 1), self.config.max_backoff)
 
-    def _headers(self, referer_slug: str | None) -> dict[str, str]:
+    def _headers(self, referer_slug: str | None, *, referer: str | None = None) -> dict[str, str]:
         base = self.config.base_url
-        page = f"problems/{referer_slug}/" if referer_slug else "problemset/"
+        page = referer or (f"problems/{referer_slug}/" if referer_slug else "problemset/")
         headers = {
             "Content-Type": "application/json",
             "Accept": "application/json",
@@ -326,6 +367,7 @@ class LeetCodeClient:
         *,
         what: str,
         slug: str | None = None,
+        referer: str | None = None,
     ) -> dict[str, Any]:
         """The ``data`` object of one GraphQL call. ``what`` names it in errors and logs."""
         payload: dict[str, Any] = {
@@ -333,16 +375,46 @@ class LeetCodeClient:
             "query": query,
             "variables": variables,
         }
+        body = self._request(
+            "POST",
+            self.config.endpoint,
+            headers=self._headers(slug, referer=referer),
+            payload=payload,
+            what=what,
+        )
+        return self._data(body, what)
+
+    def get_json(self, path: str, *, what: str, referer: str | None = None) -> dict[str, Any]:
+        """The JSON object a ``GET {base_url}{path}`` answers (LeetCode's REST pages, e.g. the
+        contest info), with the same pacing, retries and errors as :meth:`graphql`."""
+        headers = self._headers(None, referer=referer)
+        del headers["Content-Type"]  # a GET has no body
+        return self._request(
+            "GET", f"{self.config.base_url}{path}", headers=headers, payload=None, what=what
+        )
+
+    def _request(
+        self,
+        method: str,
+        url: str,
+        *,
+        headers: dict[str, str],
+        payload: dict[str, Any] | None,
+        what: str,
+    ) -> dict[str, Any]:
+        """One request, retried on 429 / 5xx / connection errors / malformed JSON (Retry-After
+        honoured up to ``max_retry_after``); the JSON object of the answer."""
         cfg = self.config
         for attempt in range(1, cfg.max_attempts + 1):
             self._pace()
             self.requests += 1
             wait: float
             try:
-                resp = self._session.post(
-                    cfg.endpoint,
+                send = self._session.post if method == "POST" else self._session.get
+                resp = send(
+                    url,
                     json=payload,
-                    headers=self._headers(slug),
+                    headers=headers,
                     timeout=cfg.timeout,
                     allow_redirects=False,
                 )
@@ -375,7 +447,7 @@ class LeetCodeClient:
                         problem = "malformed JSON body"
                         wait = self._backoff(attempt)
                     else:
-                        return self._data(body, what)
+                        return body
             if attempt == cfg.max_attempts:
                 raise RequestFailed(f"{what}: gave up after {attempt} attempts: {problem}")
             log.warning(

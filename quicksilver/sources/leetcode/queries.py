@@ -24,9 +24,14 @@ PLAN_FILE = "_plan.jsonl"
 SKIPPED_FILE = "_skipped.jsonl"
 ERRORS_FILE = "_errors.jsonl"
 NOTES_FILE = "_notes.jsonl"
+CONTESTS_DIR = "_contests"  # contest info pages, the contest list, the dates and their errors
+CONTEST_LIST_FILE = "_list.json"
+CONTEST_DATES_FILE = "_dates.json"
+CONTEST_ERRORS_FILE = "_errors.jsonl"
 
 Difficulty = Literal["EASY", "MEDIUM", "HARD"]
 OutcomeStatus = Literal["written", "complete", "skipped", "failed"]
+DatesMode = Literal["none", "contests"]
 
 # --------------------------------------------------------------------------------------------
 # The GraphQL documents (operation names, variables and arguments as the browser sends them)
@@ -196,3 +201,18 @@ query ugcArticleSolutionArticle($articleId: ID, $topicId: ID) {
   }
 }
 """
+
+PAST_CONTESTS_QUERY = """
+query pastContests($pageNo: Int, $numPerPage: Int) {
+  pastContests(pageNo: $pageNo, numPerPage: $numPerPage) {
+    totalNum
+    data {
+      title
+      titleSlug
+      startTime
+    }
+  }
+}
+"""
+
+CONTEST_INFO_PATH = "/contest/api/info/{slug}/"  # REST, GET: {"contest": {...}, "questions": [...]}

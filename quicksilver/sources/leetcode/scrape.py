@@ -29,6 +29,7 @@ from quicksilver.sources.leetcode.client import (
     pick_bins,
     utc_now,
 )
+from quicksilver.sources.leetcode.dates import date_from_contests
 from quicksilver.sources.leetcode.plan import (
     Ledger,
     PlannedQuestion,
@@ -419,6 +420,15 @@ def scrape(
             on_plan(len(planned))
         summary = ScrapeSummary(planned=len(planned), requests=client.requests)
         summary = scrape_planned(client, planned, on_question=on_question, summary=summary)
+        if config.dates == "contests":
+            try:
+                summary.dates = date_from_contests(client)
+            except ScrapeStopped as exc:
+                summary.dates = exc.dates
+                summary.requests += exc.dates.requests if exc.dates is not None else 0
+                exc.summary = summary
+                raise
+            summary.requests += summary.dates.requests
     log.info(
         "leetcode: %d written, %d already complete, %d skipped, %d failed (%d requests) in %s",
         len(summary.written),
