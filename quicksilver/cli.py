@@ -215,6 +215,13 @@ def score(
         Path | None,
         typer.Option("--json", "--out", help="write the full report here (quicksilver compare)"),
     ] = None,
+    report_out: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            help="write an HTML report here: per-task scores, each sample among the references",
+        ),
+    ] = None,
     meter: MeterOpt = "icount",
     recollect: Annotated[bool, typer.Option(help="ignore cached reference runtimes")] = False,
     cache_dir: Annotated[Path | None, typer.Option(help="reference cache folder")] = None,
@@ -238,6 +245,7 @@ def score(
     """Score model samples against a dataset (Pass@k, Beyond@k, percentile, DPS)."""
     _logging(verbose)
     _check_output(json_out)  # before any work: a report that cannot be written is found now
+    _check_output(report_out)
     cutoff = _date_option("--released-after", released_after)
     _sweep_sandboxes()
     from quicksilver.records import RecordError, load_records
@@ -372,6 +380,11 @@ def score(
     Console().print(Panel("\n".join(lines), title=f"meter {meter} · isolation {report.isolation}"))
     if json_out is not None:
         _write_output(json_out, json.dumps(data, indent=1), "report")
+    if report_out is not None:
+        from quicksilver.report import score_report_html
+
+        page = score_report_html(data, dataset=str(dataset), samples=str(samples))
+        _write_output(report_out, page, "HTML report")
 
 
 def _date_option(flag: str, value: str | None) -> datetime.date | None:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The system packages Quicksilver needs, checked and (where the machine allows) installed.
+"""System packages Quicksilver and its tests need, checked and (where allowed) installed.
 
 Standard library only: it runs before the virtual environment exists (``make system``, which
 ``make test``, ``make build-dataset`` and ``make build-dpe`` run first, and ``.ci/run``).
@@ -16,9 +16,9 @@ What it does, in order:
 
 It is silent when everything is there and works. Exit status: 0 ready, 1 not ready.
 
-Simulation (tests): every probe command (bwrap, qemu-*, gcc, apt-get, sudo) is looked
-up on PATH, so a PATH of fakes shadows them; ``QS_ASSUME_UID`` replaces the effective uid and
-``QS_ASSUME_MACHINE`` the machine name (``uname -m``).
+Simulation (tests): every probe command (bwrap, qemu-*, gcc, chromium, apt-get, sudo) is
+looked up on PATH, so a PATH of fakes shadows them; ``QS_ASSUME_UID`` replaces the effective uid
+and ``QS_ASSUME_MACHINE`` the machine name (``uname -m``).
 """
 
 from __future__ import annotations
@@ -53,11 +53,12 @@ def qemu_command() -> str:
 
 
 def packages() -> list[Package]:
-    """Every system package the sandbox and the default (icount) meter need."""
+    """Every system package the sandbox, the default (icount) meter and the tests need."""
     return [
         Package("bubblewrap", "bwrap", "the sandbox"),
         Package("qemu-user", qemu_command(), "the default deterministic cost meter"),
         Package("gcc", "gcc", "compiles the qemu meter's plugin"),
+        Package("chromium", "chromium", "the tests that open a build report in a headless browser"),
     ]
 
 

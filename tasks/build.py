@@ -26,6 +26,7 @@ from quicksilver.pipeline.runner import Runner
 from quicksilver.preflight import check_build_ready
 from quicksilver.sandbox.session import shutting_down, sweep_orphans
 from tasks.chains import ShardChain, run_chains
+from tasks.report import publish_report
 from tasks.stages import stored
 
 
@@ -130,4 +131,5 @@ def run_build(build: Build, config: dict[str, Any]) -> dict[str, Any]:
         )
     except Exception as exc:  # artifacts are a view; the build does not depend on them
         logger.warning("could not record the Prefect artifacts: %s", exc)
+    publish_report(build, runner.root, funnel)  # <out_dir>/report.html and its artifacts
     return {"dataset": str(runner.root), "funnel": funnel}

@@ -2,7 +2,7 @@
 
 Also what a test needs from the machine, and the test groups:
 
-- ``requires("bwrap")`` (``requires_bwrap``) and ``requires_qemu`` mark a
+- ``requires("bwrap")`` (``requires_bwrap``), ``requires_qemu`` and ``requires_chromium`` mark a
   test that needs a system requirement from ``REQUIREMENTS``. When it is missing the test is
   skipped, except under CI (``CI=true``), where it FAILS and names what is missing: CI never
   hides a missing sandbox or meter behind skips.
@@ -94,6 +94,8 @@ _QEMU = SYSTEM_DEPS.qemu_command()
 REQUIREMENTS: dict[str, Requirement] = {
     "bwrap": Requirement("bwrap", _bwrap_missing, _hint("bwrap")),
     "qemu": Requirement("qemu", lambda: _missing_commands(_QEMU, "gcc"), _hint(_QEMU, "gcc")),
+    # a headless browser that opens the build reports (tests/test_report.py)
+    "chromium": Requirement("chromium", lambda: _missing_commands("chromium"), _hint("chromium")),
 }
 
 
@@ -106,6 +108,7 @@ def requires(name: str) -> pytest.MarkDecorator:
 
 requires_bwrap = requires("bwrap")
 requires_qemu = requires("qemu")
+requires_chromium = requires("chromium")
 
 
 @functools.cache

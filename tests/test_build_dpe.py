@@ -16,7 +16,7 @@ from quicksilver.config import DPEBuildConfig, load_build_config
 from quicksilver.dpe.sas import OFFLINE_PERF_SYNTHESIZER
 from quicksilver.pipeline.files import read_jsonl
 from quicksilver.records import load_records
-from tests.conftest import HUB_TOKEN, requires_bwrap
+from tests.conftest import HUB_TOKEN, requires_bwrap, requires_chromium
 
 pytestmark = [requires_bwrap, pytest.mark.flows]
 
@@ -163,6 +163,50 @@ def test_rerun_reuses_every_stage(built):
     assert again["funnel"] == built["result"]["funnel"]
     # no stage was redone: every manifest (key, counts, seconds) is byte for byte the same
     assert {m: m.read_bytes() for m in manifests} == before
+
+
+def test_build_report_shows_the_clusters_and_renders(built, tmp_path):
+    """<out_dir>/report.html of a DPE build: the funnel, every published task with its clusters
+    and scores; the same as Prefect artifacts."""
+    import re
+
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
+
+    out = built["out"]
+    page = (out / "report.html").read_text()
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", page, re.S)
+    for row in built["result"]["funnel"]:
+        i = cells.index(row["stage"])
+        assert cells[i + 1 : i + 3] == [str(row["tasks_in"]), str(row["tasks_out"])]
+    rows = {r.task_id: r for r in load_records(out / "hf").records}
+    for task_id, rec in rows.items():
+        i = cells.index(task_id)
+        scores = " ".join(f"{s:g}" for s in rec.scores)
+        assert scores in cells[i : i + 12], (task_id, cells[i : i + 12])
+    assert 'id="plot-clusters"' in page
+    with get_client(sync_client=True) as client:
+        artifacts = client.read_artifacts(
+            artifact_filter=ArtifactFilter(
+                key=ArtifactFilterKey(any_=["dpe-report", "dpe-clusters"])
+            )
+        )
+    by_key = {a.key: a for a in artifacts}
+    assert set(by_key) == {"dpe-report", "dpe-clusters"}
+    clusters = by_key["dpe-clusters"].data
+    clusters = json.loads(clusters) if isinstance(clusters, str) else clusters
+    assert {r["task"] for r in clusters} == set(rows)
+    assert len(clusters) == sum(len(rec.scores or []) for rec in rows.values())
+
+
+@requires_chromium
+def test_build_report_renders_in_a_browser(built, tmp_path):
+    from quicksilver.report import PLOT_IDS
+    from tests.test_report import _rendered_dom, _RenderedPlots
+
+    parser = _RenderedPlots(PLOT_IDS)
+    parser.feed(_rendered_dom(built["out"] / "report.html", tmp_path / "profile"))
+    assert parser.drawn == set(PLOT_IDS)
 
 
 def test_score_gives_dps_against_the_built_dataset(built, tmp_path):

@@ -22,7 +22,7 @@ from quicksilver.config import load_build_config
 from quicksilver.pipeline.files import read_jsonl
 from quicksilver.records import load_records
 from quicksilver.synth import OFFLINE_SYNTHESIZER
-from tests.conftest import requires_bwrap
+from tests.conftest import requires_bwrap, requires_chromium
 
 pytestmark = [requires_bwrap, pytest.mark.flows]
 
@@ -317,3 +317,52 @@ def test_prefect_artifacts_show_the_funnel(built):
     assert stages[:4] == ["load", "dedup", "filters", "generators"] and "profile" in stages
     summary = by_key["mercury-summary"].data
     assert "paid-only" in summary and str(built["out"]) in summary
+
+
+def test_build_report_beside_the_dataset(built, tmp_path):
+    """<out_dir>/report.html: the funnel's numbers, every published task; the same content as
+    Prefect artifacts; every plot drawn in a headless browser (tests/test_report.py for that)."""
+    import re
+
+    import pyarrow.parquet as pq
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
+
+    out = built["out"]
+    page = (out / "report.html").read_text()
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", page, re.S)
+    for row in built["result"]["funnel"]:
+        i = cells.index(row["stage"])
+        assert cells[i + 1 : i + 5] == [
+            str(row[k]) for k in ("tasks_in", "tasks_out", "solutions_in", "solutions_out")
+        ]
+    slugs = {
+        r["slug_name"]
+        for split in ("train", "eval")
+        for r in pq.read_table(out / "parquet" / f"{split}.parquet").to_pylist()
+    }
+    assert slugs and all(slug in cells for slug in slugs)
+    assert "paid-only" in cells and "needs-llm-generator" in cells  # the drops by reason
+
+    keys = ["mercury-report", "mercury-tasks", "mercury-spread", "mercury-drops"]
+    with get_client(sync_client=True) as client:
+        artifacts = client.read_artifacts(
+            artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=keys))
+        )
+    by_key = {a.key: a for a in artifacts}
+    assert set(by_key) == set(keys)
+    summary = by_key["mercury-report"].data
+    assert str(out / "report.html") in summary and all(slug in summary for slug in slugs)
+    tasks = by_key["mercury-tasks"].data
+    tasks = json.loads(tasks) if isinstance(tasks, str) else tasks
+    assert {row["task"] for row in tasks} == slugs
+
+
+@requires_chromium
+def test_build_report_renders_in_a_browser(built, tmp_path):
+    from quicksilver.report import PLOT_IDS
+    from tests.test_report import _rendered_dom, _RenderedPlots
+
+    parser = _RenderedPlots(PLOT_IDS)
+    parser.feed(_rendered_dom(built["out"] / "report.html", tmp_path / "profile"))
+    assert parser.drawn == set(PLOT_IDS[:4])  # a Mercury report has no clusters plot

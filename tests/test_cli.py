@@ -23,7 +23,7 @@ import pandas as pd
 import pytest
 
 from quicksilver.records import TaskRecord, load_json
-from tests.conftest import requires_bwrap
+from tests.conftest import requires_bwrap, requires_chromium
 from tests.private_mounts import fill, requires_private_mounts, run_with_mounts
 
 HERE = Path(__file__).parent
@@ -302,10 +302,14 @@ def run_score(
 
 @pytest.fixture(scope="module")
 def scored(dataset) -> dict[str, Any]:
-    """The JSONL samples scored once against the Parquet file, with a fresh reference cache."""
+    """The JSONL samples scored once against the Parquet file, with a fresh reference cache (and
+    the HTML report)."""
     cache = dataset["root"] / "cache"
-    proc, report = run_score(dataset["file"], SAMPLES_JSONL, dataset["root"] / "r1.json", cache)
-    return {"proc": proc, "report": report, "cache": cache}
+    html = dataset["root"] / "r1.html"
+    proc, report = run_score(
+        dataset["file"], SAMPLES_JSONL, dataset["root"] / "r1.json", cache, "--report", html
+    )
+    return {"proc": proc, "report": report, "cache": cache, "html": html}
 
 
 def _by_task(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -380,6 +384,60 @@ def test_score_report(scored):
     }
     # the summary panel on stdout
     assert "Pass@1: 0.667" in flat(scored["proc"].stdout)
+
+
+@requires_bwrap
+def test_score_html_report_places_each_sample(scored):
+    """--report: the scored tasks with their figures, and the samples among the references."""
+    import re
+
+    from quicksilver.report import SCORE_PLOT_IDS
+
+    page = scored["html"].read_text()
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", page, re.S)
+    report = scored["report"]
+    for task in report["tasks"]:
+        i = cells.index(task["task_id"])
+        assert cells[i + 4] == f"{task['pass_at_k']:.3g}"  # pass@k
+        assert cells[i + 5] == f"{task['beyond']:.3g}"  # Beyond
+    assert "invert-binary-tree" not in page  # no sample: not scored
+    assert "pass_at_1" in cells and f"{report['pass_at_1']:.4g}" in cells
+    for div in SCORE_PLOT_IDS:
+        assert f'id="{div}"' in page
+    assert "HTML report written to" in scored["proc"].stderr
+
+
+@requires_bwrap
+@requires_chromium
+def test_score_html_report_renders(scored, tmp_path):
+    from quicksilver.report import SCORE_PLOT_IDS
+    from tests.test_report import _rendered_dom, _RenderedPlots
+
+    parser = _RenderedPlots(SCORE_PLOT_IDS)
+    parser.feed(_rendered_dom(scored["html"], tmp_path / "profile"))
+    assert parser.drawn == set(SCORE_PLOT_IDS)
+
+
+def test_score_unwritable_html_report_is_found_before_any_work(dataset, tmp_path):
+    out = tmp_path / "no-such-folder" / "report.html"
+    cache = tmp_path / "cache"
+    proc = cli(
+        "score",
+        "--dataset",
+        dataset["file"],
+        "--samples",
+        SAMPLES_JSONL,
+        "--report",
+        out,
+        "--cache-dir",
+        cache,
+        *SCORE_LIMITS,
+    )
+    assert proc.returncode == 2
+    assert one_error_line(proc.stderr) == (
+        f"error: {out}: cannot write: the folder {out.parent} does not exist"
+    )
+    assert not cache.exists(), "no reference was profiled"
 
 
 def _cache_files(cache: Path) -> dict[Path, int]:

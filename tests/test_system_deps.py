@@ -1,5 +1,5 @@
-"""scripts/system_deps.py against fakes: a PATH of fake bwrap / qemu / gcc / apt-get /
-sudo scripts, and QS_ASSUME_UID for root or not. Nothing here installs anything."""
+"""scripts/system_deps.py against fakes: a PATH of fake bwrap / qemu / gcc / chromium /
+apt-get / sudo scripts, and QS_ASSUME_UID for root or not. Nothing here installs anything."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from tests.conftest import requires_bwrap
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "system_deps.py"
-ALL = ("bwrap", "qemu-x86_64", "gcc")
+ALL = ("bwrap", "qemu-x86_64", "gcc", "chromium")
 
 
 class FakeMachine:
@@ -93,14 +93,15 @@ def test_root_installs_the_missing_packages_with_apt_get(fake):
     assert proc.returncode == 0, proc.stderr
     log = fake.log()
     assert log[0] == "apt-get update -qq"
-    assert log[1] == "apt-get install -y -qq --no-install-recommends qemu-user gcc"
+    assert log[1] == "apt-get install -y -qq --no-install-recommends qemu-user gcc chromium"
     assert log[2].startswith("bwrap ") and "--cap-drop ALL" in log[2]  # then the trial, as root
     assert "--unshare-user" not in log[2].split()
-    assert "installing qemu-user gcc with apt-get" in proc.stderr
+    assert "installing qemu-user gcc chromium with apt-get" in proc.stderr
+    assert (fake.bin / "chromium").exists()
 
 
 def test_passwordless_sudo_installs_through_sudo(fake):
-    fake.have("qemu-x86_64", "gcc")
+    fake.have("qemu-x86_64", "gcc", "chromium")
     fake.apt_get()
     fake.sudo(passwordless=True)
     proc = fake.run(uid=1000)
@@ -115,7 +116,7 @@ def test_passwordless_sudo_installs_through_sudo(fake):
 
 @pytest.mark.parametrize("sudo", ["password", "absent"])
 def test_not_root_without_sudo_stops_with_one_line(fake, sudo):
-    fake.have("qemu-x86_64")
+    fake.have("qemu-x86_64", "chromium")
     fake.apt_get()
     if sudo == "password":
         fake.sudo(passwordless=False)
@@ -131,7 +132,7 @@ def test_not_root_without_sudo_stops_with_one_line(fake, sudo):
 
 
 def test_no_apt_get_names_the_packages_for_any_package_manager(fake):
-    fake.have("bwrap", "gcc")
+    fake.have("bwrap", "gcc", "chromium")
     proc = fake.run(uid=0)
     assert proc.returncode == 1
     lines = proc.stderr.splitlines()
@@ -143,7 +144,7 @@ def test_no_apt_get_names_the_packages_for_any_package_manager(fake):
 
 
 def test_failed_apt_get_install_names_the_command(fake):
-    fake.have("bwrap", "qemu-x86_64")
+    fake.have("bwrap", "qemu-x86_64", "chromium")
     fake.apt_get(exit_code=100)
     proc = fake.run(uid=0)
     assert proc.returncode == 1
@@ -152,7 +153,7 @@ def test_failed_apt_get_install_names_the_command(fake):
 
 
 def test_check_only_never_installs(fake):
-    fake.have("bwrap", "qemu-x86_64")
+    fake.have("bwrap", "qemu-x86_64", "chromium")
     fake.apt_get()
     proc = subprocess.run(
         [sys.executable, str(SCRIPT), "--check"],
@@ -167,14 +168,14 @@ def test_check_only_never_installs(fake):
 
 
 def test_the_emulator_follows_the_machine(fake):
-    fake.have("bwrap", "gcc", "qemu-x86_64")
+    fake.have("bwrap", "gcc", "qemu-x86_64", "chromium")
     proc = fake.run(uid=1000, extra={"QS_ASSUME_MACHINE": "aarch64"})
     assert proc.returncode == 1
     assert "qemu-user (qemu-aarch64" in proc.stderr
 
 
 def test_bwrap_that_cannot_create_namespaces_gets_its_own_message(fake):
-    fake.have("qemu-x86_64", "gcc")
+    fake.have("qemu-x86_64", "gcc", "chromium")
     fake.apt_get()
     said = "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces."
     fake.command("bwrap", f'echo "{said}" >&2; exit 1')
@@ -204,6 +205,7 @@ def test_list_names_every_package_and_its_command():
         ["bubblewrap", "bwrap"],
         ["qemu-user", "qemu-aarch64"],
         ["gcc", "gcc"],
+        ["chromium", "chromium"],
     ]
 
 

@@ -1,0 +1,64 @@
+"""The build report, from the Prefect layer: the core writes ``<out_dir>/report.html``
+(:mod:`quicksilver.report`, from the published rows and the funnel); this records the same content
+as Prefect artifacts (docs/report.md):
+
+- ``<build>-report``: Markdown with the funnel, the drops by reason, the tasks, the spread of the
+  measurements (and, for DPE, the clusters), and where the HTML page is;
+- ``<build>-tasks``, ``<build>-spread``, ``<build>-drops`` (and ``dpe-clusters``): the same
+  tables as table artifacts.
+
+The report is a view of a finished build: a failure to write it or to record it is a warning, never
+a failed build.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from prefect.artifacts import create_markdown_artifact, create_table_artifact
+from prefect.logging import get_run_logger
+
+from quicksilver.pipeline.build import Build
+from quicksilver.report import (
+    REPORT_NAME,
+    build_report,
+    cluster_rows,
+    drop_rows,
+    report_markdown,
+    spread_rows,
+    task_rows,
+    write_build_report,
+)
+
+
+def publish_report(build: Build, root: Path, funnel: Sequence[dict[str, Any]]) -> Path | None:
+    """Write the build's report beside its dataset and record it as artifacts; returns the
+    page's path (None when it could not be written)."""
+    logger = get_run_logger()
+    try:
+        report = build_report(root, funnel, title=build.title)
+        path = write_build_report(report, root / REPORT_NAME)
+    except Exception as exc:  # a view of the build: the dataset is there without it
+        logger.warning("could not write the build report: %s", exc)
+        return None
+    logger.info("build report (open it in a browser): %s", path)
+    tables = {
+        "tasks": (task_rows(report), "Published tasks: solutions, references, cost range"),
+        "spread": (spread_rows(report), "Spread of the measurements per task"),
+        "drops": (drop_rows(report), "Drops by reason over all stages"),
+    }
+    if report.kind == "dpe":
+        tables["clusters"] = (cluster_rows(report), "Clusters and their scores")
+    try:
+        create_markdown_artifact(
+            key=f"{build.name}-report",
+            markdown=report_markdown(report, path),
+            description=f"Build report (plots: {path})",
+        )
+        for name, (rows, description) in tables.items():
+            create_table_artifact(key=f"{build.name}-{name}", table=rows, description=description)
+    except Exception as exc:  # artifacts are a view; the build does not depend on them
+        logger.warning("could not record the build report as Prefect artifacts: %s", exc)
+    return path
