@@ -23,7 +23,7 @@ INSTALLER   ?= uv
 UV_VERSION  := 0.13.9
 PYTEST_ARGS ?=
 
-.PHONY: setup system test lint bench build-dataset build-dpe ui doctor lock clean-venv
+.PHONY: setup system system-tests test lint bench build-dataset build-dpe ui doctor lock clean-venv
 
 $(STAMP): requirements.lock pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -34,10 +34,14 @@ setup: $(STAMP)
 
 # The system packages the sandbox and the meters need (scripts/system_deps.py: installed when
 # this machine allows it, else one message saying what to install). Runs before any other work.
+# `system` is what a build needs; `system-tests` adds what only the tests need (chromium).
 system:
+	@$(PY) scripts/system_deps.py --build-only
+
+system-tests:
 	@$(PY) scripts/system_deps.py
 
-test: system $(STAMP)
+test: system-tests $(STAMP)
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 lint: $(STAMP)

@@ -2,7 +2,8 @@
 """System packages Quicksilver and its tests need, checked and (where allowed) installed.
 
 Standard library only: it runs before the virtual environment exists (``make system``, which
-``make test``, ``make build-dataset`` and ``make build-dpe`` run first, and ``.ci/run``).
+``make build-dataset`` and ``make build-dpe`` run first with ``--build-only``, and
+``make system-tests``, which ``make test`` runs first, with the tests' browser too).
 
 What it does, in order:
 
@@ -52,14 +53,21 @@ def qemu_command() -> str:
     return f"qemu-{machine()}"
 
 
+BUILD_ONLY = False
+"""Set by ``--build-only``: leave out what only the tests need (a build never opens a browser)."""
+
+
 def packages() -> list[Package]:
-    """Every system package the sandbox, the default (icount) meter and the tests need."""
-    return [
+    """Every system package the sandbox and the default (icount) meter need, then the tests'."""
+    build = [
         Package("bubblewrap", "bwrap", "the sandbox"),
         Package("qemu-user", qemu_command(), "the default deterministic cost meter"),
         Package("gcc", "gcc", "compiles the qemu meter's plugin"),
+    ]
+    tests = [
         Package("chromium", "chromium", "the tests that open a build report in a headless browser"),
     ]
+    return build if BUILD_ONLY else build + tests
 
 
 def package_for(command: str) -> Package:
@@ -246,7 +254,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--list", action="store_true", help="print the packages, one per line, and exit"
     )
+    parser.add_argument(
+        "--build-only",
+        action="store_true",
+        help="only what a build needs (make build-dataset / build-dpe); not the tests' browser",
+    )
     args = parser.parse_args(argv)
+    global BUILD_ONLY
+    BUILD_ONLY = args.build_only
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     if args.list:
         for package in packages():
