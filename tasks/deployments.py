@@ -25,6 +25,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator, Sequence
@@ -117,29 +118,30 @@ def prefect_server(host: str = UI_HOST, port: int = UI_PORT) -> Iterator[str]:
         return
     prefect = shutil.which("prefect", path=str(Path(sys.executable).parent)) or "prefect"
     log.info("no Prefect server configured: starting one on %s:%d", host, port)
-    proc = subprocess.Popen(
-        [prefect, "server", "start", "--host", host, "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        deadline = time.monotonic() + SERVER_START_SECONDS
-        while not api_healthy(api):
-            if proc.poll() is not None:
-                tail = (proc.stderr.read() if proc.stderr else "").strip().splitlines()[-5:]
-                raise RuntimeError(f"prefect server start exited: {' '.join(tail)}")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the Prefect server did not answer on {api} in time")
-            time.sleep(0.5)
-        yield api
-    finally:
-        proc.terminate()
+    with tempfile.TemporaryFile(mode="w+") as output:  # read when the server does not start
+        proc = subprocess.Popen(
+            [prefect, "server", "start", "--host", host, "--port", str(port)],
+            env={**os.environ, "PREFECT_UI_API_URL": api},  # else the UI calls the API on :4200
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+            deadline = time.monotonic() + SERVER_START_SECONDS
+            while not api_healthy(api):
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    output.seek(0)
+                    tail = " ".join(output.read().strip().splitlines()[-5:])
+                    raise RuntimeError(f"the Prefect server did not start on {api}: {tail}")
+                time.sleep(0.5)
+            yield api
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
 
 # --- serving --------------------------------------------------------------------------------
