@@ -44,6 +44,7 @@ from quicksilver.pipeline.build import Build
 from tasks.cli import make_task_runner
 
 log = logging.getLogger("quicksilver.serve")
+_LOCAL = {"send_to_api": False}  # logged outside any flow run: not for Prefect's API handler
 
 UI_HOST = "127.0.0.1"
 UI_PORT = 4200
@@ -117,7 +118,7 @@ def prefect_server(host: str = UI_HOST, port: int = UI_PORT) -> Iterator[str]:
         yield api
         return
     prefect = shutil.which("prefect", path=str(Path(sys.executable).parent)) or "prefect"
-    log.info("no Prefect server configured: starting one on %s:%d", host, port)
+    log.info("no Prefect server configured: starting one on %s:%d", host, port, extra=_LOCAL)
     with tempfile.TemporaryFile(mode="w+") as output:  # read when the server does not start
         proc = subprocess.Popen(
             [prefect, "server", "start", "--host", host, "--port", str(port)],
@@ -221,15 +222,21 @@ def serve_builds(
             **schedule,
         )
         when = next(iter(schedule.values()), "no schedule")
-        log.info("serving the deployment %s/%s (%s)", one.flow.name, one.spec.name, when)
+        log.info(
+            "serving the deployment %s/%s (%s)", one.flow.name, one.spec.name, when, extra=_LOCAL
+        )
     asyncio.run(runner.start())
 
 
-def _stop_on_sigterm() -> None:
+def _stop_on_signals() -> None:
+    """SIGTERM stops as Ctrl-C does, and Ctrl-C stops even when started in the background (where
+    the shell ignores SIGINT)."""
+
     def stop(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def run_serve(argv: list[str] | None, *, flows: Sequence[BuildFlow], repo: Path) -> int:
@@ -279,7 +286,7 @@ def run_serve(argv: list[str] | None, *, flows: Sequence[BuildFlow], repo: Path)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    _stop_on_sigterm()
+    _stop_on_signals()
     try:
         with prefect_server(args.host, args.port) as api:
             print(f"Prefect UI: {ui_url(api)}  (deployments: {ui_url(api)}/deployments)")
