@@ -23,7 +23,7 @@ INSTALLER   ?= uv
 UV_VERSION  := 0.13.9
 PYTEST_ARGS ?=
 
-.PHONY: setup system system-tests test lint bench build-dataset build-dpe ui doctor lock clean-venv
+.PHONY: setup system system-tests test lint bench build-dataset build-dpe ui serve doctor lock clean-venv
 
 $(STAMP): requirements.lock pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -74,6 +74,16 @@ build-dpe: system $(STAMP)
 ui: $(STAMP)
 	@echo "Prefect UI: http://127.0.0.1:4200  (in another shell: make build-dataset)"
 	$(BIN)/prefect server start --host 127.0.0.1 --port 4200
+
+# Both builds as Prefect deployments (flows/serve.py), to run from the UI, the API or a schedule:
+# on the configured server (PREFECT_API_URL), else `make ui`'s, else a server started here on
+# 127.0.0.1:4200 for as long as this runs. Prints the UI's URL. CRON="0 3 * * *" or
+# INTERVAL=SECONDS schedules both (off by default); SET="k=v ..." are the runs' default overrides.
+CRON ?=
+INTERVAL ?=
+serve: system $(STAMP)
+	$(BIN)/python flows/serve.py $(if $(CRON),--cron "$(CRON)") $(if $(INTERVAL),--interval $(INTERVAL)) \
+	  $(foreach s,$(SET),--set $(s))
 
 # Re-resolve requirements.lock from pyproject.toml (needs the package registry): one universal
 # lock for Python 3.11-3.13, with environment markers where a version needs other packages.

@@ -32,12 +32,19 @@ from prefect import flow  # noqa: E402
 from quicksilver.builds import DPE  # noqa: E402
 from tasks.build import run_build  # noqa: E402
 from tasks.cli import run_cli  # noqa: E402
+from tasks.deployments import flow_config  # noqa: E402
 
 
 @flow(name="build-dpe", log_prints=False)
-def build_dpe(config: dict[str, Any]) -> dict[str, Any]:
-    """Build the DPE dataset; returns the funnel and where the dataset is."""
-    return run_build(DPE, config)
+def build_dpe(
+    config: dict[str, Any] | None = None,
+    config_path: str | None = None,
+    overrides: list[str] | None = None,
+) -> dict[str, Any]:
+    """Build the DPE dataset from ``config`` (the whole config: the command line), or from
+    ``config_path`` and ``overrides`` (``KEY=VALUE``, as --set: a deployment run, flows/serve.py);
+    returns the funnel and where the dataset is."""
+    return run_build(DPE, flow_config(DPE, config, config_path, overrides))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -36,12 +36,19 @@ from prefect import flow  # noqa: E402
 from quicksilver.builds import MERCURY  # noqa: E402
 from tasks.build import run_build  # noqa: E402
 from tasks.cli import run_cli  # noqa: E402
+from tasks.deployments import flow_config  # noqa: E402
 
 
 @flow(name="build-mercury", log_prints=False)
-def build_mercury(config: dict[str, Any]) -> dict[str, Any]:
-    """Build the dataset; returns the funnel and where the dataset is."""
-    return run_build(MERCURY, config)
+def build_mercury(
+    config: dict[str, Any] | None = None,
+    config_path: str | None = None,
+    overrides: list[str] | None = None,
+) -> dict[str, Any]:
+    """Build the dataset from ``config`` (the whole config: the command line), or from
+    ``config_path`` and ``overrides`` (``KEY=VALUE``, as --set: a deployment run, flows/serve.py);
+    returns the funnel and where the dataset is."""
+    return run_build(MERCURY, flow_config(MERCURY, config, config_path, overrides))
 
 
 def main(argv: list[str] | None = None) -> int:
