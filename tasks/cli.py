@@ -95,6 +95,19 @@ def local_ui_api(url: str = UI_API) -> str | None:
         return None
 
 
+def shared_temporary_server() -> str:
+    """Start the temporary Prefect server now and return its API URL, for a build whose tasks
+    run in other processes (Dask workers). Left to Prefect, the server starts lazily and its URL
+    is not in the settings the workers receive: each worker would start a temporary server of
+    its own, report its task runs there (the flow would never see them finish) and leave it
+    running when the worker is killed. Stopped at exit, as Prefect's own temporary server is."""
+    from prefect.server.api.server import SubprocessASGIServer
+
+    server = SubprocessASGIServer()  # the instance Prefect's client would start itself
+    server.start()
+    return server.api_url
+
+
 class _OneLineErrors(logging.Filter):
     """Drops the traceback of an error the command reports in one line (see ONE_LINE_ERRORS)."""
 
@@ -157,6 +170,8 @@ def run_cli(
     if ui:
         updates[PREFECT_API_URL] = ui
         print(f"reporting to the Prefect server at {ui} (make ui)")
+    elif cfg.runner.kind == "dask" and not PREFECT_API_URL.value():
+        updates[PREFECT_API_URL] = shared_temporary_server()
     _quiet_console_tracebacks()
     stop = GracefulStop(
         lambda signum: (
