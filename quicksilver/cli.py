@@ -153,6 +153,7 @@ def run(
     from quicksilver.profiler import ProfileTask, profile_solution
     from quicksilver.records import RecordError, load_records
     from quicksilver.sandbox.isolation import SandboxUnavailable
+    from quicksilver.sandbox.session import SandboxStartError
 
     try:
         loaded = load_records(task)
@@ -173,7 +174,7 @@ def run(
     sandbox, measure = _configs(timeout, memory, allow_weak_sandbox, meter, max_rounds)
     try:
         result = profile_solution(ptask, code, sandbox=sandbox, measure=measure)
-    except SandboxUnavailable as exc:
+    except (SandboxUnavailable, SandboxStartError) as exc:  # no verdict: nothing was judged
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(3) from exc
     data = result.to_dict()
@@ -251,6 +252,7 @@ def score(
     from quicksilver.records import RecordError, load_records
     from quicksilver.samples import load_samples
     from quicksilver.sandbox.isolation import SandboxUnavailable
+    from quicksilver.sandbox.session import SandboxStartError
     from quicksilver.scoring import ReferenceCache, SampleScore, TaskScore
     from quicksilver.scoring import score as run_score
 
@@ -334,7 +336,7 @@ def score(
                 sample_rejects=sample_set.rejects,
                 released_after=cutoff,
             )
-    except SandboxUnavailable as exc:
+    except (SandboxUnavailable, SandboxStartError) as exc:  # no verdict: nothing was judged
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(3) from exc
     except ValueError as exc:

@@ -315,11 +315,43 @@ class ViewsSection(_Strict):
 
 class RunnerSection(_Strict):
     kind: Literal["thread", "process", "dask", "ray"] = Field(
-        "thread", description="Prefect task runner for the sharded stages"
+        "thread",
+        description="Prefect task runner for the sharded stages: thread, process, or dask (a "
+        "local cluster of `workers` processes, or the scheduler at `address`); ray is not "
+        "supported yet",
     )
-    workers: int | None = Field(None, ge=1, description="parallel shards (default: cores)")
+    workers: int | None = Field(
+        None,
+        ge=1,
+        description="parallel shards (default: cores; with dask at an address: the cluster's "
+        "threads)",
+    )
     shard_size: int = Field(4, ge=1, description="tasks per shard of the expensive stages")
-    address: str | None = Field(None, description="dask scheduler / ray cluster address")
+    address: str | None = Field(
+        None, description="dask: the scheduler to use (tcp://host:8786); default: a local cluster"
+    )
+
+
+class RetrySection(_Strict):
+    """Retries of infrastructure faults only (quicksilver/faults.py): a sandbox that could not
+    start, a lost Dask worker. A solution's own failure (a timeout, a wrong answer, a crash) is
+    its verdict and is never retried; LLM and LeetCode endpoints retry their 429 / 5xx answers
+    themselves (``synthesis.llm.max_retries``, the scraper's client)."""
+
+    attempts: int = Field(
+        2,
+        ge=0,
+        description="times a stage or shard run that failed on an infrastructure fault is run "
+        "again (0: never); with a local Dask cluster also the times a task whose worker died is "
+        "given to another worker",
+    )
+    backoff_seconds: float = Field(
+        5.0, ge=0, description="wait before the first retry, doubled before each further one"
+    )
+
+    def delays(self) -> list[float]:
+        """The wait before each retry, in seconds."""
+        return [self.backoff_seconds * 2**i for i in range(self.attempts)]
 
 
 class BuildConfigBase(_Strict):
@@ -376,6 +408,7 @@ class BuildConfig(BuildConfigBase):
     splits: SplitSection = SplitSection()
     views: ViewsSection = ViewsSection()
     runner: RunnerSection = RunnerSection()
+    retries: RetrySection = RetrySection()
 
     @property
     def sandbox(self) -> SandboxConfig:
@@ -526,6 +559,7 @@ class DPEBuildConfig(BuildConfigBase):
         description="the sandbox the correctness stages (generators, testcases) run code in",
     )
     runner: RunnerSection = RunnerSection()
+    retries: RetrySection = RetrySection()
     candidates: CandidatesSection = CandidatesSection()
     sas: SaSSection = SaSSection()
     sampling: SamplingSection = SamplingSection()

@@ -171,6 +171,7 @@ def _seccomp_check(state: list[str]) -> Check:
 
 def _privilege_check() -> list[Check]:
     from quicksilver.profiler import Case, ProfileTask, profile_solution
+    from quicksilver.sandbox.session import SandboxStartError
 
     task = ProfileTask("doctor", "f", (Case([], 0),))
     code = (
@@ -188,7 +189,7 @@ def _privilege_check() -> list[Check]:
         res = profile_solution(
             task, code, sandbox=cfg, measure=MeasureConfig(meter="cpu", max_rounds=1, min_rounds=1)
         )
-    except iso.SandboxUnavailable as exc:
+    except (iso.SandboxUnavailable, SandboxStartError) as exc:
         return [Check("process limit", False, str(exc))]
     uid_note = f"runs as uid {cfg.sandbox_uid}" if os.geteuid() == 0 else "runs as the caller's uid"
     return [
@@ -218,13 +219,14 @@ def _meter_checks() -> list[Check]:
 
 def _icount_trial() -> str:
     from quicksilver.profiler import Case, ProfileTask, profile_solution
+    from quicksilver.sandbox.session import SandboxStartError
 
     code = "def f(n):\n    return sum(range(n))\n"
     task = ProfileTask("doctor", "f", (Case([200], 19900),), kind="function")
     try:
         a = profile_solution(task, code, meter="icount")
         b = profile_solution(task, code, meter="icount")
-    except iso.SandboxUnavailable as exc:
+    except (iso.SandboxUnavailable, SandboxStartError) as exc:
         return f"FAILED: {exc}"
     if not (a.passed and b.passed):
         return f"FAILED: {a.status}: {a.error}"

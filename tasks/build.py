@@ -25,7 +25,7 @@ from quicksilver.pipeline.files import cpu_count
 from quicksilver.pipeline.runner import Runner
 from quicksilver.preflight import check_build_ready
 from quicksilver.sandbox.session import shutting_down, sweep_orphans
-from tasks.chains import ShardChain, run_chains
+from tasks.chains import ShardChain, cluster_threads, run_chains
 from tasks.report import publish_report
 from tasks.stages import stored
 
@@ -106,7 +106,7 @@ def run_build(build: Build, config: dict[str, Any]) -> dict[str, Any]:
     ]
     failed = run_chains(
         chains,
-        slots=cfg.runner.workers or cpu_count(),
+        slots=cfg.runner.workers or cluster_threads() or cpu_count(),
         cost=lambda chain, i: runner.shard_work(chain.part) if chained[i].heavy else 0,
     )
     if not failed:

@@ -26,6 +26,19 @@ from prefect.logging import get_run_logger
 from quicksilver.sandbox.session import shutting_down
 
 
+def cluster_threads() -> int | None:
+    """The threads of the Dask cluster the current flow runs its tasks on (every worker's), or
+    None on another task runner: with ``runner.address`` and no ``runner.workers``, the slots
+    are the cluster's, not this machine's cores."""
+    from prefect.context import FlowRunContext
+
+    ctx = FlowRunContext.get()
+    client = getattr(ctx.task_runner, "client", None) if ctx is not None else None
+    if client is None or not hasattr(client, "nthreads"):
+        return None
+    return sum(client.nthreads().values()) or None
+
+
 @dataclass
 class ShardChain:
     """One shard's stages, in order; ``submit(i)`` submits stage ``i`` and returns its future."""

@@ -24,7 +24,7 @@ from prefect.settings import (
 )
 from prefect.task_runners import TaskRunner
 
-from quicksilver.config import ConfigError, RunnerSection, load_build_config
+from quicksilver.config import ConfigError, RetrySection, RunnerSection, load_build_config
 from quicksilver.fsutil import WriteError
 from quicksilver.funnel import print_funnel
 from quicksilver.lifecycle import GracefulStop, Interrupted, signal_name
@@ -43,8 +43,13 @@ ONE_LINE_ERRORS: tuple[type[BaseException], ...] = (
 )
 
 
-def make_task_runner(runner: RunnerSection) -> TaskRunner[Any]:
-    """The Prefect task runner the config names (dask / ray need their Prefect integration)."""
+def make_task_runner(runner: RunnerSection, retries: RetrySection | None = None) -> TaskRunner[Any]:
+    """The Prefect task runner the config names.
+
+    ``dask``: the scheduler at ``runner.address``, or a local cluster of ``runner.workers`` (or
+    one per core) worker processes with one thread each; a task whose worker dies is given to
+    another worker ``retries.attempts`` times (docs/mercury-build.md, "Retries"). ``ray`` is not
+    supported yet: a :class:`ConfigError` says so."""
     from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
     from quicksilver.pipeline.files import cpu_count
@@ -54,19 +59,24 @@ def make_task_runner(runner: RunnerSection) -> TaskRunner[Any]:
         return ThreadPoolTaskRunner(max_workers=workers)
     if runner.kind == "process":
         return ProcessPoolTaskRunner(max_workers=workers)
-    if runner.kind == "dask":
-        try:
-            from prefect_dask import DaskTaskRunner  # type: ignore[import-not-found]
-        except ImportError as exc:
-            raise ConfigError("runner.kind is dask: pip install prefect-dask") from exc
-        if runner.address:
-            return DaskTaskRunner(address=runner.address)
-        return DaskTaskRunner(cluster_kwargs={"n_workers": workers, "threads_per_worker": 1})
+    if runner.kind == "ray":
+        raise ConfigError("runner.kind: ray is not supported yet; use thread, process or dask")
     try:
-        from prefect_ray import RayTaskRunner  # type: ignore[import-not-found]
-    except ImportError as exc:
-        raise ConfigError("runner.kind is ray: pip install prefect-ray") from exc
-    return RayTaskRunner(address=runner.address) if runner.address else RayTaskRunner()
+        from prefect_dask import DaskTaskRunner
+    except ImportError as exc:  # pragma: no cover - a dependency of the project
+        raise ConfigError(f"runner.kind is dask but prefect-dask does not import: {exc}") from exc
+    if runner.address:
+        return DaskTaskRunner(address=runner.address)
+    attempts = (retries or RetrySection()).attempts
+    return DaskTaskRunner(
+        cluster_kwargs={
+            "n_workers": workers,
+            "threads_per_worker": 1,
+            "processes": True,
+            "dashboard_address": None,  # no fixed port to clash with another build's
+            "scheduler_kwargs": {"allowed_failures": attempts},
+        }
+    )
 
 
 UI_API = "http://127.0.0.1:4200/api"
@@ -83,6 +93,19 @@ def local_ui_api(url: str = UI_API) -> str | None:
             return url if resp.status == 200 else None
     except OSError:
         return None
+
+
+def shared_temporary_server() -> str:
+    """Start the temporary Prefect server now and return its API URL, for a build whose tasks
+    run in other processes (Dask workers). Left to Prefect, the server starts lazily and its URL
+    is not in the settings the workers receive: each worker would start a temporary server of
+    its own, report its task runs there (the flow would never see them finish) and leave it
+    running when the worker is killed. Stopped at exit, as Prefect's own temporary server is."""
+    from prefect.server.api.server import SubprocessASGIServer
+
+    server = SubprocessASGIServer()  # the instance Prefect's client would start itself
+    server.start()
+    return server.api_url
 
 
 class _OneLineErrors(logging.Filter):
@@ -131,7 +154,7 @@ def run_cli(
         # relative paths stay relative (to the working directory): the published card and the
         # build's config digest then do not depend on where the repository is checked out
         cfg = load_build_config(args.config, args.set, cls=build.config)
-        runner = make_task_runner(cfg.runner)
+        runner = make_task_runner(cfg.runner, cfg.retries)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -147,6 +170,8 @@ def run_cli(
     if ui:
         updates[PREFECT_API_URL] = ui
         print(f"reporting to the Prefect server at {ui} (make ui)")
+    elif cfg.runner.kind == "dask" and not PREFECT_API_URL.value():
+        updates[PREFECT_API_URL] = shared_temporary_server()
     _quiet_console_tracebacks()
     stop = GracefulStop(
         lambda signum: (

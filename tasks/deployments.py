@@ -185,7 +185,9 @@ def prepare(specs: Sequence[BuildFlow], repo: Path, overrides: Sequence[str]) ->
     served = []
     for spec in specs:
         cfg = load_build_config(spec.default_config, list(overrides), cls=spec.build.config)
-        flow = load_flow(spec, repo).with_options(task_runner=make_task_runner(cfg.runner))
+        flow = load_flow(spec, repo).with_options(
+            task_runner=make_task_runner(cfg.runner, cfg.retries)
+        )
         parameters = {"config_path": spec.default_config, "overrides": list(overrides)}
         served.append(Served(spec, flow, parameters))
     return served

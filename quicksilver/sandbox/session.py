@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from quicksilver.config import SandboxConfig
+from quicksilver.faults import InfrastructureFault
 from quicksilver.meters import Meter, MeterError, _process_cpu_clock
 from quicksilver.sandbox import isolation as iso
 from quicksilver.sandbox.runtime import wire
@@ -145,6 +146,13 @@ class OutputLimitExceeded(SandboxError):
 
 class ShuttingDown(SandboxError):
     """The process is stopping (SIGTERM / SIGINT): no new sandbox starts, running ones die."""
+
+
+class SandboxStartError(InfrastructureFault):
+    """The sandbox could not be started: bubblewrap's setup failed, or the harness (a zygote)
+    died or did not answer before its first reply. Nothing of the code ran, so this is no verdict
+    on it: an infrastructure fault, retried by the Prefect layer (quicksilver/faults.py). Not a
+    :class:`SandboxError`, so that no handler of a solution's failures takes it for one."""
 
 
 @dataclass
@@ -301,8 +309,22 @@ class SandboxSession:
     # -- lifecycle ----------------------------------------------------------------------------
 
     def start(self) -> None:
+        """Start the sandboxed harness and wait for its hello.
+
+        Raises :class:`SandboxStartError` when it cannot be started (an infrastructure fault),
+        :class:`ShuttingDown` during a stop, and ``SandboxUnavailable`` when this machine cannot
+        sandbox at all (no filter for its architecture: a setup problem no retry mends)."""
         if shutting_down():
             raise ShuttingDown("stopping: no new sandbox is started")
+        try:
+            self._start()
+        except (ShuttingDown, iso.SandboxUnavailable):
+            raise
+        except (SandboxError, MeterError, OSError) as exc:
+            self.kill()
+            raise SandboxStartError(f"the sandbox could not start: {exc}") from exc
+
+    def _start(self) -> None:
         if self.isolation.weak:
             log.warning(
                 "WEAK SANDBOX: running untrusted code without namespaces (no file-system or "

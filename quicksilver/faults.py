@@ -1,0 +1,28 @@
+"""Infrastructure faults: what failed around a piece of work, never the work's own verdict.
+
+A solution that times out, answers wrong or crashes has a *verdict*: it is recorded once and never
+retried. A sandbox that could not be started (bubblewrap's setup failed, the harness or zygote
+died before its first reply) says nothing about the code that would have run in it: that is an
+:class:`InfrastructureFault`, and the Prefect layer runs the stage or shard again
+(``retries:`` in a build config; tasks/retries.py). The core only raises these; it never retries.
+
+LLM and LeetCode endpoints answering 429 or 5xx are infrastructure faults too, retried where the
+request is made (quicksilver/llm.py through the openai client, the LeetCode client's own loop).
+"""
+
+from __future__ import annotations
+
+
+class InfrastructureFault(RuntimeError):
+    """Something the work needs failed (not the work itself): running it again may succeed."""
+
+
+def infrastructure_fault(exc: BaseException | None) -> InfrastructureFault | None:
+    """The :class:`InfrastructureFault` that ``exc`` is or was raised from (its ``__cause__`` /
+    ``__context__`` chain, a few links deep), else None."""
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, InfrastructureFault):
+            return exc
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return None
