@@ -208,7 +208,7 @@ def serve_builds(
     class _Runner(Runner):
         def handle_sigterm(self, *args: Any, **kwargs: Any) -> None:
             # Prefect's handler exits at once, before the schedules are paused: stop as Ctrl-C does
-            raise KeyboardInterrupt
+            _as_ctrl_c()
 
     schedule = schedule_of(cron, interval)
     runner = _Runner(name="quicksilver", pause_on_shutdown=True, limit=limit)
@@ -230,14 +230,18 @@ def serve_builds(
     asyncio.run(runner.start())
 
 
+def _as_ctrl_c(*_: Any) -> None:
+    """Stop as Ctrl-C does, by sending this process SIGINT: asyncio.run then cancels the serving
+    task and lets the runner pause the schedules before it returns. (Raising KeyboardInterrupt
+    from a SIGTERM handler instead lands wherever the loop happens to be, and under load the
+    pause was skipped.)"""
+    os.kill(os.getpid(), signal.SIGINT)
+
+
 def _stop_on_signals() -> None:
     """SIGTERM stops as Ctrl-C does, and Ctrl-C stops even when started in the background (where
     the shell ignores SIGINT)."""
-
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGTERM, _as_ctrl_c)
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 

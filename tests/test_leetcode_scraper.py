@@ -210,6 +210,8 @@ def test_full_scrape_writes_questions_as_served(server, tmp_path):
 
 def test_credentials_sent_but_never_logged_or_written(server, tmp_path, caplog, monkeypatch):
     caplog.set_level(logging.DEBUG)
+    # the project's logger too: an earlier in-process Prefect run may have left it at WARNING
+    caplog.set_level(logging.DEBUG, logger="quicksilver")
     server.always("rotate-digit-window", "malformed")  # an error path, logged and recorded
     monkeypatch.setenv("LEETCODE_SESSION", SESSION)
     monkeypatch.setenv("LEETCODE_CSRF_TOKEN", CSRF)

@@ -312,15 +312,21 @@ class SandboxSession:
         """Start the sandboxed harness and wait for its hello.
 
         Raises :class:`SandboxStartError` when it cannot be started (an infrastructure fault),
-        :class:`ShuttingDown` during a stop, and ``SandboxUnavailable`` when this machine cannot
-        sandbox at all (no filter for its architecture: a setup problem no retry mends)."""
+        :class:`ShuttingDown` during a stop, and, unwrapped, the errors no retry mends:
+        ``SandboxUnavailable`` when this machine cannot sandbox at all (no filter for its
+        architecture), :class:`MeterError` when the meter cannot run here (no PMU for
+        ``instructions``), :class:`ProtocolViolation` when the installed harness speaks another
+        protocol than this process (the package changed under it)."""
         if shutting_down():
             raise ShuttingDown("stopping: no new sandbox is started")
         try:
             self._start()
         except (ShuttingDown, iso.SandboxUnavailable):
             raise
-        except (SandboxError, MeterError, OSError) as exc:
+        except (MeterError, ProtocolViolation):
+            self.kill()
+            raise
+        except (SandboxError, OSError) as exc:
             self.kill()
             raise SandboxStartError(f"the sandbox could not start: {exc}") from exc
 
