@@ -115,10 +115,17 @@ def write_json(path: Path | None, numbers: dict[str, Any]) -> None:
 # ============================================================================ builds
 
 
-def run_flow(flow: str, config: str, out: Path, sets: Sequence[str]) -> float:
+def run_flow(
+    flow: str,
+    config: str,
+    out: Path,
+    sets: Sequence[str],
+    prefect_env: dict[str, str] | None = None,
+) -> float:
     """``python flows/FLOW --config configs/CONFIG --set out_dir=OUT --set ...``, the command
-    line a maintainer uses, on its own Prefect temporary server; its wall seconds. Exits with
-    the tail of its stderr when the build fails."""
+    line a maintainer uses, on its own Prefect temporary server, or with ``prefect_env`` (for
+    example ``PREFECT_API_URL``) on the server it names; its wall seconds. Exits with the tail
+    of its stderr when the build fails."""
     argv = [
         sys.executable,
         str(REPO / "flows" / flow),
@@ -128,7 +135,7 @@ def run_flow(flow: str, config: str, out: Path, sets: Sequence[str]) -> float:
         f"out_dir={out}",
         *[x for s in sets for x in ("--set", s)],
     ]
-    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
+    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"} | (prefect_env or {})
     started = time.perf_counter()
     proc = subprocess.run(argv, capture_output=True, text=True, cwd=REPO, env=env, check=False)
     if proc.returncode != 0:

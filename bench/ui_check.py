@@ -40,7 +40,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from common import REPO, parser, start, table, write_json
+from common import REPO, parser, run_flow, start, table, write_json
 
 log = logging.getLogger("bench.ui_check")
 
@@ -116,16 +116,8 @@ def prefect_server(home: Path, timeout: float = 180) -> Iterator[str]:
 
 def build(api: str, out: Path, sets: list[str], home: Path) -> float:
     """The maintainer's command line, reporting to ``api``; its wall seconds."""
-    argv = [sys.executable, str(REPO / "flows" / "build_mercury.py")]
-    argv += ["--config", str(REPO / "configs" / "mercury.yaml"), "--set", f"out_dir={out}"]
-    argv += [x for s in [*SMALL, *sets] for x in ("--set", s)]
-    env = {**os.environ, "PREFECT_API_URL": api, "PREFECT_HOME": str(home)}
-    started = time.perf_counter()
-    proc = subprocess.run(argv, capture_output=True, text=True, cwd=REPO, env=env, check=False)
-    if proc.returncode != 0:
-        tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
-        raise SystemExit(f"the build failed (exit {proc.returncode}):\n{tail}")
-    return time.perf_counter() - started
+    env = {"PREFECT_API_URL": api, "PREFECT_HOME": str(home)}
+    return run_flow("build_mercury.py", "mercury.yaml", out, [*SMALL, *sets], prefect_env=env)
 
 
 def expected_task_runs(out: Path) -> set[str]:
