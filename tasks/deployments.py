@@ -227,7 +227,28 @@ def serve_builds(
         log.info(
             "serving the deployment %s/%s (%s)", one.flow.name, one.spec.name, when, extra=_LOCAL
         )
-    asyncio.run(runner.start())
+    names = [f"{one.flow.name}/{one.spec.name}" for one in served]
+    asyncio.run(_serve_then_pause(runner, names))
+
+
+async def _serve_then_pause(runner: Any, names: Sequence[str]) -> None:
+    """``runner.start()``, then pause the served deployments whichever way it ended. The
+    runner pauses them itself only when stopped after its start-up; a stop that lands while it
+    is still starting (the deployments already created, their schedules active) would otherwise
+    leave the schedules running with nothing to serve them."""
+    from prefect.client.orchestration import get_client
+    from prefect.exceptions import ObjectNotFound
+
+    try:
+        await runner.start()
+    finally:
+        async with get_client() as client:
+            for name in names:
+                with contextlib.suppress(ObjectNotFound):
+                    deployment = await client.read_deployment_by_name(name)
+                    if not deployment.paused:
+                        await client.pause_deployment(deployment.id)
+                        log.info("paused the deployment %s", name, extra=_LOCAL)
 
 
 def _as_ctrl_c(*_: Any) -> None:
