@@ -88,17 +88,28 @@ class MeasureConfig(_Strict):
 
     Every pass over a task's cases runs in a fresh child of the task's zygote, so passes share no
     state. A deterministic meter (``icount``) needs one pass; the others repeat passes (rounds),
-    interleaved over the solutions of a task, until the CI95 of the median pass cost is within
-    ``target_rel_ci``, or ``max_rounds``, or the CPU budget.
+    interleaved over the solutions of a task, until the estimate is tight enough (the
+    ``fastest_k`` fastest passes agree within ``target_rel_ci``, or the median's CI95 is that
+    narrow), or ``max_rounds``, or the CPU budget.
     """
 
     meter: MeterName = Field(
         "icount", description="icount (deterministic, default) | cpu (seconds) | instructions"
     )
-    min_rounds: int = Field(5, ge=1, description="passes per solution before stopping early")
+    estimator: Literal["fastest", "median"] = Field(
+        "fastest",
+        description="a time meter's cost from its passes: fastest = the mean of the "
+        "`fastest_k` fastest passes, once they agree (interference only adds time); median = the "
+        "median with its CI95 (stats.py)",
+    )
+    fastest_k: int = Field(3, ge=1, description="estimator fastest: passes that must agree")
+    min_rounds: int = Field(8, ge=1, description="passes per solution before stopping early")
     max_rounds: int = Field(64, ge=1, description="passes per solution at most")
     target_rel_ci: float = Field(
-        0.02, gt=0, description="stop when the CI95 half-width <= this share of the median"
+        0.02,
+        gt=0,
+        description="stop when the half-width of the fastest passes' band (estimator fastest) "
+        "or of the median's CI95 (median) <= this share of the estimate",
     )
     budget_seconds: float = Field(
         20.0,

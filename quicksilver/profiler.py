@@ -60,7 +60,7 @@ from quicksilver.sandbox.session import (
     ShuttingDown,
     solution_setup,
 )
-from quicksilver.stats import median_ci
+from quicksilver.stats import fastest_band, median_ci
 
 log = logging.getLogger(__name__)
 
@@ -372,7 +372,14 @@ class _TaskRunner:
         finally:
             child.finish()
         if self.task.cases:
-            self.null_call = int(statistics.median(e.cost for e in nulls))
+            # the empty call's cost as the solutions' calls are estimated: from the fastest ones
+            # (an empty call read in a slow phase would be subtracted from every call)
+            costs = [e.cost for e in nulls]
+            self.null_call = int(
+                statistics.median(costs)
+                if self.meter.deterministic
+                else _estimate(self.measure, costs).estimate
+            )
             self.null_cpu = int(statistics.median(e.cpu_ns for e in nulls))
             growth = [
                 e.span_peak - e.rss_before
@@ -843,8 +850,7 @@ class _Profile:
                 n = len(sol.costs)
                 spent = sum(q.cpu_ns for q in sol.passes[1:])
                 if n >= m.min_rounds:
-                    ci = median_ci(sol.costs)
-                    if ci.rel_half_width <= m.target_rel_ci:
+                    if _estimate(m, sol.costs).rel_half_width <= m.target_rel_ci:
                         res.converged = sol.done = True
                     elif spent > budget:
                         res.flags.append("budget")
@@ -869,10 +875,10 @@ class _Profile:
             res.runtime_ci = (res.runtime, res.runtime)
             res.converged = True
         else:
-            ci = median_ci(res.round_costs)
+            est = _estimate(self.measure, res.round_costs)
             # a microsecond solution's passes can read below the empty calls subtracted from
             # them (noise); a cost is never negative
-            res.runtime, res.runtime_ci = max(0.0, ci.median), (max(0.0, ci.low), ci.high)
+            res.runtime, res.runtime_ci = max(0.0, est.estimate), (max(0.0, est.low), est.high)
             if n < self.measure.min_rounds:
                 res.flags.append("few-rounds")
             if not res.converged and "budget" not in res.flags:
@@ -881,13 +887,13 @@ class _Profile:
             per_pass = [
                 m.to_unit(p.calls[i] + ch[i]) for p, ch in zip(sol.passes, sol.charges, strict=True)
             ]
-            ci = median_ci(per_pass)
+            est = _estimate(self.measure, per_pass)
             case.rounds = n
             case.samples = per_pass
             case.median, case.ci_low, case.ci_high = (
-                max(0.0, v) for v in (ci.median, ci.low, ci.high)
+                max(0.0, v) for v in (est.estimate, est.low, est.high)
             )
-            case.ci_coverage = ci.coverage
+            case.ci_coverage = est.coverage
             case.converged = res.converged
             case.charged = m.to_unit(sum(ch[i] for ch in sol.charges) / n)
             case.peak_memory_bytes = _largest_bytes([mem[i] for mem in sol.memory])
@@ -905,6 +911,28 @@ class _Profile:
                 ", ".join(res.flags),
                 n,
             )
+
+
+@dataclass(frozen=True)
+class _Estimate:
+    estimate: float
+    low: float
+    high: float
+    coverage: float | None  # the median's CI95 coverage; None for the fastest passes' band
+
+    @property
+    def rel_half_width(self) -> float:
+        return (self.high - self.low) / 2 / self.estimate if self.estimate > 0 else math.inf
+
+
+def _estimate(measure: MeasureConfig, costs: Sequence[float]) -> _Estimate:
+    """A time meter's cost from its passes, by ``measure.estimator`` (stats.py says why the
+    fastest passes, by default)."""
+    if measure.estimator == "median":
+        ci = median_ci(costs)
+        return _Estimate(ci.median, ci.low, ci.high, ci.coverage)
+    band = fastest_band(costs, measure.fastest_k)
+    return _Estimate(band.estimate, band.low, band.high, None)
 
 
 def profile_solution(

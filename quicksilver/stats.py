@@ -1,4 +1,5 @@
-"""Small statistics for repeated measurements: median and its distribution-free CI.
+"""Small statistics for repeated measurements: the median and its distribution-free CI, and the
+fastest passes' band.
 
 Runtimes are skewed (a scheduler hiccup only ever adds time), so we summarise rounds by the
 median and give its 95% confidence interval from order statistics: for n sorted samples the
@@ -55,6 +56,38 @@ def median_ci(samples: Sequence[float], level: float = 0.95) -> MedianCI:
     if j == 0:
         return MedianCI(n, med, xs[0], xs[-1], 1 - 2 * _binom_cdf_half(n, 0) if n > 1 else 0.0)
     return MedianCI(n, med, xs[j - 1], xs[n - j], 1 - 2 * _binom_cdf_half(n, j - 1))
+
+
+@dataclass(frozen=True)
+class FastestBand:
+    """The ``k`` fastest of ``n`` passes: their mean (the estimate) between the fastest (``low``)
+    and the k-th fastest (``high``).
+
+    Every pass of a solution does the same work (a fresh child of one zygote, the same seeds), and
+    interference on a shared VM only ever adds CPU time, in phases of about 1.8x that last from
+    milliseconds to seconds: pass costs are bimodal, and the median flips between the modes from
+    one profile to the next (median CV 17-18% over five profiles even at 48 passes, against
+    2.5-3% for this band; docs/performance.md). The band is not a confidence interval: it says how
+    closely the fastest passes agree, and an estimate is taken once they agree.
+    """
+
+    n: int
+    k: int
+    estimate: float
+    low: float
+    high: float
+
+    @property
+    def rel_half_width(self) -> float:
+        return (self.high - self.low) / 2 / self.estimate if self.estimate > 0 else math.inf
+
+
+def fastest_band(samples: Sequence[float], k: int) -> FastestBand:
+    """The band of the ``k`` fastest ``samples`` (fewer when there are fewer samples)."""
+    if not samples:
+        raise ValueError("fastest_band of no samples")
+    xs = sorted(samples)[: max(1, k)]
+    return FastestBand(len(samples), len(xs), statistics.fmean(xs), xs[0], xs[-1])
 
 
 def coefficient_of_variation(samples: Sequence[float]) -> float:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from quicksilver.stats import MedianCI, coefficient_of_variation, median_ci
+from quicksilver.stats import MedianCI, coefficient_of_variation, fastest_band, median_ci
 
 
 def ranks(n: int) -> list[float]:
@@ -109,3 +109,28 @@ def test_coefficient_of_variation() -> None:
     assert coefficient_of_variation([5.0]) == 0.0
     assert coefficient_of_variation([]) == 0.0
     assert coefficient_of_variation([-1.0, 1.0]) == math.inf
+
+
+def test_fastest_band_is_the_mean_of_the_k_fastest_between_the_fastest_and_the_kth() -> None:
+    band = fastest_band([5.0, 1.0, 9.0, 2.0, 3.0, 1.5], 3)
+    assert (band.n, band.k, band.low, band.high) == (6, 3, 1.0, 2.0)
+    assert band.estimate == pytest.approx(1.5)
+    assert band.rel_half_width == pytest.approx(0.5 / 1.5)
+    assert fastest_band([4.0, 2.0], 3).k == 2  # fewer passes than k: all of them
+    with pytest.raises(ValueError):
+        fastest_band([], 3)
+
+
+def test_fastest_band_is_stable_where_the_median_flips_between_modes() -> None:
+    """Bimodal passes (a fast mode and a 1.8x slow one, as on a shared VM): profiles that caught
+    more or fewer slow phases move the median by most of the gap, the fastest passes not at all."""
+    rng = random.Random(7)
+    medians, fastest = [], []
+    for slow_share in (0.3, 0.45, 0.55, 0.7):
+        passes = [
+            (1.8 if rng.random() < slow_share else 1.0) * rng.uniform(1.0, 1.01) for _ in range(24)
+        ]
+        medians.append(median_ci(passes).median)
+        fastest.append(fastest_band(passes, 3).estimate)
+    assert coefficient_of_variation(fastest) < 0.005
+    assert coefficient_of_variation(medians) > 0.2
