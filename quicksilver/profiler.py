@@ -205,6 +205,9 @@ class RunResult:
     machine_id: str = ""
     rounds: int = 0  # passes measured (the verdict pass included)
     round_costs: list[float] = field(default_factory=list)  # each pass's cost (meter unit)
+    # how runtime was taken from round_costs: "exact" (one pass of a deterministic meter),
+    # "fastest-K" (the mean of the K fastest passes) or "median"
+    estimator: str = ""
     converged: bool = False  # deterministic meter, or the CI target was met
     charged: float = 0.0  # per pass, on average: idle and serialisation excess (meter unit)
     flags: list[str] = field(default_factory=list)  # why a measurement is not to be trusted
@@ -870,6 +873,7 @@ class _Profile:
         res.round_costs = [m.to_unit(c) for c in sol.costs]
         res.load_cost = m.to_unit(statistics.median(p.load for p in sol.passes))
         res.charged = m.to_unit((sum(map(sum, sol.charges)) + sum(sol.idle_charges)) / n)
+        res.estimator = estimator_name(self.measure, m.deterministic)
         if m.deterministic:
             res.runtime = res.round_costs[0]
             res.runtime_ci = (res.runtime, res.runtime)
@@ -923,6 +927,20 @@ class _Estimate:
     @property
     def rel_half_width(self) -> float:
         return (self.high - self.low) / 2 / self.estimate if self.estimate > 0 else math.inf
+
+
+def estimator_name(measure: MeasureConfig, deterministic: bool) -> str:
+    """What :attr:`RunResult.estimator` records."""
+    if deterministic:
+        return "exact"
+    return "median" if measure.estimator == "median" else f"fastest-{measure.fastest_k}"
+
+
+def estimate_of(estimator: str, costs: Sequence[float]) -> float:
+    """The figure ``estimator`` (a :attr:`RunResult.estimator`) takes from pass costs."""
+    if estimator.startswith("fastest-"):
+        return fastest_band(costs, int(estimator.removeprefix("fastest-"))).estimate
+    return statistics.median(costs) if estimator == "median" else costs[0]
 
 
 def _estimate(measure: MeasureConfig, costs: Sequence[float]) -> _Estimate:

@@ -27,7 +27,7 @@ from typing import Any
 from quicksilver.clustering import Clustering, adaptive_clusters, w_for_unit
 from quicksilver.config import SelectionSection
 from quicksilver.meters import METERS
-from quicksilver.profiler import Case, ProfileTask, RunResult
+from quicksilver.profiler import Case, ProfileTask, RunResult, estimate_of
 
 DETERMINISTIC_METERS = frozenset(name for name, cls in METERS.items() if cls.deterministic)
 
@@ -66,8 +66,9 @@ def figures(res: RunResult, *, warmup_rounds: int = 0) -> dict[str, Any]:
 
     One value per round (the per-call cost, summed over the inputs). The first ``warmup_rounds``
     are not counted when at least 3 rounds remain (the allocator and caches warm up over the first
-    calls). ``cost`` is the median over rounds: the statistic the profiler reports and the scorer
-    compares, so build and scoring rank solutions alike. ``cv`` is the robust coefficient of
+    calls). ``cost`` is the profiler's own figure over those rounds (its ``estimator``: the count,
+    the mean of the fastest passes, or the median): the statistic the scorer compares, so build
+    and scoring rank solutions alike. ``cv`` is the robust coefficient of
     variation, ``1.4826 * MAD / median`` (equal to stdev / mean for normal noise, and not moved by
     the short slow bursts a shared VM produces); ``cv_classic`` is stdev / mean, recorded too.
     """
@@ -78,6 +79,7 @@ def figures(res: RunResult, *, warmup_rounds: int = 0) -> dict[str, Any]:
         return {"cost": None, "mean": None, "cv": None, "cv_classic": None, "rounds": 0}
     med = statistics.median(per_round)
     mean = statistics.fmean(per_round)
+    cost = estimate_of(res.estimator or "median", per_round)
     if res.meter in DETERMINISTIC_METERS and med > 0:
         cv = cv_classic = 0.0  # one exact count: the same work counts the same
     elif len(per_round) >= 2 and med > 0:
@@ -87,7 +89,7 @@ def figures(res: RunResult, *, warmup_rounds: int = 0) -> dict[str, Any]:
     else:
         cv = cv_classic = math.inf
     return {
-        "cost": med,
+        "cost": cost,
         "mean": mean,
         "cv": cv,
         "cv_classic": cv_classic,
