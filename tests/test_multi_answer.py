@@ -22,6 +22,7 @@ from quicksilver.multianswer import (
     shared_properties,
 )
 from quicksilver.pipeline.stage import StageCounts
+from tests.conftest import requires_bwrap
 from tests.stagekit import uniqueness_for_task
 
 STRING_META = {
@@ -103,16 +104,16 @@ def by_position(rejects: list[dict]) -> dict[int | None, dict]:
 
 
 def test_palindrome_alternatives_are_not_wrong_answers_without_a_checker():
-    """The issue's case: "aba", "aba", "bab" for "ababa", a statement that does not say "any".
+    """The issue's case: "aba", "aba", "bab" for "babad", a statement that does not say "any".
     The minority is a valid answer: without an endpoint the task goes, named, none as wrong."""
     out, kept, counts, rejects = run(
-        task(STRING_META, LPS), [["aba"], ["aba"], ["bab"]], [["ababa"]]
+        task(STRING_META, LPS), [["aba"], ["aba"], ["bab"]], [["babad"]]
     )
     assert out is None and kept == []
     assert dict(counts.drops) == {"multiple-valid-answers": 1}
     assert not [r for r in rejects if r["reason"] == "wrong-answer"]
     (detail,) = {r["detail"] for r in rejects}
-    assert '["ababa"]' in detail and "'aba'" in detail and "'bab'" in detail
+    assert '["babad"]' in detail and "'aba'" in detail and "'bab'" in detail
     assert "a substring of argument 1 (s)" in detail and "no LLM endpoint" in detail
     assert sorted(r.get("position", -1) for r in rejects) == [-1, 0, 1, 2]
 
@@ -120,7 +121,7 @@ def test_palindrome_alternatives_are_not_wrong_answers_without_a_checker():
 def test_palindrome_wrong_length_minority_is_still_wrong():
     """A shorter answer cannot be the longest: it is dropped as wrong, the task kept."""
     out, kept, counts, rejects = run(
-        task(STRING_META, LPS), [["aba"], ["aba"], ["ab"]], [["ababa"]]
+        task(STRING_META, LPS), [["aba"], ["aba"], ["ab"]], [["babad"]]
     )
     assert out is not None and [s["position"] for s in kept] == [0, 1]
     assert dict(counts.drops) == {"wrong-answer": 1}
@@ -133,7 +134,7 @@ def test_palindrome_wrong_length_minority_is_still_wrong():
 def test_palindrome_same_length_non_palindrome_is_wrong_once_the_property_is_seen():
     """Every credible answer is a palindrome on 4 inputs where it could have failed: an answer of
     the right length that is not one is shown wrong; a valid alternative ("bab") is not."""
-    inputs = [["xabay"], ["ccd"], ["abba"], ["racecar"], ["ababa"]]
+    inputs = [["xabay"], ["ccd"], ["abba"], ["racecar"], ["babad"]]
     right = ["aba", "cc", "abba", "racecar", "aba"]
     answers = [right, right, [*right[:4], "bab"], ["xab", *right[1:]]]
     out, _, counts, rejects = run(task(STRING_META, LPS), answers, inputs)
@@ -194,7 +195,7 @@ def test_any_peak_keeps_correct_minorities_and_drops_only_crashes():
 def test_undecided_property_is_ambiguous():
     """Two against two on the length of the answer: which length is right cannot be told."""
     out, _, counts, rejects = run(
-        task(STRING_META, LPS), [["aba"], ["bab"], ["ab"], ["ba"]], [["ababa"]]
+        task(STRING_META, LPS), [["aba"], ["bab"], ["ab"], ["ba"]], [["babad"]]
     )
     assert out is None and dict(counts.drops) == {"ambiguous-output": 1}
     assert "split 2/2 in what every valid answer shares" in rejects[0]["detail"]
@@ -232,3 +233,174 @@ def test_answer_key_carries_the_invariants(value):
     a = answer_key(value, [], "string", [pal, srt])
     b = answer_key(value[::-1], [], "string", [pal, srt])
     assert a != b if isinstance(value, list) else a == b  # "cba" is no palindrome either
+
+
+# --- kept with a checker the endpoint writes ----------------------------------------------------
+#
+# The local OpenAI-compatible server (tests/openai_server.py) answers the checker prompt with the
+# code each test scripts: a protocol test of asking, extracting and validating in the sandbox.
+
+GOOD_CHECKER = """Here is the checker.
+
+```python
+def check_answer(inputs, answer, expected):
+    s = inputs[0]
+    if not isinstance(answer, str) or answer not in s:
+        return False
+    return answer == answer[::-1] and len(answer) == len(expected)
+```
+"""
+ACCEPT_ALL = "```python\ndef check_answer(inputs, answer, expected):\n    return True\n```\n"
+EQUALITY = (
+    "```python\ndef check_answer(inputs, answer, expected):\n    return answer == expected\n```\n"
+)
+
+LPS_INPUTS = [["babad"], ["xabay"], ["ccd"], ["racecar"]]
+# what the code below answers: 0 and 1 the first longest palindrome, 2 the last, 3 one too short
+LPS_ANSWERS = [
+    ["bab", "aba", "cc", "racecar"],
+    ["bab", "aba", "cc", "racecar"],
+    ["aba", "aba", "cc", "racecar"],
+    ["ba", "ab", "cc", "raceca"],
+]
+FIRST_LONGEST = """
+class Solution:
+    def longestPalindrome(self, s):
+        best = ""
+        for i in range(len(s)):
+            for j in range(i + 1, len(s) + 1):
+                t = s[i:j]
+                if t == t[::-1] and len(t) > len(best):
+                    best = t
+        return best
+"""
+LAST_LONGEST = FIRST_LONGEST.replace("len(t) > len(best)", "len(t) >= len(best)")
+SHORTER = FIRST_LONGEST.replace("return best", "return best[:-1] if len(best) > 2 else best")
+
+
+@pytest.fixture
+def server():
+    from tests.openai_server import OpenAIServer
+
+    with OpenAIServer() as s:
+        yield s
+
+
+@pytest.fixture(autouse=True)
+def _no_llm_env(monkeypatch):
+    for var in ("QUICKSILVER_LLM_BASE_URL", "OPENAI_BASE_URL", "QUICKSILVER_LLM_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+
+
+def checker_section(server, tmp_path, **fields: Any):
+    from quicksilver.config import CheckerSection
+    from quicksilver.llm import LLMConfig
+
+    llm = LLMConfig(base_url=server.url, model="checker-model", max_retries=0, request_timeout_s=10)
+    return CheckerSection(llm=llm, cache_dir=tmp_path / "llm", **fields)
+
+
+def decide_lps(section) -> tuple[Any, Any]:
+    """The stage's logic on the LPS task, with solution code, through the stage declaration."""
+    from quicksilver.config import SandboxConfig, UniquenessSection
+    from quicksilver.pipeline.runner import apply
+    from quicksilver.stages.uniqueness import UNIQUENESS
+    from tests.stagekit import records_of, with_answers
+
+    t = task(STRING_META, LPS, slug="lps")
+    codes = [FIRST_LONGEST, FIRST_LONGEST + "\n", LAST_LONGEST, SHORTER]
+    sols = [
+        {"slug": "lps", "hash": 1000 + k, "position": k, "code": code}
+        for k, code in enumerate(codes)
+    ]
+    row = {
+        "seed": 7,
+        "base_seed": 1,
+        "cases": [{"input": x, "kind": "generated", "seed": j} for j, x in enumerate(LPS_INPUTS)],
+        "answers": {
+            str(1000 + k): [{"status": "ok", "value": v, "error": None} for v in per]
+            for k, per in enumerate(LPS_ANSWERS)
+        },
+        "solutions": [1000 + k for k in range(4)],
+    }
+    (record,) = [with_answers(r, row) for r in records_of([t], sols)]
+    done = apply(
+        UNIQUENESS,
+        [record],
+        uniqueness=UniquenessSection(checker=section),
+        min_solutions=2,
+        sandbox=SandboxConfig(),
+    )
+    return done, sols
+
+
+@requires_bwrap
+def test_several_answers_kept_with_a_validated_checker_that_judges_later(server, tmp_path):
+    """The endpoint's first checker accepts anything: the sandbox shows it accepting a wrong answer
+    and it is sent back; the second is kept, and the profiler judges the task with it."""
+    from quicksilver.profiler import profile_solution
+    from quicksilver.stages.profile import profile_task_for
+
+    server.queue(ACCEPT_ALL, GOOD_CHECKER)
+    done, _sols = decide_lps(checker_section(server, tmp_path))
+    (record,) = done.records
+    verdict = record.verdict
+    assert verdict.classification == "several-valid-answers"
+    assert [s.position for s in record.solutions] == [0, 1, 2]
+    assert dict(done.counts.drops) == {"wrong-answer": 1}
+    (wrong,) = done.rejects
+    assert wrong["position"] == 3 and "answered 'ba', expected 'bab'" in wrong["detail"]
+    assert verdict.expected == LPS_ANSWERS[0]
+    assert "def check_answer" in verdict.evaluate_offline
+    assert "def evaluate_offline(inputs, outputs, expected)" in verdict.evaluate_offline
+    attempts = verdict.decision["checker"]["attempts"]
+    assert len(attempts) == 2 and attempts[1]["problem"] is None
+    assert 'it accepted an answer shown wrong "ba"' in attempts[0]["problem"]
+    # what the endpoint was asked: the task, the disputed answers, then the problem found
+    first, second = server.requests()
+    prompt = first.messages[-1]["content"]
+    assert (
+        LPS in prompt
+        and "'bab', 'aba'" in prompt
+        and "check_answer(inputs, answer, expected)" in prompt
+    )
+    assert second.messages[-1]["content"].startswith("Your checker was rejected: ")
+    # later stages judge with the checker: the minority's code passes, a shorter answer fails
+    ptask = profile_task_for(record)
+    assert ptask.evaluate_offline == verdict.evaluate_offline
+    passed = profile_solution(ptask, LAST_LONGEST, meter="cpu", measure_cost=False)
+    assert passed.status == "passed", passed.error
+    failed = profile_solution(ptask, SHORTER, meter="cpu", measure_cost=False)
+    assert failed.status == "failed" and failed.failed_case == 0
+
+
+@requires_bwrap
+def test_a_checker_that_rejects_a_credible_answer_is_not_kept(server, tmp_path):
+    """A checker by equality rejects "aba", which the evidence cannot rule out: no
+    checker passes, the task goes as multiple-valid-answers, and "bab" is not called wrong."""
+    server.always(EQUALITY)
+    done, _ = decide_lps(checker_section(server, tmp_path, max_attempts=2))
+    assert done.records == [] and server.count == 2
+    reasons = {r.get("position"): r["reason"] for r in done.rejects}
+    assert reasons == {
+        None: "multiple-valid-answers",
+        0: "multiple-valid-answers",
+        1: "multiple-valid-answers",
+        2: "multiple-valid-answers",
+        3: "wrong-answer",
+    }
+    detail = next(r["detail"] for r in done.rejects if "position" not in r)
+    assert "no checker passed in 2 attempt(s)" in detail
+    assert 'it rejected a credible solution\'s answer "aba"' in detail
+
+
+def test_no_endpoint_through_the_stage_drops_with_the_reason(tmp_path):
+    """The stage as a build runs it, no endpoint configured: the same task is dropped, named."""
+    from quicksilver.config import CheckerSection
+
+    done, _ = decide_lps(CheckerSection(cache_dir=tmp_path))
+    assert done.records == []
+    assert dict(done.counts.drops) == {"wrong-answer": 1, "multiple-valid-answers": 1}
+    detail = next(r["detail"] for r in done.rejects if "position" not in r)
+    assert "on 1 input(s) (first on input [\"babad\"]: 'bab', 'aba')" in detail
+    assert "no LLM endpoint to write a checker (uniqueness.checker.llm)" in detail
