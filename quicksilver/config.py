@@ -443,8 +443,8 @@ class BuildConfig(BuildConfigBase):
 
     @property
     def sandbox(self) -> SandboxConfig:
-        """The sandbox the correctness stages (generators, testcases) run code in: the Mercury
-        build runs them in its profiling sandbox (``profile.sandbox``), one section for both."""
+        """The sandbox the correctness stages (generators, testcases, checkers) run code in: the
+        Mercury build runs them in its profiling sandbox (``profile.sandbox``), one for both."""
         return self.profile.sandbox
 
 
@@ -587,7 +587,8 @@ class DPEBuildConfig(BuildConfigBase):
     uniqueness: UniquenessSection = UniquenessSection()
     sandbox: SandboxConfig = Field(
         SandboxConfig(limits=SandboxLimits(cpu_seconds=120.0)),
-        description="the sandbox the correctness stages (generators, testcases) run code in",
+        description="the sandbox the correctness stages (generators, testcases, uniqueness "
+        "checkers) run code in",
     )
     runner: RunnerSection = RunnerSection()
     retries: RetrySection = RetrySection()

@@ -18,9 +18,17 @@ Per task, on the answers the test-case stage collected:
 
   the solutions ruled out are dropped (``wrong-answer``) with their first failing input, their
   answer, the expected one and what decided it;
-- **cannot tell**: the statement says any of several answers is accepted
-  (``multiple-valid-answers``), or a disputed input stays undecided (``ambiguous-output``): the
-  task is dropped, since one expected output would fail correct solutions.
+- **several valid answers** (docs/uniqueness.md): when the statement says any of several answers
+  is accepted, or every credible answer is chosen from an argument (a substring, a subset of its
+  values), the evidence is weighed again on what every valid answer of an input shares
+  (:func:`quicksilver.multianswer.answer_key`: a scalar's value, a length, the properties every
+  credible answer has); only the solutions that differ there are ``wrong-answer``. Solutions
+  that still give different answers are kept only with a checker the LLM endpoint writes and the
+  sandbox validates (``classification: several-valid-answers``; the task's ``evaluate_offline``
+  from then on); without one the task is dropped (``multiple-valid-answers``), never its
+  correct minority as wrong;
+- **cannot tell**: a disputed input stays undecided (``ambiguous-output``): the task is dropped,
+  since one expected output would fail correct solutions.
 
 Each task's record carries the decision with its numbers (``decision``). Answers of type
 ``double`` agree within a relative tolerance. Near-duplicates found by the dedup stage
