@@ -17,6 +17,7 @@ import pytest
 from quicksilver.multianswer import (
     answer_key,
     catalog,
+    extract_checker,
     mine_invariants,
     selection_evidence,
     shared_properties,
@@ -404,3 +405,11 @@ def test_no_endpoint_through_the_stage_drops_with_the_reason(tmp_path):
     detail = next(r["detail"] for r in done.rejects if "position" not in r)
     assert "on 1 input(s) (first on input [\"babad\"]: 'bab', 'aba')" in detail
     assert "no LLM endpoint to write a checker (uniqueness.checker.llm)" in detail
+
+
+def test_the_checker_is_taken_from_the_answer_only_when_it_defines_check_answer():
+    assert extract_checker(GOOD_CHECKER).startswith("def check_answer(inputs, answer, expected):")
+    fenced_twice = "```python\ndef helper():\n    pass\n```\nthen\n" + ACCEPT_ALL
+    assert extract_checker(fenced_twice) == ACCEPT_ALL.split("\n", 1)[1].rsplit("```", 1)[0]
+    assert extract_checker("```python\ndef check_answer(:\n```") is None  # does not parse
+    assert extract_checker("I cannot write it.") is None

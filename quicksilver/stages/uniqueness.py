@@ -596,7 +596,8 @@ def _trials(
 
     for i in range(len(cases)):
         for h in survivors:
-            add(i, answers[h][i].value, True, "a credible solution's answer")
+            if answers[h][i].status == "ok":
+                add(i, answers[h][i].value, True, "a credible solution's answer")
     for h, inputs in outcome.shown_wrong.items():
         for i in inputs:
             if answers[h][i].status == "ok":
