@@ -121,6 +121,14 @@ def group_answers(
     return [((ok, v), m) for (ok, v), m in groups]
 
 
+def _plain(a: CaseResult, seen_as: Callable[[Any], Any] | None) -> dict[str, Any]:
+    """An answer as plain data for :func:`group_answers`, its value seen as ``seen_as`` says (a
+    failure as it is)."""
+    if a.status != "ok" or seen_as is None:
+        return {"status": a.status, "value": a.value, "error": a.error}
+    return {"status": "ok", "value": seen_as(a.value), "error": None}
+
+
 def _short(value: Any, limit: int = 160) -> str:
     text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -301,11 +309,9 @@ def uniqueness_for_task(
         classification = "all-agree (statement: any order)"
 
     def value_view(i: int, among: list[str]) -> dict[str, dict[str, Any]]:
-        out = {}
-        for h, a in per_input(i, among).items():
-            ok, value = _answer(a, any_order)
-            out[h] = {"status": "ok", "value": value} if ok else {"status": "error", "error": value}
-        return out
+        return {
+            h: _plain(a, order_free if any_order else None) for h, a in per_input(i, among).items()
+        }
 
     def value_example(i: int) -> Any | None:
         digest = json_digest(cases[i]["input"])
@@ -436,15 +442,7 @@ def _by_properties(
         )
 
     def key_view(i: int, among: list[str]) -> dict[str, dict[str, Any]]:
-        out: dict[str, dict[str, Any]] = {}
-        for h in among:
-            a = answers[h][i]
-            out[h] = (
-                {"status": "ok", "value": key(i, a.value)}
-                if a.status == "ok"
-                else {"status": "error", "error": f"{a.status}: {a.error}"}
-            )
-        return out
+        return {h: _plain(answers[h][i], lambda v: key(i, v)) for h in among}
 
     def key_example(i: int) -> Any | None:
         digest = json_digest(cases[i]["input"])
