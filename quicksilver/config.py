@@ -248,6 +248,24 @@ class CasesSection(_Strict):
         return min(self.call_floor_seconds, self.solution_cpu_seconds)
 
 
+class CheckerSection(_WithLLM):
+    """The checker of a task with several valid answers (docs/uniqueness.md): written by the LLM
+    endpoint when one is configured, validated in the sandbox against every solution's answers."""
+
+    llm: LLMConfig = Field(
+        default_factory=lambda: LLMConfig(),
+        description="the endpoint; unset (and no QUICKSILVER_LLM_* in the environment): a task "
+        "with several valid answers is dropped as multiple-valid-answers",
+    )
+    cache_dir: Path = Field(Path("data/cache/llm"), description="LLM answers, keyed by request")
+    prompt_template: str = Field("answer_checker.j2", min_length=1)
+    max_attempts: int = Field(3, ge=1, description="checkers asked for per task at most")
+    cpu_seconds: float = Field(2.0, gt=0, description="CPU limit per checker call (validation)")
+    max_trials: int = Field(
+        400, ge=1, description="answers a checker is validated on per task, at most"
+    )
+
+
 class UniquenessSection(_Strict):
     double_rel_tol: float = Field(
         1e-5, ge=0, description="answers of type double agree within this relative tolerance"
@@ -261,6 +279,13 @@ class UniquenessSection(_Strict):
     plurality_min_support: int = Field(
         2, ge=1, description="... and at least this many solutions give it"
     )
+    invariant_min_inputs: int = Field(
+        3,
+        ge=1,
+        description="a property every credible answer has (a palindrome, sorted, ...) counts as "
+        "part of the statement when seen on at least this many inputs where it could fail",
+    )
+    checker: CheckerSection = CheckerSection()
 
 
 class ProfileSection(_Strict):
@@ -398,6 +423,12 @@ class BuildConfigBase(_Strict):
             update["synthesis"] = synthesis.model_copy(
                 update={"cache_dir": fix(synthesis.cache_dir)}
             )
+        uniqueness = getattr(self, "uniqueness", None)
+        if isinstance(uniqueness, UniquenessSection):
+            checker = uniqueness.checker
+            update["uniqueness"] = uniqueness.model_copy(
+                update={"checker": checker.model_copy(update={"cache_dir": fix(checker.cache_dir)})}
+            )
         return self.model_copy(update=update)
 
     def digest_view(self) -> dict[str, Any]:
@@ -423,8 +454,8 @@ class BuildConfig(BuildConfigBase):
 
     @property
     def sandbox(self) -> SandboxConfig:
-        """The sandbox the correctness stages (generators, testcases) run code in: the Mercury
-        build runs them in its profiling sandbox (``profile.sandbox``), one section for both."""
+        """The sandbox the correctness stages (generators, testcases, checkers) run code in: the
+        Mercury build runs them in its profiling sandbox (``profile.sandbox``), one for both."""
         return self.profile.sandbox
 
 
@@ -567,7 +598,8 @@ class DPEBuildConfig(BuildConfigBase):
     uniqueness: UniquenessSection = UniquenessSection()
     sandbox: SandboxConfig = Field(
         SandboxConfig(limits=SandboxLimits(cpu_seconds=120.0)),
-        description="the sandbox the correctness stages (generators, testcases) run code in",
+        description="the sandbox the correctness stages (generators, testcases, uniqueness "
+        "checkers) run code in",
     )
     runner: RunnerSection = RunnerSection()
     retries: RetrySection = RetrySection()

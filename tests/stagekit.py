@@ -226,12 +226,15 @@ def uniqueness_for_task(
     *,
     margin: float = 2.0,
     min_support: int = 2,
+    **options: Any,
 ) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     """One task's verdict (its row, or None) and the solutions kept (rows); drops go to
-    ``counts`` and ``rejects``."""
+    ``counts`` and ``rejects``. ``options``: the decision's other keywords (``checker``, ...)."""
     (rec,) = records_of([task], solutions)
     ctx = Context("uniqueness")
-    out = decide(ctx, with_answers(rec, record), tol, margin=margin, min_support=min_support)
+    out = decide(
+        ctx, with_answers(rec, record), tol, margin=margin, min_support=min_support, **options
+    )
     counts.drops.update(ctx.drops)
     rejects += ctx.rejects
     if out is None:

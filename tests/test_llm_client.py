@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from quicksilver.config import CheckerSection, SandboxConfig
 from quicksilver.dpe.llm_solutions import SolutionSampler, SolutionSamplingConfig
 from quicksilver.dpe.sas import SaSConfig, SaSSynthesizer
 from quicksilver.llm import ChatClient, LLMConfig
+from quicksilver.multianswer import CheckerWriter
 from quicksilver.prompts import PROMPTS_DIR
 from quicksilver.synth import SynthInput
 from quicksilver.synth.llm import LLMSynthesizer
@@ -30,6 +32,7 @@ TASK = SynthInput(
         ("synthesis.llm.modle", "BuildConfig"),
         ("sas.llm.base_ulr", "DPEBuildConfig"),
         ("candidates.llm.timeout", "DPEBuildConfig"),
+        ("uniqueness.checker.llm.modle", "BuildConfig"),
     ],
 )
 def test_a_misspelt_llm_key_stops_the_build_when_the_config_is_read(key, cls):
@@ -57,6 +60,7 @@ def test_every_llm_path_asks_through_the_one_client(tmp_path):
         LLMSynthesizer(llm, tmp_path).client,
         SaSSynthesizer(SaSConfig(llm=llm, cache_dir=str(tmp_path))).sampler,
         SolutionSampler(SolutionSamplingConfig(llm=llm, cache_dir=str(tmp_path))).sampler,
+        CheckerWriter(CheckerSection(llm=llm, cache_dir=tmp_path), SandboxConfig()).client,
     ]
     assert all(type(p) is ChatClient for p in paths)
 
@@ -69,6 +73,7 @@ def test_prompts_are_package_data_or_a_folder_the_config_names(tmp_path):
         "mercury_generator.j2",
         "sas.j2",
         "dpe_solution.j2",
+        "answer_checker.j2",
     }
     mine = tmp_path / "mine"
     mine.mkdir()

@@ -197,6 +197,9 @@ class Verdict(Record):
     classification: str  # all-agree | equal-up-to-order | minority-wrong | ...
     decision: dict[str, Any] = {}  # the numbers behind it (voters, disputed inputs, rules)
     expected: list[Any]  # one per test input, in ``tests.cases`` order
+    # a task with several valid answers: the validated checker that judges an answer instead of
+    # equality with ``expected`` (Mercury's evaluate_offline source; None: equality)
+    evaluate_offline: str | None = None
 
 
 class Profile(Record):

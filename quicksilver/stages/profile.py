@@ -16,11 +16,8 @@ from quicksilver.pipeline.files import cpu_count
 from quicksilver.pipeline.records import Profile, Runtime, Solution, TaskRecord
 from quicksilver.pipeline.stage import Context, Stage, enough_solutions, keep_or_drop
 from quicksilver.profiler import Case, Job, ProfileTask, profile_many
-from quicksilver.sources.convert import (
-    convert_offline_source,
-    evaluate_offline_source,
-    parse_signature,
-)
+from quicksilver.sources.convert import convert_offline_source, parse_signature
+from quicksilver.stages.uniqueness import evaluate_offline_for
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +35,7 @@ def profile_task_for(record: TaskRecord) -> ProfileTask:
         ),
         kind="class",
         convert_offline=convert_offline_source(sig),
-        evaluate_offline=evaluate_offline_source(sig, any_order=record.verdict.any_order),
+        evaluate_offline=evaluate_offline_for(record),
         difficulty=record.task.difficulty,
     )
 

@@ -38,11 +38,8 @@ from quicksilver.pipeline.stage import Context, Stage
 from quicksilver.publishing.card import CardContext
 from quicksilver.publishing.views import training_views
 from quicksilver.publishing.writer import publish_valid
-from quicksilver.sources.convert import (
-    convert_offline_source,
-    evaluate_offline_source,
-    parse_signature,
-)
+from quicksilver.sources.convert import convert_offline_source, parse_signature
+from quicksilver.stages.uniqueness import evaluate_offline_for
 
 log = logging.getLogger(__name__)
 
@@ -145,7 +142,7 @@ def mercury_row(
         "test_cases": json.dumps(test_cases(record), ensure_ascii=False, sort_keys=True),
         "convert_online": CONVERT_ONLINE,
         "convert_offline": convert_offline_source(sig),
-        "evaluate_offline": evaluate_offline_source(sig, any_order=verdict.any_order),
+        "evaluate_offline": evaluate_offline_for(record),
         # provenance
         "source": task.source,
         "snapshot_sha256": task.snapshot_sha256,

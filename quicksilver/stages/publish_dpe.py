@@ -25,10 +25,10 @@ from quicksilver.publishing.dpe_schema import DPE_FEATURES, check_dpe_row, valid
 from quicksilver.publishing.writer import publish_valid
 from quicksilver.sources.convert import (
     convert_offline_source,
-    evaluate_offline_source,
     parse_signature,
 )
 from quicksilver.stages.publish import test_cases
+from quicksilver.stages.uniqueness import evaluate_offline_for
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ def dpe_row(
         # sorted keys: the form the cases have always been published in
         "test_cases": json.dumps(test_cases(record), sort_keys=True),
         "convert_offline": convert_offline_source(sig),
-        "evaluate_offline": evaluate_offline_source(sig, any_order=verdict.any_order),
+        "evaluate_offline": evaluate_offline_for(record),
         "solutions": [],
         "source": task.source,
         "snapshot_sha256": task.snapshot_sha256,

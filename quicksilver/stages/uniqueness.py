@@ -18,9 +18,17 @@ Per task, on the answers the test-case stage collected:
 
   the solutions ruled out are dropped (``wrong-answer``) with their first failing input, their
   answer, the expected one and what decided it;
-- **cannot tell**: the statement says any of several answers is accepted
-  (``multiple-valid-answers``), or a disputed input stays undecided (``ambiguous-output``): the
-  task is dropped, since one expected output would fail correct solutions.
+- **several valid answers** (docs/uniqueness.md): when the statement says any of several answers
+  is accepted, or every credible answer is chosen from an argument (a substring, a subset of its
+  values), the evidence is weighed again on what every valid answer of an input shares
+  (:func:`quicksilver.multianswer.answer_key`: a scalar's value, a length, the properties every
+  credible answer has); only the solutions that differ there are ``wrong-answer``. Solutions
+  that still give different answers are kept only with a checker the LLM endpoint writes and the
+  sandbox validates (``classification: several-valid-answers``; the task's ``evaluate_offline``
+  from then on); without one the task is dropped (``multiple-valid-answers``), never its
+  correct minority as wrong;
+- **cannot tell**: a disputed input stays undecided (``ambiguous-output``): the task is dropped,
+  since one expected output would fail correct solutions.
 
 Each task's record carries the decision with its numbers (``decision``). Answers of type
 ``double`` agree within a relative tolerance. Near-duplicates found by the dedup stage
@@ -31,16 +39,34 @@ so no behaviour is merged away). Afterwards the minimum-solutions filter is appl
 from __future__ import annotations
 
 import json
+import logging
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from quicksilver.config import UniquenessSection
+from quicksilver.config import SandboxConfig, UniquenessSection
+from quicksilver.multianswer import (
+    CheckerRequest,
+    CheckerWriter,
+    Property,
+    Trial,
+    answer_key,
+    catalog,
+    checkable,
+    checker_evaluate_offline,
+    describe_difference,
+    mine_invariants,
+    mutants,
+    selection_evidence,
+    shared_properties,
+)
 from quicksilver.pipeline.records import CaseResult, Solution, TaskRecord, Verdict, json_digest
 from quicksilver.pipeline.stage import Context, Stage, enough_solutions, keep_or_drop
-from quicksilver.sources.convert import parse_signature
+from quicksilver.sources.convert import Signature, evaluate_offline_source, parse_signature
 from quicksilver.sources.text import says_any_order, says_many_answers
+
+log = logging.getLogger(__name__)
 
 
 def order_free(x: Any) -> Any:
@@ -95,6 +121,14 @@ def group_answers(
     return [((ok, v), m) for (ok, v), m in groups]
 
 
+def _plain(a: CaseResult, seen_as: Callable[[Any], Any] | None) -> dict[str, Any]:
+    """An answer as plain data for :func:`group_answers`, its value seen as ``seen_as`` says (a
+    failure as it is)."""
+    if a.status != "ok" or seen_as is None:
+        return {"status": a.status, "value": a.value, "error": a.error}
+    return {"status": "ok", "value": seen_as(a.value), "error": None}
+
+
 def _short(value: Any, limit: int = 160) -> str:
     text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -132,6 +166,100 @@ def _decide(
     return None, "undecided"
 
 
+@dataclass
+class _Outcome:
+    """What the evidence decided on the disputed inputs (see :func:`_evidence`)."""
+
+    wrong: dict[str, str]  # solution hash -> why it is ruled out (its first failing input)
+    shown_wrong: dict[str, list[int]]  # solution hash -> every input it was ruled out on
+    by: dict[str, str]  # solution hash -> what ruled it out first ("the majority", ...)
+    open_inputs: list[int]  # inputs still undecided
+    votes: dict[int, _Vote]
+    decision: dict[str, Any]
+
+
+# an answer as the evidence compares it: (input index, the solutions to look at) -> hash -> answer
+_View = Callable[[int, list[str]], dict[str, dict[str, Any]]]
+
+
+def _evidence(
+    slug: str,
+    cases: list[dict[str, Any]],
+    by_hash: dict[str, Solution],
+    disputed: list[int],
+    view: _View,
+    example: Callable[[int], Any | None],
+    *,
+    tol: float,
+    margin: float,
+    min_support: int,
+) -> _Outcome:
+    """Decide the disputed inputs: the statement's examples first (``example(i)``: the given
+    answer of input ``i`` as ``view`` compares it, None when it is not an example), then the vote
+    among the solutions still credible, until nothing changes (the module docstring)."""
+    hashes = list(by_hash)
+    wrong: dict[str, str] = {}
+    shown: dict[str, list[int]] = {}
+    by_rule: dict[str, str] = {}
+
+    def rule_out(i: int, group: tuple[tuple[bool, Any], list[str]], want: Any, by: str) -> None:
+        (ok, value), members = group
+        for h in members:
+            shown.setdefault(h, []).append(i)
+            if h not in wrong:
+                by_rule[h] = by
+                wrong[h] = (
+                    f"{slug} solution #{by_hash[h].position}: on input "
+                    f"{_short(cases[i]['input'])} answered {_short(value) if ok else value}, "
+                    f"expected {_short(want)} ({by})"
+                )
+
+    decision: dict[str, Any] = {}
+    decided: set[int] = set()
+    ignored_examples = 0
+    for i in disputed:
+        want = example(i)
+        if want is None:
+            continue
+        groups = group_answers(view(i, hashes), False, tol)
+        match = next((g for g in groups if g[0][0] and answers_equal(g[0][1], want, tol)), None)
+        if match is None:
+            ignored_examples += 1
+            continue
+        decided.add(i)
+        for g in groups:
+            if g[1] is not match[1]:
+                rule_out(i, g, match[0][1], "the statement's example")
+    decision["ruled_out_by_examples"] = len(wrong)
+    if ignored_examples:
+        decision["examples_no_solution_gives"] = ignored_examples
+    votes: dict[int, _Vote] = {}
+    open_inputs = [i for i in disputed if i not in decided]
+    changed = True
+    while changed:
+        changed = False
+        credible = [h for h in hashes if h not in wrong]
+        for i in list(open_inputs):
+            groups = group_answers(view(i, credible), False, tol)
+            chosen, rule = _decide(groups, len(credible), margin, min_support)
+            votes[i] = _Vote(i, [len(m) for _, m in groups], rule)
+            if chosen is None:
+                continue
+            open_inputs.remove(i)
+            for g in groups:
+                if g[1] is not chosen[1]:
+                    rule_out(i, g, chosen[0][1], f"the {rule}")
+                    changed = True
+    rules = [v.rule for v in votes.values()]
+    decision["decided_by"] = {r: rules.count(r) for r in sorted(set(rules))}
+    decision["narrowest"] = min(
+        (v.sizes for v in votes.values() if v.rule in ("majority", "plurality")),
+        key=lambda sz: sz[0] / max(1, sum(sz)),
+        default=None,
+    )
+    return _Outcome(wrong, shown, by_rule, open_inputs, votes, decision)
+
+
 def uniqueness_for_task(
     ctx: Context,
     record: TaskRecord,
@@ -139,9 +267,12 @@ def uniqueness_for_task(
     *,
     margin: float = 2.0,
     min_support: int = 2,
+    invariant_min_inputs: int = 3,
+    checker: CheckerWriter | None = None,
 ) -> TaskRecord | None:
     """Decide a task's expected outputs from the evidence (see the module docstring): the record
-    with its verdict and the solutions that agree with it, or None when the task is dropped."""
+    with its verdict and the solutions that agree with it, or None when the task is dropped.
+    ``checker``: writes a checker for a task with several valid answers (None: no endpoint)."""
     task = record.task
     slug = task.slug
     assert record.tests is not None, "uniqueness reads the testcases stage's records"
@@ -157,8 +288,8 @@ def uniqueness_for_task(
     def per_input(i: int, among: list[str] | None = None) -> dict[str, CaseResult]:
         return {h: answers[h][i] for h in (hashes if among is None else among)}
 
-    def drop_task(reason: str, detail: str, lost: list[str]) -> None:
-        ctx.drop(record, reason, detail, lost=[by_hash[h] for h in lost])
+    def drop_task(reason: str, detail: str, lost: list[str], **extra: Any) -> None:
+        ctx.drop(record, reason, detail, lost=[by_hash[h] for h in lost], **extra)
 
     stated_order_free = says_any_order(statement)
     any_order = stated_order_free
@@ -177,109 +308,98 @@ def uniqueness_for_task(
     if stated_order_free and classification == "all-agree":
         classification = "all-agree (statement: any order)"
 
-    wrong: dict[str, str] = {}
-    chosen_value: dict[int, Any] = {}
-    decision: dict[str, Any] = {"voters": len(hashes), "disputed_inputs": len(disputed)}
+    def value_view(i: int, among: list[str]) -> dict[str, dict[str, Any]]:
+        return {
+            h: _plain(a, order_free if any_order else None) for h, a in per_input(i, among).items()
+        }
 
-    def rule_out(
-        i: int, value_of: tuple[bool, Any], members: list[str], want: Any, by: str
-    ) -> None:
-        ok, value = value_of
-        for h in members:
-            if h not in wrong:
-                wrong[h] = (
-                    f"{slug} solution #{by_hash[h].position}: on input "
-                    f"{_short(cases[i]['input'])} answered "
-                    f"{_short(value) if ok else value}, expected {_short(want)} ({by})"
-                )
-
-    if disputed:
-        if says_many_answers(statement):
-            i = disputed[0]
-            drop_task(
-                "multiple-valid-answers",
-                f"{slug}: the statement accepts any of several answers and the solutions give "
-                f"different ones (first on input {_short(cases[i]['input'])})",
-                hashes,
-            )
+    def value_example(i: int) -> Any | None:
+        digest = json_digest(cases[i]["input"])
+        if digest not in known:
             return None
-        # 1. the statement's examples, with their given answers, rule out solutions first (an
-        #    example answer that no solution gives is not used: it may be written another way)
-        ignored_examples = 0
-        for i in disputed:
-            digest = json_digest(cases[i]["input"])
-            if digest not in known:
-                continue
-            want = order_free(known[digest]) if any_order else known[digest]
-            groups = group_answers(per_input(i), any_order, tol)
-            match = next((g for g in groups if g[0][0] and answers_equal(g[0][1], want, tol)), None)
-            if match is None:
-                ignored_examples += 1
-                continue
-            chosen_value[i] = match[0][1]
-            for value_of, members in groups:
-                if members is not match[1]:
-                    rule_out(i, value_of, members, match[0][1], "the statement's example")
-        decision["ruled_out_by_examples"] = len(wrong)
-        if ignored_examples:
-            decision["examples_no_solution_gives"] = ignored_examples
-        # 2. agreement on the other inputs, among the solutions not yet ruled out; a solution
-        #    shown wrong on one input loses its vote on the others, so decide until nothing moves
-        votes: dict[int, _Vote] = {}
-        open_inputs = [i for i in disputed if i not in chosen_value]
-        changed = True
-        while changed:
-            changed = False
+        return order_free(known[digest]) if any_order else known[digest]
+
+    wrong: dict[str, str] = {}
+    decision: dict[str, Any] = {"voters": len(hashes), "disputed_inputs": len(disputed)}
+    evaluate: str | None = None
+    if disputed:
+        by_value = _evidence(
+            slug, cases, by_hash, disputed, value_view, value_example,
+            tol=tol, margin=margin, min_support=min_support,
+        )  # fmt: skip
+        # do the disagreements look like several valid answers? (docs/uniqueness.md)
+        credible = [h for h in hashes if h not in by_value.wrong]
+        seen = [
+            (
+                [*cases[i]["input"]],
+                [a.value for h in credible if (a := answers[h][i]).status == "ok"],
+            )
+            for i in range(len(cases))
+        ]
+        found = shared_properties(catalog(len(sig.params), [n for n, _ in sig.params]), seen)
+        stated_many = says_many_answers(statement)
+        evidence = [
+            *(["the statement accepts any of several answers"] if stated_many else []),
+            *filter(None, [selection_evidence(found)]),
+        ]
+        if not evidence:
+            outcome, wrong = by_value, by_value.wrong
+            decision.update(outcome.decision)
+        else:
+            invariants = mine_invariants(found, invariant_min_inputs)
+            decision["several_answers"] = {
+                "evidence": evidence,
+                "invariants": [p.name for p in invariants],
+            }
+            outcome, survivors, split = _by_properties(
+                slug, cases, by_hash, answers, disputed, known, sig, invariants, any_order,
+                stated_many=stated_many, tol=tol, margin=margin, min_support=min_support,
+            )  # fmt: skip
+            wrong = outcome.wrong
+            decision.update(outcome.decision)
+            if not outcome.open_inputs and (split or stated_many):
+                evaluate = _checker_or_drop(
+                    ctx, record, checker, cases, answers, survivors, outcome, known, sig,
+                    evidence, split, decision, any_order=any_order,
+                )  # fmt: skip
+                if evaluate is None:
+                    return None
+                classification = "several-valid-answers"
+        if outcome.open_inputs:
+            i = outcome.open_inputs[0]
+            sizes = "/".join(str(n) for n in outcome.votes[i].sizes)
             credible = [h for h in hashes if h not in wrong]
-            for i in list(open_inputs):
-                groups = group_answers(per_input(i, credible), any_order, tol)
-                chosen, rule = _decide(groups, len(credible), margin, min_support)
-                votes[i] = _Vote(i, [len(m) for _, m in groups], rule)
-                if chosen is None:
-                    continue
-                open_inputs.remove(i)
-                chosen_value[i] = chosen[0][1]
-                for value_of, members in groups:
-                    if members is not chosen[1]:
-                        rule_out(i, value_of, members, chosen[0][1], f"the {rule}")
-                        changed = True
-        rules = [v.rule for v in votes.values()]
-        decision["decided_by"] = {r: rules.count(r) for r in sorted(set(rules))}
-        decision["narrowest"] = min(
-            (v.sizes for v in votes.values() if v.rule in ("majority", "plurality")),
-            key=lambda sz: sz[0] / max(1, sum(sz)),
-            default=None,
-        )
-        if open_inputs:
-            i = open_inputs[0]
-            sizes = "/".join(str(n) for n in votes[i].sizes)
-            credible = [h for h in hashes if h not in wrong]
-            decision["undecided_inputs"] = len(open_inputs)
+            decision["undecided_inputs"] = len(outcome.open_inputs)
+            what = "" if "several_answers" not in decision else " in what every valid answer shares"
             drop_task(
                 "ambiguous-output",
                 f"{slug}: on input {_short(cases[i]['input'])} the {len(credible)} solutions "
-                f"still credible split {sizes}: no answer has a majority or a clear plurality "
-                f"(at least {min_support} and {margin:g}x the next), cannot tell the right "
-                "answer",
+                f"still credible split {sizes}{what}: no answer has a majority or a clear "
+                f"plurality (at least {min_support} and {margin:g}x the next), cannot tell the "
+                "right answer",
                 credible,
             )
             for h, detail in wrong.items():
                 ctx.drop(by_hash[h], "wrong-answer", detail)
             return None
-        classification = "minority-wrong"
+        if evaluate is None:
+            classification = "minority-wrong"
     for h, detail in wrong.items():
         ctx.drop(by_hash[h], "wrong-answer", detail)
     kept = [h for h in hashes if h not in wrong]
     if not kept:
         drop_task("ambiguous-output", f"{slug}: no solution agrees with the expected answers", [])
         return None
-    kept = _drop_near_duplicates(ctx, slug, kept, by_hash, len(cases))
-    # the kept solutions agree on every input (up to order / tolerance where that applies)
+    reference = kept[0]  # its answers are the expected ones (a checker was validated with them)
+    kept = _drop_near_duplicates(ctx, slug, kept, by_hash, len(cases), same=evaluate is None)
+    # the kept solutions agree on every input (up to order / tolerance where that applies), or
+    # all pass the task's checker
     verdict = Verdict(
         any_order=any_order,
         classification=classification,
         decision=decision,
-        expected=[a.value for a in answers[kept[0]]],
+        expected=[a.value for a in answers[reference]],
+        evaluate_offline=evaluate,
     )
     # each solution's CPU over the test cases when its answers were collected (natively): what
     # measuring it will cost, roughly (the profiler starts the heaviest first); the answers
@@ -296,12 +416,204 @@ def uniqueness_for_task(
     return record.with_solutions(solutions, verdict=verdict)
 
 
+def _by_properties(
+    slug: str,
+    cases: list[dict[str, Any]],
+    by_hash: dict[str, Solution],
+    answers: dict[str, list[CaseResult]],
+    disputed: list[int],
+    known: dict[str, Any],
+    sig: Signature,
+    invariants: list[Property],
+    any_order: bool,
+    *,
+    stated_many: bool,
+    tol: float,
+    margin: float,
+    min_support: int,
+) -> tuple[_Outcome, list[str], list[int]]:
+    """The evidence on what every valid answer shares (:func:`answer_key`) instead of the answers
+    themselves: the solutions it rules out are shown wrong; the inputs where the survivors still
+    give different answers are the split (their answers may all be valid)."""
+
+    def key(i: int, value: Any) -> list[Any]:
+        return answer_key(
+            value, [*cases[i]["input"]], sig.returns, invariants, one_value=not stated_many
+        )
+
+    def key_view(i: int, among: list[str]) -> dict[str, dict[str, Any]]:
+        return {h: _plain(answers[h][i], lambda v: key(i, v)) for h in among}
+
+    def key_example(i: int) -> Any | None:
+        digest = json_digest(cases[i]["input"])
+        return key(i, known[digest]) if digest in known else None
+
+    hashes = list(by_hash)
+    outcome = _evidence(
+        slug, cases, by_hash, disputed, key_view, key_example,
+        tol=tol, margin=margin, min_support=min_support,
+    )  # fmt: skip
+    for h in outcome.wrong:
+        # name what differs from every credible answer, besides the values
+        i = outcome.shown_wrong[h][0]
+        a = answers[h][i]
+        if a.status == "ok":
+            shared, member = _leading(i, outcome, key_view, hashes, tol)
+            want = answers[member][i].value if member else None
+            outcome.wrong[h] = (
+                f"{slug} solution #{by_hash[h].position}: on input {_short(cases[i]['input'])} "
+                f"answered {_short(a.value)}, expected {_short(want)} ({outcome.by[h]}: "
+                f"{describe_difference(key(i, a.value), shared)})"
+            )
+    survivors = [h for h in hashes if h not in outcome.wrong]
+    split = [
+        i
+        for i in disputed
+        if len(group_answers({h: answers[h][i] for h in survivors}, any_order, tol)) > 1
+    ]
+    return outcome, survivors, split
+
+
+def _leading(
+    i: int, outcome: _Outcome, view: _View, hashes: list[str], tol: float
+) -> tuple[list[Any], str | None]:
+    """The key the credible solutions share on input ``i``, and one of them."""
+    credible = [h for h in hashes if h not in outcome.wrong]
+    groups = group_answers(view(i, credible), False, tol)
+    return next(((g[0][1], g[1][0]) for g in groups if g[0][0]), (["value", None], None))
+
+
+def _distinct(values: list[Any], limit: int = 4) -> str:
+    out: list[str] = []
+    for v in values:
+        text = _short(v, 60)
+        if text not in out:
+            out.append(text)
+    more = f" and {len(out) - limit} more" if len(out) > limit else ""
+    return ", ".join(out[:limit]) + more
+
+
+def _checker_or_drop(
+    ctx: Context,
+    record: TaskRecord,
+    checker: CheckerWriter | None,
+    cases: list[dict[str, Any]],
+    answers: dict[str, list[CaseResult]],
+    survivors: list[str],
+    outcome: _Outcome,
+    known: dict[str, Any],
+    sig: Signature,
+    evidence: list[str],
+    split: list[int],
+    decision: dict[str, Any],
+    *,
+    any_order: bool,
+) -> str | None:
+    """The evaluate_offline of a task whose survivors' answers may all be valid: a checker the
+    endpoint wrote and every solution's answers validated; None when there is none, the task
+    then dropped (``multiple-valid-answers``) with the inputs and answers that show it."""
+    slug = record.slug
+    by_hash = {str(s.hash): s for s in record.solutions}
+    where = split[0] if split else None
+    shown = (
+        f" (first on input {_short(cases[where]['input'])}: "
+        f"{_distinct([answers[h][where].value for h in survivors])})"
+        if where is not None
+        else ""
+    )
+    why = (
+        f"{slug}: the answers look like several valid ones ({'; '.join(evidence)}): "
+        f"the {len(survivors)} credible solutions give different answers on {len(split)} "
+        f"input(s){shown}"
+        if split
+        else f"{slug}: {'; '.join(evidence)}, and the solutions give different answers{shown}"
+    )
+    cannot = checkable(sig)
+    if checker is None or not checker.configured or cannot:
+        because = (
+            f"no checker: {cannot}"
+            if cannot
+            else "no LLM endpoint to write a checker (uniqueness.checker.llm)"
+        )
+        detail = f"{why}; {because}, and one expected output would fail correct solutions"
+    else:
+        expected = {i: answers[survivors[0]][i].value for i in range(len(cases))}
+        trials = _trials(cases, answers, survivors, outcome, expected, checker.section.max_trials)
+        request = CheckerRequest(
+            slug=slug,
+            title=str(record.task.question.get("title") or slug),
+            statement=record.task.statement,
+            starter_code=record.task.prompt,
+            params=[{"name": n, "type": t} for n, t in sig.params],
+            returns=sig.returns,
+            examples=[
+                {
+                    "args": json.dumps(cases[i]["input"]),
+                    "answers": _distinct([answers[h][i].value for h in survivors]),
+                }
+                for i in split[:3]
+            ],
+        )
+        assert record.tests is not None
+        result = checker.write(request, trials, seed=record.tests.seed)
+        decision["checker"] = result.record()
+        if result.code is not None:
+            log.info("%s: kept with a checker (%d trials)", slug, len(trials))
+            return checker_evaluate_offline(result.code)
+        detail = f"{why}; no checker: {result.reason}"
+    for h, d in outcome.wrong.items():
+        ctx.drop(by_hash[h], "wrong-answer", d)
+    ctx.drop(
+        record,
+        "multiple-valid-answers",
+        detail,
+        lost=[by_hash[h] for h in survivors],
+        decision=decision,
+    )
+    return None
+
+
+def _trials(
+    cases: list[dict[str, Any]],
+    answers: dict[str, list[CaseResult]],
+    survivors: list[str],
+    outcome: _Outcome,
+    expected: dict[int, Any],
+    limit: int,
+) -> list[Trial]:
+    """What a checker must say: accept every credible solution's answer on every input, reject
+    the answers shown wrong and the reference answers made shorter or larger."""
+    trials: list[Trial] = []
+    seen: set[str] = set()
+
+    def add(i: int, answer: Any, accept: bool, why: str) -> None:
+        tag = json.dumps([i, answer], sort_keys=True)
+        if tag not in seen and len(trials) < limit:
+            seen.add(tag)
+            trials.append(Trial(i, [*cases[i]["input"]], answer, expected[i], accept, why))
+
+    for i in range(len(cases)):
+        for h in survivors:
+            if answers[h][i].status == "ok":
+                add(i, answers[h][i].value, True, "a credible solution's answer")
+    for h, inputs in outcome.shown_wrong.items():
+        for i in inputs:
+            if answers[h][i].status == "ok":
+                add(i, answers[h][i].value, False, "an answer shown wrong")
+    for i in range(len(cases)):
+        for m in mutants(expected[i]):
+            add(i, m, False, "the reference answer changed")
+    return trials
+
+
 def _drop_near_duplicates(
     ctx: Context,
     slug: str,
     kept: list[str],
     by_hash: dict[str, Solution],
     n_inputs: int,
+    *,
+    same: bool = True,
 ) -> list[str]:
     """Near-duplicates (the dedup stage's groups, ``near_group``) are removed only now, among
     solutions that passed: they give the same answers on every input, so no behaviour is merged
@@ -323,25 +635,37 @@ def _drop_near_duplicates(
             "near-duplicate",
             f"{slug} solution #{sol.position}: near-duplicate of solution "
             f"#{keeper.position} ({sol.near_detail or 'same near-duplicate group'}); "
-            f"both pass and give the same answers on all {n_inputs} inputs",
+            f"both pass and give the same answers on all {n_inputs} inputs"
+            if same
+            else f"both pass the task's checker on all {n_inputs} inputs",
         )
     order = {h: k for k, h in enumerate(kept)}
     return sorted(out, key=order.__getitem__)
 
 
 def uniqueness(
-    ctx: Context, records: list[TaskRecord], *, uniqueness: UniquenessSection, min_solutions: int
+    ctx: Context,
+    records: list[TaskRecord],
+    *,
+    uniqueness: UniquenessSection,
+    min_solutions: int,
+    sandbox: SandboxConfig | None = None,
 ) -> list[TaskRecord]:
-    """Each task of the shard with its expected outputs, the solutions that disagree dropped;
-    then the minimum-solutions filter again."""
+    """Each task of the shard with its expected outputs (or its checker), the solutions that
+    disagree dropped; then the minimum-solutions filter again. ``sandbox``: where a checker the
+    endpoint writes is validated (default: the default sandbox)."""
+    section = uniqueness
+    checker = CheckerWriter(section.checker, sandbox or SandboxConfig())
     decided = []
     for record in records:
         result = uniqueness_for_task(
             ctx,
             record,
-            uniqueness.double_rel_tol,
-            margin=uniqueness.plurality_margin,
-            min_support=uniqueness.plurality_min_support,
+            section.double_rel_tol,
+            margin=section.plurality_margin,
+            min_support=section.plurality_min_support,
+            invariant_min_inputs=section.invariant_min_inputs,
+            checker=checker if checker.configured else None,
         )
         if result is not None:
             decided.append(result)
@@ -350,9 +674,21 @@ def uniqueness(
     )
 
 
+def evaluate_offline_for(record: TaskRecord) -> str:
+    """The task's judge: the checker the uniqueness stage kept it with, else equality with the
+    expected output (in any order when the verdict says so). The profile stage, the published
+    rows and therefore scoring all judge with it."""
+    assert record.verdict is not None, "the uniqueness stage has decided the task"
+    if record.verdict.evaluate_offline:
+        return record.verdict.evaluate_offline
+    return evaluate_offline_source(
+        parse_signature(record.task.meta), any_order=record.verdict.any_order
+    )
+
+
 UNIQUENESS = Stage(
     "uniqueness",
     logic=uniqueness,
-    reads=("uniqueness", "filters.min_solutions"),
+    reads=("uniqueness", "filters.min_solutions", "sandbox"),
     sharded=True,
 )
