@@ -39,13 +39,15 @@ def candidates(
     ctx: Context, records: list[TaskRecord], *, candidates: CandidatesSection
 ) -> list[TaskRecord]:
     """The snapshots' solutions plus an LLM's samples plus model sample files."""
-    from quicksilver.samples import load_samples
+    from quicksilver.samples import load_samples, slug_form
 
     section = candidates
     added: dict[str, list[Solution]] = {r.slug: [] for r in records}
     by_name: dict[str, TaskRecord] = {}
     for r in records:
-        for name in (r.slug, str(r.task.id or "")):
+        # a sample names its task as the snapshot's attach-samples does: titleSlug, frontend id
+        # or questionId (``HumanEval/0``, as evalplus and the bigcode harness write it)
+        for name in (r.slug, str(r.task.id or ""), str(r.task.question.get("questionId") or "")):
             if name:
                 by_name.setdefault(name, r)
 
@@ -94,7 +96,7 @@ def candidates(
         for src, reason in loaded.rejects:
             ctx.drop({"slug": None}, "malformed-sample", f"{src}: {reason}")
         for sample in loaded.samples:
-            target = by_name.get(sample.task)
+            target = by_name.get(sample.task) or by_name.get(slug_form(sample.task))
             if target is None:
                 ctx.drop(
                     {"slug": sample.task},
