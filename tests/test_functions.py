@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from quicksilver.config import BuildConfig
 from quicksilver.samples import function_solution, slug_form
 from quicksilver.sources.convert import UnsupportedSignature, parse_signature
 from quicksilver.sources.functions import (
@@ -254,3 +255,27 @@ def test_completions_as_evalplus_and_bigcode_write_them() -> None:
     assert function_solution(prompt, "add", whole) == whole
     assert slug_form("HumanEval/12") == "humaneval-12" and slug_form("Mbpp/2") == "mbpp-2"
     assert json.dumps(slug_form("two-sum")) == '"two-sum"'
+
+
+def test_dpe_preflight_says_one_solution_per_task_is_not_enough(tmp_path: Path, caplog) -> None:
+    from quicksilver.config import DPEBuildConfig
+    from quicksilver.preflight import solutions_check
+
+    for n in range(3):
+        _function_snapshot(tmp_path / "snap", f"t-{n}", PROMPT, "pair_sum")
+    cfg = DPEBuildConfig(snapshots=[tmp_path / "snap"], out_dir=tmp_path / "out")
+    problem = solutions_check(cfg)
+    assert problem is not None and problem.startswith(
+        "every one of the 3 question(s) has fewer than 10 solutions (at most 1;"
+    )
+    assert "attach-samples" in problem and "candidates.sample_files" in problem
+    with_samples = cfg.model_copy(
+        update={
+            "candidates": cfg.candidates.model_copy(
+                update={"sample_files": [{"path": tmp_path / "s.jsonl", "model": "m"}]}
+            )
+        }
+    )
+    assert solutions_check(with_samples) is None  # the candidates stage may add enough
+    assert "3 of 3 question(s) have fewer than 10 solutions" in caplog.text
+    assert solutions_check(BuildConfig(snapshots=[tmp_path / "snap"])) is None  # Mercury: no
