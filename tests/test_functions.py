@@ -279,3 +279,21 @@ def test_dpe_preflight_says_one_solution_per_task_is_not_enough(tmp_path: Path, 
     assert solutions_check(with_samples) is None  # the candidates stage may add enough
     assert "3 of 3 question(s) have fewer than 10 solutions" in caplog.text
     assert solutions_check(BuildConfig(snapshots=[tmp_path / "snap"])) is None  # Mercury: no
+
+
+def test_a_tuple_answer_compares_as_the_list_it_is_published_as(monkeypatch) -> None:
+    import quicksilver
+    from quicksilver.sources.convert import evaluate_offline_source
+
+    runtime = Path(quicksilver.__file__).parent / "sandbox" / "runtime"
+    monkeypatch.syspath_prepend(str(runtime))  # for the source's `import lctk`
+
+    sig = parse_signature(
+        {"name": "f", "params": [{"name": "x", "type": "integer"}], "return": {"type": "integer[]"}}
+    )
+    scope: dict = {}
+    exec(evaluate_offline_source(sig, tuples_as_lists=True), scope)  # our own generated source
+    assert scope["evaluate_offline"]([1], (3, (4,)), [3, [4]]) is True
+    assert scope["evaluate_offline"]([1], (3, 5), [3, 4]) is False
+    exec(evaluate_offline_source(sig), scope)  # LeetCode rows: unchanged, exact
+    assert scope["evaluate_offline"]([1], (3, 4), [3, 4]) is False

@@ -38,7 +38,11 @@ def profile_task_for(record: TaskRecord) -> ProfileTask:
         ),
         kind=record.task.kind,
         convert_offline=convert_offline_source(sig),
-        evaluate_offline=evaluate_offline_source(sig, any_order=record.verdict.any_order),
+        evaluate_offline=evaluate_offline_source(
+            sig,
+            any_order=record.verdict.any_order,
+            tuples_as_lists=record.task.kind == "function",
+        ),
         difficulty=record.task.difficulty,
     )
 

@@ -146,7 +146,9 @@ def mercury_row(
         "test_cases": json.dumps(test_cases(record), ensure_ascii=False, sort_keys=True),
         "convert_online": CONVERT_ONLINE,
         "convert_offline": convert_offline_source(sig),
-        "evaluate_offline": evaluate_offline_source(sig, any_order=verdict.any_order),
+        "evaluate_offline": evaluate_offline_source(
+            sig, any_order=verdict.any_order, tuples_as_lists=task.kind == "function"
+        ),
         # provenance
         "source": task.source,
         "snapshot_sha256": task.snapshot_sha256,

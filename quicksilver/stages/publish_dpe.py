@@ -94,7 +94,9 @@ def dpe_row(
         # sorted keys: the form the cases have always been published in
         "test_cases": json.dumps(test_cases(record), sort_keys=True),
         "convert_offline": convert_offline_source(sig),
-        "evaluate_offline": evaluate_offline_source(sig, any_order=verdict.any_order),
+        "evaluate_offline": evaluate_offline_source(
+            sig, any_order=verdict.any_order, tuples_as_lists=task.kind == "function"
+        ),
         "solutions": [],
         "source": task.source,
         "snapshot_sha256": task.snapshot_sha256,
