@@ -172,7 +172,7 @@ def solutions_check(cfg: BuildConfigBase) -> str | None:
         return (
             f"every one of the {len(counts)} question(s) has fewer than {need} solutions (at most "
             f"{most}; filters.min_solutions / selection.min_solutions), and nothing adds any: the "
-            f"DPE build needs several solutions per task to cluster them by cost. {NEEDS_SOLUTIONS}"
+            f"DPE build needs several solutions per task to cluster them by cost; {NEEDS_SOLUTIONS}"
         )
     if short:
         log.warning(
@@ -184,7 +184,7 @@ def solutions_check(cfg: BuildConfigBase) -> str | None:
             ", ..." if len(short) > 5 else "",
             "; the candidates stage may add some"
             if adds
-            else f": they will be dropped. {NEEDS_SOLUTIONS}",
+            else f": they will be dropped; {NEEDS_SOLUTIONS}",
         )
     return None
 
