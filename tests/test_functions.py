@@ -35,6 +35,7 @@ from quicksilver.sources.text import constraint_lines
 from quicksilver.stages.generators import synth_input
 from quicksilver.stages.splits import split_tasks
 from quicksilver.synth.offline import synthesize_offline, synthesize_offline_perf
+from tests.conftest import requires_bwrap
 from tests.stagekit import filter_stage, load_stage
 
 PROMPT = '''from typing import List
@@ -297,3 +298,22 @@ def test_a_tuple_answer_compares_as_the_list_it_is_published_as(monkeypatch) -> 
     assert scope["evaluate_offline"]([1], (3, 5), [3, 4]) is False
     exec(evaluate_offline_source(sig), scope)  # LeetCode rows: unchanged, exact
     assert scope["evaluate_offline"]([1], (3, 4), [3, 4]) is False
+
+
+@requires_bwrap
+def test_snapshot_check_passes_a_tuple_answer_against_its_json_list(tmp_path: Path) -> None:
+    from quicksilver.sources.check import check_snapshot_dir
+
+    prompt = "def split_sum(xs):\n    '''>>> split_sum([1, 2])\n    (1, 2)\n    '''\n"
+    _function_snapshot(
+        tmp_path, "split-sum", prompt, "split_sum", tests=[{"input": [[1, 2]], "expected": [1, 2]}]
+    )
+    path = tmp_path / "split-sum.json"
+    data = json.loads(path.read_text())
+    data["solutions"] = [
+        {"code": prompt + "    return (min(xs), max(xs))\n", "source": "canonical"},
+        {"code": prompt + "    return (max(xs), min(xs))\n", "source": "model", "model": "m"},
+    ]
+    path.write_text(json.dumps(data))
+    report = check_snapshot_dir(tmp_path)
+    assert [c.status for c in report.checked] == ["passed", "failed"]
