@@ -317,3 +317,16 @@ def test_snapshot_check_passes_a_tuple_answer_against_its_json_list(tmp_path: Pa
     path.write_text(json.dumps(data))
     report = check_snapshot_dir(tmp_path)
     assert [c.status for c in report.checked] == ["passed", "failed"]
+
+
+def test_snapshot_stats_name_the_functions_the_build_cannot_type(tmp_path: Path) -> None:
+    from quicksilver.sources.stats import snapshot_stats
+
+    _function_snapshot(tmp_path, "pair-sum", PROMPT, "pair_sum")
+    _function_snapshot(
+        tmp_path, "by-key", "def by_key(d):\n    '''by_key({'a': 1}) == 1'''\n", "by_key"
+    )
+    st = snapshot_stats(tmp_path)
+    assert list(st.unsupported) == ["by-key"]
+    assert st.unsupported["by-key"].startswith("parameter d is not inferable: a dict value")
+    assert st.by_difficulty == {"Unrated": 2}
