@@ -39,7 +39,7 @@ def candidates(
     ctx: Context, records: list[TaskRecord], *, candidates: CandidatesSection
 ) -> list[TaskRecord]:
     """The snapshots' solutions plus an LLM's samples plus model sample files."""
-    from quicksilver.samples import load_samples, slug_form
+    from quicksilver.samples import function_solution, load_samples, slug_form
 
     section = candidates
     added: dict[str, list[Solution]] = {r.slug: [] for r in records}
@@ -52,7 +52,10 @@ def candidates(
                 by_name.setdefault(name, r)
 
     def add(record: TaskRecord, code: str, source: str, model: str | None, where: str) -> None:
-        code = normalise_code(_as_solution(record.task.prompt, record.task.entry_point, code))
+        task = record.task
+        if task.kind == "function" and task.entry_point:  # a body continues the prompt
+            code = function_solution(task.prompt, task.entry_point, code)
+        code = normalise_code(_as_solution(task.prompt, task.entry_point, code))
         try:
             ast.parse(code)
         except SyntaxError as exc:
