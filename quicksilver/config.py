@@ -390,6 +390,20 @@ class RetrySection(_Strict):
         return [self.backoff_seconds * 2**i for i in range(self.attempts)]
 
 
+class FunctionsSection(_Strict):
+    """Function-style tasks (HumanEval, MBPP): no LeetCode metaData, no Constraints section.
+    Their types and the bounds of generated inputs come from their own example calls
+    (quicksilver/sources/functions.py)."""
+
+    max_length: int = Field(
+        100_000,
+        ge=1,
+        description="longest list or string a generated input may hold (the examples set the "
+        "shortest, and the values' ranges); Mercury's test inputs stay within synthesis.size_cap, "
+        "DPE's performance inputs grow up to this",
+    )
+
+
 class BuildConfigBase(_Strict):
     """What every build's config has: its name, the questions it builds from, its output."""
 
@@ -401,6 +415,7 @@ class BuildConfigBase(_Strict):
     )
     only: list[str] | None = Field(None, description="build only these task slugs")
     out_dir: Path = Path("data/build")
+    functions: FunctionsSection = FunctionsSection()
 
     @model_validator(mode="after")
     def _paths(self) -> Self:

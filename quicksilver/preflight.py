@@ -33,6 +33,7 @@ from pydantic import BaseModel
 
 from quicksilver.config import BuildConfigBase, MeasureConfig, SandboxConfig
 from quicksilver.fsutil import WriteError, check_writable_dir, is_storage_error
+from quicksilver.pipeline.stage import NEEDS_SOLUTIONS
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -130,6 +131,61 @@ def snapshots_check(cfg: BuildConfigBase) -> str | None:
             return f"none of the {len(missing)} slug(s) in only is in the snapshots: {listed}"
         if missing:
             log.warning("only: %s not in the snapshots; built without them", ", ".join(missing))
+    return None
+
+
+def _solutions_per_question(files: list[Path], only: list[str] | None) -> dict[str, int]:
+    """Python 3 solutions per question of the snapshot files (unreadable files left out: the load
+    stage sets them aside with their reason)."""
+    out: dict[str, int] = {}
+    for path in files:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            slug = str(data["question"]["titleSlug"])
+            sols = data.get("solutions") or []
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if only is not None and slug not in only:
+            continue
+        out[slug] = sum(isinstance(s, dict) and s.get("lang", "python3") == "python3" for s in sols)
+    return out
+
+
+def solutions_check(cfg: BuildConfigBase) -> str | None:
+    """A DPE build clusters solutions by cost, so a task needs several (``filters.min_solutions``
+    and ``selection.min_solutions``). When no question of the snapshots has enough and nothing
+    adds solutions (no LLM endpoint, no sample file), the build stops here, saying so, rather than
+    run every stage to publish nothing: HumanEval alone, one canonical solution per task, is that
+    case. Where only some questions lack solutions, a warning says how many."""
+    candidates = getattr(cfg, "candidates", None)
+    selection = getattr(cfg, "selection", None)
+    if candidates is None or selection is None:  # not a DPE build
+        return None
+    need = max(cfg.filters.min_solutions, selection.min_solutions)  # type: ignore[attr-defined]
+    counts = _solutions_per_question(_question_files(cfg), cfg.only)
+    if not counts:
+        return None  # snapshots_check says what is wrong
+    short = sorted(s for s, n in counts.items() if n < need)
+    adds = candidates.sample_files or (candidates.llm.resolved().configured and candidates.n > 0)
+    if len(short) == len(counts) and not adds:
+        most = max(counts.values())
+        return (
+            f"every one of the {len(counts)} question(s) has fewer than {need} solutions (at most "
+            f"{most}; filters.min_solutions / selection.min_solutions), and nothing adds any: the "
+            f"DPE build needs several solutions per task to cluster them by cost; {NEEDS_SOLUTIONS}"
+        )
+    if short:
+        log.warning(
+            "%d of %d question(s) have fewer than %d solutions in the snapshots (%s%s)%s",
+            len(short),
+            len(counts),
+            need,
+            ", ".join(short[:5]),
+            ", ..." if len(short) > 5 else "",
+            "; the candidates stage may add some"
+            if adds
+            else f": they will be dropped; {NEEDS_SOLUTIONS}",
+        )
     return None
 
 
@@ -238,6 +294,7 @@ BUILD_CHECKS: list[Check] = [
     sandbox_check,
     meter_check,
     snapshots_check,
+    solutions_check,
     output_check,
     splits_check,
     publish_check,

@@ -7,11 +7,18 @@
 
 A malformed line or entry (invalid JSON, a byte that is not UTF-8, no task or code) is set aside
 with its place (``file:line`` or ``file[i]``) and reason; the others still load.
+
+For function-style tasks (HumanEval) a ``completion`` is often only the body that continues the
+task's prompt: :func:`function_solution` makes the whole solution of it, as evalplus and the
+bigcode harness do. A sample's ``task_id`` may be the benchmark's own (``HumanEval/0``): its
+:func:`slug_form` is the slug the snapshot converter gave the task.
 """
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -81,6 +88,34 @@ def _undecodable(value: Any) -> str | None:
         if found:
             return found.split(" at column")[0]  # columns of a nested value mean nothing
     return None
+
+
+def slug_form(name: str) -> str:
+    """A benchmark's task id as the snapshot converters make slugs of it: ``HumanEval/0`` ->
+    ``humaneval-0`` (``Mbpp/2`` -> ``mbpp-2``); a LeetCode slug is its own slug form."""
+    return name.strip().lower().replace("/", "-").replace("_", "-")
+
+
+def defines_function(code: str, name: str) -> bool:
+    """Whether ``code`` defines a top-level function ``name`` (a textual check when it does not
+    parse: the judge reports the syntax error)."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return re.search(rf"^def\s+{re.escape(name)}\s*\(", code, re.M) is not None
+    return any(
+        isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name
+        for node in tree.body
+    )
+
+
+def function_solution(prompt: str, entry_point: str, completion: str) -> str:
+    """A function-style task's solution from a completion, as HumanEval's harness, evalplus and
+    the bigcode harness take it: a completion that defines the entry point is the whole solution;
+    otherwise it is the body that continues the prompt, and the prompt is put before it."""
+    if defines_function(completion, entry_point):
+        return completion
+    return prompt + completion
 
 
 def load_samples(path: str | Path) -> SampleSet:

@@ -49,7 +49,7 @@ from quicksilver.metrics import (
 )
 from quicksilver.profiler import Job, ProfileTask, RunResult, profile_many, profile_solution
 from quicksilver.records import TaskRecord
-from quicksilver.samples import Sample
+from quicksilver.samples import Sample, function_solution, slug_form
 
 log = logging.getLogger(__name__)
 
@@ -815,13 +815,20 @@ def score(
     missing: list[str] = []
     outside = 0
     for name, group in samples.items():
-        found = index.get(name)
+        found = index.get(name) or index.get(slug_form(name))  # HumanEval/0: humaneval-0
         if found is None and name in left_out:
             outside += len(group)
             continue
         if found is None:
             missing.append(name)
             continue
+        if found.task_kind == "function":  # a completion may be the body after the prompt
+            group = [
+                dataclasses.replace(
+                    s, code=function_solution(found.prompt, found.entry_point, s.code)
+                )
+                for s in group
+            ]
         wanted.setdefault(found.task_key, (found, []))[1].extend(group)
     # One task may be named by its slug in some samples and its id in others: number its
     # samples afresh so that every sample keeps its own identity.

@@ -153,6 +153,7 @@ def test_function_style_compares_exactly_whatever_the_docstring_says() -> None:
     )
     assert task.kind == "function" and task.entry_point == "add"
     assert "sorted(" not in task.evaluate_offline
+    assert "as_lists(got)" in task.evaluate_offline  # a tuple answer as the JSON list
 
 
 def failed(**kw: Any) -> SolutionCheck:

@@ -145,7 +145,8 @@ def test_filters_drop_each_kind_with_its_reason():
             },
         ),
         _task("lonely"),
-        _task("unrated", difficulty=None),
+        _task("unrated", difficulty=None),  # difficulty is optional: kept
+        _task("no-statement", content=None),
     ]
     tasks[2]["question"]["metaData"] = json.dumps(tasks[2]["meta"])
     sols = (
@@ -154,10 +155,11 @@ def test_filters_drop_each_kind_with_its_reason():
         + _sols(2, "node")
         + _sols(1, "lonely")
         + _sols(3, "unrated")
+        + _sols(2, "no-statement")
     )
     out = filter_stage(tasks, sols, min_solutions_=2)
-    assert [t["slug"] for t in out["tasks"]] == ["ok"]
-    assert len(out["solutions"]) == 2
+    assert [t["slug"] for t in out["tasks"]] == ["ok", "unrated"]
+    assert len(out["solutions"]) == 5
     assert out["counts"].drops == {
         "paid-only": 1,
         "unsupported-type": 1,
@@ -168,6 +170,8 @@ def test_filters_drop_each_kind_with_its_reason():
     assert len(node) == 3 and all("Node" in r["detail"] for r in node)  # task + its 2 solutions
     lonely = next(r for r in out["rejects"] if r["slug"] == "lonely" and "hash" not in r)
     assert "1 solution(s) after dedup, fewer than 2" in lonely["detail"]
+    missing = next(r for r in out["rejects"] if r["reason"] == "missing-field" and "hash" not in r)
+    assert missing["slug"] == "no-statement" and "no statement" in missing["detail"]
 
 
 # ------------------------------------------------------------------------------ uniqueness

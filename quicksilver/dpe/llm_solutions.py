@@ -55,7 +55,13 @@ class SolutionSamplingConfig(BaseModel):
     cache_dir: str = Field("data/cache/llm", min_length=1)
 
 
-def _defines_method(tree: ast.Module, method: str) -> bool:
+def _defines_method(tree: ast.Module, method: str, kind: str = "class") -> bool:
+    """``class Solution`` with ``method`` (``kind="function"``: a top-level ``def method``)."""
+    if kind == "function":
+        return any(
+            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == method
+            for node in tree.body
+        )
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == "Solution":
             for item in node.body:
@@ -78,27 +84,34 @@ def _found(tree: ast.Module) -> str:
     return "; ".join(parts) or "nothing"
 
 
-def _check(code: str, method: str) -> tuple[str | None, str, str]:
+def _check(code: str, method: str, kind: str = "class") -> tuple[str | None, str, str]:
     problem = parse_error(code)
     if problem is not None:
         return None, "syntax-error", problem
     tree = ast.parse(code)
-    if not _defines_method(tree, method):
+    if not _defines_method(tree, method, kind):
+        if kind == "function":
+            return None, "no-function", f"no function {method} (found: {_found(tree)})"
         return (
             None,
             "no-solution-class",
             f"no class Solution defining {method} (found: {_found(tree)})",
         )
+    if kind == "function":
+        return code, "ok", f"defines {method}"
     return code, "ok", f"class Solution defines {method}"
 
 
-def extract_solution(answer: str | None, method: str) -> tuple[str | None, str, str]:
+def extract_solution(
+    answer: str | None, method: str, kind: str = "class"
+) -> tuple[str | None, str, str]:
     """The solution code of one answer: ``(code, "ok", detail)`` or ``(None, category, detail)``.
 
     Among the closed Python blocks, the last that parses and defines ``class Solution`` with
     ``method`` (else the last with a ``class Solution``, else the last block); without fences, the
     answer from its first line of code. Categories: ``empty-answer``, ``no-code``, ``truncated``,
-    ``syntax-error``, ``no-solution-class``.
+    ``syntax-error``, ``no-solution-class`` (``kind="function"``: a top-level ``def method``
+    is looked for instead, ``no-function``).
     """
     if answer is None or not answer.strip():
         return None, "empty-answer", "the answer is empty"
@@ -111,14 +124,14 @@ def extract_solution(answer: str | None, method: str) -> tuple[str | None, str, 
         good = [
             b
             for b in closed
-            if parse_error(b.code) is None and _defines_method(ast.parse(b.code), method)
+            if parse_error(b.code) is None and _defines_method(ast.parse(b.code), method, kind)
         ]
         if good:
-            return _check(good[-1].code, method)
+            return _check(good[-1].code, method, kind)
         with_class = [b for b in closed if _CLASS.search(b.code)]
         if unclosed and not with_class:
             return None, "truncated", "the answer ends inside a code block (cut off)"
-        return _check((with_class or closed)[-1].code, method)
+        return _check((with_class or closed)[-1].code, method, kind)
     if unclosed:
         return None, "truncated", "the answer ends with an opening code fence (cut off)"
     lines = answer.strip("\n").splitlines()
@@ -127,9 +140,9 @@ def extract_solution(answer: str | None, method: str) -> tuple[str | None, str, 
         return None, "no-code", "no Python code in the answer"
     for end in range(len(lines), start, -1):
         code = "\n".join(lines[start:end]).rstrip() + "\n"
-        if parse_error(code) is None and _defines_method(ast.parse(code), method):
-            return _check(code, method)
-    return _check("\n".join(lines[start:]).rstrip() + "\n", method)
+        if parse_error(code) is None and _defines_method(ast.parse(code), method, kind):
+            return _check(code, method, kind)
+    return _check("\n".join(lines[start:]).rstrip() + "\n", method, kind)
 
 
 class SolutionSampler:
@@ -182,7 +195,7 @@ class SolutionSampler:
         rejected: list[dict[str, Any]] = []
         seen: dict[str, int] = {}
         for i, answer in enumerate(sampled.answers):
-            code, category, detail = extract_solution(answer.content, method)
+            code, category, detail = extract_solution(answer.content, method, inp.kind)
             if code is None and answer.finish_reason == "length" and category != "empty-answer":
                 category = "truncated"
                 detail = f"stopped at max_tokens={cfg.max_tokens} ({detail})"

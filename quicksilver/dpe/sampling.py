@@ -102,13 +102,16 @@ class Target:
     n_params: int | None = None
 
     @classmethod
-    def from_meta(cls, meta: dict[str, Any] | str) -> Target:
-        """A LeetCode question's metaData (dict or JSON string): ``class Solution`` method,
-        TreeNode / ListNode parameters converted from their LeetCode lists."""
+    def from_meta(
+        cls, meta: dict[str, Any] | str, kind: Literal["class", "function"] = "class"
+    ) -> Target:
+        """A LeetCode question's metaData (dict or JSON string): a ``class Solution`` method (or,
+        ``kind="function"``, a plain function), TreeNode / ListNode parameters converted from
+        their LeetCode lists."""
         sig = parse_signature(meta)
         return cls(
             entry_point=sig.name,
-            kind="class",
+            kind=kind,
             convert_offline=convert_offline_source(sig),
             output_param=sig.output_param,
             n_params=len(sig.params),

@@ -380,6 +380,7 @@ def task_variables(inp: SynthInput) -> dict[str, Any]:
         "constraints": constraint_lines(inp.content_html) or [],
         "starter_code": inp.prompt,
         "method": str(inp.meta.get("name") or ""),
+        "kind": inp.kind,
         "params": params,
         "examples": [json.dumps(list(ex), ensure_ascii=False, default=repr) for ex in inp.examples],
     }

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -145,6 +145,11 @@ class Task(Record):
     example_error: str | None = None  # why the examples could not be read
     known_tests: list[dict[str, Any]] = []  # [{"input", "expected"}]: the statement's answers
     entry_point: str | None = None
+    # function-style tasks (HumanEval, MBPP): a plain function, not a ``class Solution`` method;
+    # ``meta`` is then inferred from the task's example calls (quicksilver/sources/functions.py)
+    kind: Literal["class", "function"] = "class"
+    signature_error: str | None = None  # why no signature could be inferred (function-style)
+    constraints: list[str] = []  # inferred bounds for generated inputs (function-style)
     release_date: str | None = None  # YYYY-MM-DD; None: undated (never guessed)
     release_date_source: str | None = None  # how the date is known (snapshot's release)
 

@@ -236,6 +236,14 @@ def keep_or_drop(ctx: Context, records: Iterable[TaskRecord], *filters: Filter) 
     return kept
 
 
+NEEDS_SOLUTIONS = (
+    "attach model samples to the snapshot (quicksilver snapshot attach-samples DIR --samples "
+    "S.jsonl --model NAME), list sample files in candidates.sample_files, or set an LLM endpoint "
+    "(candidates.llm) to sample solutions"
+)
+"""Where more solutions come from (the DPE build's preflight and the filters stage's note)."""
+
+
 def enough_solutions(minimum: int, *, when: str) -> Filter:
     """A filter: at least ``minimum`` solutions (``when`` says after which stage)."""
 

@@ -181,6 +181,9 @@ def render_card(
     for difficulty in DIFFICULTIES:
         counts = [sum(r["difficulty"] == difficulty for r in splits[s]) for s in names]
         difficulty_rows.append({"label": difficulty, "counts": counts, "total": sum(counts)})
+    unrated = [sum(not r["difficulty"] for r in splits[s]) for s in names]
+    if any(unrated):  # a source without ratings (HumanEval)
+        difficulty_rows.append({"label": "unrated", "counts": unrated, "total": sum(unrated)})
     totals = [len(splits[s]) for s in names]
     difficulty_rows.append({"label": "**all**", "counts": totals, "total": sum(totals)})
 

@@ -131,7 +131,7 @@ FIELD_DOCS: dict[str, str] = {
     "prompt": "starter code (the `class Solution` stub) given to a model",
     "id": "LeetCode frontend question id",
     "slug_name": "LeetCode title slug (same as task_id)",
-    "difficulty": "`Easy`, `Medium` or `Hard`",
+    "difficulty": "`Easy`, `Medium` or `Hard`; empty for a source without a rating (HumanEval)",
     "pretty_content": "`[statement]` as plain text",
     "task_kind": "`class` (a `Solution` method) or `function`",
     "test_cases": 'correctness tests: JSON list of `{"input": [args...], "expected": value}`',

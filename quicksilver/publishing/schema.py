@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from datasets import DatasetDict
 
 DIFFICULTIES = ("Easy", "Medium", "Hard")
+UNRATED = ""
+"""The difficulty of a task whose source has no rating (HumanEval, MBPP)."""
 GENERATOR_PATHS = ("offline", "llm")
 
 # --- the Mercury schema -------------------------------------------------------------------------
@@ -141,7 +143,7 @@ FIELD_DOCS: dict[str, str] = {
     "slug_name": "LeetCode title slug (`two-sum`); unique in the dataset",
     "meta_info": "`{data: {question: {...}}}`: the question as LeetCode's GraphQL API returns it "
     "(`stats` and `similarQuestions` are JSON strings)",
-    "difficulty": "`Easy`, `Medium` or `Hard`",
+    "difficulty": "`Easy`, `Medium` or `Hard`; empty for a source without a rating (HumanEval)",
     "pretty_content": "`[statement]`: the problem statement as plain text",
     "solutions": "reference solutions `{hash, runtime, solution}`: int64 content hash, runtime "
     'as a judge-style string ("1.2ms"; Quicksilver writes its own measurement, the judge\'s is '
@@ -388,11 +390,12 @@ def check_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
                 )
             )
     if ok["difficulty"]:
-        if row["difficulty"] not in DIFFICULTIES:
+        if row["difficulty"] not in (*DIFFICULTIES, UNRATED):
             out.append(
                 (
                     "difficulty",
-                    f"must be one of {', '.join(DIFFICULTIES)}; got {row['difficulty']!r}",
+                    f"must be one of {', '.join(DIFFICULTIES)} or '' (unrated); "
+                    f"got {row['difficulty']!r}",
                 )
             )
         elif question is not None and question["difficulty"] != row["difficulty"]:

@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from quicksilver.samples import load_samples
+from quicksilver.samples import function_solution, load_samples, slug_form
 from quicksilver.sources.check import is_function_style
 from quicksilver.sources.snapshot import (
     SnapshotFile,
@@ -35,13 +35,10 @@ class AttachReport:
     files_written: int = 0
 
 
-def _defines(code: str, name: str) -> bool:
-    return f"def {name}(" in code or f"def {name} (" in code
-
-
 def sample_code(snap: SnapshotFile, completion: str) -> str:
-    if is_function_style(snap) and snap.entry_point and not _defines(completion, snap.entry_point):
-        return (snap.question.python3_snippet() or "") + completion
+    if is_function_style(snap) and snap.entry_point:
+        prompt = snap.question.python3_snippet() or ""
+        return function_solution(prompt, snap.entry_point, completion)
     return completion
 
 
@@ -58,10 +55,11 @@ def attach_samples(snapshot_dir: str | Path, samples_path: str | Path, model: st
             index.setdefault(name, i)
     changed: set[int] = set()
     for sample in sample_set.samples:
-        i = index.get(sample.task)
-        if i is None:
+        found = index.get(sample.task, index.get(slug_form(sample.task)))
+        if found is None:
             report.unmatched.append(sample.task)
             continue
+        i = found
         snap = loaded.files[i]
         code = sample_code(snap, sample.code)
         if any(s.code == code and s.source == "model" and s.model == model for s in snap.solutions):

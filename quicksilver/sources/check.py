@@ -21,6 +21,7 @@ from typing import Any, Literal
 from quicksilver.config import MeasureConfig, SandboxConfig
 from quicksilver.profiler import Case, Job, ProfileTask, RunResult, Status, profile_many
 from quicksilver.sources.convert import (
+    Signature,
     UnsupportedSignature,
     convert_offline_source,
     evaluate_offline_source,
@@ -60,16 +61,19 @@ def snapshot_task(snap: SnapshotFile, *, any_order: bool | None = None) -> Profi
     """A profiler task from a snapshot question and its ``tests`` (raises UnsupportedSignature).
 
     ``any_order`` None: as the statement says (``statement_says_any_order``). Function-style
-    tasks compare answers exactly, whatever their docstring says.
+    tasks compare answers exactly, whatever their docstring says (a tuple as the list the file's
+    JSON holds, as the build compares them).
     """
     cases = tuple(Case(list(t["input"]), t["expected"]) for t in (snap.tests or []))
     if is_function_style(snap):
         assert snap.entry_point is not None
+        exact = Signature(snap.entry_point, [], "any", None)  # no tolerance, no node types
         return ProfileTask(
             task_id=snap.slug,
             entry_point=snap.entry_point,
             cases=cases,
             kind="function",
+            evaluate_offline=evaluate_offline_source(exact, tuples_as_lists=True),
             difficulty=snap.question.difficulty,
         )
     sig = parse_signature(snap.question.metaData or "{}")

@@ -111,8 +111,12 @@ def convert_offline_source(sig: Signature) -> str:
     return "\n".join(lines) + "\n"
 
 
-def evaluate_offline_source(sig: Signature, *, any_order: bool = False) -> str:
-    """``any_order``: the answer is a list whose order does not matter (compared sorted)."""
+def evaluate_offline_source(
+    sig: Signature, *, any_order: bool = False, tuples_as_lists: bool = False
+) -> str:
+    """``any_order``: the answer is a list whose order does not matter (compared sorted).
+    ``tuples_as_lists``: a tuple answer compares as the list it is published as (function-style
+    tasks: HumanEval's functions return tuples, the expected outputs are JSON lists)."""
     if sig.output_param is not None:
         t = sig.params[sig.output_param][1]
         got = _from_node(f"inputs[{sig.output_param}]", t)
@@ -123,6 +127,14 @@ def evaluate_offline_source(sig: Signature, *, any_order: bool = False) -> str:
         "    import lctk",
         f"    got = {got}",
     ]
+    if tuples_as_lists:
+        lines += [
+            "    def as_lists(x):",
+            "        if isinstance(x, (list, tuple)):",
+            "            return [as_lists(v) for v in x]",
+            "        return x",
+            "    got = as_lists(got)",
+        ]
     if sig.returns == "double":
         lines += [
             "    if isinstance(got, (int, float)) and isinstance(expected, (int, float)):",

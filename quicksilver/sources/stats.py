@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from quicksilver.sources.check import is_function_style
 from quicksilver.sources.convert import UnsupportedSignature, parse_signature
+from quicksilver.sources.functions import example_calls, infer_signature
 from quicksilver.sources.snapshot import load_snapshot_dir
 
 
@@ -49,6 +51,16 @@ def snapshot_stats(directory: str | Path) -> SnapshotStats:
                 sig = parse_signature(q.metaData)
                 if any(t.replace("[]", "") in ("TreeNode", "ListNode") for t in sig.types):
                     st.node_types += 1
+            except UnsupportedSignature as exc:
+                st.unsupported[q.titleSlug] = str(exc)
+        elif is_function_style(snap) and snap.entry_point:
+            # the build infers a function's types from its example calls (docs/function-tasks.md)
+            prompt = q.python3_snippet() or ""
+            calls = example_calls(
+                snap.entry_point, prompt=prompt, tests=snap.tests, test_code=snap.test_code
+            )
+            try:
+                infer_signature(snap.entry_point, prompt, calls)
             except UnsupportedSignature as exc:
                 st.unsupported[q.titleSlug] = str(exc)
         n = sum(1 for s in snap.solutions if s.lang == "python3")

@@ -39,18 +39,23 @@ def candidates(
     ctx: Context, records: list[TaskRecord], *, candidates: CandidatesSection
 ) -> list[TaskRecord]:
     """The snapshots' solutions plus an LLM's samples plus model sample files."""
-    from quicksilver.samples import load_samples
+    from quicksilver.samples import function_solution, load_samples, slug_form
 
     section = candidates
     added: dict[str, list[Solution]] = {r.slug: [] for r in records}
     by_name: dict[str, TaskRecord] = {}
     for r in records:
-        for name in (r.slug, str(r.task.id or "")):
+        # a sample names its task as the snapshot's attach-samples does: titleSlug, frontend id
+        # or questionId (``HumanEval/0``, as evalplus and the bigcode harness write it)
+        for name in (r.slug, str(r.task.id or ""), str(r.task.question.get("questionId") or "")):
             if name:
                 by_name.setdefault(name, r)
 
     def add(record: TaskRecord, code: str, source: str, model: str | None, where: str) -> None:
-        code = normalise_code(_as_solution(record.task.prompt, record.task.entry_point, code))
+        task = record.task
+        if task.kind == "function" and task.entry_point:  # a body continues the prompt
+            code = function_solution(task.prompt, task.entry_point, code)
+        code = normalise_code(_as_solution(task.prompt, task.entry_point, code))
         try:
             ast.parse(code)
         except SyntaxError as exc:
@@ -94,7 +99,7 @@ def candidates(
         for src, reason in loaded.rejects:
             ctx.drop({"slug": None}, "malformed-sample", f"{src}: {reason}")
         for sample in loaded.samples:
-            target = by_name.get(sample.task)
+            target = by_name.get(sample.task) or by_name.get(slug_form(sample.task))
             if target is None:
                 ctx.drop(
                     {"slug": sample.task},

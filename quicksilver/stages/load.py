@@ -12,14 +12,23 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
 import logging
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from quicksilver.config import FunctionsSection
 from quicksilver.pipeline.records import Solution, Task, TaskRecord, solution_hash
 from quicksilver.pipeline.stage import Context, Stage
-from quicksilver.sources.convert import parse_example_testcase
+from quicksilver.sources.check import is_function_style
+from quicksilver.sources.convert import UnsupportedSignature, parse_example_testcase
+from quicksilver.sources.functions import (
+    Call,
+    example_calls,
+    infer_signature,
+    inferred_constraints,
+)
 from quicksilver.sources.snapshot import SnapshotFile, SnapshotSolution, load_snapshot_dir
 from quicksilver.sources.text import html_to_text
 
@@ -48,17 +57,58 @@ def _examples(snap: SnapshotFile, n_params: int | None) -> tuple[list[list[Any]]
     return [list(t["input"]) for t in snap.tests or [] if isinstance(t.get("input"), list)], None
 
 
-def task_record(snap: SnapshotFile, path: Path) -> Task:
-    """The :class:`Task` of a snapshot file."""
+def _function_style(
+    snap: SnapshotFile, max_length: int
+) -> tuple[dict[str, Any], str | None, list[str], list[Call]]:
+    """(meta, why not, constraints, calls) of a function-style task, from its example calls."""
+    assert snap.entry_point is not None
+    prompt = snap.question.python3_snippet() or ""
+    calls = example_calls(
+        snap.entry_point, prompt=prompt, tests=snap.tests, test_code=snap.test_code
+    )
+    if snap.question.metaData:  # a source that states the types: they stand
+        meta = snap.question.meta()
+    else:
+        try:
+            meta = infer_signature(snap.entry_point, prompt, calls)
+        except UnsupportedSignature as exc:
+            log.info("%s: no signature inferred: %s", snap.slug, exc)
+            return {}, str(exc), [], calls
+    n = len(meta.get("params", []))
+    usable = [c for c in calls if len(c.args) == n]
+    return meta, None, inferred_constraints(meta, usable, max_length=max_length), usable
+
+
+def task_record(snap: SnapshotFile, path: Path, *, max_length: int = 100_000) -> Task:
+    """The :class:`Task` of a snapshot file (``max_length``: see ``FunctionsSection``)."""
     q = snap.question
     meta = q.meta() if q.metaData else {}
-    n_params = len(meta["params"]) if isinstance(meta.get("params"), list) else None
-    examples, example_error = _examples(snap, n_params)
+    kind: Literal["class", "function"] = "class"
+    signature_error: str | None = None
+    constraints: list[str] = []
     known = [
         {"input": list(t["input"]), "expected": t["expected"]}
         for t in snap.tests or []
         if isinstance(t, dict) and "input" in t and "expected" in t
     ]
+    if is_function_style(snap):
+        kind = "function"
+        meta, signature_error, constraints, calls = _function_style(snap, max_length)
+        # the task's own inputs: its tests, the asserts of its test code, its prompt's examples
+        examples = [a for a in (_as_json(list(c.args)) for c in calls) if a is not None]
+        example_error = None
+        seen = {json.dumps(t["input"], sort_keys=True, default=repr) for t in known}
+        for c in calls:  # the asserts' answers too (the prompt's prose examples are inputs only)
+            plain = _as_json([list(c.args), c.expected])
+            if not c.has_expected or c.origin == "prompt" or plain is None:
+                continue
+            key = json.dumps(plain[0], sort_keys=True)
+            if key not in seen:
+                seen.add(key)
+                known.append({"input": plain[0], "expected": plain[1]})
+    else:
+        n_params = len(meta["params"]) if isinstance(meta.get("params"), list) else None
+        examples, example_error = _examples(snap, n_params)
     return Task(
         slug=snap.slug,
         id=q.questionFrontendId,
@@ -74,9 +124,20 @@ def task_record(snap: SnapshotFile, path: Path) -> Task:
         example_error=example_error,
         known_tests=known,  # the file's tests with expected answers (statement examples)
         entry_point=meta.get("name") or snap.entry_point,
+        kind=kind,
+        signature_error=signature_error,
+        constraints=constraints,
         release_date=snap.release.date.isoformat() if snap.release else None,
         release_date_source=snap.release.provenance if snap.release else None,
     )
+
+
+def _as_json(value: Any) -> Any:
+    """``value`` as JSON carries it (tuples become lists, as answers do); None when it cannot."""
+    try:
+        return json.loads(json.dumps(value, allow_nan=False))
+    except (TypeError, ValueError):
+        return None
 
 
 def _solution(slug: str, pos: int, sol: SnapshotSolution, code: str) -> Solution:
@@ -94,9 +155,15 @@ def _solution(slug: str, pos: int, sol: SnapshotSolution, code: str) -> Solution
 
 
 def load(
-    ctx: Context, records: list[TaskRecord], *, snapshots: list[Path], only: list[str] | None
+    ctx: Context,
+    records: list[TaskRecord],
+    *,
+    snapshots: list[Path],
+    only: list[str] | None,
+    functions: FunctionsSection = FunctionsSection(),  # noqa: B008 (a frozen default)
 ) -> list[TaskRecord]:
-    """Every question of the snapshot folders (``only`` these slugs, when given)."""
+    """Every question of the snapshot folders (``only`` these slugs, when given); a
+    function-style task's signature and input bounds are inferred from its example calls."""
     del records  # the first stage: it reads the snapshot folders
     out: list[TaskRecord] = []
     seen: dict[str, str] = {}
@@ -146,7 +213,8 @@ def load(
                     )
                     continue
                 kept.append(_solution(snap.slug, pos, sol, code))
-            out.append(TaskRecord(task=task_record(snap, path), solutions=kept))
+            task = task_record(snap, path, max_length=functions.max_length)
+            out.append(TaskRecord(task=task, solutions=kept))
     return out
 
 
@@ -157,6 +225,6 @@ def _snapshot_files(cfg: Any) -> list[Path]:
 LOAD = Stage(
     "load",
     logic=load,
-    reads=("snapshots", "only"),
+    reads=("snapshots", "only", "functions"),
     inputs=_snapshot_files,
 )

@@ -61,6 +61,7 @@ def pe_profile(
             sig.name,
             record.pe_input.pe_input,
             convert_offline=convert_offline_source(sig),
+            kind=record.task.kind,
             difficulty=record.task.difficulty,
         )
         for sol in ordered(record.solutions):

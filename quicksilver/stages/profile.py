@@ -33,7 +33,7 @@ def profile_task_for(record: TaskRecord) -> ProfileTask:
             Case(list(c.input), expected)
             for c, expected in zip(record.tests.cases, record.verdict.expected, strict=True)
         ),
-        kind="class",
+        kind=record.task.kind,
         convert_offline=convert_offline_source(sig),
         evaluate_offline=evaluate_offline_for(record),
         difficulty=record.task.difficulty,

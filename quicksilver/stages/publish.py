@@ -36,6 +36,7 @@ from quicksilver.machine import machine_info
 from quicksilver.pipeline.records import TaskRecord, json_digest
 from quicksilver.pipeline.stage import Context, Stage
 from quicksilver.publishing.card import CardContext
+from quicksilver.publishing.schema import UNRATED
 from quicksilver.publishing.views import training_views
 from quicksilver.publishing.writer import publish_valid
 from quicksilver.sources.convert import convert_offline_source, parse_signature
@@ -123,7 +124,7 @@ def mercury_row(
         "id": str(task.id),
         "slug_name": task.slug,
         "meta_info": meta_info(task.question),
-        "difficulty": task.difficulty,
+        "difficulty": task.difficulty or UNRATED,
         "pretty_content": [task.statement],
         "solutions": [
             {

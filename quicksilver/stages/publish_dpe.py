@@ -22,6 +22,7 @@ from quicksilver.pipeline.records import TaskRecord, json_digest
 from quicksilver.pipeline.stage import Context, Stage
 from quicksilver.publishing.card import CardContext, render_dpe_card
 from quicksilver.publishing.dpe_schema import DPE_FEATURES, check_dpe_row, validate_dpe_splits
+from quicksilver.publishing.schema import UNRATED
 from quicksilver.publishing.writer import publish_valid
 from quicksilver.sources.convert import (
     convert_offline_source,
@@ -87,9 +88,9 @@ def dpe_row(
         "prompt": task.prompt,
         "id": str(task.id),
         "slug_name": task.slug,
-        "difficulty": task.difficulty,
+        "difficulty": task.difficulty or UNRATED,
         "pretty_content": [task.statement],
-        "task_kind": "class",
+        "task_kind": task.kind,
         # sorted keys: the form the cases have always been published in
         "test_cases": json.dumps(test_cases(record), sort_keys=True),
         "convert_offline": convert_offline_source(sig),

@@ -60,7 +60,7 @@ def sampling(
         assert record.perf_generators is not None, "sampling reads the sas stage's records"
         generators = record.perf_generators.generators
         sols = ordered(record.solutions)
-        target = Target.from_meta(record.task.meta)
+        target = Target.from_meta(record.task.meta, record.task.kind)
         reference = sols[0]
         traces = []
         candidates = []

@@ -5,7 +5,9 @@ then Medium), drawn with a seeded random generator from the tasks sorted by slug
 tasks and seed give the same split on any machine. Mercury's eval had 256 tasks, about a third
 per difficulty. When a difficulty has fewer tasks than its share, all of them go to eval and the
 shortfall is recorded (the split is not topped up from other difficulties, which would unbalance
-it). Everything else is train.
+it). Everything else is train. Difficulty is optional: tasks without a rating (HumanEval) form
+a group of their own, ``unrated``, and eval balances over the groups present (a build of unrated
+tasks only draws its whole eval from them; a mixed one a quarter from each of the four groups).
 
 A split never comes out empty: publishing refuses a split without rows, so an empty one is left
 out of the result, with a note saying why (see
@@ -38,6 +40,16 @@ from quicksilver.publishing.writer import drop_empty_splits
 log = logging.getLogger(__name__)
 
 DIFFICULTIES = ("Easy", "Medium", "Hard")
+UNRATED = "unrated"
+"""The group of tasks whose source has no difficulty rating (HumanEval)."""
+
+
+def difficulty_groups(records: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The groups eval is balanced over: LeetCode's three difficulties when any task is rated,
+    and ``unrated`` when any is not (so a HumanEval build draws its whole eval from it)."""
+    rated = any(r.get("difficulty") for r in records)
+    unrated = any(not r.get("difficulty") for r in records)
+    return (DIFFICULTIES if rated or not unrated else ()) + ((UNRATED,) if unrated else ())
 
 
 def in_window(release_date: str | None, after: dt.date) -> bool:
@@ -69,19 +81,20 @@ def split_tasks(
             f"of {len(records)}; {len(records) - len(pool_records) - undated} released on or "
             f"before it and {undated} undated go to train"
         )
+    groups = difficulty_groups(records)
     if eval_size is None:  # the whole window, unbalanced
         eval_slugs = sorted(r["slug"] for r in pool_records)
-        quota = {d: 0 for d in DIFFICULTIES}
+        quota = {d: 0 for d in groups}
     else:
-        by_diff: dict[str, list[str]] = {d: [] for d in DIFFICULTIES}
+        by_diff: dict[str, list[str]] = {d: [] for d in groups}
         for r in pool_records:
-            by_diff.setdefault(r["difficulty"], []).append(r["slug"])
-        quota = {d: eval_size // 3 for d in DIFFICULTIES}
-        for d in DIFFICULTIES[: eval_size % 3]:
+            by_diff.setdefault(r["difficulty"] or UNRATED, []).append(r["slug"])
+        quota = {d: eval_size // len(groups) for d in groups}
+        for d in groups[: eval_size % len(groups)]:
             quota[d] += 1
         rng = random.Random(seed)
         eval_slugs = []
-        for d in DIFFICULTIES:
+        for d in groups:
             pool = sorted(by_diff.get(d, []))
             take = min(quota[d], len(pool))
             if take < quota[d]:
@@ -94,7 +107,7 @@ def split_tasks(
         note = "no task reached the splits stage: no split, and no dataset to publish"
         log.warning("splits: %s", note)
         return {}, [note]
-    drawn = [d for d in DIFFICULTIES if quota[d]]
+    drawn = [d for d in groups if quota[d]]
     window = f" released after {eval_after.isoformat()}" if eval_after is not None else ""
     why = {
         "train": f"all {n} task(s) built went to eval, which wanted {eval_size} (splits.eval_size)",

@@ -30,7 +30,7 @@ import logging
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from quicksilver.config import CasesSection, SandboxConfig
 from quicksilver.execute import (
@@ -124,6 +124,7 @@ class _Runner:
     inputs: list[Any]
     section: CasesSection
     sandbox: SandboxConfig
+    kind: Literal["class", "function"] = "class"
 
     def _run(
         self,
@@ -136,6 +137,7 @@ class _Runner:
         return run_outputs(
             code,
             entry_point=self.entry_point,
+            kind=self.kind,
             inputs=[self.inputs[i] for i in idx],
             convert_offline=self.convert_offline,
             output_param=self.output_param,
@@ -329,6 +331,7 @@ def cases_for_task(
         inputs=[c.input for c in inputs],
         section=section,
         sandbox=sandbox,
+        kind=record.task.kind,
     )
     outcomes, limits, load_errors = runner.run_all(solutions)
     for sol in solutions:

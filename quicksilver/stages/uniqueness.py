@@ -682,7 +682,9 @@ def evaluate_offline_for(record: TaskRecord) -> str:
     if record.verdict.evaluate_offline:
         return record.verdict.evaluate_offline
     return evaluate_offline_source(
-        parse_signature(record.task.meta), any_order=record.verdict.any_order
+        parse_signature(record.task.meta),
+        any_order=record.verdict.any_order,
+        tuples_as_lists=record.task.kind == "function",  # a function's tuple is published a list
     )
 
 

@@ -36,6 +36,7 @@ class SynthInput:
     prompt: str  # the Python 3 starter code (class Solution ...)
     examples: tuple[tuple[Any, ...], ...] = ()  # the statement's example inputs (argument lists)
     reference_code: str | None = None  # one accepted solution, for the LLM prompt
+    kind: str = "class"  # class: a ``class Solution`` method; function: a plain function
 
     @property
     def param_names(self) -> list[str]:
