@@ -268,7 +268,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.finish,
                 slug,
             )
-        log.info("%s done in %.1f s", slug, time.perf_counter() - t0)
+        r, s = sides["random"], sides["search"]
+        log.info(
+            "%s done in %.1f s: pattern %s (%s); reference cost random %s, search %s; "
+            "clusters %s / %s; selected %s / %s",
+            slug,
+            time.perf_counter() - t0,
+            s.pattern,
+            s.gain,
+            fmt_count(r.reference_cost),
+            fmt_count(s.reference_cost),
+            r.clusters,
+            s.clusters,
+            r.selected or r.why,
+            s.selected or s.why,
+        )
         rows.append({"task": slug, **{m: asdict(s) for m, s in sides.items()}})
     elapsed, busy = time.perf_counter() - started, load.stop()
 

@@ -475,13 +475,25 @@ class WorstCaseSection(_Strict):
         1.2,
         ge=1.0,
         description="a variant replaces the random input when it costs at least this many times "
-        "as much (geometric mean over the solutions)",
+        "as much (the solutions' total cost)",
     )
     combine: bool = Field(
         True, description="also try the best variant of each argument together, in one input"
     )
     cpu_seconds: float = Field(
         20.0, gt=0, description="CPU limit for drawing all the variants in the sandbox"
+    )
+    reference_cpu_seconds: float = Field(
+        0.05,
+        gt=0,
+        description="the search scale is halved while the reference takes longer than this "
+        "(native CPU) on the random input: a cubic solution is costed at a smaller scale",
+    )
+    solution_cpu_seconds: float = Field(
+        2.0,
+        gt=0,
+        description="native CPU limit for one solution on all the variants (the meter's run "
+        "is scaled from it); a variant a solution does not finish is left out",
     )
 
 

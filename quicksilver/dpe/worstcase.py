@@ -13,9 +13,12 @@ a window of ``sqrt(n)`` rather than ``n``. Before exponential sampling, :func:`s
 2. measures each input's cost on the first ``solutions`` valid solutions with the project's meter
    (``icount`` by default: exact instruction counts, the same on every run), all inputs of one
    solution in one profiler pass;
-3. scores a variant by the geometric mean over those solutions of its cost / the random input's
-   cost (inputs of one scale: a cost per unit of size); with ``combine``, the best variant of
-   each argument that beat random are merged into one pattern and measured too;
+3. scores a variant by the total cost of those solutions on it over their total cost on the
+   random input (inputs of one scale: a cost per unit of size). The total, not a mean of
+   per-solution ratios: the slow solutions are the ones the input must exercise, and a fast one
+   that gets faster on the variant (timsort on sorted input) only widens the spread; with
+   ``combine``, the best variant of each argument that beat random are merged into one pattern
+   and measured too;
 4. keeps the best pattern if it beats random by ``min_gain``; the generator to sample is then the
    original code with ``_PERF_PATTERN = <pattern>`` appended, and the usual doubling scales it
    up. Otherwise the random generator is sampled as before.
@@ -31,9 +34,15 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from quicksilver.config import MeasureConfig, MeterName, SandboxConfig, WorstCaseSection
+from quicksilver.config import (
+    MeasureConfig,
+    MeterName,
+    SandboxConfig,
+    SandboxLimits,
+    WorstCaseSection,
+)
 from quicksilver.dpe.sampling import Target, canonical_sha256, int64_violation
-from quicksilver.execute import run_generator
+from quicksilver.execute import run_calls, run_generator
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +85,7 @@ class Variant:
     input_sha256: str | None = None
     input_bytes: int | None = None
     costs: dict[str, float] = field(default_factory=dict)  # solution key -> cost (meter unit)
-    ratio: float | None = None  # geometric mean over solutions of cost / random's cost
+    ratio: float | None = None  # total cost over the solutions / the random input's
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -116,10 +125,6 @@ def with_pattern(code: str, label: str, pattern: dict[str, Any], ratio: float | 
         + f"{label!r} cost the reference solutions {gain} the random input's at the search scale.\n"
         + f"_PERF_PATTERN = {pattern!r}\n"
     )
-
-
-def _geomean(xs: list[float]) -> float | None:
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
 def _draw(
@@ -222,13 +227,11 @@ def _score(variants: list[Variant], base: Variant) -> None:
     for v in variants:
         if v is base or v.status not in ("ok", "duplicate"):
             continue
-        ratios = [
-            v.costs[k] / base.costs[k]
-            for k in base.costs
-            if k in v.costs and base.costs[k] > 0 and v.costs[k] > 0
-        ]
-        if len(ratios) == len(base.costs) and ratios:
-            v.ratio = _geomean(ratios)
+        # every solution measured on both: a variant one of them failed on has no ratio
+        if base.costs and all(k in v.costs for k in base.costs):
+            total = sum(base.costs.values())
+            if total > 0:
+                v.ratio = sum(v.costs[k] for k in base.costs) / total
     base.ratio = 1.0 if base.costs else None
 
 
@@ -260,6 +263,52 @@ def _combined(variants: list[Variant], min_gain: float) -> dict[str, Any] | None
             if v.pattern.get(part):
                 merged.setdefault(part, {}).update(v.pattern[part])
     return merged
+
+
+def _fit_scale(
+    code: str,
+    scale: int,
+    reference: str,
+    target: Target,
+    section: WorstCaseSection,
+    seed: int,
+    memory_mb: int,
+    sandbox: SandboxConfig | None,
+) -> int:
+    """The search scale: ``scale``, halved while the reference takes longer than
+    ``section.reference_cpu_seconds`` (native CPU) on the random input, down to 16."""
+    while scale > 16:
+        gen = run_generator(
+            code,
+            seeds=[seed],
+            entry="perf_input_gen",
+            args=(scale,),
+            cpu_seconds=section.cpu_seconds,
+            memory_mb=memory_mb,
+            sandbox=sandbox,
+        )
+        if gen.load_error is not None or not gen.outcomes[0].ok:
+            return scale  # the search itself will say what is wrong
+        ref = run_calls(
+            reference,
+            entry_point=target.entry_point,
+            inputs=[list(gen.outcomes[0].value)],
+            kind=target.kind,
+            convert_offline=target.convert_offline,
+            output_param=target.output_param,
+            cpu_seconds=section.reference_cpu_seconds * 4,
+            memory_mb=memory_mb,
+            sandbox=sandbox,
+        )
+        out = ref.outcomes[0] if ref.load_error is None and ref.outcomes else None
+        if out is not None and out.ok and out.cpu_seconds <= section.reference_cpu_seconds:
+            return scale
+        if out is not None and out.ok:  # the cost grows at least linearly: jump closer
+            steps = max(1, int(math.log2(out.cpu_seconds / section.reference_cpu_seconds)))
+            scale = max(16, scale >> steps)
+        else:
+            scale = max(16, scale // 4)
+    return scale
 
 
 def search_worst_case(
@@ -295,6 +344,15 @@ def search_worst_case(
     if not searchable(code):
         res.reason = "the generator offers no structured variants (not the offline synthesizer's)"
         return res
+    scale = _fit_scale(code, scale, solutions[keys[0]], target, section, seed, memory_mb, sandbox)
+    res.scale = scale
+    if sandbox is not None:  # the meter's runs: a solution stuck on a variant stops early
+        limits = sandbox.limits.model_copy(
+            update={"cpu_seconds": min(sandbox.limits.cpu_seconds, section.solution_cpu_seconds)}
+        )
+        sandbox = sandbox.model_copy(update={"limits": limits})
+    else:
+        sandbox = SandboxConfig(limits=SandboxLimits(cpu_seconds=section.solution_cpu_seconds))
     variants, inputs, error = _draw(code, None, scale, seed, section, memory_mb, sandbox)
     if error is not None or not variants or inputs[0] is None:
         res.reason = error or "the random input could not be drawn"

@@ -162,7 +162,7 @@ FIELD_DOCS: dict[str, str] = {
     "input (`nums:sorted`, `k=sqrt`, ...; docs/sas.md), `random` when none beat the random "
     "input, `not-searched` for a generator the search does not apply to (an LLM's)",
     "pe_input_pattern_gain": "that variant's cost on the searched solutions over the random "
-    "input's, at the search scale (geometric mean; 1 for `random`; null when not searched)",
+    "input's, at the search scale (their total cost; 1 for `random`; null when not searched)",
     "pe_input_search": "JSON: the worst-case search (seed, scale, meter, solutions, every "
     "variant's costs and ratio, the winner, a fallback to random if the pattern could not be "
     "sampled), or null",
