@@ -480,6 +480,12 @@ class WorstCaseSection(_Strict):
     combine: bool = Field(
         True, description="also try the best variant of each argument together, in one input"
     )
+    keep_spread: bool = Field(
+        True,
+        description="a variant wins only if the costed solutions' slowest / fastest cost ratio "
+        "on it is at least the random input's: an input on which every solution does the same "
+        "work costs more but separates them less (fewer clusters)",
+    )
     cpu_seconds: float = Field(
         20.0, gt=0, description="CPU limit for drawing all the variants in the sandbox"
     )

@@ -86,6 +86,7 @@ class Variant:
     input_bytes: int | None = None
     costs: dict[str, float] = field(default_factory=dict)  # solution key -> cost (meter unit)
     ratio: float | None = None  # total cost over the solutions / the random input's
+    spread: float | None = None  # the dearest solution's cost / the cheapest's on this input
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -233,6 +234,20 @@ def _score(variants: list[Variant], base: Variant) -> None:
             if total > 0:
                 v.ratio = sum(v.costs[k] for k in base.costs) / total
     base.ratio = 1.0 if base.costs else None
+    for v in [base, *variants]:
+        if v.costs and min(v.costs.values()) > 0:
+            v.spread = max(v.costs.values()) / min(v.costs.values())
+
+
+def _eligible(v: Variant, base: Variant, section: WorstCaseSection) -> bool:
+    """A variant that may win: measured on every solution, and (``keep_spread``) its solutions'
+    costs at least as far apart as on the random input: an input on which every solution does
+    the same work costs more but tells them apart less (fewer clusters)."""
+    if v.pattern is None or v.ratio is None or v.status != "ok":
+        return False
+    if section.keep_spread and len(base.costs) > 1:
+        return v.spread is not None and base.spread is not None and v.spread >= base.spread
+    return True
 
 
 def _target_of(pattern: dict[str, Any]) -> tuple[str, str]:
@@ -242,12 +257,14 @@ def _target_of(pattern: dict[str, Any]) -> tuple[str, str]:
     return "", ""
 
 
-def _combined(variants: list[Variant], min_gain: float) -> dict[str, Any] | None:
-    """The best variant of each argument or quantity that beat random by ``min_gain``, merged
-    (None when fewer than two arguments have one)."""
+def _combined(
+    variants: list[Variant], base: Variant, section: WorstCaseSection
+) -> dict[str, Any] | None:
+    """The best eligible variant of each argument or quantity that beat random by
+    ``min_gain``, merged (None when fewer than two arguments have one)."""
     best: dict[tuple[str, str], Variant] = {}
     for v in variants:
-        if v.pattern is None or v.ratio is None or v.ratio < min_gain or v.status != "ok":
+        if not _eligible(v, base, section) or (v.ratio or 0.0) < section.min_gain:
             continue
         t = _target_of(v.pattern)
         if t[1] in {name for _, name in best} and t not in best:
@@ -365,7 +382,7 @@ def search_worst_case(
         res.reason = "the random input could not be measured on any solution"
         res.variants = variants
         return res
-    merged = _combined(variants, section.min_gain) if section.combine else None
+    merged = _combined(variants, base, section) if section.combine else None
     if merged is not None:
         more, more_inputs, err = _draw(code, [merged], scale, seed, section, memory_mb, sandbox)
         if err is None and more and more_inputs[0] is not None:
@@ -374,7 +391,7 @@ def search_worst_case(
         variants += more
     res.variants = variants
     ranked = sorted(
-        (v for v in variants if v.pattern is not None and v.ratio is not None and v.status == "ok"),
+        (v for v in variants if _eligible(v, base, section)),
         key=lambda v: (-(v.ratio or 0.0), v.label),
     )
     if ranked and (ranked[0].ratio or 0.0) >= section.min_gain:
