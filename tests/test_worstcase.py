@@ -291,3 +291,23 @@ def test_search_picks_an_ordered_input_for_a_naive_quicksort_and_records_it():
     )
     assert [c.scale for c in trace.candidates] == [64, 128, 256]
     assert trace.candidates[1].input_sha256 == win.input_sha256
+
+
+def test_a_variant_that_makes_the_solutions_alike_does_not_win():
+    """Scoring on given costs: the dearest variant in total loses to one that keeps the
+    solutions apart (keep_spread), and wins without the guard."""
+    from quicksilver.dpe.worstcase import Variant, _eligible, _score
+
+    base = Variant("random", None, costs={"slow": 100.0, "fast": 10.0})
+    alike = Variant("x:extremes", {"label": "x:extremes"}, costs={"slow": 300.0, "fast": 290.0})
+    apart = Variant("x:sorted", {"label": "x:sorted"}, costs={"slow": 250.0, "fast": 5.0})
+    broken = Variant("x:equal", {"label": "x:equal"}, status="rejected", costs={"slow": 1e9})
+    _score([base, alike, apart, broken], base)
+    assert (base.ratio, base.spread) == (1.0, 10.0)
+    assert alike.ratio == pytest.approx(590 / 110) and alike.spread == pytest.approx(300 / 290)
+    assert apart.ratio == pytest.approx(255 / 110) and apart.spread == 50.0
+    assert broken.ratio is None
+    on = WorstCaseSection()
+    assert not _eligible(alike, base, on) and _eligible(apart, base, on)
+    assert not _eligible(broken, base, on) and not _eligible(base, base, on)
+    assert _eligible(alike, base, WorstCaseSection(keep_spread=False))
