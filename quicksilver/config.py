@@ -510,6 +510,56 @@ class SaSSection(_WithLLM):
     cache_dir: Path = Field(Path("data/cache/llm"), description="LLM answers, keyed by request")
 
 
+class WorstCaseSection(_Strict):
+    """The offline worst-case input search before exponential sampling (docs/sas.md): structured
+    variants of the offline generator's input at a small scale, costed on the reference
+    solutions, the dearest scaled up by the doubling. Applies to offline generators only (an LLM
+    generator's author already aimed at the worst case)."""
+
+    enabled: bool = Field(
+        True, description="search structured variants before sampling (bench/worstcase.py)"
+    )
+    scale_exp: int = Field(
+        11, ge=1, le=20, description="the variants are drawn and costed at scale 2**scale_exp"
+    )
+    solutions: int = Field(
+        3, ge=1, description="valid solutions (the reference first) the variants are costed on"
+    )
+    meter: MeterName = Field(
+        "icount", description="the meter the variants are costed with (icount: exact counts)"
+    )
+    min_gain: float = Field(
+        1.2,
+        ge=1.0,
+        description="a variant replaces the random input when it costs at least this many times "
+        "as much (the solutions' total cost)",
+    )
+    combine: bool = Field(
+        True, description="also try the best variant of each argument together, in one input"
+    )
+    keep_spread: bool = Field(
+        True,
+        description="a variant wins only if the costed solutions' slowest / fastest cost ratio "
+        "on it is at least the random input's: an input on which every solution does the same "
+        "work costs more but separates them less (fewer clusters)",
+    )
+    cpu_seconds: float = Field(
+        20.0, gt=0, description="CPU limit for drawing all the variants in the sandbox"
+    )
+    reference_cpu_seconds: float = Field(
+        0.05,
+        gt=0,
+        description="the search scale is halved while the reference takes longer than this "
+        "(native CPU) on the random input: a cubic solution is costed at a smaller scale",
+    )
+    solution_cpu_seconds: float = Field(
+        2.0,
+        gt=0,
+        description="native CPU limit for one solution on all the variants (the meter's run "
+        "is scaled from it); a variant a solution does not finish is left out",
+    )
+
+
 class SamplingSection(_Strict):
     """Exponential input sampling and the choice of the performance-exercising input."""
 
@@ -542,6 +592,7 @@ class SamplingSection(_Strict):
         "is decided by its instruction count (icount) against finish_cpu_seconds x this machine's "
         "measured instruction rate, so that rebuilds choose the same input",
     )
+    worst_case: WorstCaseSection = WorstCaseSection()
 
     @model_validator(mode="after")
     def _exps(self) -> SamplingSection:

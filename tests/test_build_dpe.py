@@ -148,6 +148,14 @@ def test_published_rows_are_evalperf_rows(built):
         assert extra["pe_generator_path"] == "offline"
         assert extra["pe_generator_model"] == OFFLINE_PERF_SYNTHESIZER
         assert "def perf_input_gen" in extra["pe_generator_code"]
+        # the offline worst-case search ran (on by default) and is recorded with its seed
+        search = json.loads(extra["pe_input_search"])
+        assert search["seed"] == built["config"]["sampling"]["seed"]
+        assert search["meter"] == "icount" and search["variants"][0]["label"] == "random"
+        assert extra["pe_input_pattern"] in {v["label"] for v in search["variants"]}
+        if extra["pe_input_pattern"] != "random":
+            assert f"_PERF_PATTERN = {search['pattern']!r}" in extra["pe_generator_code"]
+            assert extra["pe_input_pattern_gain"] >= search["min_gain"]
         assert rec.cases(), task_id  # correctness tests travel with the row
         assert f"def {rec.entry_point}" in rec.reference[0]
     card = (out / "README.md").read_text()

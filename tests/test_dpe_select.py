@@ -130,6 +130,9 @@ def _row(**over):
         "pe_input_sha256": "0" * 64,
         "pe_sampling_stop": "time-wall",
         "pe_sampling_reference": 3,
+        "pe_input_pattern": "k=sqrt",
+        "pe_input_pattern_gain": 4.3,
+        "pe_input_search": '{"seed": 20260501, "label": "k=sqrt"}',
         "reference_hashes": [1, 2],
         "reference_costs": [2.0, 1.0],
         "reference_peak_memory": [1 << 20, None],
@@ -194,6 +197,8 @@ def test_a_valid_row_passes_and_matches_the_features():
         ({"reference": ["def g(:\n"] * 2}, "reference[0]", "not valid Python"),
         ({"task_id": "other"}, "task_id", "slug_name"),
         ({"pe_generator_path": "magic"}, "pe_generator_path", "offline or llm"),
+        ({"pe_input_search": "[1]"}, "pe_input_search", "JSON object or null"),
+        ({"pe_input_search": "{x"}, "pe_input_search", "not valid JSON"),
     ],
 )
 def test_bad_rows_name_the_field(over, field, fragment):

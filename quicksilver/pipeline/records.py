@@ -245,6 +245,9 @@ class PEInput(Record):
     finish_rule: str = ""
     tried: list[dict[str, Any]] = []
     traces: list[dict[str, Any]] = []
+    # the offline worst-case search for the chosen generator (quicksilver/dpe/worstcase.py):
+    # seed, scale, meter, every variant's costs and ratio, the pattern chosen; None: not searched
+    worst_case: dict[str, Any] | None = None
 
 
 class PEProfile(Record):

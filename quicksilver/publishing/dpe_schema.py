@@ -73,6 +73,9 @@ _DPE_PROVENANCE = {
     "pe_input_sha256": _S,
     "pe_sampling_stop": _S,
     "pe_sampling_reference": _I64,
+    "pe_input_pattern": _S,
+    "pe_input_pattern_gain": _F,
+    "pe_input_search": _S,
     "reference_hashes": List(_I64),
     "reference_costs": List(_F),
     "reference_peak_memory": List(_I64),
@@ -114,6 +117,7 @@ _NULLABLE = frozenset(
         "solutions[].runtime",
         "instruction_rate",  # only a time meter needs it
         "instruction_rate_source",
+        "pe_input_pattern_gain",  # no worst-case search (an LLM generator, or search off)
         "reference_peak_memory[]",  # not measured (no clear_refs: the weak sandbox as non-root)
     }
 )
@@ -154,6 +158,14 @@ FIELD_DOCS: dict[str, str] = {
     "pe_input_sha256": "sha256 of the input's canonical JSON",
     "pe_sampling_stop": "why exponential sampling stopped for that generator",
     "pe_sampling_reference": "hash of the solution the walls were measured on",
+    "pe_input_pattern": "the structured variant the offline worst-case search chose for the "
+    "input (`nums:sorted`, `k=sqrt`, ...; docs/sas.md), `random` when none beat the random "
+    "input, `not-searched` for a generator the search does not apply to (an LLM's)",
+    "pe_input_pattern_gain": "that variant's cost on the searched solutions over the random "
+    "input's, at the search scale (their total cost; 1 for `random`; null when not searched)",
+    "pe_input_search": "JSON: the worst-case search (seed, scale, meter, solutions, every "
+    "variant's costs and ratio, the winner, a fallback to random if the pattern could not be "
+    "sampled), or null",
     "reference_hashes": "hash of each `reference` solution, slowest cluster first",
     "reference_peak_memory": "their peak memory on `pe_input` (bytes above the post-load "
     "baseline, read by the host; docs/profiler.md), slowest cluster first; null where not measured",
@@ -227,6 +239,9 @@ def check_dpe_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
         out.append(("entry_point", f"no `def {row['entry_point']}` in the prompt"))
     for name in ("convert_offline", "evaluate_offline", "pe_generator_code"):
         parses(row[name], name, out)
+    search = json_field(row["pe_input_search"], "pe_input_search", out)
+    if search is not None and not isinstance(search, dict):
+        out.append(("pe_input_search", "must be a JSON object or null"))
     if row["pe_generator_path"] not in ("offline", "llm"):
         out.append(("pe_generator_path", "must be offline or llm"))
     if row["task_kind"] not in ("class", "function"):

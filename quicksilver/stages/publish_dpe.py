@@ -112,6 +112,7 @@ def dpe_row(
         "pe_input_sha256": smp.input_sha256,
         "pe_sampling_stop": smp.stop,
         "pe_sampling_reference": int(smp.reference_hash),
+        **_search_fields(smp.worst_case),
         "reference_hashes": [int(h) for h in sel.reference_hashes],
         "reference_costs": [float(c) for c in sel.reference_costs],
         "reference_peak_memory": [
@@ -131,6 +132,25 @@ def dpe_row(
         "machine": json.dumps(dict(machine), sort_keys=True),
         "quicksilver_version": version,
         "build_config_sha256": config_sha256,
+    }
+
+
+def _search_fields(search: dict[str, Any] | None) -> dict[str, Any]:
+    """The worst-case search's columns: the pattern chosen, its gain over random, the record."""
+    if search is None:
+        return {
+            "pe_input_pattern": "not-searched",
+            "pe_input_pattern_gain": None,
+            "pe_input_search": "null",
+        }
+    chosen = search.get("label") or "random"
+    if search.get("fallback"):
+        chosen = "random"
+    gain = search.get("ratio") if chosen != "random" else 1.0
+    return {
+        "pe_input_pattern": str(chosen),
+        "pe_input_pattern_gain": None if gain is None else float(gain),
+        "pe_input_search": json.dumps(search, sort_keys=True, separators=(",", ":")),
     }
 
 

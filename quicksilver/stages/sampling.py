@@ -41,6 +41,7 @@ def sampling(
         choose_pe_input,
         sample_generator,
     )
+    from quicksilver.dpe.worstcase import search_worst_case, searchable
 
     section = sampling
 
@@ -64,9 +65,26 @@ def sampling(
         reference = sols[0]
         traces = []
         candidates = []
+        searches: dict[int, Any] = {}
+        sampled: dict[int, str] = {}
         for g in generators:
+            code, search = g["code"], None
+            if section.worst_case.enabled and searchable(code):
+                search = search_worst_case(
+                    code,
+                    index=g["index"],
+                    solutions={str(s.hash): s.code for s in sols},
+                    target=target,
+                    section=section.worst_case,
+                    seed=section.seed,
+                    memory_mb=section.memory_mb,
+                    sandbox=sandbox,
+                    task=slug,
+                )
+                searches[g["index"]] = search
+                code = search.code
             trace = sample_generator(
-                g["code"],
+                code,
                 index=g["index"],
                 reference_code=reference.code,
                 target=target,
@@ -74,6 +92,25 @@ def sampling(
                 sandbox=sandbox,
                 task=slug,
             )
+            if search is not None and search.pattern is not None and not trace.candidates:
+                # the pattern breaks something at a larger scale (a path-shaped tree deeper than
+                # the recursion limit): the random input, as without the search
+                search.fallback = (
+                    f"the pattern {search.label} gave no input ({trace.stop}: "
+                    f"{trace.reason or ''}); sampled the random input instead"
+                )
+                ctx.note(f"{slug}: {search.fallback}")
+                code = g["code"]
+                trace = sample_generator(
+                    code,
+                    index=g["index"],
+                    reference_code=reference.code,
+                    target=target,
+                    limits=limits,
+                    sandbox=sandbox,
+                    task=slug,
+                )
+            sampled[g["index"]] = code
             traces.append(trace)
             if trace.ill_defined:
                 ctx.note(f"{slug}: generator {g['index']} ill-defined: {trace.reason}")
@@ -83,7 +120,14 @@ def sampling(
             detail = f"{slug}: no generator produced an input the reference finishes: " + "; ".join(
                 f"#{t.generator}: {t.stop} ({t.reason})" for t in traces
             )
-            ctx.drop(record, reason, detail, lost=sols, traces=[t.to_dict() for t in traces])
+            ctx.drop(
+                record,
+                reason,
+                detail,
+                lost=sols,
+                traces=[t.to_dict() for t in traces],
+                worst_case=[w.to_dict() for w in searches.values()],
+            )
             continue
         choice = choose_pe_input(
             candidates,
@@ -108,7 +152,7 @@ def sampling(
             generator=c.generator,
             generator_path=gen["path"],
             generator_model=gen["model"],
-            generator_code=gen["code"],
+            generator_code=sampled[c.generator],
             generators_tried=len(generators),
             scale=c.scale,
             input_sha256=c.input_sha256,
@@ -125,6 +169,7 @@ def sampling(
             ),
             tried=choice.tried,
             traces=[t.to_dict() for t in traces],
+            worst_case=searches[c.generator].to_dict() if c.generator in searches else None,
         )
         out.append(record.model_copy(update={"pe_input": chosen}))
         log.info(

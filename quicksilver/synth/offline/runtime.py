@@ -41,6 +41,14 @@ _SIZE_MODE = "random"
 # string); _VALUE_MODE "low" / "high" puts every element value at the low / high end of its
 # range (an all-negative tree, all-equal values). "random": the test-input policy.
 _VALUE_MODE = "random"
+# The worst-case search (quicksilver/dpe/worstcase.py): None, or a structured variant applied in
+# "max" mode: {"values": {param: variant}, "shape": {param: "path"}, "quantities": {name: skew}}.
+# Value variants: "sorted", "reversed", "equal", "few" (3 distinct values), "alternating" (a
+# zigzag: smallest, largest, 2nd smallest, ...), "extremes" (each value at an end of its range).
+# Skews of a scalar quantity over [lo, top] (top = min(hi, max(lo, scale))): "min", "sqrt"
+# (lo + isqrt(top - lo)), "half", "max". Only variants the stated constraints allow are offered
+# (_perf_variants), and with None the runtime draws exactly what it drew without the search.
+_PATTERN = None
 
 
 def _eval(form: int | dict, q: dict) -> int:
@@ -140,9 +148,20 @@ def _pick_quantity(item: dict, lo: int, hi: int, size_cap: int, q: dict) -> int 
     """One size or scalar in [lo, hi] (already aligned to its ``mod``); None: no allowed value
     was found (the caller draws everything again)."""
     mod = item.get("mod")
+    skew = (_PATTERN or {}).get("quantities", {}).get(item["name"]) if not item["size"] else None
     for attempt in range(20):
         if attempt:
             value = random.randint(lo, hi)  # only after an excluded value ("ne")
+        elif skew is not None and _SIZE_MODE == "max":
+            top = min(hi, max(lo, size_cap))
+            if skew == "min":
+                value = lo
+            elif skew == "sqrt":
+                value = lo + math.isqrt(top - lo)
+            elif skew == "half":
+                value = lo + (top - lo) // 2
+            else:
+                value = top
         elif item["size"]:
             value = _pick_size(lo, hi)
         elif _SIZE_MODE == "max" and lo >= 0 and hi + 1 >= 1000 * (lo + 1):
@@ -380,7 +399,16 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
             flat.extend(_draw(p["leaf"], q, r, True, edge))
     else:
         flat = _draw(p["leaf"], q, sum(rows), False, edge)
+    variant = None
+    if _PATTERN and _SIZE_MODE == "max":
+        variant = _PATTERN.get("values", {}).get(p["name"])
+        if variant in ("equal", "few", "extremes"):
+            flat = _variant_values(p["leaf"], q, len(flat), variant)
     order = p["sorted"]
+    if variant in ("sorted", "alternating"):
+        order = order or "asc"
+    elif variant == "reversed":
+        order = order or "desc"
     if not order and not p["join"] and p["kind"] != "tree" and _chance(_ORDER_P):
         # ordered lists are classic edge and worst cases (a falling price series, a sorted input
         # for a naive quicksort); sorting keeps every stated constraint on the values
@@ -392,13 +420,16 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         i += r
         if order:
             row.sort(reverse=order == "desc")
+        if variant == "alternating":
+            row = [row[j // 2] if j % 2 == 0 else row[-1 - j // 2] for j in range(len(row))]
         inner.append(row)
     if p["join"]:
         inner = ["".join(row) for row in inner]
         if distinct and distinct["level"] == "string":
             inner = _distinct_strings(inner, p, q, size_cap)
     if p["kind"] == "tree":
-        return _tree(inner[0], _chance(_BOUNDARY_P), p.get("bst", False))
+        path = bool(_PATTERN and _SIZE_MODE == "max" and _PATTERN.get("shape", {}).get(p["name"]))
+        return _tree(inner[0], path or _chance(_BOUNDARY_P), p.get("bst", False))
     for counts in reversed(levels[:-1]):
         nested = []
         i = 0
@@ -407,6 +438,54 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
             i += c
         inner = nested
     return inner[0]
+
+
+def _variant_values(leaf: dict, q: dict, count: int, variant: str) -> list:
+    """``count`` values of one leaf domain, all equal ("equal"), from 3 values drawn once
+    ("few"), or each at the low or high end of the domain ("extremes")."""
+    if count == 0:
+        return []
+    if variant == "equal":
+        return _draw(leaf, q, 1, False, False) * count
+    if variant == "few":
+        pool = _draw(leaf, q, min(3, count), False, False)
+        return [random.choice(pool) for _ in range(count)]
+    if leaf["type"] == "int" and "set" not in leaf:
+        ends = [max(_eval(f, q) for f in leaf["lo"]), min(_eval(f, q) for f in leaf["hi"])]
+    else:
+        choices = list(leaf["set"]) if "set" in leaf else list(leaf["alphabet"])
+        ends = [min(choices), max(choices)]
+    return [random.choice(ends) for _ in range(count)]
+
+
+def _perf_variants(spec: dict) -> list:
+    """The worst-case search's candidates for ``spec``: one structured variant of one argument
+    each, only where every stated constraint still holds (no equal values where they must be
+    distinct, no reordering of a list stated sorted, no extreme ends next to excluded values)."""
+    out: list = []
+    for p in spec["params"]:
+        if p["kind"] in ("quantity", "scalar") or "cols" in p:
+            continue
+        leaf = p["leaf"]
+        if leaf["type"] not in ("int", "char") or not (leaf.get("alphabet", "x") or "set" in leaf):
+            continue  # booleans and floats: no structure worth a variant
+        names = []
+        if not p["sorted"]:
+            names += ["sorted", "reversed", "alternating"]
+        if not p["distinct"]:
+            names += ["equal", "few"]
+            if not leaf.get("ne"):
+                names.append("extremes")
+        for v in names:
+            out.append({"label": p["name"] + ":" + v, "values": {p["name"]: v}})
+        if p["kind"] == "tree":
+            out.append({"label": p["name"] + ":path", "shape": {p["name"]: "path"}})
+    for item in spec["quantities"]:
+        if item["size"]:
+            continue
+        for skew in ("min", "sqrt", "half", "max"):
+            out.append({"label": item["name"] + "=" + skew, "quantities": {item["name"]: skew}})
+    return out
 
 
 def _draw_rows(p: dict, q: dict, count: int, edge: bool) -> list | None:
@@ -463,6 +542,8 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _draw_excluding,
     _distinct_strings,
     _tree,
+    _variant_values,
+    _perf_variants,
     _draw_rows,
     _build_param,
     _generate_from_spec,
@@ -524,15 +605,29 @@ EDGE_ENTRY = '''def generate_edge_cases():
     return out
 '''
 
-PERF_ENTRY = '''def perf_input_gen(scale):
-    """One performance input: every length and count min(stated max, scale) (policy above)."""
-    global _SIZE_MODE
-    previous = _SIZE_MODE
-    _SIZE_MODE = "max"
+PERF_ENTRY = '''_PERF_PATTERN = None  # the worst-case search appends its choice (docs/sas.md)
+
+
+def perf_input_gen(scale):
+    """One performance input: every length and count min(stated max, scale) (policy above),
+    in the structured variant _PERF_PATTERN when the worst-case search chose one."""
+    return perf_input_variant(scale, _PERF_PATTERN)
+
+
+def perf_input_variant(scale, pattern):
+    """perf_input_gen(scale) in the structured variant ``pattern`` (None: random values)."""
+    global _SIZE_MODE, _PATTERN
+    previous = _SIZE_MODE, _PATTERN
+    _SIZE_MODE, _PATTERN = "max", pattern
     try:
         return _generate(max(1, int(scale)))
     finally:
-        _SIZE_MODE = previous
+        _SIZE_MODE, _PATTERN = previous
+
+
+def perf_variants():
+    """The structured variants the worst-case search tries on this task (see _perf_variants)."""
+    return _perf_variants(SPEC)
 '''
 
 
@@ -563,7 +658,7 @@ def emit_generator(
     parts = ["\n".join(lines), "import math\nimport random"]
     parts.append(
         f"SIZE_CAP = {int(size_cap)}\n_BOUNDARY_P = {_BOUNDARY_P!r}\n_ORDER_P = {_ORDER_P!r}\n"
-        f"_SIZE_MODE = {_SIZE_MODE!r}\n_VALUE_MODE = {_VALUE_MODE!r}"
+        f"_SIZE_MODE = {_SIZE_MODE!r}\n_VALUE_MODE = {_VALUE_MODE!r}\n_PATTERN = {_PATTERN!r}"
     )
     parts.append("SPEC = " + pprint.pformat(spec, width=96, sort_dicts=False))
     parts += [textwrap.dedent(inspect.getsource(fn)).rstrip() for fn in _RUNTIME]
@@ -580,23 +675,35 @@ def emit_generator(
 
 
 def sample_spec(
-    spec: dict[str, Any], seed: int, size_cap: int = DEFAULT_SIZE_CAP, *, mode: str = "random"
+    spec: dict[str, Any],
+    seed: int,
+    size_cap: int = DEFAULT_SIZE_CAP,
+    *,
+    mode: str = "random",
+    pattern: dict[str, Any] | None = None,
 ) -> list[Any]:
     """Run the runtime in this process (tests, debugging): one input for ``seed``.
 
     Seeds the module-level ``random`` as the sandboxed caller does, restoring its state after.
-    ``mode="max"`` does what ``perf_input_gen(scale)`` does, with ``size_cap`` as the scale.
+    ``mode="max"`` does what ``perf_input_gen(scale)`` does, with ``size_cap`` as the scale, and
+    ``pattern`` what ``perf_input_variant(scale, pattern)`` does (one of :func:`perf_variants`).
     Not thread-safe (the mode is a module global, as in the generated files).
     """
-    global _SIZE_MODE
+    global _SIZE_MODE, _PATTERN
     if mode not in ("random", "max"):
         raise ValueError(f"mode must be 'random' or 'max', got {mode!r}")
     state = random.getstate()
-    previous = _SIZE_MODE
+    previous = _SIZE_MODE, _PATTERN
     try:
         random.seed(seed)
-        _SIZE_MODE = mode
+        _SIZE_MODE, _PATTERN = mode, pattern
         return _generate_from_spec(spec, size_cap)
     finally:
-        _SIZE_MODE = previous
+        _SIZE_MODE, _PATTERN = previous
         random.setstate(state)
+
+
+def perf_variants(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """The structured variants the worst-case search tries for ``spec`` (run in this process;
+    the generated file's ``perf_variants()`` runs the same code in the sandbox)."""
+    return list(_perf_variants(spec))
