@@ -48,6 +48,7 @@ def _config(out: Path) -> dict[str, Any]:
         "sampling.time_wall_seconds=0.05",
         "sampling.finish_cpu_seconds=0.2",
         "sampling.max_scale_exp=12",
+        "sampling.worst_case.enabled=true",  # off by default; the search's records are checked
         "pe_profile.measure.min_rounds=3",
         "pe_profile.measure.max_rounds=3",
         "pe_profile.measure.budget_seconds=1",
@@ -148,7 +149,7 @@ def test_published_rows_are_evalperf_rows(built):
         assert extra["pe_generator_path"] == "offline"
         assert extra["pe_generator_model"] == OFFLINE_PERF_SYNTHESIZER
         assert "def perf_input_gen" in extra["pe_generator_code"]
-        # the offline worst-case search ran (on by default) and is recorded with its seed
+        # the offline worst-case search ran (turned on above) and is recorded with its seed
         search = json.loads(extra["pe_input_search"])
         assert search["seed"] == built["config"]["sampling"]["seed"]
         assert search["meter"] == "icount" and search["variants"][0]["label"] == "random"
