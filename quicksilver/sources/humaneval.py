@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from quicksilver import __version__
+from quicksilver.sources.functions import calls_in_asserts
 from quicksilver.sources.snapshot import Provenance, Question, SnapshotFile, SnapshotSolution
 
 log = logging.getLogger(__name__)
@@ -86,32 +87,14 @@ def _signature_meta(prompt: str, entry_point: str) -> str | None:
 
 def extract_tests(test_code: str) -> list[dict[str, Any]]:
     """``assert candidate(<literals>) == <literal>`` lines as {"input", "expected"} cases."""
-    try:
-        tree = ast.parse(test_code)
-    except SyntaxError:
-        return []
     cases = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Assert) or not isinstance(node.test, ast.Compare):
-            continue
-        cmp = node.test
-        if len(cmp.ops) != 1 or not isinstance(cmp.ops[0], ast.Eq):
-            continue
-        call = cmp.left
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
-            continue
-        if call.func.id != "candidate" or call.keywords:
-            continue
+    for call in calls_in_asserts(test_code, ["candidate"]):
+        args = list(call.args)
         try:
-            args = [ast.literal_eval(a) for a in call.args]
-            expected = ast.literal_eval(cmp.comparators[0])
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            continue
-        try:
-            json.dumps([args, expected], allow_nan=False)
+            json.dumps([args, call.expected], allow_nan=False)
         except (TypeError, ValueError):
             continue  # tuples become lists and sets fail: keep only what JSON can carry
-        cases.append({"input": args, "expected": expected})
+        cases.append({"input": args, "expected": call.expected})
     return cases
 
 
