@@ -12,6 +12,7 @@ gave no input the reference finishes (``no-input``), or no input every solution 
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
@@ -67,6 +68,15 @@ def sampling(
         candidates = []
         searches: dict[int, Any] = {}
         sampled: dict[int, str] = {}
+        sample = functools.partial(
+            sample_generator,
+            reference_code=reference.code,
+            target=target,
+            limits=limits,
+            sandbox=sandbox,
+            task=slug,
+        )
+
         for g in generators:
             code, search = g["code"], None
             if section.worst_case.enabled and searchable(code):
@@ -83,15 +93,7 @@ def sampling(
                 )
                 searches[g["index"]] = search
                 code = search.code
-            trace = sample_generator(
-                code,
-                index=g["index"],
-                reference_code=reference.code,
-                target=target,
-                limits=limits,
-                sandbox=sandbox,
-                task=slug,
-            )
+            trace = sample(code, index=g["index"])
             if search is not None and search.pattern is not None and not trace.candidates:
                 # the pattern breaks something at a larger scale (a path-shaped tree deeper than
                 # the recursion limit): the random input, as without the search
@@ -101,15 +103,7 @@ def sampling(
                 )
                 ctx.note(f"{slug}: {search.fallback}")
                 code = g["code"]
-                trace = sample_generator(
-                    code,
-                    index=g["index"],
-                    reference_code=reference.code,
-                    target=target,
-                    limits=limits,
-                    sandbox=sandbox,
-                    task=slug,
-                )
+                trace = sample(code, index=g["index"])
             sampled[g["index"]] = code
             traces.append(trace)
             if trace.ill_defined:
