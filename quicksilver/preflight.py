@@ -185,6 +185,9 @@ def solutions_check(cfg: BuildConfigBase) -> str | None:
             "; the candidates stage may add some"
             if adds
             else f": they will be dropped; {NEEDS_SOLUTIONS}",
+            # checked before any flow run exists: not for a Prefect API log handler (the stage
+            # that drops them says so in the run)
+            extra={"send_to_api": False},
         )
     return None
 
@@ -294,8 +297,8 @@ BUILD_CHECKS: list[Check] = [
     sandbox_check,
     meter_check,
     snapshots_check,
+    output_check,  # before solutions_check, whose warning is moot when the build cannot write
     solutions_check,
-    output_check,
     splits_check,
     publish_check,
 ]

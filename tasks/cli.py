@@ -11,6 +11,7 @@ stderr); 2 a bad config; 3 the build cannot run here (the preflight's line, noth
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import sys
@@ -108,11 +109,22 @@ def shared_temporary_server() -> str:
     return server.api_url
 
 
+DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS})
+"""A full or read-only disk: the stage that meets it stops the build with one line naming the
+file (WriteError); Prefect's own write of a task's result record to the same disk, which may
+meet it first, is logged in one line too, not with its traceback."""
+
+
 class _OneLineErrors(logging.Filter):
-    """Drops the traceback of an error the command reports in one line (see ONE_LINE_ERRORS)."""
+    """Drops the traceback of an error the command reports in one line (see ONE_LINE_ERRORS and
+    DISK_ERRNOS)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, OSError) and exc.errno in DISK_ERRNOS:
+            record.msg, record.args = f"{record.getMessage()}: {exc.strerror}", None
+            record.exc_info, record.exc_text = None, None
+            return True
         seen = 0
         while exc is not None and seen < 10:
             if isinstance(exc, ONE_LINE_ERRORS):
