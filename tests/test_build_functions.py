@@ -121,7 +121,9 @@ def built(prefect_harness, tmp_path_factory) -> dict[str, Any]:
     )
     assert result.exit_code == 0, result.output
     assert "attached 16 sample(s) to 4 question(s)" in result.output
-    mercury, _states = _run_mercury(_mercury_flow_module(), _mercury_config(attached, base / "m"))
+    mercury, _states, _run_id = _run_mercury(
+        _mercury_flow_module(), _mercury_config(attached, base / "m")
+    )
     dpe = _run_dpe(_dpe_flow_module(), _dpe_config(DATA / "snapshot", base / "d"))
     return {"base": base, "mercury": mercury, "dpe": dpe, "m": base / "m", "d": base / "d"}
 

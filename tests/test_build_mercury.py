@@ -102,14 +102,15 @@ def _task_states(flow_run_id: Any) -> dict[str, str]:
         time.sleep(0.5)
 
 
-def _run(flow: Any, config: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+def _run(flow: Any, config: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str], Any]:
     from prefect.task_runners import ThreadPoolTaskRunner
 
     state = flow.build_mercury.with_options(task_runner=ThreadPoolTaskRunner(max_workers=2))(
         config, return_state=True
     )
     assert state.is_completed(), state.message
-    return state.result(), _task_states(state.state_details.flow_run_id)
+    run_id = state.state_details.flow_run_id
+    return state.result(), _task_states(run_id), run_id
 
 
 @pytest.fixture(scope="module")
@@ -117,8 +118,15 @@ def built(prefect_harness, tmp_path_factory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("build") / "mercury"
     flow = _flow_module()
     config = _config(out)
-    result, states = _run(flow, config)
-    return {"out": out, "flow": flow, "config": config, "result": result, "states": states}
+    result, states, run_id = _run(flow, config)
+    return {
+        "out": out,
+        "flow": flow,
+        "config": config,
+        "result": result,
+        "states": states,
+        "run_id": run_id,  # its artifacts (other builds in the session write the same keys)
+    }
 
 
 def _funnel(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -236,7 +244,7 @@ def test_published_dataset_has_mercury_rows_with_provenance(built):
 def test_rerun_reuses_every_stage(built):
     out = built["out"]
     before = {p: p.stat().st_mtime_ns for p in (out / "parquet").glob("*.parquet")}
-    result, states = _run(built["flow"], built["config"])
+    result, states, _ = _run(built["flow"], built["config"])
     assert states and set(states.values()) == {"Cached"}, states
     assert result["funnel"] == built["result"]["funnel"]
     assert {p: p.stat().st_mtime_ns for p in (out / "parquet").glob("*.parquet")} == before
@@ -251,7 +259,7 @@ def test_interrupted_build_redoes_only_the_unfinished_shard(built):
     (profile_dir / "_SUCCESS.shard-0001.json").unlink()
     for p in (out / "stages" / "splits", out / "stages" / "publish"):
         shutil.rmtree(p)
-    result, states = _run(built["flow"], built["config"])
+    result, states, _ = _run(built["flow"], built["config"])
     redone = sorted(name for name, state in states.items() if state != "Cached")
     assert redone == ["mercury-publish", "mercury-splits", "profile-shard-0001"], states
     assert {r["stage"]: r["tasks_out"] for r in result["funnel"]} == {
@@ -301,12 +309,17 @@ def test_score_passes_each_tasks_own_reference_solutions(built, tmp_path):
 
 def test_prefect_artifacts_show_the_funnel(built):
     from prefect.client.orchestration import get_client
-    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
+    from prefect.client.schemas.filters import (
+        ArtifactFilter,
+        ArtifactFilterFlowRunId,
+        ArtifactFilterKey,
+    )
 
     with get_client(sync_client=True) as client:
         artifacts = client.read_artifacts(
             artifact_filter=ArtifactFilter(
-                key=ArtifactFilterKey(any_=["mercury-funnel", "mercury-summary"])
+                key=ArtifactFilterKey(any_=["mercury-funnel", "mercury-summary"]),
+                flow_run_id=ArtifactFilterFlowRunId(any_=[built["run_id"]]),
             )
         )
     by_key = {a.key: a for a in artifacts}
@@ -326,7 +339,11 @@ def test_build_report_beside_the_dataset(built, tmp_path):
 
     import pyarrow.parquet as pq
     from prefect.client.orchestration import get_client
-    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
+    from prefect.client.schemas.filters import (
+        ArtifactFilter,
+        ArtifactFilterFlowRunId,
+        ArtifactFilterKey,
+    )
 
     out = built["out"]
     page = (out / "report.html").read_text()
@@ -347,7 +364,10 @@ def test_build_report_beside_the_dataset(built, tmp_path):
     keys = ["mercury-report", "mercury-tasks", "mercury-spread", "mercury-drops"]
     with get_client(sync_client=True) as client:
         artifacts = client.read_artifacts(
-            artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=keys))
+            artifact_filter=ArtifactFilter(
+                key=ArtifactFilterKey(any_=keys),
+                flow_run_id=ArtifactFilterFlowRunId(any_=[built["run_id"]]),
+            )
         )
     by_key = {a.key: a for a in artifacts}
     assert set(by_key) == set(keys)

@@ -67,7 +67,7 @@ def _config(out: Path) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def messy(prefect_harness, tmp_path_factory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("messy") / "mercury"
-    result, _states = _run(_flow_module(), _config(out))
+    result, _states, _run_id = _run(_flow_module(), _config(out))
     rows = {r.slug_name: r for r in load_records(out / "hf").records}
     files = {slug: json.loads((MESSY / f"{slug}.json").read_text()) for slug in SLUGS}
     return {"out": out, "result": result, "rows": rows, "files": files}
