@@ -36,7 +36,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from quicksilver.clustering import adaptive_clusters
-from quicksilver.config import MeasureConfig, SandboxConfig, SandboxLimits, WorstCaseSection
+from quicksilver.config import (
+    MeasureConfig,
+    SandboxConfig,
+    SandboxLimits,
+    SelectionSection,
+    WorstCaseSection,
+)
 from quicksilver.dpe.sampling import (
     Candidate,
     SamplingLimits,
@@ -46,7 +52,7 @@ from quicksilver.dpe.sampling import (
 )
 from quicksilver.dpe.sas import offline_sas
 from quicksilver.dpe.select import pe_profile_task
-from quicksilver.dpe.worstcase import search_worst_case
+from quicksilver.dpe.worstcase import search_worst_case, separation_for
 from quicksilver.pipeline.records import Solution, Task
 from quicksilver.pipeline.runner import apply
 from quicksilver.profiler import profile_solution
@@ -146,6 +152,7 @@ def run_side(
             memory_mb=4096,
             sandbox=SANDBOX,
             task=slug,
+            separation=separation_for(SelectionSection(), section.meter),
         )
         side.search_s = time.perf_counter() - t0
         side.search = res.to_dict()
@@ -215,6 +222,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument(
         "--scale-exp", type=int, default=None, help="search scale 2**N (default: config)"
     )
+    p.add_argument(
+        "--rule",
+        choices=("separation", "cost"),
+        default=None,
+        help="how the search ranks variants (default: config)",
+    )
+    p.add_argument(
+        "--solutions", type=int, default=None, help="solutions the variants are costed on"
+    )
     args = p.parse_args(argv)
     console = start(verbose=args.verbose)
     limits = SamplingLimits(
@@ -224,16 +240,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         max_scale_exp=args.max_scale_exp,
         generator_seed=SEED,
     )
-    section = WorstCaseSection(
-        **({"scale_exp": args.scale_exp} if args.scale_exp is not None else {})
-    )
+    overrides = {
+        "scale_exp": args.scale_exp,
+        "rule": args.rule,
+        "solutions": args.solutions,
+    }
+    section = WorstCaseSection(**{k: v for k, v in overrides.items() if v is not None})
     only = args.only.split(",") if args.only else None
     records = apply(LOAD, [], source=True, snapshots=[BUNDLED], only=only).records
     machine, revision = header(console, None)
     console.print(
         f"sampling: scales 2^1..2^{args.max_scale_exp}, {args.wall:g} s CPU wall per step, "
         f"seed {SEED}; every solution within {args.finish:g} s; search at 2^{section.scale_exp} "
-        f"on {section.solutions} solutions ({section.meter}), min gain {section.min_gain:g}x, "
+        f"on {section.solutions} solutions ({section.meter}, rule {section.rule}), "
+        f"min gain {section.min_gain:g}x, "
         f"combine {section.combine}; profiling: icount, one pass; clusters bias 0.2, w 10,000 "
         f"instructions; selection: >= {MIN_SOLUTIONS} solutions, fastest > 10,000 instructions, "
         f">= {MIN_CLUSTERS} clusters."

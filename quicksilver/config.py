@@ -526,7 +526,13 @@ class WorstCaseSection(_Strict):
         11, ge=1, le=20, description="the variants are drawn and costed at scale 2**scale_exp"
     )
     solutions: int = Field(
-        3, ge=1, description="valid solutions (the reference first) the variants are costed on"
+        8, ge=1, description="valid solutions (the reference first) the variants are costed on"
+    )
+    rule: Literal["separation", "cost"] = Field(
+        "separation",
+        description="separation: rank variants by selection's own figures at the search scale "
+        "(the fastest solution above the too-cheap floor, then more clusters, then a cost gain); "
+        "cost: by the solutions' total cost alone",
     )
     meter: MeterName = Field(
         "icount", description="the meter the variants are costed with (icount: exact counts)"
@@ -534,8 +540,9 @@ class WorstCaseSection(_Strict):
     min_gain: float = Field(
         1.2,
         ge=1.0,
-        description="a variant replaces the random input when it costs at least this many times "
-        "as much (the solutions' total cost)",
+        description="a cost gain counts when a variant costs the solutions at least this many "
+        "times the random input's total (with rule: separation, only between variants that "
+        "separate the solutions equally well)",
     )
     combine: bool = Field(
         True, description="also try the best variant of each argument together, in one input"

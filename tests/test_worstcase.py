@@ -109,6 +109,7 @@ def test_offered_variants_cover_each_argument_and_the_scalar_skews():
         "nums:equal",
         "nums:few",
         "nums:extremes",
+        "nums:zeros",
         "k=min",
         "k=sqrt",
         "k=half",
@@ -164,7 +165,7 @@ def test_variants_respect_distinct_and_stated_order():
         nums = _draw(DISTINCT, label)[0]
         assert len(set(nums)) == len(nums) == 64, label
     ordered = [v["label"] for v in perf_variants(SORTED)]
-    assert ordered == ["nums:equal", "nums:few", "nums:extremes"]
+    assert ordered == ["nums:equal", "nums:few", "nums:extremes", "nums:zeros"]
     for label in ordered:
         nums = _draw(SORTED, label)[0]
         assert nums == sorted(nums), label
@@ -294,9 +295,9 @@ def test_search_picks_an_ordered_input_for_a_naive_quicksort_and_records_it():
 
 
 def test_a_variant_that_makes_the_solutions_alike_does_not_win():
-    """Scoring on given costs: the dearest variant in total loses to one that keeps the
+    """rule: cost, on given costs: the dearest variant in total loses to one that keeps the
     solutions apart (keep_spread), and wins without the guard."""
-    from quicksilver.dpe.worstcase import Variant, _eligible, _score
+    from quicksilver.dpe.worstcase import Variant, _eligible, _score, beats
 
     base = Variant("random", None, costs={"slow": 100.0, "fast": 10.0})
     alike = Variant("x:extremes", {"label": "x:extremes"}, costs={"slow": 300.0, "fast": 290.0})
@@ -306,8 +307,123 @@ def test_a_variant_that_makes_the_solutions_alike_does_not_win():
     assert (base.ratio, base.spread) == (1.0, 10.0)
     assert alike.ratio == pytest.approx(590 / 110) and alike.spread == pytest.approx(300 / 290)
     assert apart.ratio == pytest.approx(255 / 110) and apart.spread == 50.0
-    assert broken.ratio is None
-    on = WorstCaseSection()
-    assert not _eligible(alike, base, on) and _eligible(apart, base, on)
-    assert not _eligible(broken, base, on) and not _eligible(base, base, on)
-    assert _eligible(alike, base, WorstCaseSection(keep_spread=False))
+    assert broken.ratio is None and alike.clusters is None  # no separation figures asked for
+    on = WorstCaseSection(rule="cost")
+    assert _eligible(alike) and _eligible(apart) and not _eligible(broken)
+    assert not _eligible(base)
+    assert not beats(alike, base, on, None) and beats(apart, base, on, None)
+    assert beats(alike, base, WorstCaseSection(rule="cost", keep_spread=False), None)
+
+
+def _ranked(costs: dict[str, dict[str, float]]) -> tuple[list, object]:
+    from quicksilver.config import SelectionSection
+    from quicksilver.dpe.worstcase import Variant, _score, separation_for
+
+    sep = separation_for(SelectionSection(), "icount")
+    base = Variant("random", None, costs=costs.pop("random"))
+    others = [Variant(k, {"label": k}, costs=v) for k, v in costs.items()]
+    _score(others, base, sep)
+    return [base, *others], sep
+
+
+def test_separation_lifts_a_too_cheap_fastest_solution_first():
+    """shift-right's shape: on random k the fastest solution returns at once (k % n == 0 is
+    not it, but k = n is drawn at max scale); a skew of k makes it rotate, and it wins although
+    the clusters stay and the total barely moves."""
+    from quicksilver.dpe.worstcase import _why, beats, rank_key
+
+    (base, k_half, k_min), sep = _ranked(
+        {
+            "random": {"a": 5e3, "b": 2.3e6, "c": 3.1e6, "d": 2.2e7},
+            "k=half": {"a": 1.0e5, "b": 2.2e6, "c": 3.0e6, "d": 2.2e7},
+            "k=min": {"a": 2.4e3, "b": 2.2e6, "c": 9.0e6, "d": 9.0e7},
+        }
+    )
+    assert sep.min_cost == 10_000 and sep.w == 10_000 and sep.bias == 0.2
+    assert base.cheapest == 5e3 and k_half.cheapest == 1e5
+    section = WorstCaseSection()
+    assert beats(k_half, base, section, sep)
+    assert rank_key(k_half, base, section, sep) > rank_key(k_min, base, section, sep)
+    assert "fastest solution costs 1e+05" in _why(k_half, base, section, sep)
+
+
+def test_separation_prefers_more_clusters_over_a_dearer_input_that_makes_solutions_alike():
+    from quicksilver.dpe.worstcase import _why, beats
+
+    (base, alike, apart, same), sep = _ranked(
+        {
+            "random": {"a": 1e6, "b": 1.1e6, "c": 5e6, "d": 5.5e6},
+            # 50x dearer in total, but every solution does the same work: one cluster
+            "x:equal": {"a": 1e8, "b": 1e8, "c": 1e8, "d": 1.05e8},
+            # cheaper in total, but the solutions fall apart into four clusters
+            "x:zeros": {"a": 1e5, "b": 1e6, "c": 1e7, "d": 1e8},
+            # as many clusters as random and 3x dearer: wins on the gain, if nothing better
+            "x:sorted": {"a": 3e6, "b": 3.3e6, "c": 1.5e7, "d": 1.7e7},
+        }
+    )
+    section = WorstCaseSection()
+    assert (base.clusters, alike.clusters, apart.clusters, same.clusters) == (2, 1, 4, 2)
+    assert not beats(alike, base, section, sep)
+    assert beats(apart, base, section, sep) and beats(same, base, section, sep)
+    assert _why(apart, base, section, sep) == "4 clusters against random's 2"
+    assert "with as many clusters (2)" in _why(same, base, section, sep)
+    # below min_gain and no more clusters: random stays
+    (base2, meh), _ = _ranked({"random": {"a": 1e6, "b": 5e6}, "x:few": {"a": 1.1e6, "b": 5.5e6}})
+    assert not beats(meh, base2, section, sep)
+
+
+def test_a_time_meter_without_an_instruction_rate_ranks_by_cost():
+    from quicksilver.config import SelectionSection
+    from quicksilver.dpe.worstcase import separation_for
+
+    assert separation_for(SelectionSection(), "cpu") is None
+    sep = separation_for(SelectionSection(), "cpu", instruction_rate=1e9)
+    assert sep is not None and sep.w == pytest.approx(1e-5) and sep.min_cost == pytest.approx(1e-5)
+
+
+def test_zeros_variant_is_offered_where_zero_is_allowed_and_puts_zeros_in():
+    labels = [v["label"] for v in perf_variants(WINDOW)]
+    assert "nums:zeros" in labels
+    nums = _draw(WINDOW, "nums:zeros", scale=400)[0]
+    assert len(nums) == 400 and 120 < nums.count(0) < 280
+    positive = {
+        **WINDOW,
+        "params": [
+            _list("nums", "nums.length", {"type": "int", "lo": [1], "hi": [1000]}),
+            WINDOW["params"][1],
+        ],
+    }
+    assert "nums:zeros" not in [v["label"] for v in perf_variants(positive)]
+
+
+def test_bst_variant_makes_a_search_tree():
+    labels = [v["label"] for v in perf_variants(TREE)]
+    assert "root:bst" in labels
+    tree = _draw(TREE, "root:bst", scale=60)[0]
+
+    nodes = [x for x in tree if x is not None]
+    assert len(nodes) == 60
+    # rebuild the tree from level order and walk it in order: sorted values
+    from collections import deque
+
+    vals = iter(tree)
+    root = [next(vals), None, None]
+    queue = deque([root])
+    while queue:
+        node = queue.popleft()
+        for side in (1, 2):
+            v = next(vals, None)
+            if v is not None:
+                child = [v, None, None]
+                node[side] = child
+                queue.append(child)
+    out: list = []
+
+    def walk(n: list | None) -> None:
+        if n is not None:
+            walk(n[1])
+            out.append(n[0])
+            walk(n[2])
+
+    walk(root)
+    assert out == sorted(nodes) and len(out) == 60

@@ -13,15 +13,20 @@ a window of ``sqrt(n)`` rather than ``n``. Before exponential sampling, :func:`s
 2. measures each input's cost on the first ``solutions`` valid solutions with the project's meter
    (``icount`` by default: exact instruction counts, the same on every run), all inputs of one
    solution in one profiler pass;
-3. scores a variant by the total cost of those solutions on it over their total cost on the
-   random input (inputs of one scale: a cost per unit of size). The total, not a mean of
-   per-solution ratios: the slow solutions are the ones the input must exercise, and a fast one
-   that gets faster on the variant (timsort on sorted input) only widens the spread; with
-   ``combine``, the best variant of each argument that beat random are merged into one pattern
-   and measured too;
-4. keeps the best pattern if it beats random by ``min_gain``; the generator to sample is then the
-   original code with ``_PERF_PATTERN = <pattern>`` appended, and the usual doubling scales it
-   up. Otherwise the random generator is sampled as before.
+3. ranks the variants by what EvalPerf's selection will ask of the chosen input
+   (:func:`rank_key`, ``rule: separation``): first that the fastest solution costs more than
+   selection's floor (an input on which the best solution does next to nothing makes the task
+   "too cheap": a rotation by a multiple of the length, an invalid tree that a check leaves at
+   the root), then the number of performance clusters the costed solutions form on it (the same
+   adaptive clustering), then a cost gain of at least ``min_gain`` over the random input that
+   does not narrow the solutions' spread. The figures are taken at the search scale, on up to
+   ``solutions`` valid solutions. ``rule: cost`` ranks by the solutions' total cost alone (the
+   first version: on the bundled corpus it raised the chosen inputs' cost but not the tasks
+   selected or the clusters, docs/performance.md). With ``combine``, the best variant of each
+   argument that beat random are merged into one pattern and measured too;
+4. keeps the best pattern if it beats the random input on that ranking; the generator to sample
+   is then the original code with ``_PERF_PATTERN = <pattern>`` appended, and the usual doubling
+   scales it up. Otherwise the random generator is sampled as before.
 
 Everything the search did (seed, scale, meter, each variant's costs and ratio, the winner) is in
 :class:`SearchResult` and goes into the sampling record and the published row.
@@ -34,11 +39,13 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from quicksilver.clustering import W_INSTRUCTIONS, adaptive_clusters
 from quicksilver.config import (
     MeasureConfig,
     MeterName,
     SandboxConfig,
     SandboxLimits,
+    SelectionSection,
     WorstCaseSection,
 )
 from quicksilver.dpe.sampling import Target, canonical_sha256, int64_violation
@@ -87,6 +94,8 @@ class Variant:
     costs: dict[str, float] = field(default_factory=dict)  # solution key -> cost (meter unit)
     ratio: float | None = None  # total cost over the solutions / the random input's
     spread: float | None = None  # the dearest solution's cost / the cheapest's on this input
+    cheapest: float | None = None  # the cheapest solution's cost on this input
+    clusters: int | None = None  # the selection's adaptive clusters of the costs (separation)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -107,6 +116,8 @@ class SearchResult:
     min_gain: float = 1.0
     variants: list[Variant] = field(default_factory=list)
     reason: str | None = None  # why no search was possible, or why random stayed
+    why: str | None = None  # why the chosen pattern won (rank_key's deciding step, its numbers)
+    rule: str = "separation"  # separation | cost (WorstCaseSection.rule)
     code: str = ""  # the generator to sample (the original with _PERF_PATTERN appended)
     fallback: str | None = None  # set by the caller when the pattern could not be sampled
 
@@ -115,6 +126,27 @@ class SearchResult:
         del out["code"]
         out["variants"] = [v.to_dict() for v in self.variants]
         return out
+
+
+def _figures(v: Variant, prefix: str = ",") -> str:
+    if v.clusters is None:
+        return ""
+    return f"{prefix} {v.clusters} cluster(s), fastest {v.cheapest:.3g}"
+
+
+def _why(v: Variant, base: Variant, section: WorstCaseSection, sep: Separation | None) -> str:
+    """Which of :func:`rank_key`'s steps the winner won on, with its numbers."""
+    mine, theirs = rank_key(v, base, section, sep), rank_key(base, base, section, sep)
+    if sep is not None and mine[0] != theirs[0]:
+        return (
+            f"its fastest solution costs {v.cheapest:.3g} (random: {base.cheapest:.3g}; "
+            f"selection's floor {sep.min_cost:.3g})"
+        )
+    if sep is not None and mine[1] != theirs[1]:
+        return f"{v.clusters} clusters against random's {base.clusters}"
+    return f"{v.ratio:.3g}x the random input's cost" + (
+        f" with as many clusters ({v.clusters})" if v.clusters is not None else ""
+    )
 
 
 def with_pattern(code: str, label: str, pattern: dict[str, Any], ratio: float | None) -> str:
@@ -224,7 +256,40 @@ def _measure(
             v.costs = dict(variants[first[v.input_sha256]].costs)
 
 
-def _score(variants: list[Variant], base: Variant) -> None:
+@dataclass(frozen=True)
+class Separation:
+    """The DPE selection's own figures, in the search meter's unit, applied at the search scale:
+    the clustering (``w``, ``bias``) and the floor the fastest solution must exceed
+    (``min_cost``). With them the search ranks variants by what selection will ask of the
+    chosen input (:func:`rank_key`), not by cost alone."""
+
+    w: float
+    bias: float
+    min_cost: float
+
+
+def separation_for(
+    selection: SelectionSection, meter: MeterName, instruction_rate: float | None = None
+) -> Separation | None:
+    """Selection's figures in ``meter``'s unit (a time meter needs the instruction rate: the
+    section's, else ``instruction_rate``, measured on this machine by the caller; None without
+    one, and the search ranks by cost)."""
+    from quicksilver.clustering import w_for_unit
+
+    unit = "instructions" if meter in ("icount", "instructions") else "s"
+    rate = selection.instruction_rate or instruction_rate
+    if unit == "s" and rate is None:
+        log.warning(
+            "worst-case search: no instruction rate for the %s meter; ranking by cost", meter
+        )
+        return None
+    w = w_for_unit(unit, instruction_rate=rate)
+    return Separation(
+        w=w, bias=selection.bias, min_cost=selection.min_cost_instructions * w / W_INSTRUCTIONS
+    )
+
+
+def _score(variants: list[Variant], base: Variant, separation: Separation | None = None) -> None:
     for v in variants:
         if v is base or v.status not in ("ok", "duplicate"):
             continue
@@ -237,17 +302,50 @@ def _score(variants: list[Variant], base: Variant) -> None:
     for v in [base, *variants]:
         if v.costs and min(v.costs.values()) > 0:
             v.spread = max(v.costs.values()) / min(v.costs.values())
+        if separation is not None and v.costs and all(k in v.costs for k in base.costs):
+            costs = [v.costs[k] for k in base.costs]
+            v.cheapest = min(costs)
+            if v.cheapest > 0:
+                clustering = adaptive_clusters(costs, w=separation.w, bias=separation.bias)
+                v.clusters = len(clustering.clusters)
 
 
-def _eligible(v: Variant, base: Variant, section: WorstCaseSection) -> bool:
-    """A variant that may win: measured on every solution, and (``keep_spread``) its solutions'
-    costs at least as far apart as on the random input: an input on which every solution does
-    the same work costs more but tells them apart less (fewer clusters)."""
-    if v.pattern is None or v.ratio is None or v.status != "ok":
-        return False
-    if section.keep_spread and len(base.costs) > 1:
-        return v.spread is not None and base.spread is not None and v.spread >= base.spread
-    return True
+def rank_key(
+    v: Variant, base: Variant, section: WorstCaseSection, separation: Separation | None
+) -> tuple[Any, ...]:
+    """How well ``v`` serves selection; higher is better, and a variant replaces the random
+    input only when its key is higher than the random input's (:func:`beats`).
+
+    With ``separation`` (``rule: separation``), in order:
+
+    1. the fastest solution costs more than selection's floor (a task whose fastest solution
+       does next to nothing is dropped as too cheap, whatever else the input does);
+    2. more performance clusters among the costed solutions (selection keeps a task with enough
+       of them, and DPS is finer with more);
+    3. a cost gain of at least ``min_gain`` over random, without narrowing the solutions'
+       spread (``keep_spread``): among inputs that separate equally, the dearer;
+    4. the gain itself (orders the variants; never decides against random).
+
+    Without it (``rule: cost``) only 3 and 4: the total cost, as before.
+    """
+    ratio = v.ratio or 0.0
+    gain = ratio >= section.min_gain and v is not base
+    if gain and section.keep_spread and len(base.costs) > 1:
+        gain = v.spread is not None and base.spread is not None and v.spread >= base.spread
+    if separation is None:
+        return (gain, ratio)
+    cheap_ok = v.cheapest is not None and v.cheapest > separation.min_cost
+    return (cheap_ok, v.clusters or 0, gain, ratio)
+
+
+def beats(v: Variant, base: Variant, section: WorstCaseSection, sep: Separation | None) -> bool:
+    """Whether ``v`` should replace the random input (its key is higher, the gain aside)."""
+    return rank_key(v, base, section, sep)[:-1] > rank_key(base, base, section, sep)[:-1]
+
+
+def _eligible(v: Variant) -> bool:
+    """A variant that may win: a pattern measured on every solution the random input was."""
+    return v.pattern is not None and v.ratio is not None and v.status == "ok"
 
 
 def _target_of(pattern: dict[str, Any]) -> tuple[str, str]:
@@ -258,18 +356,19 @@ def _target_of(pattern: dict[str, Any]) -> tuple[str, str]:
 
 
 def _combined(
-    variants: list[Variant], base: Variant, section: WorstCaseSection
+    variants: list[Variant], base: Variant, section: WorstCaseSection, sep: Separation | None
 ) -> dict[str, Any] | None:
-    """The best eligible variant of each argument or quantity that beat random by
-    ``min_gain``, merged (None when fewer than two arguments have one)."""
+    """The best eligible variant of each argument or quantity that beat random
+    (:func:`beats`), merged (None when fewer than two arguments have one)."""
     best: dict[tuple[str, str], Variant] = {}
     for v in variants:
-        if not _eligible(v, base, section) or (v.ratio or 0.0) < section.min_gain:
+        if not _eligible(v) or not beats(v, base, section, sep):
             continue
+        assert v.pattern is not None
         t = _target_of(v.pattern)
         if t[1] in {name for _, name in best} and t not in best:
             continue  # values and shape of one tree: keep one
-        if t not in best or (best[t].ratio or 0) < v.ratio:
+        if t not in best or rank_key(best[t], base, section, sep) < rank_key(v, base, section, sep):
             best[t] = v
     if len(best) < 2:
         return None
@@ -339,12 +438,17 @@ def search_worst_case(
     memory_mb: int,
     sandbox: SandboxConfig | None = None,
     task: str = "",
+    separation: Separation | None = None,
 ) -> SearchResult:
-    """The structured variant of ``code``'s input that costs ``solutions`` most (module doc).
+    """The structured variant of ``code``'s input that serves selection best (module doc).
 
     ``solutions``: key -> code, the reference first; at most ``section.solutions`` are used.
+    ``separation``: selection's figures in the search meter's unit, for ``rule: separation``
+    (None, or ``rule: cost``: the dearest variant).
     Never raises for the code's sake: a problem is the result's ``reason`` (random stays).
     """
+    if section.rule == "cost":
+        separation = None
     keys = list(solutions)[: section.solutions]
     used = {k: solutions[k] for k in keys}
     scale = 2**section.scale_exp
@@ -356,6 +460,7 @@ def search_worst_case(
         solutions=keys,
         min_gain=section.min_gain,
         code=code,
+        rule=section.rule if separation is not None else "cost",
     )
     name = task or "?"
     if not searchable(code):
@@ -377,33 +482,41 @@ def search_worst_case(
         return res
     _measure(variants, inputs, used, target, section.meter, sandbox, name)
     base = variants[0]
-    _score(variants, base)
+    _score(variants, base, separation)
     if not base.costs:
         res.reason = "the random input could not be measured on any solution"
         res.variants = variants
         return res
-    merged = _combined(variants, base, section) if section.combine else None
+    merged = _combined(variants, base, section, separation) if section.combine else None
     if merged is not None:
         more, more_inputs, err = _draw(code, [merged], scale, seed, section, memory_mb, sandbox)
         if err is None and more and more_inputs[0] is not None:
             _measure(more, more_inputs, used, target, section.meter, sandbox, name)
-            _score(more, base)
+            _score(more, base, separation)
         variants += more
     res.variants = variants
     ranked = sorted(
-        (v for v in variants if _eligible(v, base, section)),
-        key=lambda v: (-(v.ratio or 0.0), v.label),
+        (v for v in variants if _eligible(v)),
+        key=lambda v: rank_key(v, base, section, separation),
+        reverse=True,
     )
-    if ranked and (ranked[0].ratio or 0.0) >= section.min_gain:
+    if ranked and beats(ranked[0], base, section, separation):
         win = ranked[0]
         assert win.pattern is not None
         res.label, res.pattern, res.ratio = win.label, win.pattern, win.ratio
         res.code = with_pattern(code, win.label, win.pattern, win.ratio)
+        res.why = _why(win, base, section, separation)
     else:
         top = ranked[0] if ranked else None
         res.ratio = 1.0
-        res.reason = f"no variant beat the random input by {section.min_gain:g}x" + (
-            f" (best: {top.label}, {top.ratio:.3g}x)" if top and top.ratio else ""
+        res.reason = (
+            "no variant served selection better than the random input"
+            + (
+                f" (best: {top.label}, {top.ratio:.3g}x{_figures(top)})"
+                if top and top.ratio
+                else ""
+            )
+            + _figures(base, " random:")
         )
     log.info(
         "%s: worst-case search (generator %d, scale %d, seed %d, %s, %d variant(s) on %d "

@@ -16,7 +16,7 @@ import functools
 import logging
 from typing import Any
 
-from quicksilver.config import SamplingSection, SandboxConfig
+from quicksilver.config import SamplingSection, SandboxConfig, SelectionSection
 from quicksilver.meters import MeterError
 from quicksilver.pipeline.records import PEInput, TaskRecord
 from quicksilver.pipeline.stage import Context, Stage
@@ -31,6 +31,7 @@ def sampling(
     records: list[TaskRecord],
     *,
     sampling: SamplingSection,
+    selection: SelectionSection,
     sandbox: SandboxConfig,
 ) -> list[TaskRecord]:
     """Per task: sample each generator with the scale doubling until a wall, then choose the most
@@ -42,7 +43,7 @@ def sampling(
         choose_pe_input,
         sample_generator,
     )
-    from quicksilver.dpe.worstcase import search_worst_case, searchable
+    from quicksilver.dpe.worstcase import search_worst_case, searchable, separation_for
 
     section = sampling
 
@@ -56,6 +57,11 @@ def sampling(
         generator_seed=section.seed,
     )
     budget = _finish_budget(section, sandbox, InstructionBudget)
+    separation = (
+        separation_for(selection, section.worst_case.meter, budget.rate if budget else None)
+        if section.worst_case.enabled
+        else None
+    )
     out: list[TaskRecord] = []
     for record in records:
         slug = record.slug
@@ -90,6 +96,7 @@ def sampling(
                     memory_mb=section.memory_mb,
                     sandbox=sandbox,
                     task=slug,
+                    separation=separation,
                 )
                 searches[g["index"]] = search
                 code = search.code
@@ -198,7 +205,7 @@ def _finish_budget(section: SamplingSection, sandbox: SandboxConfig, cls: Any) -
 SAMPLING = Stage(
     "sampling",
     logic=sampling,
-    reads=("sampling", "pe_profile.sandbox"),
+    reads=("sampling", "selection", "pe_profile.sandbox"),
     sharded=True,
     heavy=True,
 )

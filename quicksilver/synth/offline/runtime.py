@@ -44,7 +44,9 @@ _VALUE_MODE = "random"
 # The worst-case search (quicksilver/dpe/worstcase.py): None, or a structured variant applied in
 # "max" mode: {"values": {param: variant}, "shape": {param: "path"}, "quantities": {name: skew}}.
 # Value variants: "sorted", "reversed", "equal", "few" (3 distinct values), "alternating" (a
-# zigzag: smallest, largest, 2nd smallest, ...), "extremes" (each value at an end of its range).
+# zigzag: smallest, largest, 2nd smallest, ...), "extremes" (each value at an end of its range),
+# "zeros" (about half the values 0, where 0 is allowed), "bst" (a tree's values placed in order:
+# a search tree, which a validity check must walk to the end).
 # Skews of a scalar quantity over [lo, top] (top = min(hi, max(lo, scale))): "min", "sqrt"
 # (lo + isqrt(top - lo)), "half", "max". Only variants the stated constraints allow are offered
 # (_perf_variants), and with None the runtime draws exactly what it drew without the search.
@@ -404,6 +406,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         variant = _PATTERN.get("values", {}).get(p["name"])
         if variant in ("equal", "few", "extremes"):
             flat = _variant_values(p["leaf"], q, len(flat), variant)
+        elif variant == "zeros":  # about half the values 0: a zero-moving or product task's worst
+            flat = [0 if random.random() < 0.5 else x for x in flat]
     order = p["sorted"]
     if variant in ("sorted", "alternating"):
         order = order or "asc"
@@ -429,7 +433,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
             inner = _distinct_strings(inner, p, q, size_cap)
     if p["kind"] == "tree":
         path = bool(_PATTERN and _SIZE_MODE == "max" and _PATTERN.get("shape", {}).get(p["name"]))
-        return _tree(inner[0], path or _chance(_BOUNDARY_P), p.get("bst", False))
+        bst = p.get("bst", False) or variant == "bst"  # a search tree: checks that walk it all
+        return _tree(inner[0], path or _chance(_BOUNDARY_P), bst)
     for counts in reversed(levels[:-1]):
         nested = []
         i = 0
@@ -476,6 +481,18 @@ def _perf_variants(spec: dict) -> list:
             names += ["equal", "few"]
             if not leaf.get("ne"):
                 names.append("extremes")
+            bounds = leaf.get("lo", []) + leaf.get("hi", [])
+            if (
+                leaf["type"] == "int"
+                and "set" not in leaf
+                and not leaf.get("ne")
+                and bounds
+                and all(isinstance(b, int) for b in bounds)
+                and max(leaf["lo"]) <= 0 <= min(leaf["hi"])
+            ):
+                names.append("zeros")
+        if p["kind"] == "tree" and not p.get("bst"):
+            names.append("bst")
         for v in names:
             out.append({"label": p["name"] + ":" + v, "values": {p["name"]: v}})
         if p["kind"] == "tree":
