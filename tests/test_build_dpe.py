@@ -63,14 +63,18 @@ def _config(out: Path) -> dict[str, Any]:
     return cfg.resolve(ROOT).model_dump(mode="json")
 
 
-def _run(flow: Any, config: dict[str, Any]) -> dict[str, Any]:
+def _run_state(flow: Any, config: dict[str, Any]) -> Any:
     from prefect.task_runners import ThreadPoolTaskRunner
 
     state = flow.build_dpe.with_options(task_runner=ThreadPoolTaskRunner(max_workers=2))(
         config, return_state=True
     )
     assert state.is_completed(), state.message
-    return state.result()
+    return state
+
+
+def _run(flow: Any, config: dict[str, Any]) -> dict[str, Any]:
+    return _run_state(flow, config).result()
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +82,14 @@ def built(prefect_harness, tmp_path_factory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("build") / "dpe"
     flow = _flow_module()
     config = _config(out)
-    return {"out": out, "flow": flow, "config": config, "result": _run(flow, config)}
+    state = _run_state(flow, config)
+    return {
+        "out": out,
+        "flow": flow,
+        "config": config,
+        "result": state.result(),
+        "run_id": state.state_details.flow_run_id,  # its artifacts (other builds write the keys)
+    }
 
 
 def test_every_stage_ran_and_selection_drops_have_reasons(built):
@@ -180,7 +191,11 @@ def test_build_report_shows_the_clusters_and_renders(built, tmp_path):
     import re
 
     from prefect.client.orchestration import get_client
-    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
+    from prefect.client.schemas.filters import (
+        ArtifactFilter,
+        ArtifactFilterFlowRunId,
+        ArtifactFilterKey,
+    )
 
     out = built["out"]
     page = (out / "report.html").read_text()
@@ -197,7 +212,8 @@ def test_build_report_shows_the_clusters_and_renders(built, tmp_path):
     with get_client(sync_client=True) as client:
         artifacts = client.read_artifacts(
             artifact_filter=ArtifactFilter(
-                key=ArtifactFilterKey(any_=["dpe-report", "dpe-clusters"])
+                key=ArtifactFilterKey(any_=["dpe-report", "dpe-clusters"]),
+                flow_run_id=ArtifactFilterFlowRunId(any_=[built["run_id"]]),
             )
         )
     by_key = {a.key: a for a in artifacts}
