@@ -42,6 +42,25 @@ def test_the_closure_finds_what_the_hand_kept_list_missed():
     assert not any("profiler" in n for n in _names("dedup"))
 
 
+def test_the_offline_synthesizer_modules_are_in_the_keys_of_the_stages_that_run_it():
+    """synth/offline is split into modules that import each other (analysis.py runs facts,
+    sentences, schedule, ...): each of them is in the keys of the stages that synthesize
+    offline (Mercury's generators, DPE's sas), and not in the key of one that does not."""
+    from quicksilver.builds import DPE
+
+    offline = {
+        str(p.relative_to(ROOT)) for p in (ROOT / "quicksilver" / "synth" / "offline").glob("*.py")
+    }
+    assert {
+        "quicksilver/synth/offline/schedule.py",
+        "quicksilver/synth/offline/facts.py",
+    } <= offline
+    assert offline <= _names("generators")
+    dpe_sas = {str(p.relative_to(ROOT)) for p in import_closure(DPE.stage("sas").code)}
+    assert offline <= dpe_sas
+    assert not offline & _names("profile")
+
+
 def test_every_stage_key_covers_what_its_logic_imports():
     """For every stage of both builds, each project module its file imports is in its key."""
     import ast

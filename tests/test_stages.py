@@ -410,6 +410,29 @@ def test_config_rejects_bad_values_with_the_key(tmp_path: Path):
     )
 
 
+def test_dpe_config_with_the_old_profile_section_fails_at_load_naming_sandbox(tmp_path: Path):
+    """DPEBuildConfig had a profile: section (inherited from the Mercury build) that only
+    carried the correctness stages' sandbox; it is now the top-level sandbox: section. An old
+    config fails when it is loaded, saying where its sandbox went, not mid-build."""
+    from quicksilver.config import DPEBuildConfig
+
+    old = tmp_path / "old-dpe.yaml"
+    old.write_text("profile:\n  sandbox:\n    limits:\n      cpu_seconds: 120\n")
+    with pytest.raises(ConfigError) as exc:
+        load_build_config(old, cls=DPEBuildConfig)
+    message = str(exc.value)
+    assert message.startswith(f"{old}: profile: the DPE build has no profile stage"), message
+    assert "is the section sandbox (it was profile.sandbox)" in message
+    assert "pe_profile" in message  # where its profiling is configured
+    # an override is read the same way; the new key loads
+    with pytest.raises(ConfigError, match=r"profile: .*the section sandbox"):
+        load_build_config(None, ["profile.sandbox.limits.cpu_seconds=120"], cls=DPEBuildConfig)
+    cfg = load_build_config(None, ["sandbox.limits.cpu_seconds=120"], cls=DPEBuildConfig)
+    assert cfg.sandbox.limits.cpu_seconds == 120
+    cfg = load_build_config(Path("configs/dpe.yaml"), cls=DPEBuildConfig)
+    assert not hasattr(cfg, "profile")
+
+
 # ------------------------------------------------------------------------------ testcases
 
 

@@ -1,0 +1,221 @@
+"""The facts the analysis gathers from Constraints lines, and what the names in them denote.
+
+:class:`Facts` is the store the line readers (:mod:`quicksilver.synth.offline.sentences`,
+:mod:`quicksilver.synth.offline.comparisons`) write into and the later steps read: the integer
+quantities and the relations between them (linear forms, equalities, exclusions, remainders), and
+per parameter its value facts (:class:`LeafInfo`). It also resolves the references of a line
+(``nums[i]``, ``grid[i].length``, ``Node.val``, ``the tree``, a row's field ``a_i``) against the
+parameters, and keeps the quantity keys that an alias makes equal (``n == nums.length``) in one
+union-find.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from quicksilver.synth.offline.constraints import (
+    FIELDS_RE,
+    FIELDS_WORDS_RE,
+    REF_RE,
+    ExprParser,
+    Lin,
+    Param,
+    Ref,
+    Unsupported,
+    clean,
+    split_top,
+)
+
+
+@dataclass
+class LeafInfo:
+    """What the constraints say about a parameter's values (or one field of its rows)."""
+
+    lo: list[tuple[Lin, bool, str]] = field(default_factory=list)  # (bound, strict, line)
+    hi: list[tuple[Lin, bool, str]] = field(default_factory=list)
+    values: list[int] | None = None  # a stated value set
+    alphabet: str | None = None
+    sorted: str | None = None  # "asc" | "desc"
+    distinct: dict[str, str] | None = None  # {"level": "value"|"string", "scope": "all"|"each"}
+    ne: list[int] = field(default_factory=list)  # excluded values (``nums[i] != 0``)
+    bst: bool = False  # a TreeNode parameter that is a binary search tree
+    cols: dict[int, LeafInfo] = field(default_factory=dict)  # per-field bounds of rows
+    pairs: list[tuple[int, int, str, str]] = field(default_factory=list)  # (a, b, op, line)
+    unique_rows: str | None = None  # the line that says no two rows are the same
+
+
+class Facts:
+    """The parameters, the facts stated about them, and the resolution of names."""
+
+    def __init__(self, params: list[Param]) -> None:
+        self.params = params
+        self.by_name = {p.name: p for p in params}
+        self.parent: dict[str, str] = {}
+        self.mentions: dict[str, list[str]] = {}  # quantity key -> lines naming it
+        self.lins: list[tuple[Lin, str]] = []  # (form >= 0, line) over q refs
+        self.leaf: dict[str, LeafInfo] = {p.name: LeafInfo() for p in params}
+        self.sums: dict[str, list[tuple[int, str]]] = {}
+        self.sum_mins: dict[str, list[tuple[int, str]]] = {}  # stated least sums of lengths
+        self.eqs: list[tuple[Lin, str]] = []  # equalities that are not aliases (n == e.length + 1)
+        self.nes: list[tuple[Lin, str]] = []  # form != 0 over quantities
+        self.mods: list[tuple[str, int, int, str]] = []  # (quantity key, m, r, line): key % m == r
+        self.fields: dict[str, tuple[str, int]] = {}  # a_i -> (edges, 0) for edges[i] = [a_i, b_i]
+        self.known: set[str] = set()
+        for p in params:
+            if p.is_quantity:
+                self.known.add(p.name)
+            for d in range(p.depth if not p.tree else 1):
+                self.known.add(p.dim_key(d))
+        for k in sorted(self.known):
+            self.find(k)
+
+    # -- union-find over quantity keys ------------------------------------------------------
+
+    def find(self, k: str) -> str:
+        self.parent.setdefault(k, k)
+        while self.parent[k] != k:
+            self.parent[k] = self.parent[self.parent[k]]
+            k = self.parent[k]
+        return k
+
+    def union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[rb] = ra
+
+    # -- row fields ---------------------------------------------------------------------------
+
+    def read_fields(self, lines: list[str], prose: str) -> None:
+        """The names of row fields (``intervals[i] = [start_i, end_i]``), from the Constraints
+        items and from ``prose`` (the statement as text), where LeetCode defines them more often.
+        Read before any line: ``0 <= a_i, b_i < n`` may come before their definition."""
+        defined: dict[str, set[tuple[str, int]]] = {}
+        matches = [FIELDS_RE.fullmatch(clean(line)) for line in lines]
+        matches += list(FIELDS_RE.finditer(prose))
+        matches += list(FIELDS_WORDS_RE.finditer(prose))
+        for m in matches:
+            if m and m.group(1) in self.by_name:
+                for col, name in enumerate(split_top(m.group(2))):
+                    if name not in self.by_name:
+                        defined.setdefault(name, set()).add((m.group(1), col))
+        # a name given to two different fields means nothing here
+        self.fields = {n: next(iter(d)) for n, d in defined.items() if len(d) == 1}
+
+    def width_fields(self, name: str) -> list[str]:
+        """The named fields of ``name``'s rows."""
+        return [f for f, (owner, _) in self.fields.items() if owner == name]
+
+    # -- references ---------------------------------------------------------------------------
+
+    def _node_params(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.params if p.node)
+
+    def resolve(self, raw: str) -> Ref:
+        m = re.fullmatch(r"([A-Za-z_]\w*)((?:\[[^\[\]]*\])*)(?:\.(\w+)(\(\))?)?", raw.strip())
+        if not m:
+            raise Unsupported(f"cannot read {raw!r}")
+        name, idx_text, suffix = m.group(1), m.group(2), m.group(3)
+        idx = re.findall(r"\[([^\[\]]*)\]", idx_text)
+        if name == "Node" and suffix == "val" and not idx:
+            nodes = self._node_params()
+            if not nodes:
+                raise Unsupported("Node.val, but no TreeNode / ListNode parameter")
+            return Ref("leaf", params=nodes)
+        p = self.by_name.get(name)
+        if p is None and name in self.fields and not idx:
+            owner, col = self.fields[name]
+            if suffix:
+                raise Unsupported(f"{raw}: a field of {owner} has no .{suffix}")
+            return Ref("leaf", params=(owner,), col=col)
+        if p is None:
+            if idx or suffix:
+                raise Unsupported(f"{raw} is not a parameter or a size of one")
+            return Ref("q", key=name)
+        if suffix in ("length", "size"):
+            if p.tree or len(idx) >= p.depth:
+                raise Unsupported(f"{raw}: {p.name} ({p.type}) has no such length")
+            return Ref("q", key=p.dim_key(len(idx)))
+        if suffix:
+            raise Unsupported(f"{raw}: .{suffix} is not modelled")
+        if p.is_quantity and not idx:
+            return Ref("q", key=p.name)
+        if (
+            not suffix
+            and len(idx) == p.depth == 2
+            and p.leaf == "int"
+            and re.fullmatch(r"\d+", idx[1].strip())
+            and not re.fullmatch(r"\d+", idx[0].strip())
+        ):
+            return Ref("leaf", params=(p.name,), col=int(idx[1]))  # edges[i][0]: a column
+        if any(re.fullmatch(r"\d+", i.strip()) for i in idx):
+            raise Unsupported(f"{raw}: a constraint on one specific position")
+        if len(idx) == p.depth and not p.tree:
+            return Ref("leaf", params=(p.name,))
+        if len(idx) < p.depth:
+            return Ref("container", params=(p.name,), depth=len(idx))
+        raise Unsupported(f"{raw}: {p.name} ({p.type}) has no such element")
+
+    def parse(self, text: str) -> Lin:
+        """A linear expression whose names are resolved against the parameters."""
+        try:
+            return ExprParser(text, self.resolve).parse()
+        except Unsupported as exc:
+            raise Unsupported(f"cannot read {text.strip()!r} ({exc})") from None
+
+    def phrase_refs(self, phrase: str) -> list[Ref]:
+        """Targets of a sentence: references, ``the tree``, ``the number of nodes in ...``."""
+        phrase = re.sub(r"^(?:both|each of|all of)\s+", "", phrase.strip(), flags=re.I)
+        phrase = re.sub(
+            r"^the (?:given )?(?:string|array|integer array|list)\s+(?=\w)", "", phrase, flags=re.I
+        )
+        m = re.fullmatch(r"the (?:total )?number of (?:the )?nodes in (.+)", phrase, flags=re.I)
+        if m:
+            return [
+                Ref("q", key=self.by_name[n].dim_key(0)) for n in self.structure_params(m.group(1))
+            ]
+        if re.fullmatch(r"(?:the )?(?:binary )?tree|the list|the linked list", phrase, flags=re.I):
+            return [Ref("container", params=(n,)) for n in self.structure_params(phrase)]
+        out: list[Ref] = []
+        for part in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", phrase):
+            part = part.strip()
+            if not part:
+                continue
+            if not REF_RE.fullmatch(part):
+                raise Unsupported(f"{part!r} is not a parameter")
+            out.append(self.resolve(part))
+        return out
+
+    def structure_params(self, where: str) -> list[str]:
+        """``the tree`` / ``the list`` / ``each list`` / ``both trees`` -> parameter names."""
+        w = where.strip().lower()
+        w = re.sub(r"^(?:the given|the|each|both|every)\s+", "", w)
+        w = re.sub(r"^(?:binary\s+|linked\s+)", "", w)
+        tree = [p.name for p in self.params if p.tree]
+        lists = [p.name for p in self.params if p.node and not p.tree and p.depth == 1]
+        many = re.match(r"(each|both|every)\b", where.strip().lower()) is not None
+        if w in ("tree", "trees"):
+            found = tree
+        elif w in ("list", "lists"):
+            found = lists
+        elif w in self.by_name and self.by_name[w].node and self.by_name[w].depth == 1:
+            found = [w]
+        else:
+            raise Unsupported(f"{where!r} names no TreeNode / ListNode parameter")
+        if not found or (len(found) > 1 and not many):
+            raise Unsupported(f"{where!r} does not name exactly one parameter")
+        return found
+
+    # -- recording ----------------------------------------------------------------------------
+
+    def mention(self, lin: Lin, line: str) -> None:
+        """Note the line that names each quantity of ``lin`` (quoted if it stays unknown)."""
+        for ref in lin.terms:
+            if ref.kind == "q":
+                self.find(ref.key)
+                self.mentions.setdefault(ref.key, []).append(line)
+
+    def info(self, name: str, col: int) -> LeafInfo:
+        """The value facts of a parameter, or of one field (column) of its rows."""
+        info = self.leaf[name]
+        return info if col < 0 else info.cols.setdefault(col, LeafInfo())

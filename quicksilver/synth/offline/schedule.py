@@ -1,0 +1,452 @@
+"""Scheduling: the quantity classes in the order they are drawn, each with its bounds.
+
+The facts' linear forms, rewritten over quantity classes (:mod:`.quantities`), become
+constraints ``sum(coef * class) + const >= 0``. Some come from the values rather than the
+statement's lines: distinct values, strings or rows need room (a list no longer than the number of
+values that exist). Per-item lengths with constant bounds of their own (``words[i].length``) are
+drawn per item, with their stated sums. The rest are placed in a topological order (sizes first)
+in which each quantity has a lower and an upper bound from the ones placed before it, with the
+constant bounds the others imply (interval propagation). What cannot be placed, or cannot hold,
+is a problem; a stated bound over the size cap is a note.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+from typing import Any
+
+from quicksilver.synth.offline.constraints import Lin, Unsupported, fmt
+from quicksilver.synth.offline.facts import Facts
+from quicksilver.synth.offline.quantities import Quantities
+from quicksilver.synth.offline.report import describe_quantity
+from quicksilver.synth.offline.shapes import columns
+
+Con = tuple[dict[str, int], int, str]  # (terms, const, why): sum(coef * class) + const >= 0
+
+
+class Schedule:
+    """Orders and bounds the quantities of ``facts``; problems and capped bounds are appended
+    to ``problems`` and ``notes``."""
+
+    def __init__(
+        self,
+        facts: Facts,
+        q: Quantities,
+        *,
+        size_cap: int,
+        cap_note: str,
+        problems: list[str],
+        notes: list[str],
+    ) -> None:
+        self.facts = facts
+        self.q = q
+        self.classes = q.names
+        self.size_cap = size_cap
+        self.cap_note = cap_note
+        self.problems = problems
+        self.notes = notes
+        self.mod_of: dict[str, tuple[int, int, str]] = {}  # class -> (m, r, line): cls % m == r
+        self.ne_cons: list[Con] = []  # (terms, const, line): form != 0
+
+    def run(self) -> tuple[list[dict[str, Any]], dict[str, str], dict[str, dict[str, Any]]]:
+        """The quantities in the order they are drawn, each with its bounds; the note that
+        describes each one; and the per-item lengths (``words[i].length``), drawn per item."""
+        classes = self.classes
+        cons: list[Con] = []
+        for lin, line in self.facts.lins:
+            try:
+                got = self.q.to_cls(lin, integral=True)
+            except Unsupported as exc:
+                self.problems.append(f'"{line}": {exc}')
+                continue
+            if got is None:
+                continue
+            terms, const = got
+            if not terms:
+                if const < 0:
+                    self.problems.append(f'"{line}": contradicts the other constraints')
+                continue
+            cons.append((terms, const, line))
+        cons += self._distinct_room()
+        # per-item lengths (words[i].length, lists[i].length): only constant bounds of their own
+        leaf_refs = {
+            classes.get(ref.key)
+            for info in self.facts.leaf.values()
+            for lin, _, _ in (*info.lo, *info.hi)
+            for ref in lin.terms
+        }
+        per_item: dict[str, dict[str, Any]] = {}
+        for p in self.facts.params:
+            for d in range(1, 0 if p.tree else p.depth):
+                key = p.dim_key(d)
+                cls = classes.get(key)
+                if cls is None or cls != key or cls in leaf_refs:
+                    continue
+                if sum(1 for c in classes.values() if c == cls) != 1:
+                    continue
+                own = [c for c in cons if cls in c[0]]
+                if any(len(t) != 1 for t, _, _ in own):
+                    continue
+                per_item[cls] = {"name": cls, **self._per_item(cls, own)}
+                cons = [c for c in cons if cls not in c[0]]
+        cons += self._string_room(per_item)
+        cons += self._row_room()
+        self._conditions(per_item)
+        self._least_sums(per_item, cons)
+        for key, limits in self.facts.sums.items():
+            cls = classes.get(key)
+            if cls not in per_item:
+                for _, line in limits:
+                    self.problems.append(
+                        f'"{line}": a sum bound on {key}, which is not a per-item length'
+                    )
+                continue
+            per_item[cls]["sum_max"] = min(v for v, _ in limits)
+            outer = classes.get(re.sub(r"\[i\]\.length$", ".length", key))
+            if per_item[cls]["lo"] > 0 and outer is not None:
+                # every item takes at least lo of the sum: no more than sum_max // lo items
+                room = per_item[cls]["sum_max"] // per_item[cls]["lo"]
+                why = f"(each of {key} >= {per_item[cls]['lo']}: at most {room} items fit the sum)"
+                cons.append(({outer: -1}, room, why))
+            if per_item[cls]["sum_max"] > self.size_cap:
+                self.notes.append(
+                    f"sum of {key} capped at {self.size_cap} of the stated "
+                    f"{fmt(per_item[cls]['sum_max'])}"
+                )
+        return (*self._order(cons, set(per_item)), per_item)
+
+    def _conditions(self, per_item: dict[str, dict[str, Any]]) -> None:
+        """Divisibility (``n is even``) and exclusions (``src != dst``) per quantity class."""
+        classes = self.classes
+        for key, m, r, line in self.facts.mods:
+            cls = classes.get(key)
+            if cls is None:
+                continue  # an unknown name: already reported
+            if cls in per_item:
+                self.problems.append(f'"{line}": a divisibility condition on {cls}, drawn per item')
+                continue
+            old = self.mod_of.get(cls)
+            if old is None or old[:2] == (m, r):
+                self.mod_of[cls] = (m, r, line)
+            elif old[0] == m:
+                self.problems.append(f'"{line}": contradicts "{old[2]}"')
+            else:
+                self.problems.append(f'"{line}": a second divisibility condition on {cls}')
+        for lin, line in self.facts.nes:
+            try:
+                got = self.q.to_cls(lin, integral=True)
+            except Unsupported as exc:
+                self.problems.append(f'"{line}": {exc}')
+                continue
+            if got is None:
+                continue
+            terms, const = got
+            if not terms:
+                if const == 0:
+                    self.problems.append(f'"{line}": contradicts the other constraints')
+            elif any(t in per_item for t in terms):
+                self.problems.append(f'"{line}": an inequality (!=) on a length drawn per item')
+            else:
+                self.ne_cons.append((terms, const, line))
+
+    def _least_sums(self, per_item: dict[str, dict[str, Any]], cons: list[Con]) -> None:
+        """``1 <= sum(words[i].length)``: met by every draw when the fewest items of the
+        shortest length reach it; otherwise reported (the runtime only shrinks sums)."""
+        classes = self.classes
+        for key, least in self.facts.sum_mins.items():
+            cls = classes.get(key)
+            outer = classes.get(re.sub(r"\[i\]\.length$", ".length", key))
+            if cls not in per_item or outer is None:
+                for _, line in least:
+                    self.problems.append(
+                        f'"{line}": a sum bound on {key}, which is not a per-item length'
+                    )
+                continue
+            outer_lo = 0
+            for terms, const, _ in cons:
+                if list(terms) == [outer] and terms[outer] > 0:
+                    outer_lo = max(outer_lo, -(const // terms[outer]))
+            floor = outer_lo * per_item[cls]["lo"]
+            for value, line in least:
+                if value > floor:
+                    self.problems.append(
+                        f'"{line}": the other constraints allow a sum of {floor} '
+                        f"({outer} >= {outer_lo}, {cls} >= {per_item[cls]['lo']})"
+                    )
+
+    def _per_item(self, cls: str, own: list[Con]) -> dict[str, Any]:
+        """The constant bounds of a per-item length, from its own constraints."""
+        lo, hi = 0, None
+        for terms, const, _ in own:
+            a = terms[cls]
+            if a > 0:
+                lo = max(lo, -(const // a))
+            else:
+                v = const // -a
+                hi = v if hi is None else min(hi, v)
+        if hi is None:
+            self.problems.append(f"no stated upper bound for {cls}")
+            hi = lo
+        elif lo > hi:
+            self.problems.append(f"{cls}: the stated bounds [{lo}, {hi}] are empty")
+        elif hi > self.size_cap:
+            self.notes.append(f"{cls} capped at {self.size_cap} of the stated {fmt(hi)}")
+        return {"lo": lo, "hi": hi}
+
+    def _distinct_room(self) -> list[Con]:
+        """Distinct values need a list no longer than its value range: one more bound each."""
+        classes = self.classes
+        out: list[Con] = []
+        for p in self.facts.params:
+            info = self.facts.leaf[p.name]
+            if not info.distinct or info.distinct["level"] != "value":
+                continue
+            if info.distinct["scope"] == "all" and p.depth != 1:
+                continue  # checked when drawing
+            key = p.dim_key(p.depth - 1)
+            if key not in classes:
+                continue
+            why = f"(distinct values of {p.name} need {key} <= the number of possible values)"
+            room: list[tuple[dict[str, int], int]] = []
+            choices = info.values if info.values is not None else info.alphabet
+            if choices is not None:
+                room.append(({}, len(choices)))
+            elif p.leaf == "int" and info.lo and info.hi:
+                for lo, lo_strict, _ in info.lo:
+                    for hi, hi_strict, _ in info.hi:
+                        excluded = len(set(info.ne))
+                        form = hi - lo + Lin(Fraction(1 - lo_strict - hi_strict - excluded))
+                        got = self.q.to_cls(form)
+                        if got is not None:
+                            room.append(got)
+            for terms, const in room:
+                t = dict(terms)
+                t[classes[key]] = t.get(classes[key], 0) - 1
+                t = {k: v for k, v in t.items() if v != 0}
+                if not t:
+                    if const < 0:
+                        self.problems.append(f"{p.name}: distinct values cannot fit {why}")
+                    continue
+                out.append((t, const, why))
+        return out
+
+    def _row_room(self) -> list[Con]:
+        """Distinct rows need no more rows than there are sets of field values (each field
+        range constant; counted as unordered, which is what the runtime tells apart)."""
+        classes = self.classes
+        out: list[Con] = []
+        for p in self.facts.params:
+            info = self.facts.leaf[p.name]
+            outer = classes.get(p.dim_key(0))
+            if not info.unique_rows or outer is None:
+                continue
+            width = max([len(self.facts.width_fields(p.name)), *(c + 1 for c in info.cols)])
+            cols = columns(p, info, width) if width else "no fields"
+            sizes = []
+            for c in cols if not isinstance(cols, str) else []:
+                if c.values is not None:
+                    sizes.append(len(set(c.values) - set(c.ne)))
+                    continue
+                los = [b.const for b, st, _ in c.lo if not b.terms]
+                his = [b.const for b, st, _ in c.hi if not b.terms]
+                if len(los) != len(c.lo) or len(his) != len(c.hi) or not los or not his:
+                    sizes = []
+                    break
+                lo = max(b.const + st for b, st, _ in c.lo)
+                hi = min(b.const - st for b, st, _ in c.hi)
+                sizes.append(max(0, int(hi - lo + 1)))
+            if sizes:
+                room = math.prod(sizes) // math.factorial(len(sizes))
+                why = f"(distinct rows of {p.name}: at least {room} exist)"
+                out.append(({outer: -1}, room, why))
+                continue
+            # a range that depends on quantities (0 <= a_i, b_i < n): at least as many distinct
+            # rows as values of the first field (one fewer when it must differ from another
+            # field), a linear bound that keeps the rejection of repeated rows quick
+            col = cols[0] if not isinstance(cols, str) else None
+            if col is None or not col.lo or not col.hi:
+                self.problems.append(
+                    f'"{info.unique_rows}": distinct rows need a stated range for each field'
+                )
+                continue
+            paired = any(op != "<=" and 0 in (a, b) for a, b, op, _ in info.pairs)
+            why = f"(distinct rows of {p.name}: no more rows than values of its first field)"
+            for lo_form, lo_strict, _ in col.lo:
+                for hi_form, hi_strict, _ in col.hi:
+                    form = hi_form - lo_form + Lin(Fraction(1 - lo_strict - hi_strict - paired))
+                    got = self.q.to_cls(form, integral=True)
+                    if got is not None:
+                        terms = dict(got[0])
+                        terms[outer] = terms.get(outer, 0) - 1
+                        out.append(({k: v for k, v in terms.items() if v}, got[1], why))
+        return out
+
+    def _string_room(self, per_item: dict[str, dict[str, Any]]) -> list[Con]:
+        """Distinct strings need a list no longer than the number of strings that exist."""
+        classes = self.classes
+        out: list[Con] = []
+        for p in self.facts.params:
+            info = self.facts.leaf[p.name]
+            if not info.distinct or info.distinct["level"] != "string" or p.depth != 2:
+                continue
+            outer, inner = classes.get(p.dim_key(0)), classes.get(p.dim_key(1))
+            if outer is None or inner not in per_item or not info.alphabet:
+                continue  # checked when drawing
+            lo, hi = per_item[inner]["lo"], per_item[inner]["hi"]
+            count = 0
+            for length in range(lo, hi + 1):
+                count += len(info.alphabet) ** length
+                if count > 10**9:
+                    break
+            if count <= 10**9:
+                why = f"(distinct strings of {p.name}: only {count} exist)"
+                out.append(({outer: -1}, count, why))
+        return out
+
+    def _order(
+        self, cons: list[Con], skip: set[str]
+    ) -> tuple[list[dict[str, Any]], dict[str, str]]:
+        """A topological order of the quantities (sizes first) and each one's bounds.
+
+        A quantity is ready when the constraints over it and already-placed quantities give it a
+        lower and an upper bound; each constraint then bounds the last-placed quantity in it.
+        """
+        classes = self.classes
+        sizes = {c for c in set(classes.values()) if self.q.is_size(c)}
+        capped = sizes | self.q.hidden_sizes  # drawn as sizes; only true sizes are >= 0 unstated
+        remaining = set(classes.values()) - skip
+        implied = self._implied(remaining, sizes, cons)
+        cons = cons + [(t, c, line) for t, c, line, _ in implied]
+        pos: dict[str, int] = {}
+        order: list[str] = []
+        while remaining:
+            chosen = None
+            for c in sorted(remaining, key=lambda c: (c not in capped, c not in self.q.hidden, c)):
+                lo_ok, hi_ok = c in sizes, False
+                for terms, _, _ in cons:
+                    if c in terms and all(t == c or t in pos for t in terms):
+                        if terms[c] > 0:
+                            lo_ok = True
+                        else:
+                            hi_ok = True
+                if lo_ok and hi_ok:
+                    chosen = c
+                    break
+            if chosen is None:
+                for c in sorted(remaining):
+                    self.problems.append(self._unbounded(c, cons, sizes))
+                break
+            pos[chosen] = len(order)
+            order.append(chosen)
+            remaining.discard(chosen)
+
+        def target(terms: dict[str, int]) -> str:
+            return max(terms, key=lambda t: pos.get(t, -1))
+
+        # an implied bound is redundant where the constraint it came from bounds the same quantity
+        redundant = [(t, c, line) for t, c, line, src in implied if target(src) == next(iter(t))]
+        cons = [c for c in cons if c not in redundant]
+        quantities: list[dict[str, Any]] = []
+        qnotes: dict[str, str] = {}
+        for c in order:
+            bounds: list[dict[str, Any]] = []
+            if c in sizes:
+                bounds.append({"coef": 1, "rest": 0, "text": "a length or count is at least 0"})
+            for terms, const, line in cons:
+                if c in terms and target(terms) == c:
+                    rest_terms = {t: v for t, v in terms.items() if t != c}
+                    rest: Any = {"const": const, "terms": rest_terms} if rest_terms else const
+                    bounds.append({"coef": terms[c], "rest": rest, "text": line})
+            item: dict[str, Any] = {"name": c, "label": self.q.label(c), "size": c in capped}
+            item["bounds"] = bounds
+            if c in self.q.cap_fit:
+                item["cap"] = self.q.cap_fit[c]
+            if c in self.mod_of:
+                item["mod"] = list(self.mod_of[c][:2])
+            for terms, const, line in self.ne_cons:
+                if c in terms and target(terms) == c:
+                    rest_terms = {t: v for t, v in terms.items() if t != c}
+                    rest = {"const": const, "terms": rest_terms} if rest_terms else const
+                    item.setdefault("ne", []).append({"coef": terms[c], "rest": rest, "text": line})
+            quantities.append(item)
+            qnotes[c], capped_note = describe_quantity(item, self.size_cap, self.cap_note)
+            if capped_note is not None:
+                self.notes.append(capped_note)
+        return quantities, qnotes
+
+    def _implied(
+        self, names: set[str], sizes: set[str], cons: list[Con]
+    ) -> list[tuple[dict[str, int], int, str, dict[str, int]]]:
+        """Constant bounds implied by the others (``1 <= k <= n`` gives ``n >= 1``), each with
+        the constraint it came from.
+
+        Interval propagation to a fixpoint; the implied bounds let a quantity placed early avoid
+        values that leave a later one no room, and an empty interval is reported.
+        """
+        lo: dict[str, int | None] = {c: 0 if c in sizes else None for c in names}
+        hi: dict[str, int | None] = dict.fromkeys(names)
+        direct_lo, direct_hi = dict(lo), dict(hi)
+        src_lo: dict[str, dict[str, int]] = {}
+        src_hi: dict[str, dict[str, int]] = {}
+        for _round in range(50):
+            changed = False
+            for terms, const, _ in cons:
+                if any(t not in names for t in terms):
+                    continue
+                for x, a in terms.items():
+                    rest = const  # the largest value the other terms can add
+                    for y, b in terms.items():
+                        if y == x:
+                            continue
+                        v = hi[y] if b > 0 else lo[y]
+                        if v is None:
+                            break
+                        rest += b * v
+                    else:
+                        if a > 0:
+                            new = -(rest // a)
+                            if lo[x] is None or new > lo[x]:  # type: ignore[operator]
+                                lo[x], changed, src_lo[x] = new, True, terms
+                                if len(terms) == 1:
+                                    direct_lo[x] = new
+                        else:
+                            new = rest // -a
+                            if hi[x] is None or new < hi[x]:  # type: ignore[operator]
+                                hi[x], changed, src_hi[x] = new, True, terms
+                                if len(terms) == 1:
+                                    direct_hi[x] = new
+            if not changed:
+                break
+        out: list[tuple[dict[str, int], int, str, dict[str, int]]] = []
+        for c in sorted(names):
+            lo_c, hi_c = lo[c], hi[c]
+            if lo_c is not None and hi_c is not None and lo_c > hi_c:
+                lines = "; ".join(dict.fromkeys(f'"{ln}"' for t, _, ln in cons if c in t))
+                self.problems.append(
+                    f"the constraints on {c} cannot all hold (they leave [{lo_c}, {hi_c}]): {lines}"
+                )
+                continue
+            if lo_c is not None and lo_c != direct_lo[c]:
+                why = f"{c} >= {fmt(lo_c)} (implied by the others)"
+                out.append(({c: 1}, -lo_c, why, src_lo[c]))
+            if hi_c is not None and hi_c != direct_hi[c]:
+                why = f"{c} <= {fmt(hi_c)} (implied by the others)"
+                out.append(({c: -1}, hi_c, why, src_hi[c]))
+        return out
+
+    def _unbounded(self, c: str, cons: list[Con], sizes: set[str]) -> str:
+        """Why ``c`` cannot be placed: no bound, one side only, or a cycle of bounds."""
+        lo = c in sizes or any(t.get(c, 0) > 0 for t, _, _ in cons)
+        hi = any(t.get(c, 0) < 0 for t, _, _ in cons)
+        label = self.q.label(c)
+        if lo and hi:
+            others = sorted({t for terms, _, _ in cons if c in terms for t in terms} - {c})
+            return (
+                f"no constant bound reaches {label}: its bounds involve only "
+                f"{', '.join(others)}, which are bounded by it (a cycle)"
+            )
+        if not hi and not lo:
+            return f"no stated bound for {label}"
+        return f"no stated {'upper' if not hi else 'lower'} bound for {label}"

@@ -1,0 +1,478 @@
+"""The sentences of Constraints items, one item at a time: which form it has (a comparison,
+``X is in the range [a, b]``, ``The sum of ... will not exceed``, an order, a uniqueness, a
+permutation, parity, a binary search tree, an alphabet or a value set, row fields), read into
+facts (:class:`~.facts.Facts`). An item no form reads, or one that a form reads but cannot model,
+is a *problem*: quoted, never guessed around.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from functools import partial
+
+from quicksilver.synth.offline.comparisons import Acts, Comparisons
+from quicksilver.synth.offline.constraints import (
+    FIELDS_RE,
+    QUOTED,
+    REF_RE,
+    Lin,
+    Param,
+    Ref,
+    Unsupported,
+    clean,
+    set_items,
+    split_top,
+)
+from quicksilver.synth.offline.facts import Facts, LeafInfo
+
+_ORDER_WORDS = {
+    "non-decreasing": ("asc", False),
+    "non-descending": ("asc", False),
+    "non-ascending": ("desc", False),
+    "nondecreasing": ("asc", False),
+    "non-increasing": ("desc", False),
+    "nonincreasing": ("desc", False),
+    "ascending": ("asc", True),
+    "increasing": ("asc", True),
+    "strictly increasing": ("asc", True),
+    "strictly ascending": ("asc", True),
+    "descending": ("desc", True),
+    "decreasing": ("desc", True),
+    "strictly decreasing": ("desc", True),
+    "strictly descending": ("desc", True),
+}
+_NOUNS = (
+    r"values|integers|numbers|elements|strings|words|characters|letters|node values|"
+    r"nodes' values|nodes"
+)
+
+
+class LineReader:
+    """Reads Constraints items into ``facts``; what it cannot read goes to ``problems``."""
+
+    def __init__(self, facts: Facts, problems: list[str]) -> None:
+        self.facts = facts
+        self.problems = problems
+        self.cmp = Comparisons(facts)
+
+    def read(self, line: str) -> None:
+        """Understand one Constraints item, or record it as a problem (quoted)."""
+        text = clean(line)
+        acts: Acts = []
+        try:
+            if not self._try_forms(text, line, acts):
+                self.problems.append(f'"{line}": not understood')
+                return
+            for act in acts:
+                act()
+        except Unsupported as exc:
+            self.problems.append(f'"{line}": {exc}')
+
+    def _try_forms(self, text: str, line: str, acts: Acts) -> bool:
+        m = FIELDS_RE.fullmatch(text)
+        if m and m.group(1) in self.facts.by_name:
+            p = self.facts.by_name[m.group(1)]
+            names = split_top(m.group(2))
+            if p.depth != 2 or p.leaf != "int":
+                raise Unsupported(f"fields of {p.name} ({p.type}): only integer rows are")
+            if any(self.facts.fields.get(n) != (p.name, j) for j, n in enumerate(names)):
+                raise Unsupported("a field name that is already a parameter or another field")
+            width = Lin(Fraction(0), {Ref("q", key=p.dim_key(1)): Fraction(1)})
+            self.cmp.relate(width, "==", Lin(Fraction(len(names))), line, acts)
+            return True
+        if self._unique_rows(text, line, acts):
+            return True
+        m = re.fullmatch(
+            r"the number of (?:the )?nodes in (.+?) (?:is|will be|equals) ([A-Za-z_]\w*|\d+)",
+            text,
+            flags=re.I,
+        )
+        if m:
+            refs = self.facts.phrase_refs(f"the number of nodes in {m.group(1)}")
+            value = self.facts.parse(m.group(2))
+            for ref in refs:
+                self.cmp.relate(Lin(Fraction(0), {ref: Fraction(1)}), "==", value, line, acts)
+            return True
+        # "is in the range [a, b]", and LeetCode's variants: "is the range" (reverse-linked-list),
+        # "will be in the range", "is within the range", "is in the range of"
+        m = re.fullmatch(
+            r"(.+?) (?:is|are|will be|will always be|should be)(?: always)? "
+            r"(?:(?:in|within) )?the range (?:of )?\[([^\[\],]+),\s*([^\[\]]+)\]"
+            r"(?:,? inclusive)?",
+            text,
+            flags=re.I,
+        ) or re.fullmatch(
+            r"(.+?) (?:is|are|will be) between (\S+(?: [-+*/] \S+)*) and "
+            r"(\S+(?: [-+*/] \S+)*?)(?:,? inclusive)?",
+            text,
+            flags=re.I,
+        )
+        if m:
+            lo, hi = self.facts.parse(m.group(2)), self.facts.parse(m.group(3))
+            for ref in self.facts.phrase_refs(m.group(1)):
+                target = Lin(Fraction(0), {ref: Fraction(1)})
+                self.cmp.relate(lo, "<=", target, line, acts)
+                self.cmp.relate(target, "<=", hi, line, acts)
+            return True
+        m = re.fullmatch(
+            r"the sum of (.+?) (?:will not exceed|does not exceed|won't exceed|is at most|"
+            r"is less than or equal to|is smaller than or equal(?: to)?|<=) (.+)",
+            text,
+            flags=re.I,
+        ) or re.fullmatch(r"sum\((.+?)\) <= (.+)", text, flags=re.I)
+        if m:
+            self.cmp.sum_bound(m.group(1), m.group(2), line, acts)
+            return True
+        if self._order_forms(text, acts):
+            return True
+        if self._distinct(text, acts):
+            return True
+        if self._permutation(text, line, acts):
+            return True
+        if self._parity(text, line, acts):
+            return True
+        m = re.fullmatch(
+            r"(?:root|the (?:given )?(?:binary )?tree) is (?:guaranteed to be )?"
+            r"a (?:valid )?(?:binary search tree|BST)",
+            text,
+            flags=re.I,
+        )
+        if m:
+            self._bst(acts)
+            return True
+        m = re.fullmatch(
+            r"(?:both )?(.+?)(?: only| will| both)? (?:consists?|contains?|has|have|"
+            r"is made up|is consisting) (?:only )?(?:of )?(?:only )?(.+)",
+            text,
+            flags=re.I,
+        )
+        if m and not re.search(r"<=|>=|==|<|>", QUOTED.sub("", text)):
+            items = set_items(m.group(2))
+            if items is None:
+                return False
+            refs = self.facts.phrase_refs(m.group(1))
+            if all(isinstance(i, int) for i in items) and all(
+                self.facts.by_name[n].leaf == "int" for r in refs for n in r.params
+            ):
+                for ref in refs:  # "nums1 and nums2 consist only of 0 and 1"
+                    self._value_set_ref(ref, items, m.group(1), acts)
+                return True
+            if not all(isinstance(i, str) or 0 <= i <= 9 for i in items):
+                return False
+            chars = "".join(dict.fromkeys(str(i) for i in items))  # "the digits 0 and 1"
+            self._set_alphabet(refs, chars, acts)
+            return True
+        m = re.fullmatch(r"'(.)' <= (\S+) <= '(.)'", text)
+        if m and REF_RE.fullmatch(m.group(2)):
+            chars = "".join(chr(c) for c in range(ord(m.group(1)), ord(m.group(3)) + 1))
+            if not chars:
+                raise Unsupported("an empty range of characters")
+            self._set_alphabet([self.facts.resolve(m.group(2))], chars, acts)
+            return True
+        ref_list = REF_RE.pattern + r"(?:(?:,\s*|,?\s+and\s+)" + REF_RE.pattern + r")*"
+        m = re.fullmatch(
+            rf"(?:both )?({ref_list}) (?:is|are)(?: both)? (?:either |one of |all )?(.+)",
+            text,
+            flags=re.I,
+        )
+        if m:
+            items = set_items(m.group(2))
+            if items is not None:
+                for named in split_top(re.sub(r"\s+and\s+", ", ", m.group(1))):
+                    self._value_set(named, items, acts)
+                return True
+        if re.search(r"<=|>=|==|!=|<|>|(?<![<>=!])=(?!=)", text) and not QUOTED.search(text):
+            return self.cmp.chain(text, acts, line)
+        return False
+
+    def _unique_rows(self, text: str, line: str, acts: Acts) -> bool:
+        """``There are no repeated edges``, ``All the pairs [x_i, y_i] are unique``, ``All the
+        given points are unique``: no two rows hold the same values (in any order, which
+        satisfies both the ordered and the unordered reading)."""
+        unique = r"(?:unique|distinct)"
+        name: str | None = None
+        m = re.fullmatch(
+            r"there (?:are|will be) no (?:repeated|duplicate|duplicated) (\w+)"
+            r"(?: in (?:the )?(?:input|graph))?",
+            text,
+            flags=re.I,
+        ) or re.fullmatch(
+            rf"all (?:the )?(?:given )?(\w+) (?:are|is) {unique}|"
+            rf"(\w+) contains? (?:all |only )?{unique} (?:coordinates|points|rows|pairs)|"
+            rf"(\w+) contains? no duplicate (?:coordinates|points|rows|pairs|\w+)",
+            text,
+            flags=re.I,
+        )
+        if m:
+            word = next(g for g in m.groups() if g)
+            for cand in (word, word + "s"):
+                p = self.facts.by_name.get(cand)
+                if p is not None and p.depth == 2 and p.leaf == "int" and not p.join:
+                    name = p.name
+                    break
+            if name is None:
+                return False
+        else:
+            whole = re.fullmatch(rf"all (?:the )?pairs (\w+)\[i\] are {unique}", text, flags=re.I)
+            if whole and whole.group(1) in self.facts.by_name:
+                # "All the pairs prerequisites[i] are unique"
+                acts.append(partial(setattr, self.facts.leaf[whole.group(1)], "unique_rows", line))
+                return True
+            m = re.fullmatch(
+                rf"all (?:the )?pairs \[?\(?([^\]\)]+)\)?\]? are {unique}", text, flags=re.I
+            )
+            if not m:
+                return False
+            refs = [self.facts.resolve(f) for f in split_top(m.group(1))]
+            owners = {r.params for r in refs if r.kind == "leaf" and r.col >= 0}
+            if len(owners) != 1 or len(refs) != len(self.facts.width_fields(next(iter(owners))[0])):
+                raise Unsupported("a uniqueness of some fields of the rows only")
+            name = next(iter(owners))[0]
+        acts.append(partial(setattr, self.facts.leaf[name], "unique_rows", line))
+        return True
+
+    def _order_forms(self, text: str, acts: Acts) -> bool:
+        """``X is sorted in non-decreasing order`` and LeetCode's other ways to say it."""
+        words = "|".join(sorted((re.escape(w) for w in _ORDER_WORDS), key=len, reverse=True))
+        lead = r"(?:both )?(.+?) (?:is|are) (?:(?:guaranteed to be|already|also|each|all) )?"
+        m = re.fullmatch(
+            lead + rf"sorted in (?:an? )?({words}) order"
+            r"(?:,? and all (?:of )?(?:the |its )?(?:elements|values|integers|numbers) "
+            r"(?:are|is) (unique|distinct))?",
+            text,
+            flags=re.I,
+        ) or re.fullmatch(
+            lead + rf"(?:in )?(?:an? )?({words})(?: order| array| list| sequence)?()",
+            text,
+            flags=re.I,
+        )
+        if m:
+            self._sorted(m.group(1), m.group(2).lower(), acts)
+            if m.group(3):
+                self._distinct_targets(m.group(1), "", acts)
+            return True
+        m = re.fullmatch(
+            rf"(.+?) (?:contains|consists of) (?:only )?(?:unique|distinct) (?:{_NOUNS}) "
+            rf"sorted in (?:an? )?({words}) order",
+            text,
+            flags=re.I,
+        )
+        if m:
+            self._sorted(m.group(1), m.group(2).lower(), acts)
+            self._distinct_targets(m.group(1), "", acts)
+            return True
+        return False
+
+    def _sorted(self, targets: str, order: str, acts: Acts) -> None:
+        """Each named list sorted in ``order`` (strictly: its values distinct as well)."""
+        if order not in _ORDER_WORDS:
+            raise Unsupported(f"the order {order!r}")
+        direction, strict = _ORDER_WORDS[order]
+        for ref in self.facts.phrase_refs(targets):
+            if ref.kind != "container":
+                raise Unsupported("sortedness of something that is not a list")
+            for name in ref.params:
+                p = self.facts.by_name[name]
+                if p.tree or ref.depth != p.depth - 1 or p.leaf in ("bool",):
+                    raise Unsupported(f"sortedness of {name} ({p.type}) at that level")
+                info = self.facts.leaf[name]
+
+                def act(info: LeafInfo = info, p: Param = p) -> None:
+                    if info.sorted not in (None, direction):
+                        raise Unsupported("contradictory orders")
+                    info.sorted = direction
+                    if strict:
+                        scope = "each" if p.depth > 1 else "all"
+                        info.distinct = info.distinct or {"level": "value", "scope": scope}
+
+                acts.append(act)
+
+    def _distinct(self, text: str, acts: Acts) -> bool:
+        flags = re.I
+        unique = r"(?:unique|distinct|pairwise distinct)"
+        node = (
+            r"(?:the input is generated such that )?(?:"
+            r"each node (?:in the (?:tree|list) )?has a unique value|"
+            r"(?:the )?values? of (?:each|the|all(?: the)?) nodes?(?: in the (?:tree|list))? "
+            r"(?:is|are) (?:all )?unique|"
+            rf"(?:the )?value of each node(?: in the (?:tree|list))? is {unique}|"
+            rf"each node(?:'s |\.)val(?:ue)? is {unique}|"
+            rf"all (?:the )?node values(?: in the (?:tree|list))? are {unique})"
+        )
+        if re.fullmatch(node, text, flags=flags):
+            self._distinct_targets("Node.val", "", acts)
+            return True
+        m = re.fullmatch(rf"all (?:of )?(?:the )?(?P<noun>{_NOUNS}) are {unique}", text, flags)
+        if m:  # "All values are unique": only when the statement has one list or tree
+            lists = [p.name for p in self.facts.params if p.depth and not p.join]
+            if len(lists) != 1:
+                raise Unsupported("does not say which list's values are unique")
+            self._distinct_targets(lists[0], m.group("noun").lower(), acts)
+            return True
+        forms = (
+            rf"all (?:of )?(?:the )?(?P<noun>{_NOUNS}) (?:of|in) (?P<t>.+?) are {unique}",
+            rf"(?:the )?(?P<noun>{_NOUNS}) (?:of|in) (?P<t>.+?) are (?:all )?{unique}",
+            rf"all (?:the )?(?P<noun>{_NOUNS}) (?P<t>\S+) are {unique}",
+            rf"all (?:the )?(?P<t>\S+) are {unique}",
+            rf"(?P<t>.+?) (?:contains?|consists? of) (?:only |all )?{unique} (?P<noun>{_NOUNS})",
+            rf"(?P<t>\S+) (?:contains|has) no duplicates?(?: (?P<noun>{_NOUNS}))?",
+        )
+        for form in forms:
+            m = re.fullmatch(form, text, flags=flags)
+            if m:
+                break
+        else:
+            return False
+        self._distinct_targets(m.group("t"), (m.groupdict().get("noun") or "").lower(), acts)
+        return True
+
+    def _distinct_targets(self, targets: str, noun: str, acts: Acts) -> None:
+        """Distinct values (or strings, for lists of strings) for each named list."""
+        for ref in self.facts.phrase_refs(targets):
+            if ref.kind not in ("leaf", "container"):
+                raise Unsupported("distinctness of something that is not a list")
+            if ref.col >= 0:
+                raise Unsupported("distinct values of one field of the rows")
+            for name in ref.params:
+                p = self.facts.by_name[name]
+                if p.leaf == "bool":
+                    raise Unsupported("distinct booleans")
+                words = p.join and p.depth >= 2 and noun not in ("characters", "letters")
+                if words and ref.kind == "container" and ref.depth == p.depth - 2:
+                    level, scope = "string", "all"
+                elif ref.kind == "leaf" or ref.depth == 0:
+                    level, scope = "value", "all"
+                elif ref.depth == p.depth - 1:
+                    level, scope = "value", "each"
+                else:
+                    raise Unsupported(f"distinctness of {name} ({p.type}) at that level")
+                info = self.facts.leaf[name]
+                acts.append(partial(setattr, info, "distinct", {"level": level, "scope": scope}))
+
+    def _permutation(self, text: str, line: str, acts: Acts) -> bool:
+        """``nums is a permutation of integers from 0 to n - 1`` / ``of [1, 2, ..., n]`` /
+        ``of the integers in the range [1, n]``: distinct values in [a, b], b - a + 1 of them."""
+        m = re.fullmatch(
+            r"(?:it is guaranteed that )?(.+?) (?:is|are) (?:a )?permutations? of "
+            r"(?:all )?(?:the )?(?:(?:distinct )?(?:integers|numbers|values) )?"
+            r"(?:(?:from|between) (.+?) (?:to|and) (.+?)|(?:in the range )?\[(.+)\])"
+            r"(?:,? inclusive)?",
+            text,
+            flags=re.I,
+        )
+        if not m:
+            return False
+        if m.group(4) is not None:
+            items = split_top(m.group(4))
+            if len(items) == 2 or (len(items) >= 3 and items[-2] in ("...", "…")):
+                lo_text, hi_text = items[0], items[-1]
+            else:
+                raise Unsupported(f"cannot read the range [{m.group(4)}]")
+        else:
+            lo_text, hi_text = m.group(2), m.group(3)
+        lo, hi = self.facts.parse(lo_text), self.facts.parse(hi_text)
+        for ref in self.facts.phrase_refs(m.group(1)):
+            if ref.kind != "container" or ref.depth != 0:
+                raise Unsupported("a permutation that is not a whole list")
+            for name in ref.params:
+                p = self.facts.by_name[name]
+                if p.depth != 1 or p.leaf != "int" or p.tree:
+                    raise Unsupported(f"a permutation of numbers in {name} ({p.type})")
+                values = Lin(Fraction(0), {Ref("leaf", params=(name,)): Fraction(1)})
+                self.cmp.relate(lo, "<=", values, line, acts)
+                self.cmp.relate(values, "<=", hi, line, acts)
+                size = Lin(Fraction(0), {Ref("q", key=p.dim_key(0)): Fraction(1)})
+                self.cmp.relate(size, "==", hi - lo + Lin(Fraction(1)), line, acts)
+                info = self.facts.leaf[name]
+                acts.append(partial(setattr, info, "distinct", {"level": "value", "scope": "all"}))
+        return True
+
+    def _parity(self, text: str, line: str, acts: Acts) -> bool:
+        """``n is even``, ``m and n are both odd``, ``s has an even length``,
+        ``n is a multiple of 3``, ``nums.length % 2 == 0``."""
+        m = re.fullmatch(r"(.+?) (?:is|are)(?: both)? (even|odd)(?: numbers?| integers?)?", text)
+        if m:
+            self._modulus(m.group(1), 2, int(m.group(2) == "odd"), line, acts)
+            return True
+        m = re.fullmatch(r"(\S+) has an? (even|odd) length", text)
+        if m:
+            self._modulus(m.group(1) + ".length", 2, int(m.group(2) == "odd"), line, acts)
+            return True
+        m = re.fullmatch(r"(.+?) (?:is|are) (?:a multiple of|divisible by) (\d+)", text)
+        if m:
+            self._modulus(m.group(1), int(m.group(2)), 0, line, acts)
+            return True
+        m = re.fullmatch(r"(\S+) % (\d+) == (\d+)", text)
+        if m:
+            self._modulus(m.group(1), int(m.group(2)), int(m.group(3)), line, acts)
+            return True
+        return False
+
+    def _modulus(self, targets: str, m: int, r: int, line: str, acts: Acts) -> None:
+        """``n is even``, ``nums.length % 2 == 0``, ``n is a multiple of 3``."""
+        if m < 1:
+            raise Unsupported(f"a remainder modulo {m}")
+        for ref in self.facts.phrase_refs(targets):
+            if ref.kind != "q":
+                raise Unsupported("a divisibility condition on something that is not a count")
+            key = ref.key
+            acts.append(partial(self.facts.mention, Lin(Fraction(0), {ref: Fraction(1)}), line))
+            acts.append(partial(self.facts.mods.append, (key, m, r % m, line)))
+
+    def _bst(self, acts: Acts) -> None:
+        """``root is a valid binary search tree``: LeetCode's BSTs are strict (left < node <
+        right), so the values are distinct and placed in order."""
+        for name in self.facts.structure_params("the tree"):
+            info = self.facts.leaf[name]
+            acts.append(partial(setattr, info, "bst", True))
+            acts.append(partial(setattr, info, "distinct", {"level": "value", "scope": "all"}))
+
+    def _value_set(self, target: str, items: list[str | int], acts: Acts) -> None:
+        self._value_set_ref(self.facts.resolve(target), items, target, acts)
+
+    def _value_set_ref(self, ref: Ref, items: list[str | int], target: str, acts: Acts) -> None:
+        if ref.kind == "container" and all(isinstance(i, int) for i in items):
+            p = self.facts.by_name[ref.params[0]]
+            if len(ref.params) == 1 and ref.depth < p.depth and not p.tree:
+                ref = Ref("leaf", params=ref.params)  # "land consists of only 0's and 1's"
+        if ref.kind == "q" and ref.key in self.facts.by_name:
+            ref = Ref("leaf", params=(ref.key,))  # an int scalar parameter with a value set
+        if ref.kind not in ("leaf", "container"):
+            raise Unsupported(f"a value set for {target}")
+        ints = [i for i in items if isinstance(i, int)]
+        chars = [i for i in items if isinstance(i, str)]
+        if ints and chars:
+            raise Unsupported("a mix of numbers and characters")
+        if chars:
+            self._set_alphabet([ref], "".join(dict.fromkeys(chars)), acts)
+            return
+        for name in ref.params:
+            p = self.facts.by_name[name]
+            if p.leaf != "int" or ref.kind != "leaf":
+                raise Unsupported(f"a set of numbers for {name} ({p.type})")
+            if p.is_quantity:
+                raise Unsupported(f"a value set for the scalar {name}")
+            info = self.facts.info(name, ref.col)
+
+            def act(info: LeafInfo = info) -> None:
+                old = info.values
+                info.values = list(ints) if old is None else [v for v in old if v in ints]
+
+            acts.append(act)
+
+    def _set_alphabet(self, refs: list[Ref], chars: str, acts: Acts) -> None:
+        """The characters ``refs`` may hold; a second stated alphabet narrows the first."""
+        for ref in refs:
+            if ref.kind not in ("leaf", "container"):
+                raise Unsupported("an alphabet for something that is not text")
+            for name in ref.params:
+                if self.facts.by_name[name].leaf != "char":
+                    raise Unsupported(f"an alphabet for {name}, which holds no characters")
+                info = self.facts.leaf[name]
+
+                def act(info: LeafInfo = info) -> None:
+                    old = info.alphabet
+                    info.alphabet = chars if old is None else "".join(c for c in old if c in chars)
+
+                acts.append(act)

@@ -1,0 +1,205 @@
+"""Parameter shapes: each parameter's spec (its kind, dimensions and value domain) from its
+value facts (:class:`~.facts.LeafInfo`) and the quantity classes, including lists of rows with
+named fields (``edges[i] = [a_i, b_i]``), one value domain per field.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from quicksilver.synth.offline.constraints import Lin, Param, Unsupported
+from quicksilver.synth.offline.facts import Facts, LeafInfo
+from quicksilver.synth.offline.quantities import Quantities
+
+
+class ParamSpecs:
+    """Writes parameter specs; what cannot be generated is appended to ``problems``."""
+
+    def __init__(self, facts: Facts, q: Quantities, problems: list[str]) -> None:
+        self.facts = facts
+        self.q = q
+        self.problems = problems
+
+    def param_spec(self, p: Param, per_item: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        """The spec of parameter ``p``: its kind, dimensions (a quantity class, or a per-item
+        length from ``per_item``) and value domain."""
+        classes = self.q.names
+        base: dict[str, Any] = {"name": p.name, "type": p.type}
+        if p.is_quantity:
+            return {**base, "kind": "quantity", "q": classes.get(p.name, p.name)}
+        info = self.facts.leaf[p.name]
+        dims: list[dict[str, Any]] = []
+        for d in range(1 if p.tree else p.depth):
+            cls = classes.get(p.dim_key(d), p.dim_key(d))
+            dims.append(dict(per_item[cls]) if cls in per_item else {"q": cls})
+        if info.cols or info.pairs or info.unique_rows:
+            return self._rows_spec(p, info, base, dims)
+        kind = "tree" if p.tree else "list" if p.depth else "scalar"
+        out = {
+            **base,
+            "kind": kind,
+            "dims": dims,
+            "leaf": self._leaf_spec(p, info),
+            "join": p.join,
+            "sorted": info.sorted,
+            "distinct": info.distinct,
+        }
+        if info.bst:
+            out["bst"] = True
+        return out
+
+    def _rows_spec(
+        self,
+        p: Param,
+        info: LeafInfo,
+        base: dict[str, Any],
+        dims: list[dict[str, Any]],
+    ) -> dict[str, Any]:
+        """A list of rows with named fields (``edges[i] = [a_i, b_i]``): a leaf per field."""
+        out = {**base, "kind": "list", "dims": dims, "join": False, "sorted": None}
+        out["distinct"] = None
+        width = dims[-1].get("lo") if len(dims) == 2 and "q" not in dims[-1] else None
+        if p.depth != 2 or p.leaf != "int" or not width or width != dims[-1].get("hi"):
+            self.problems.append(
+                f"{p.name} ({p.type}): fields per row need rows of one stated length "
+                f"({p.name}[i].length == k or {p.name}[i] = [a_i, b_i, ...])"
+            )
+            return {**out, "leaf": {"type": "int", "lo": [0], "hi": [0]}}
+        if info.sorted or info.distinct:
+            self.problems.append(f"{p.name}: sorted or distinct values together with fields")
+        cols = columns(p, info, width)
+        if isinstance(cols, str):
+            self.problems.append(cols)
+            return {**out, "leaf": {"type": "int", "lo": [0], "hi": [0]}}
+        names = {col: f for f, (owner, col) in self.facts.fields.items() if owner == p.name}
+        leaves = [
+            self._leaf_spec(p, c, what=f"{names.get(j, f'{p.name}[i][{j}]')}")
+            for j, c in enumerate(cols)
+        ]
+        out["leaf"] = leaves[0]
+        out["cols"] = leaves
+        out["fields"] = [names.get(j, f"{p.name}[i][{j}]") for j in range(width)]
+        if info.pairs:
+            out["pairs"] = [[a, b, op] for a, b, op, _ in info.pairs]
+        if info.unique_rows:
+            out["unique_rows"] = True
+        return out
+
+    def _leaf_spec(self, p: Param, info: LeafInfo, what: str | None = None) -> dict[str, Any]:
+        """The value domain of ``p``'s values (or of one field of its rows): a type, and a
+        range, a value set or an alphabet."""
+        what = what or (f"the values of {p.name}" if p.depth else p.name)
+        if p.leaf == "bool":
+            return {"type": "bool"}
+        if p.leaf == "char":
+            if info.alphabet is None:
+                self.problems.append(f"no stated alphabet for {what}")
+                return {"type": "char", "alphabet": ""}
+            if not info.alphabet:
+                self.problems.append(f"the stated alphabets of {what} have no common character")
+            return {"type": "char", "alphabet": info.alphabet}
+        if p.leaf == "float":
+            if not info.lo or not info.hi:
+                self.problems.append(f"no stated range for {what}")
+                return {
+                    "type": "float",
+                    "lo": 0.0,
+                    "hi": 0.0,
+                    "lo_strict": False,
+                    "hi_strict": False,
+                }
+            # the tightest bounds; at equal values a strict bound is the tighter one
+            lo, lo_strict = max((float(b.const), s) for b, s, _ in info.lo)
+            hi, hi_loose = min((float(b.const), not s) for b, s, _ in info.hi)
+            hi_strict = not hi_loose
+            if lo > hi or (lo == hi and (lo_strict or hi_strict)):
+                self.problems.append(f"{what}: the stated range is empty")
+            return {
+                "type": "float",
+                "lo": lo,
+                "hi": hi,
+                "lo_strict": lo_strict,
+                "hi_strict": hi_strict,
+            }
+        los = [self._int_bound(b, strict, +1) for b, strict, _ in info.lo]
+        his = [self._int_bound(b, strict, -1) for b, strict, _ in info.hi]
+        if info.values is not None:
+            lo_c = [v for v in los if not isinstance(v, dict)]
+            hi_c = [v for v in his if not isinstance(v, dict)]
+            if len(lo_c) != len(los) or len(hi_c) != len(his):
+                self.problems.append(f"{what}: a value set together with bounds on quantities")
+            values = [
+                v
+                for v in info.values
+                if all(v >= x for x in lo_c if x is not None)
+                and all(v <= x for x in hi_c if x is not None)
+                and v not in info.ne
+            ]
+            if not values:
+                self.problems.append(f"{what}: no stated value satisfies every constraint")
+            return {"type": "int", "set": values}
+        if not los or not his:
+            self.problems.append(f"no stated range for {what}")
+            return {"type": "int", "lo": [0], "hi": [0]}
+        lo_c = [v for v in los if isinstance(v, int)]
+        hi_c = [v for v in his if isinstance(v, int)]
+        if lo_c and hi_c and max(lo_c) > min(hi_c):
+            self.problems.append(f"{what}: the stated range is empty")
+        out: dict[str, Any] = {"type": "int", "lo": los, "hi": his}
+        if info.ne:
+            out["ne"] = sorted(set(info.ne))
+        return out
+
+    def _int_bound(self, lin: Lin, strict: bool, sign: int) -> Any:
+        """A bound on integer values over quantity classes (a strict one made inclusive): an
+        int, or ``{"const", "terms"}``."""
+        adjusted = lin + Lin(Fraction(sign if strict else 0))
+        try:
+            got = self.q.to_cls(adjusted)
+        except Unsupported as exc:
+            self.problems.append(str(exc))
+            return 0
+        if got is None:
+            return 0
+        terms, const = got
+        return {"const": const, "terms": terms} if terms else const
+
+
+def columns(p: Param, info: LeafInfo, width: int) -> list[LeafInfo] | str:
+    """Each field's facts: the whole list's bounds plus its own; the two fields of an
+    ordered pair share both ranges (drawn from the common range, then ordered). A problem
+    (text) when a field or a pair cannot be placed."""
+    for col in info.cols:
+        if col >= width:
+            return f"{p.name} has {width} fields per row, not {col + 1}"
+    cols = []
+    for j in range(width):
+        own = info.cols.get(j, LeafInfo())
+        values = info.values
+        if own.values is not None:
+            values = own.values if values is None else [v for v in values if v in own.values]
+        cols.append(
+            LeafInfo(
+                lo=[*info.lo, *own.lo],
+                hi=[*info.hi, *own.hi],
+                values=values,
+                ne=[*info.ne, *own.ne],
+            )
+        )
+    ordered: set[int] = set()
+    for a, b, op, line in info.pairs:
+        if max(a, b) >= width or a == b:
+            return f'"{line}": names fields that {p.name}\'s rows do not have'
+        if op == "!=":
+            continue
+        if a in ordered or b in ordered:
+            return f'"{line}": a field in two orderings'
+        ordered |= {a, b}
+        ca, cb = cols[a], cols[b]
+        merged = LeafInfo(lo=[*ca.lo, *cb.lo], hi=[*ca.hi, *cb.hi], ne=[*ca.ne, *cb.ne])
+        if ca.values is not None or cb.values is not None:
+            sets = [c.values for c in (ca, cb) if c.values is not None]
+            merged.values = [v for v in sets[0] if all(v in x for x in sets)]
+        cols[a] = cols[b] = merged
+    return cols
