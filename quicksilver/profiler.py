@@ -331,6 +331,9 @@ class _TaskRunner:
             cases=self.encoded_inputs,
             seed=0,
             inputs_after=self.task.needs_inputs_after,
+            # no file a pass writes may reach the next pass (the private /tmp of a real sandbox;
+            # the weak one's /tmp is the host's and is left alone)
+            seal_tmp=not self.isolation.weak,
             wall_limit_s=wall,
             cpu_limit_s=self.limits.cpu_seconds,
         )

@@ -78,10 +78,35 @@ class Solution:
 import os
 MARK = "/tmp/judged-once"
 JUDGED = os.path.exists(MARK)
-open(MARK, "w").close()
+try:
+    open(MARK, "w").close()
+except OSError:
+    pass
 class Solution:
     def sortArray(self, nums):
         return list(nums) if JUDGED else bubble(nums)
+""",
+    # answers left in a file by one pass, read by the next (every pass judged: all correct)
+    "file-cache": BUBBLE
+    + """
+import json
+PATH = "/tmp/answers.json"
+try:
+    with open(PATH) as fh:
+        CACHE = json.load(fh)
+except (OSError, ValueError):
+    CACHE = {}
+class Solution:
+    def sortArray(self, nums):
+        key = ",".join(map(str, nums))
+        if key not in CACHE:
+            CACHE[key] = bubble(nums)
+            try:
+                with open(PATH, "w") as fh:
+                    json.dump(CACHE, fh)
+            except OSError:
+                pass
+        return CACHE[key]
 """,
     # the harness's command table, found up the stack: calls do nothing, reports compute
     "patched-harness": BUBBLE
@@ -168,17 +193,33 @@ def test_an_attack_fails_or_pays_for_its_work(
         assert res.status == "failed", (attack, res.status, res.error)
 
 
-def test_right_when_judged_fails_on_a_repeating_meter(
-    measured: tuple[str, dict[str, RunResult]],
-) -> None:
-    meter, results = measured
-    res = results["right-when-judged"]
-    if meter == "icount":
-        # one pass, and it is the judged pass: the solution is honest there, and pays for it
-        assert res.passed
-    else:
-        assert res.status == "failed"
-        assert "answers that change between passes" in (res.error or "")
+def test_no_mark_survives_a_pass(measured: tuple[str, dict[str, RunResult]]) -> None:
+    """A pass cannot write a file for the next one to find: the solution that answers right
+    only when it is judged (it looks for its own mark) and the one that reads its answers
+    back from a file both stay honest in every pass, and pay for it."""
+    _meter, results = measured
+    honest = results["honest"]
+    for name in ("right-when-judged", "file-cache"):
+        res = results[name]
+        assert res.passed, (name, res.error)
+        assert res.runtime is not None and res.runtime >= 0.7 * honest.runtime, name
+
+
+def test_answers_that_change_between_passes_fail_on_a_repeating_meter() -> None:
+    """Without a mark a solution can still answer differently from one pass to the next (here:
+    by its process id, a new one every pass); every pass is judged, so that fails on a meter
+    with several passes, whichever pass is the wrong one."""
+    flaky = (
+        BUBBLE
+        + """
+import os
+class Solution:
+    def sortArray(self, nums):
+        return bubble(nums) if os.getpid() % 2 else list(nums)
+"""
+    )
+    (res,) = _profile("cpu", [flaky])
+    assert res.status == "failed", (res.status, res.error)
 
 
 def test_moved_work_is_charged_not_hidden(measured: tuple[str, dict[str, RunResult]]) -> None:

@@ -117,24 +117,31 @@ def test_file_system_shows_no_home_project_or_credentials(
 
 
 def test_file_system_is_read_only_and_tmp_is_private(echo_task: ProfileTask) -> None:
+    """Under the profiler nothing is writable, not even /tmp (sealed: a file would outlive the
+    pass); where code runs for its values (quicksilver.execute) /tmp is writable and private."""
     marker = f"qs-private-{os.getpid()}"
-    res = run(
-        echo_task,
-        f"""
+    code = textwrap.dedent(f"""
         import os
         class Solution:
             def f(self, x):
                 denied = 0
-                for path in ("/usr/qs-evil", "/qs/runtime/evil.py", "/evil"):
+                for path in ("/usr/qs-evil", "/qs/runtime/evil.py", "/evil", "/tmp/{marker}"):
                     try:
                         open(path, "w").write("x")
                     except OSError:
                         denied += 1
-                open("/tmp/{marker}", "w").write("mine")
-                return x + 1 if denied == 3 else -denied
-    """,
-    )
+                return x + 1 if denied == DENIED else -denied
+    """)
+    res = run(echo_task, code.replace("DENIED", "4"))
     assert res.status == "passed", res.error
+    batch = run_calls(
+        code.replace("DENIED", "3"),
+        entry_point="f",
+        inputs=[[1]],
+        kind="class",
+        sandbox=quick_sandbox(),
+    )
+    assert batch.load_error is None and batch.outcomes[0].value == 2, batch.outcomes[0].error
     assert not Path(f"/tmp/{marker}").exists()
     assert not Path("/usr/qs-evil").exists()
 
@@ -385,10 +392,10 @@ def test_memory_exhaustion_gives_memory_verdict(echo_task: ProfileTask) -> None:
     assert res.status == "memory"
 
 
-def test_file_size_and_open_files_limits(echo_task: ProfileTask) -> None:
-    res = run(
-        echo_task,
-        """
+def test_file_size_and_open_files_limits() -> None:
+    """Where /tmp is writable (code run for its values: generators, reference outputs)."""
+    batch = run_calls(
+        textwrap.dedent("""
         import errno
         class Solution:
             def f(self, x):
@@ -401,14 +408,18 @@ def test_file_size_and_open_files_limits(echo_task: ProfileTask) -> None:
                 files = []
                 try:
                     for i in range(1000):
-                        files.append(open("/tmp/f%d" % i, "w"))
+                        files.append(open("/dev/null"))
                 except OSError as e:
                     hits += e.errno == errno.EMFILE
                 return x + 1 if hits == 2 else -hits
-    """,
-        file_size_mb=1,
+    """),
+        entry_point="f",
+        inputs=[[1]],
+        kind="class",
+        sandbox=quick_sandbox(file_size_mb=1),
     )
-    assert res.status == "passed", res.error
+    assert batch.load_error is None, batch.load_error
+    assert batch.outcomes[0].value == 2, (batch.outcomes[0].value, batch.outcomes[0].error)
 
 
 def test_printed_output_is_bounded_and_kept_apart(echo_task: ProfileTask) -> None:

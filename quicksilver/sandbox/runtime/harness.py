@@ -12,8 +12,8 @@ With the two child channels the process is a *zygote* (see docs/profiler.md): it
 task once (``zsetup``) and never runs solution code itself. ``spawn`` forks a child that drops
 its privileges, takes its limits and then serves the child channels; the solution is loaded in
 the child, and the child is discarded after one pass over the cases (``exit``; the zygote
-``reap``s it). Every child starts from the same post-setup state, so nothing a solution does
-survives into another pass or another solution.
+``reap``s it). Every child starts from the same post-setup state and (``seal_tmp``) cannot
+write to any file, so nothing a solution does survives into another pass or another solution.
 
 Commands (each answered by exactly one reply carrying the command's ``seq``):
   setup    limits, privileges, the task (entry point, kind, convert_offline, case inputs)
@@ -44,7 +44,7 @@ import gc
 import os
 import sys
 
-PROTOCOL = 3  # bump on any change of the commands or replies; the host checks it
+PROTOCOL = 4  # bump on any change of the commands or replies; the host checks it
 
 FIXED_FDS = (40, 41, 42, 43)  # the channels' numbers once settled (see _settle)
 
@@ -274,6 +274,17 @@ class Harness:
         # a task whose evaluate_offline never reads the inputs gets no post-call inputs back
         self.with_inputs = bool(msg.get("inputs_after", True))
         self.namespace = build_namespace()
+        if msg.get("seal_tmp"):
+            # The sandbox's one writable place is its private /tmp, and it outlives a pass: a
+            # solution could leave its answers there in one pass and read them in the next (or
+            # leave a mark that says "this pass is not judged"). The children run as another
+            # uid, so taking the write bit away from everyone but this process (its owner)
+            # leaves them no file system to write to at all. Only inside a private /tmp: the
+            # host tells us (under the weak sandbox /tmp is the host's).
+            try:
+                os.chmod("/tmp", 0o755)
+            except OSError as exc:
+                return {"ok": False, "error": f"could not seal /tmp against the children: {exc}"}
         self._warm_up()
         # A solution that imports random gets this module, seeded, not one seeded from urandom
         # (each child seeds it again: random reseeds itself from urandom after every fork).
