@@ -202,6 +202,19 @@ def run(
     )
 
 
+def _memory_line(data: dict[str, Any]) -> str:
+    """The memory figures of a score report in one line (docs/metrics.md, "Memory")."""
+
+    def fig(value: float | None, tasks: int) -> str:
+        return "-" if value is None else f"{value:.3f} ({tasks} task{'s' if tasks != 1 else ''})"
+
+    return (
+        f"Beyond-memory@1: {fig(data.get('beyond_memory_at_1'), data.get('memory_tasks', 0))}"
+        f"   NMU: {fig(data.get('nmu'), data.get('nmu_tasks', 0))}"
+        f"   NTMU: {fig(data.get('ntmu'), data.get('ntmu_tasks', 0))}"
+    )
+
+
 @app.command()
 def score(
     dataset: Annotated[
@@ -374,6 +387,8 @@ def score(
         )
         for name, why in data["dps_unscorable"].items():
             lines.append(f"  no DPS for {name}: {why}")
+    if data.get("memory_tasks") or data.get("nmu_tasks") or data.get("ntmu_tasks"):
+        lines.append(_memory_line(data))
     for name, g in data["by_difficulty"].items():
         lines.append(
             f"  {name}: Pass {g['pass_at_k']:.3f}  Beyond "
