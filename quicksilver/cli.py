@@ -262,6 +262,7 @@ def score(
     _check_output(report_out)
     cutoff = _date_option("--released-after", released_after)
     _sweep_sandboxes()
+    from quicksilver.publishing.views import view_slugs
     from quicksilver.records import RecordError, load_records
     from quicksilver.samples import load_samples
     from quicksilver.sandbox.isolation import SandboxUnavailable
@@ -348,6 +349,7 @@ def score(
                 on_sample=on_sample,
                 sample_rejects=sample_set.rejects,
                 released_after=cutoff,
+                trained_on=view_slugs(dataset) if cutoff is not None else None,
             )
     except (SandboxUnavailable, SandboxStartError) as exc:  # no verdict: nothing was judged
         err.print(f"[red]error:[/] {exc}")
@@ -368,6 +370,11 @@ def score(
             f"released after {w['after']}: {w['tasks']} task(s) of the dataset; left out: "
             f"{w['earlier_left_out']} released on or before it, {w['undated_left_out']} undated"
             + (f", {w['samples_left_out']} sample(s) of them" if w["samples_left_out"] else "")
+            + (
+                f"; {w['in_training_views']} of the window's tasks are in the training views"
+                if w.get("in_training_views")
+                else ""
+            )
         )
     lines += [
         f"tasks: {data['n_tasks']} (unscorable for Beyond: {data['n_unscorable']}{dpe_note})",

@@ -209,6 +209,9 @@ class ReleaseWindow:
     """Tasks without a release date, left out."""
     samples_left_out: int = 0
     """Samples naming a task left out (not scored, not counted as missing)."""
+    in_training_views: int | None = None
+    """Tasks of the subset that the dataset's training views (sft, dpo) hold: a model tuned on
+    those views was trained on them. None: the dataset has no training view."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -217,7 +220,28 @@ class ReleaseWindow:
             "earlier_left_out": self.earlier,
             "undated_left_out": self.undated,
             "samples_left_out": self.samples_left_out,
+            "in_training_views": self.in_training_views,
         }
+
+
+def in_training_views(
+    records: Sequence[TaskRecord], views: Mapping[str, set[str]], after: dt.date
+) -> int:
+    """How many of ``records`` (a release window's tasks) the training views hold; a warning in
+    one line when any does (a model tuned on the views would be scored on tasks it saw)."""
+    held = set().union(*views.values()) if views else set()
+    inside = sorted(r.slug_name for r in records if r.slug_name in held)
+    if inside:
+        log.warning(
+            "--released-after %s: %d of the %d task(s) in the window are in the dataset's "
+            "training views (%s), which a model tuned on them was trained on: %s",
+            after.isoformat(),
+            len(inside),
+            len(records),
+            ", ".join(sorted(views)),
+            ", ".join(inside[:10]) + (", ..." if len(inside) > 10 else ""),
+        )
+    return len(inside)
 
 
 def release_window(
@@ -825,6 +849,7 @@ def score(
     retry_factor: float = RETRY_FACTOR,
     dps_first: int = DPS_FIRST_CORRECT,
     released_after: dt.date | None = None,
+    trained_on: Mapping[str, set[str]] | None = None,
 ) -> ScoreReport:
     """Score ``samples`` (keyed by task_id or slug_name) against ``records``.
 
@@ -840,6 +865,8 @@ def score(
     ``released_after``: score only the tasks released strictly after this date (a model's
     training cutoff; :func:`release_window`); samples of the other tasks are left out and
     counted, and the report says how large the subset is and how many undated tasks it lacks.
+    ``trained_on``: the dataset's training views ({view: slugs}, :func:`view_slugs`); the
+    subset's tasks that they hold are counted and warned about (one line).
     """
     if retry_factor < 1:
         raise ValueError(f"retry_factor must be >= 1, got {retry_factor}")
@@ -861,6 +888,10 @@ def score(
             raise ValueError(
                 f"no task of the dataset was released after {released_after.isoformat()} "
                 f"({window.earlier} released on or before it, {window.undated} undated)"
+            )
+        if trained_on:
+            window = dataclasses.replace(
+                window, in_training_views=in_training_views(records, trained_on, released_after)
             )
     index: dict[str, TaskRecord] = {}
     for rec in records:
