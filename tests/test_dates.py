@@ -301,7 +301,9 @@ def test_score_released_after_scores_only_the_window(dated_build, tmp_path):
     assert early.exit_code == 0, early.output
     window = json.loads(report.read_text())["released_after"]
     assert (window["tasks"], window["in_training_views"]) == (2, 1)
-    assert "1 of the window's tasks are in the training views" in " ".join(early.output.split())
+    text = " ".join(early.output.replace("│", " ").split())
+    assert "1 of the window's tasks are in the training views" in text, text
+    assert "WARNING --released-after 2022-12-31: 1 of the 2 task(s) in the window" in text, text
 
     bad = CliRunner().invoke(
         app, ["score", "--dataset", str(out), "--samples", str(samples), "--released-after", "x"]
