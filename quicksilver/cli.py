@@ -202,6 +202,19 @@ def run(
     )
 
 
+def _memory_line(data: dict[str, Any]) -> str:
+    """The memory figures of a score report in one line (docs/metrics.md, "Memory")."""
+
+    def fig(value: float | None, tasks: int) -> str:
+        return "-" if value is None else f"{value:.3f} ({tasks} task{'s' if tasks != 1 else ''})"
+
+    return (
+        f"Beyond-memory@1: {fig(data.get('beyond_memory_at_1'), data.get('memory_tasks', 0))}"
+        f"   NMU: {fig(data.get('nmu'), data.get('nmu_tasks', 0))}"
+        f"   NTMU: {fig(data.get('ntmu'), data.get('ntmu_tasks', 0))}"
+    )
+
+
 @app.command()
 def score(
     dataset: Annotated[
@@ -249,6 +262,7 @@ def score(
     _check_output(report_out)
     cutoff = _date_option("--released-after", released_after)
     _sweep_sandboxes()
+    from quicksilver.publishing.views import view_slugs
     from quicksilver.records import RecordError, load_records
     from quicksilver.samples import load_samples
     from quicksilver.sandbox.isolation import SandboxUnavailable
@@ -335,6 +349,7 @@ def score(
                 on_sample=on_sample,
                 sample_rejects=sample_set.rejects,
                 released_after=cutoff,
+                trained_on=view_slugs(dataset) if cutoff is not None else None,
             )
     except (SandboxUnavailable, SandboxStartError) as exc:  # no verdict: nothing was judged
         err.print(f"[red]error:[/] {exc}")
@@ -355,6 +370,11 @@ def score(
             f"released after {w['after']}: {w['tasks']} task(s) of the dataset; left out: "
             f"{w['earlier_left_out']} released on or before it, {w['undated_left_out']} undated"
             + (f", {w['samples_left_out']} sample(s) of them" if w["samples_left_out"] else "")
+            + (
+                f"; {w['in_training_views']} of the window's tasks are in the training views"
+                if w.get("in_training_views")
+                else ""
+            )
         )
     lines += [
         f"tasks: {data['n_tasks']} (unscorable for Beyond: {data['n_unscorable']}{dpe_note})",
@@ -374,6 +394,8 @@ def score(
         )
         for name, why in data["dps_unscorable"].items():
             lines.append(f"  no DPS for {name}: {why}")
+    if data.get("memory_tasks") or data.get("nmu_tasks") or data.get("ntmu_tasks"):
+        lines.append(_memory_line(data))
     for name, g in data["by_difficulty"].items():
         lines.append(
             f"  {name}: Pass {g['pass_at_k']:.3f}  Beyond "

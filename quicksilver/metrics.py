@@ -44,9 +44,11 @@ __all__ = [
     "cumulative_scores",
     "dps",
     "dps_task_score",
+    "ntmu",
     "pass_at_k",
     "percentile",
     "summarize",
+    "time_memory_integral",
 ]
 
 UNKNOWN_DIFFICULTY = "Unknown"
@@ -154,6 +156,55 @@ def nmu(peak: float, canonical_peak: float) -> float:
         if not (math.isfinite(value) and value > 0):
             raise ValueError(f"NMU needs a positive, finite {what}, got {value!r}")
     return peak / canonical_peak
+
+
+def time_memory_integral(
+    clock: Sequence[float], rss: Sequence[float], marks: Sequence[float] | None = None
+) -> float:
+    """EffiBench's TMU of one measured window: memory integrated over time, by trapezoids.
+
+    ``clock[i]`` is when reading ``i`` was taken (any monotone unit: seconds, instructions),
+    ``rss[i]`` the resident size then (bytes); the first and last readings are the window's ends,
+    so two readings (a call shorter than the sampling interval) give one trapezoid over the whole
+    window. ``marks[i]`` (optional) is the process's high-water mark at reading ``i``, never reset
+    within the window: when it rose in an interval above both of the interval's readings, memory
+    went higher between them than either shows, so that interval is taken as two trapezoids
+    through the mark, placed at its middle (``(a + 2 * mark + b) / 4 * dt``). A peak shorter than
+    an interval is thus counted once it raises the mark; a later one of the same height is not.
+
+    Returns bytes x the clock's unit. ``ValueError`` on fewer than two readings, sequences of
+    different lengths, a clock that runs backwards, or a negative or non-finite figure.
+    """
+    n = len(clock)
+    if n < 2:
+        raise ValueError(f"a time-memory integral needs at least two readings, got {n}")
+    if len(rss) != n or (marks is not None and len(marks) != n):
+        raise ValueError("clock, rss and marks must have the same length")
+    for seq in (clock, rss, marks or ()):
+        for v in seq:
+            if not (math.isfinite(v) and v >= 0):
+                raise ValueError(f"readings must be non-negative and finite, got {v!r}")
+    total = 0.0
+    for i in range(1, n):
+        dt = clock[i] - clock[i - 1]
+        if dt < 0:
+            raise ValueError(f"the clock runs backwards at reading {i}")
+        a, b = rss[i - 1], rss[i]
+        if marks is not None and marks[i] > marks[i - 1] and marks[i] > max(a, b):
+            total += (a + 2 * marks[i] + b) / 4 * dt
+        else:
+            total += (a + b) / 2 * dt
+    return total
+
+
+def ntmu(tmu: float, canonical_tmu: float) -> float:
+    """EffiBench's normalised total memory usage of one sample: its time-memory integral over
+    the canonical solution's, both measured the same way (whole-process memory, the same clock).
+    ``ValueError`` unless both are positive and finite."""
+    for value, what in ((tmu, "TMU"), (canonical_tmu, "canonical TMU")):
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(f"NTMU needs a positive, finite {what}, got {value!r}")
+    return tmu / canonical_tmu
 
 
 def percentile(runtime: float | None, reference_runtimes: Sequence[float | None]) -> float | None:

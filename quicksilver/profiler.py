@@ -46,6 +46,7 @@ from typing import Any, Literal
 from quicksilver.config import MeasureConfig, MeterName, SandboxConfig
 from quicksilver.machine import machine_info
 from quicksilver.meters import EXEC_REFUSED_EXIT, CpuMeter, Meter, MeterError, make_meter
+from quicksilver.metrics import time_memory_integral
 from quicksilver.sandbox import isolation as iso
 from quicksilver.sandbox.runtime import wire
 from quicksilver.sandbox.session import (
@@ -53,6 +54,7 @@ from quicksilver.sandbox.session import (
     ChildProcess,
     Exchange,
     LimitExceeded,
+    MemoryTrace,
     OutputLimitExceeded,
     ProtocolViolation,
     SandboxError,
@@ -91,6 +93,10 @@ ICOUNT_CHARGE_SLACK = 20_000  # instructions
 # allocation out of the call into the report unseen.
 REPORT_MEMORY_TOLERANCE = 1.5
 REPORT_MEMORY_SLACK = 1 << 20  # bytes
+
+TMU_SAMPLE_INTERVAL_S = 0.001
+"""How often (host wall time, nominal) the host reads a solution's resident size during the
+sampled pass, for its time-memory integral (docs/profiler.md, "Time-memory integral")."""
 
 
 @dataclass(frozen=True)
@@ -182,6 +188,10 @@ class CaseResult:
     # peak resident memory during this case's call above the trusted post-load baseline, read
     # by the host (bytes, the largest over passes; None when memory could not be measured)
     peak_memory_bytes: int | None = None
+    # the case's time-memory integral (whole-process resident bytes x the meter's unit, from the
+    # sampled pass) and how many readings it rests on (the window's two ends included)
+    tmu: float | None = None
+    tmu_samples: int | None = None
 
 
 @dataclass
@@ -203,7 +213,9 @@ class RunResult:
     stderr: str = ""
     output_dropped_bytes: int = 0
     machine_id: str = ""
-    rounds: int = 0  # passes measured (the verdict pass included)
+    # passes measured: with a deterministic meter the verdict pass; with a time meter the passes
+    # after it (the verdict pass is the sampled one, not timed)
+    rounds: int = 0
     round_costs: list[float] = field(default_factory=list)  # each pass's cost (meter unit)
     # how runtime was taken from round_costs: "exact" (one pass of a deterministic meter),
     # "fastest-K" (the mean of the K fastest passes) or "median"
@@ -217,6 +229,13 @@ class RunResult:
     peak_memory_bytes: int | None = None
     load_memory_bytes: int | None = None
     memory_baseline_bytes: int | None = None
+    # EffiBench's TMU (docs/profiler.md, "Time-memory integral"): whole-process resident memory
+    # integrated over the load and every case of the sampled pass, bytes x the meter's unit
+    # (bytes x s for cpu, bytes x instructions for icount); the readings it rests on and the
+    # mean host wall time between them (ms)
+    tmu: float | None = None
+    tmu_samples: int | None = None
+    tmu_interval_ms: float | None = None
 
     @property
     def passed(self) -> bool:
@@ -275,6 +294,8 @@ class _Pass:
     call_peaks: list[int | None] = field(default_factory=list)
     report_growth: list[int | None] = field(default_factory=list)
     report_starts: list[int | None] = field(default_factory=list)
+    # the sampled pass only: its load, then per case its call and report (see _pass_tmu)
+    sampled: list[Exchange] = field(default_factory=list)
 
 
 class _TaskRunner:
@@ -419,8 +440,12 @@ class _TaskRunner:
 
     # -- passes ---------------------------------------------------------------------------------
 
-    def run_pass(self, code: str) -> _Pass:
-        """Load ``code`` in a fresh child and call it once on every case, in order."""
+    def run_pass(self, code: str, *, sample: bool = False) -> _Pass:
+        """Load ``code`` in a fresh child and call it once on every case, in order.
+
+        ``sample``: the host also samples the child's memory during the load, every call and
+        every report (the sampled pass: its time-memory integral, :func:`_pass_tmu`)."""
+        every = TMU_SAMPLE_INTERVAL_S if sample else None
         limits = self.limits
         wall = limits.wall
         cpu_left = limits.cpu_seconds
@@ -438,7 +463,9 @@ class _TaskRunner:
                 comp = child.request("compile", code=code, wall_limit_s=wall)
                 if not comp.reply.get("ok"):
                     raise _Verdict("error", f"the solution does not compile: {comp.reply['error']}")
-                load = child.request("load", cpu_limit_s=cpu_left, wall_limit_s=wall)
+                load = child.request(
+                    "load", cpu_limit_s=cpu_left, wall_limit_s=wall, sample_interval_s=every
+                )
             except LimitExceeded as exc:
                 raise _Verdict("timeout", f"loading the solution: {exc}") from exc
             if not load.reply.get("ok"):
@@ -451,7 +478,11 @@ class _TaskRunner:
             for i in range(len(self.task.cases)):
                 try:
                     call = child.request(
-                        "call", case=i, cpu_limit_s=max(cpu_left, 0.001), wall_limit_s=wall
+                        "call",
+                        case=i,
+                        cpu_limit_s=max(cpu_left, 0.001),
+                        wall_limit_s=wall,
+                        sample_interval_s=every,
                     )
                 except LimitExceeded as exc:
                     raise _Verdict(
@@ -462,7 +493,7 @@ class _TaskRunner:
                         _status_of_reply(call.reply), f"case {i}: {call.reply.get('error')}", i
                     )
                 cpu_left -= call.cpu_ns / 1e9 / self.scale
-                rep = child.request("report", case=i, wall_limit_s=wall)
+                rep = child.request("report", case=i, wall_limit_s=wall, sample_interval_s=every)
                 if not rep.reply.get("ok"):
                     raise _Verdict(
                         _status_of_reply(rep.reply), f"case {i}: {rep.reply['error']}", i
@@ -524,6 +555,7 @@ class _TaskRunner:
                 for _, r in windows
             ],
             report_starts=[r.rss_before for _, r in windows],
+            sampled=[load, *(e for w in windows for e in w)] if sample else [],
         )
 
     def judge(self, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -639,7 +671,83 @@ class _Solution:
     idle_charges: list[int] = field(default_factory=list)
     memory: list[list[int | None]] = field(default_factory=list)  # per pass, per case (bytes)
     load_memory: list[int | None] = field(default_factory=list)  # per pass (bytes)
+    tmu: _Tmu | None = None  # from the sampled pass
     done: bool = False
+
+
+@dataclass(frozen=True)
+class _Tmu:
+    """A sampled pass's time-memory integral, in bytes x the meter's raw unit."""
+
+    total: float
+    cases: list[float]
+    samples: list[int]  # per case: readings of its call (the window's ends included)
+    readings: int  # over the load and every call
+    interval_s: float  # mean host wall time between two readings of the load and the calls
+
+
+def _trace_integral(trace: MemoryTrace) -> float:
+    return time_memory_integral(trace.clock, trace.rss, trace.marks)
+
+
+def _pass_tmu(
+    p: _Pass,
+    honest: Sequence[int],
+    honest_memory: Sequence[int | None],
+    tolerance: float,
+    slack: int,
+    idle_slack: int,
+) -> _Tmu | None:
+    """EffiBench's TMU of a sampled pass: the whole process's resident memory, read by the host,
+    integrated over the pass (docs/profiler.md, "Time-memory integral"). None when a window was
+    not sampled (memory not measurable here).
+
+    Counted: the load (work done at import is memory held over time too), and per case its call;
+    its report when the report cost more, in time or memory, than serialising the same values in
+    a trusted child (the charge rules of the timed figures: a patched harness that moved work
+    into the report pays for it); and the idle gaps before the call and before the report, at
+    the highest memory seen up to the next command (the gap is not sampled; its charged cost
+    times that peak bounds what it held)."""
+    if not p.sampled or any(e.trace is None for e in p.sampled):
+        return None
+    load, rest = p.sampled[0], p.sampled[1:]
+    assert load.trace is not None
+    total = _trace_integral(load.trace)
+    cases: list[float] = []
+    samples: list[int] = []
+    prev = load
+    for i in range(len(rest) // 2):
+        call, rep = rest[2 * i], rest[2 * i + 1]
+        assert call.trace is not None and rep.trace is not None
+        tmu = _trace_integral(call.trace)
+        expected = honest[i] if i < len(honest) else 0
+        over_time = rep.cost > int(expected * tolerance) + slack
+        growth = p.report_growth[i]
+        honest_growth = honest_memory[i] if i < len(honest_memory) else None
+        over_memory = (
+            growth is not None
+            and honest_growth is not None
+            and growth > int(honest_growth * REPORT_MEMORY_TOLERANCE) + REPORT_MEMORY_SLACK
+        )
+        if over_time or over_memory:
+            tmu += _trace_integral(rep.trace)
+        for gap, before in ((call.idle, prev), (rep.idle, call)):
+            peak = before.span_peak if before.span_peak is not None else before.peak
+            tmu += max(0, gap - idle_slack) * (peak or 0)
+        cases.append(tmu)
+        samples.append(len(call.trace.clock))
+        total += tmu
+        prev = rep
+    windows = [load.trace, *(e.trace for e in rest[0::2] if e.trace is not None)]
+    intervals = sum(len(t.clock) - 1 for t in windows)
+    wall = sum(t.wall_s for t in windows)
+    return _Tmu(
+        total=total,
+        cases=cases,
+        samples=samples,
+        readings=sum(len(t.clock) for t in windows),
+        interval_s=wall / intervals if intervals else 0.0,
+    )
 
 
 def _case_memory(p: _Pass, honest: Sequence[int | None]) -> list[int | None]:
@@ -766,7 +874,10 @@ class _Profile:
         res = sol.result
         try:
             try:
-                first = runner.run_pass(sol.code)
+                # the verdict pass is the sampled one (its memory curve, for the time-memory
+                # integral): the first pass of the solution, so that nothing it did in an
+                # earlier pass can lighten it, and, with a time meter, not timed
+                first = runner.run_pass(sol.code, sample=self.measure_cost)
             finally:
                 out = runner.last_output
                 res.stdout, res.stderr = out["stdout"], out["stderr"]
@@ -784,7 +895,22 @@ class _Profile:
             sol.items = first.items
             if self.measure_cost and self.task.cases:
                 sol.honest, sol.honest_memory = runner.honest_reports(first.items)
-                self._add(sol, first)
+                sol.tmu = _pass_tmu(
+                    first,
+                    sol.honest,
+                    sol.honest_memory,
+                    runner.tolerance,
+                    runner.slack,
+                    runner.idle_slack,
+                )
+                if runner.meter.deterministic:
+                    # a count and a high-water mark are the same whether the host samples or
+                    # not: the one pass is the sampled pass and the measured one
+                    self._add(sol, first)
+                else:
+                    # the host's sampling thread runs beside the child: its time is not booked
+                    # (the rounds are), its peak memory is (sampling never resets the mark)
+                    self._add_memory(sol, first)
         except _Verdict as v:
             res.status, res.error, res.failed_case = v.status, str(v), v.case
             sol.done = True
@@ -811,6 +937,10 @@ class _Profile:
         sol.charges.append(charges)
         sol.idle_charges.append(idle)
         sol.costs.append(p.load + sum(p.calls) + sum(charges) + idle)
+        self._add_memory(sol, p)
+
+    def _add_memory(self, sol: _Solution, p: _Pass) -> None:
+        """Book one pass's peak memory (each figure is the largest over passes)."""
         sol.memory.append(_case_memory(p, sol.honest_memory))
         base = p.baseline
         sol.load_memory.append(
@@ -821,7 +951,8 @@ class _Profile:
         """Further passes, one solution after another in turn, until each has converged."""
         m = self.measure
         budget = m.budget_seconds * 1e9
-        for rnd in range(1, m.max_rounds):
+        # the verdict pass (the sampled one) is not booked with a time meter: max_rounds more
+        for rnd in range(1, m.max_rounds + 1):
             active = [s for s in self.solutions if not s.done]
             if not active:
                 break
@@ -867,6 +998,12 @@ class _Profile:
         m = self.runner.meter
         res.window_overhead = m.to_unit(self.runner.null_call)
         res.measure_cpu_seconds = sum(p.cpu_ns for p in sol.passes) / 1e9
+        if res.status == "passed" and sol.tmu is not None:
+            res.tmu = m.to_unit(sol.tmu.total)
+            res.tmu_samples = sol.tmu.readings
+            res.tmu_interval_ms = sol.tmu.interval_s * 1e3
+            for case, tmu, n in zip(res.cases, sol.tmu.cases, sol.tmu.samples, strict=False):
+                case.tmu, case.tmu_samples = m.to_unit(tmu), n
         if res.status != "passed" or not sol.costs:
             res.runtime = res.runtime_ci = None
             res.rounds = len(sol.costs)

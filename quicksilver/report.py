@@ -737,6 +737,9 @@ def score_task_rows(data: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "pass@k": _num(_float(t.get("pass_at_k")), 3),
                 "Beyond": "-" if dpe else _num(_float(t.get("beyond")), 3),
                 "DPS": _num(_float(t.get("dps")), 3) if dpe else "-",
+                "Beyond-memory": "-" if dpe else _num(_float(t.get("beyond_memory")), 3),
+                "NMU": "-" if dpe else _num(_float(t.get("nmu")), 3),
+                "NTMU": "-" if dpe else _num(_float(t.get("ntmu")), 3),
                 "note": t.get("dps_error") or ("unscorable" if t.get("unscorable") else ""),
             }
         )
@@ -853,6 +856,19 @@ def score_report_html(
         {"figure": "tasks", "value": data.get("n_tasks", 0)},
         {"figure": "unscorable for Beyond", "value": data.get("n_unscorable", 0)},
     ]
+    if data.get("memory_tasks") or data.get("nmu_tasks") or data.get("ntmu_tasks"):
+        # docs/metrics.md, "Memory": each mean over the tasks that have the figure
+        for figure, key, count in (
+            ("Beyond-memory@1", "beyond_memory_at_1", "memory_tasks"),
+            ("NMU", "nmu", "nmu_tasks"),
+            ("NTMU", "ntmu", "ntmu_tasks"),
+        ):
+            summary.append(
+                {
+                    "figure": f"{figure} (over {data.get(count, 0)} tasks)",
+                    "value": _num(_float(data.get(key)), 4),
+                }
+            )
     if "dps" in data:
         summary += [
             {"figure": "DPS", "value": _num(_float(data.get("dps")), 4)},
@@ -876,7 +892,10 @@ def score_report_html(
         Section(
             "tasks",
             "Per task",
-            "Pass@k and Beyond (Mercury rows, × 100 in the plot) or DPS (DPE rows)."
+            "Pass@k and Beyond (Mercury rows, × 100 in the plot) or DPS (DPE rows); for Mercury "
+            "rows also Beyond with peak memory in place of runtime, and EffiBench's NMU and NTMU "
+            "(peak memory and memory integrated over time, each against the task's first "
+            "reference)."
             + (f" Samples of tasks not in the dataset: {', '.join(missing)}." if missing else ""),
             [_plot(_score_figure(data), "plot-scores")],
             [_table(score_task_rows(data))],

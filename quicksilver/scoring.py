@@ -44,6 +44,7 @@ from quicksilver.metrics import (
     beyond_memory,
     dps_task_score,
     nmu,
+    ntmu,
     percentile,
     summarize,
 )
@@ -53,7 +54,7 @@ from quicksilver.samples import Sample, function_solution, slug_form
 
 log = logging.getLogger(__name__)
 
-PROFILER_VERSION = f"{__version__}/2"  # /2: results carry peak memory
+PROFILER_VERSION = f"{__version__}/3"  # /2: results carry peak memory; /3: and TMU
 
 
 def default_cache_dir() -> Path:
@@ -119,6 +120,8 @@ class ReferenceCache:
             "profiler": PROFILER_VERSION,
             "peak_memory_bytes": result.peak_memory_bytes,
             "memory_baseline_bytes": result.memory_baseline_bytes,
+            "tmu": result.tmu,
+            "tmu_samples": result.tmu_samples,
         }
         write_text_atomic(path, json.dumps(data))
 
@@ -155,6 +158,11 @@ class SampleScore:
     peak_memory_bytes: int | None = None
     beyond_memory: float | None = None
     nmu: float | None = None
+    # EffiBench's TMU (whole-process memory integrated over the sampled pass, bytes x the
+    # meter's unit), the readings it rests on, and NTMU against the canonical solution's TMU
+    tmu: float | None = None
+    tmu_samples: int | None = None
+    ntmu: float | None = None
 
 
 @dataclass
@@ -181,6 +189,9 @@ class TaskScore:
     reference_status: list[str | None] | None = None
     dps_error: str | None = None
     reference_peak_memory: list[int | None] | None = None  # bytes, as reference_runtimes
+    # the canonical solution's (the row's first) TMU, which NTMU divides by, and its readings
+    reference_tmu: float | None = None
+    reference_tmu_samples: int | None = None
 
 
 @dataclass(frozen=True)
@@ -198,6 +209,9 @@ class ReleaseWindow:
     """Tasks without a release date, left out."""
     samples_left_out: int = 0
     """Samples naming a task left out (not scored, not counted as missing)."""
+    in_training_views: int | None = None
+    """Tasks of the subset that the dataset's training views (sft, dpo) hold: a model tuned on
+    those views was trained on them. None: the dataset has no training view."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -206,7 +220,28 @@ class ReleaseWindow:
             "earlier_left_out": self.earlier,
             "undated_left_out": self.undated,
             "samples_left_out": self.samples_left_out,
+            "in_training_views": self.in_training_views,
         }
+
+
+def in_training_views(
+    records: Sequence[TaskRecord], views: Mapping[str, set[str]], after: dt.date
+) -> int:
+    """How many of ``records`` (a release window's tasks) the training views hold; a warning in
+    one line when any does (a model tuned on the views would be scored on tasks it saw)."""
+    held = set().union(*views.values()) if views else set()
+    inside = sorted(r.slug_name for r in records if r.slug_name in held)
+    if inside:
+        log.warning(
+            "--released-after %s: %d of the %d task(s) in the window are in the dataset's "
+            "training views (%s), which a model tuned on them was trained on: %s",
+            after.isoformat(),
+            len(inside),
+            len(records),
+            ", ".join(sorted(views)),
+            ", ".join(inside[:10]) + (", ..." if len(inside) > 10 else ""),
+        )
+    return len(inside)
 
 
 def release_window(
@@ -265,6 +300,7 @@ class ScoreReport:
             out["dpe_tasks"] = len(dpe_tasks)
             out["dps_unscorable"] = {t.task: t.dps_error for t in dpe_tasks if t.dps_error}
         out.update(memory_summary(self.tasks))
+        out["tmu_unit"] = f"bytes*{self.unit}"
         out["tasks"] = []
         for t in self.tasks:
             row = dict(tasks_by_id.get(t.task, {"task_id": t.task}))
@@ -273,6 +309,9 @@ class ScoreReport:
                     "difficulty": t.difficulty,
                     "reference_runtimes": t.reference_runtimes,
                     "reference_peak_memory": t.reference_peak_memory,
+                    **task_memory(t),
+                    "reference_tmu": t.reference_tmu,
+                    "reference_tmu_samples": t.reference_tmu_samples,
                     "reference_errors": t.reference_errors,
                     "dps": t.dps,
                     "dps_norm": t.dps_norm,
@@ -357,6 +396,8 @@ def _cached_samples(
                 converged=True,
                 peak_memory_bytes=hit.get("peak_memory_bytes"),
                 memory_baseline_bytes=hit.get("memory_baseline_bytes"),
+                tmu=hit.get("tmu"),
+                tmu_samples=hit.get("tmu_samples"),
             )
         else:
             todo.append(job)
@@ -377,6 +418,8 @@ def _summary(res: RunResult) -> dict[str, Any]:
         "runtime_ci": list(res.runtime_ci) if res.runtime_ci else None,
         "peak_memory_bytes": res.peak_memory_bytes,
         "memory_baseline_bytes": res.memory_baseline_bytes,
+        "tmu": res.tmu,
+        "tmu_samples": res.tmu_samples,
     }
 
 
@@ -388,12 +431,25 @@ def _process_peak(run: Mapping[str, Any]) -> int | None:
     return int(peak) + int(base)
 
 
+def _canonical_tmu(run: Mapping[str, Any]) -> float | None:
+    """A passing run's time-memory integral (None: failed, or not measured)."""
+    tmu = run.get("tmu")
+    if run.get("status") != "passed" or tmu is None or not tmu > 0:
+        return None
+    return float(tmu)
+
+
 def _score_memory(
-    sc: SampleScore, res: RunResult, ref_mem: list[int | None], canonical: int | None
+    sc: SampleScore,
+    res: RunResult,
+    ref_mem: list[int | None],
+    canonical: int | None,
+    canonical_tmu: float | None = None,
 ) -> None:
     """The memory figures of one Mercury sample: Beyond-memory against the references' peaks
-    (a failed sample 0; None when no reference has a measured peak) and NMU against the
-    canonical solution (None unless both passed and were measured)."""
+    (a failed sample 0; None when no reference has a measured peak), NMU against the
+    canonical solution's peak and NTMU against its TMU (each None unless both passed and were
+    measured)."""
     mem = res.peak_memory_bytes if res.passed else None
     sc.peak_memory_bytes = mem
     if res.passed and mem is None:
@@ -405,6 +461,25 @@ def _score_memory(
             sc.beyond_memory = None
     own = _process_peak(_summary(res))
     sc.nmu = nmu(own, canonical) if own is not None and canonical is not None else None
+    if res.passed and res.tmu is not None and res.tmu > 0:
+        sc.tmu, sc.tmu_samples = res.tmu, res.tmu_samples
+        sc.ntmu = ntmu(res.tmu, canonical_tmu) if canonical_tmu is not None else None
+
+
+def task_memory(t: TaskScore) -> dict[str, float | None]:
+    """One Mercury task's memory figures: the mean Beyond-memory of its samples (failed ones 0;
+    None unless every sample has one), and the mean NMU and NTMU of its passing samples that
+    have one (None when none has). All None for a DPE task or a task without samples."""
+    out: dict[str, float | None] = {"beyond_memory": None, "nmu": None, "ntmu": None}
+    if t.dpe or not t.samples:
+        return out
+    bm = [s.beyond_memory for s in t.samples]
+    if all(b is not None for b in bm):
+        out["beyond_memory"] = fmean(b for b in bm if b is not None)
+    for key in ("nmu", "ntmu"):
+        ratios = [v for v in (getattr(s, key) for s in t.samples) if v is not None]
+        out[key] = fmean(ratios) if ratios else None
+    return out
 
 
 def memory_summary(tasks: Sequence[TaskScore]) -> dict[str, Any]:
@@ -413,23 +488,27 @@ def memory_summary(tasks: Sequence[TaskScore]) -> dict[str, Any]:
     ``beyond_memory_at_1``: per task the mean Beyond-memory of its samples (failed ones 0),
     then the mean over tasks with at least one reference peak; ``nmu``: per task the mean NMU
     of its passing samples, then the mean over tasks that have one (EffiBench's mean of
-    per-task ratios); ``memory_tasks`` / ``nmu_tasks`` say how many tasks each mean covers."""
+    per-task ratios); ``ntmu`` likewise with NTMU; ``memory_tasks`` / ``nmu_tasks`` /
+    ``ntmu_tasks`` say how many tasks each mean covers."""
     per_task_beyond: list[float] = []
     per_task_nmu: list[float] = []
+    per_task_ntmu: list[float] = []
     for t in tasks:
-        if t.dpe or not t.samples:
-            continue
-        bm = [s.beyond_memory for s in t.samples]
-        if all(b is not None for b in bm):
-            per_task_beyond.append(fmean(b for b in bm if b is not None))
-        ratios = [s.nmu for s in t.samples if s.nmu is not None]
-        if ratios:
-            per_task_nmu.append(fmean(ratios))
+        figures = task_memory(t)
+        for key, into in (
+            ("beyond_memory", per_task_beyond),
+            ("nmu", per_task_nmu),
+            ("ntmu", per_task_ntmu),
+        ):
+            if figures[key] is not None:
+                into.append(figures[key])
     return {
         "beyond_memory_at_1": fmean(per_task_beyond) if per_task_beyond else None,
         "memory_tasks": len(per_task_beyond),
         "nmu": fmean(per_task_nmu) if per_task_nmu else None,
         "nmu_tasks": len(per_task_nmu),
+        "ntmu": fmean(per_task_ntmu) if per_task_ntmu else None,
+        "ntmu_tasks": len(per_task_ntmu),
     }
 
 
@@ -770,6 +849,7 @@ def score(
     retry_factor: float = RETRY_FACTOR,
     dps_first: int = DPS_FIRST_CORRECT,
     released_after: dt.date | None = None,
+    trained_on: Mapping[str, set[str]] | None = None,
 ) -> ScoreReport:
     """Score ``samples`` (keyed by task_id or slug_name) against ``records``.
 
@@ -785,6 +865,8 @@ def score(
     ``released_after``: score only the tasks released strictly after this date (a model's
     training cutoff; :func:`release_window`); samples of the other tasks are left out and
     counted, and the report says how large the subset is and how many undated tasks it lacks.
+    ``trained_on``: the dataset's training views ({view: slugs}, :func:`view_slugs`); the
+    subset's tasks that they hold are counted and warned about (one line).
     """
     if retry_factor < 1:
         raise ValueError(f"retry_factor must be >= 1, got {retry_factor}")
@@ -806,6 +888,10 @@ def score(
             raise ValueError(
                 f"no task of the dataset was released after {released_after.isoformat()} "
                 f"({window.earlier} released on or before it, {window.undated} undated)"
+            )
+        if trained_on:
+            window = dataclasses.replace(
+                window, in_training_views=in_training_views(records, trained_on, released_after)
             )
     index: dict[str, TaskRecord] = {}
     for rec in records:
@@ -891,11 +977,14 @@ def score(
             r.get("peak_memory_bytes") if r["status"] == "passed" else None for r in ref_runs
         ]
         canonical = _process_peak(ref_runs[0]) if ref_runs else None
+        canonical_tmu = _canonical_tmu(ref_runs[0]) if ref_runs else None
         ts = TaskScore(
             task=key,
             difficulty=rec.difficulty or None,
             reference_runtimes=ref_rt,
             reference_peak_memory=ref_mem,
+            reference_tmu=canonical_tmu,
+            reference_tmu_samples=ref_runs[0].get("tmu_samples") if canonical_tmu else None,
             reference_errors=[
                 f"{r['status']}: {r['error']}" for r in ref_runs if r["status"] != "passed"
             ],
@@ -919,7 +1008,7 @@ def score(
                 percentile=percentile(rt, ref_rt),
                 error=res.error,
             )
-            _score_memory(sc, res, ref_mem, canonical)
+            _score_memory(sc, res, ref_mem, canonical, canonical_tmu)
             ts.n_correct += res.passed
             ts.samples.append(sc)
             outcomes[key].append(SampleOutcome(key, rec.difficulty or None, res.passed, rt, ref_rt))

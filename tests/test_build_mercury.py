@@ -229,6 +229,37 @@ def test_published_dataset_has_mercury_rows_with_provenance(built):
         assert all(s["runtime"].endswith("ms") for s in row["solutions"])
         assert all(r["runtime"] > 0 for r in row["reference_runtimes"])
         assert "hostname" not in json.loads(row["machine"])
+        # memory measured by the host for every reference, per case (docs/profiler.md)
+        memory = {m["hash"]: m for m in row["reference_peak_memory"]}
+        assert set(memory) == {s["hash"] for s in row["solutions"]}
+        for m in memory.values():
+            assert m["peak_memory_bytes"] is not None and 0 <= m["peak_memory_bytes"] < 1 << 30
+            assert len(m["case_peak_memory_bytes"]) == len(cases)
+            assert all(c is not None and c >= 0 for c in m["case_peak_memory_bytes"])
+            assert m["peak_memory_bytes"] >= max(m["case_peak_memory_bytes"])
+    # the training views (sft, dpo): TRL's column names, from the train split only
+    train_slugs = {r["slug_name"] for r in tr}
+    eval_slugs = {r["slug_name"] for r in ev}
+    import yaml
+
+    front = yaml.safe_load((out / "README.md").read_text().split("---")[1])
+    configs = {c["config_name"]: c for c in front["configs"]}
+    assert {"default", "sft", "dpo"} <= set(configs)
+    for name, leading in (
+        ("sft", ["prompt", "completion"]),
+        ("dpo", ["prompt", "chosen", "rejected"]),
+    ):
+        (files,) = configs[name]["data_files"]
+        assert files["split"] == "train"
+        view = pq.read_table(out / files["path"])
+        assert view.column_names[: len(leading)] == leading, (name, view.column_names)
+        rows_ = view.to_pylist()
+        assert rows_, f"the {name} view is empty"
+        assert {r["slug_name"] for r in rows_} <= train_slugs
+        assert not {r["slug_name"] for r in rows_} & eval_slugs
+        assert all(r["prompt"] and r[leading[1]] for r in rows_)
+    dpo = pq.read_table(out / configs["dpo"]["data_files"][0]["path"]).to_pylist()
+    assert all(r["chosen_runtime"] < r["rejected_runtime"] and 0 < r["gap"] < 1 for r in dpo)
     # the in-place problem's expected answers are the arguments after the call
     zeroes = json.loads(by_slug["zeroes-to-end"]["test_cases"])
     for case in zeroes:
@@ -305,6 +336,24 @@ def test_score_passes_each_tasks_own_reference_solutions(built, tmp_path):
     assert not data["missing_tasks"] or set(data["missing_tasks"]).isdisjoint(
         {r["slug_name"] for r in rows}
     )
+    # memory (docs/metrics.md, "Memory"): every sample passed and was measured by the host
+    assert data["memory_tasks"] == data["nmu_tasks"] == data["ntmu_tasks"] == len(rows)
+    assert 0.0 <= data["beyond_memory_at_1"] <= 1.0
+    assert 0.5 < data["nmu"] < 2.0  # the references of one task, in the same interpreter
+    assert 0.0 < data["ntmu"] < 50.0
+    for task in data["tasks"]:
+        assert task["reference_tmu"] > 0 and task["reference_tmu_samples"] >= 2
+        assert all(p is not None for p in task["reference_peak_memory"])
+        first, second = task["samples"]
+        # sample 0 is the task's first reference, the canonical solution: the same code with
+        # the same deterministic count gets the cached figure, so its ratios are exactly 1
+        assert first["nmu"] == pytest.approx(1.0) and first["ntmu"] == pytest.approx(1.0)
+        assert first["tmu"] == pytest.approx(task["reference_tmu"])
+        assert second["tmu"] > 0 and second["ntmu"] == pytest.approx(
+            second["tmu"] / task["reference_tmu"]
+        )
+        assert 0.0 <= second["beyond_memory"] <= 1.0
+    assert "NTMU:" in result.output and "Beyond-memory@1:" in result.output
 
 
 def test_prefect_artifacts_show_the_funnel(built):

@@ -382,8 +382,32 @@ def test_score_report(scored):
         "n_tasks": 1,
         "n_unscorable": 0,
     }
+    # memory (docs/metrics.md, "Memory"): the two passing samples have NMU and NTMU against
+    # their task's first reference, the failed one Beyond-memory 0
+    assert report["memory_tasks"] == 3 and 0.0 <= report["beyond_memory_at_1"] <= 1.0
+    assert report["nmu_tasks"] == report["ntmu_tasks"] == 2
+    assert report["tmu_unit"] == "bytes*instructions"
+    for name in ("two-sum", "summary-ranges"):
+        task = tasks[name]
+        (sample,) = task["samples"]
+        assert task["reference_tmu"] > 0 and task["reference_tmu_samples"] >= 2
+        assert sample["tmu"] > 0 and sample["tmu_samples"] >= 2
+        assert sample["ntmu"] == pytest.approx(sample["tmu"] / task["reference_tmu"])
+        assert task["ntmu"] == sample["ntmu"] and task["nmu"] == sample["nmu"]
+        assert 0.5 < sample["nmu"] < 2  # the same interpreter holding small inputs
+    # two-sum's first reference is the O(n^2) one: the hash-map sample holds about the same
+    # memory for a small fraction of its time (its runtime is 20 times smaller, at least)
+    assert tasks["two-sum"]["ntmu"] < 0.05 < tasks["summary-ranges"]["ntmu"]
+    assert report["ntmu"] == pytest.approx(
+        (tasks["two-sum"]["ntmu"] + tasks["summary-ranges"]["ntmu"]) / 2
+    )
+    assert topk["samples"][0]["tmu"] is None and topk["samples"][0]["ntmu"] is None
+    assert topk["beyond_memory"] == 0.0 and topk["ntmu"] is None
     # the summary panel on stdout
-    assert "Pass@1: 0.667" in flat(scored["proc"].stdout)
+    out = flat(scored["proc"].stdout)
+    assert "Pass@1: 0.667" in out
+    assert f"NTMU: {report['ntmu']:.3f} (2 tasks)" in out and "NMU: " in out
+    assert f"Beyond-memory@1: {report['beyond_memory_at_1']:.3f} (3 tasks)" in out
 
 
 @requires_bwrap

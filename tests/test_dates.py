@@ -123,6 +123,40 @@ def test_rows_without_the_columns_still_load_for_scoring(tmp_path):
     assert kept == [] and left == [rec] and (window.undated, window.earlier) == (1, 0)
 
 
+def test_window_tasks_in_the_training_views_are_counted_and_warned_about(tmp_path, caplog):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from quicksilver.publishing.views import view_slugs
+    from quicksilver.scoring import in_training_views
+
+    assert view_slugs(tmp_path) == {}  # no view: nothing to count
+    (tmp_path / "hf").mkdir()
+    (tmp_path / "views" / "sft").mkdir(parents=True)
+    pq.write_table(
+        pa.table({"prompt": ["p", "q"], "slug_name": ["t-0", "t-1"]}),
+        tmp_path / "views" / "sft" / "train.parquet",
+    )
+    hub = tmp_path / "hub" / "dpo"  # the Hub's layout: <view>/train-*.parquet
+    hub.mkdir(parents=True)
+    pq.write_table(pa.table({"slug_name": ["t-2"]}), hub / "train-00000-of-00001.parquet")
+    views = view_slugs(tmp_path / "hf")  # the views sit beside the dataset's hf/ folder
+    assert views == view_slugs(tmp_path) == {"sft": {"t-0", "t-1"}}
+    assert view_slugs(tmp_path / "hub") == {"dpo": {"t-2"}}
+    recs = [
+        TaskRecord.model_validate({**make_row(f"t-{i}", str(i + 1)), "release_date": "2024-07-01"})
+        for i in (1, 5)
+    ]
+    with caplog.at_level("WARNING", logger="quicksilver.scoring"):
+        assert in_training_views(recs, views, dt.date(2024, 6, 1)) == 1
+    (line,) = [r.getMessage() for r in caplog.records]
+    assert "1 of the 2 task(s) in the window are in the dataset's training views (sft)" in line
+    assert line.endswith(": t-1") and "\n" not in line
+    caplog.clear()
+    assert in_training_views(recs[1:], views, dt.date(2024, 6, 1)) == 0
+    assert not caplog.records
+
+
 def test_release_window_counts():
     recs = [
         TaskRecord.model_validate({**make_row(f"t-{i}", str(i + 1)), "release_date": d})
@@ -244,9 +278,32 @@ def test_score_released_after_scores_only_the_window(dated_build, tmp_path):
         "earlier_left_out": 1,
         "undated_left_out": 1,
         "samples_left_out": 2,
+        "in_training_views": 0,  # the window is the eval split: no view holds it
     }
     assert [t["task_id"] for t in data["tasks"]] == ["primes-below"]
     assert data["missing_tasks"] == [] and data["pass_at_1"] == pytest.approx(1.0)
+
+    # an earlier cutoff takes in a train task, which the sft view holds: counted and said
+    early = CliRunner().invoke(
+        app,
+        [
+            "score",
+            "--dataset",
+            str(out / "hf"),
+            "--samples",
+            str(samples),
+            "--released-after",
+            "2022-12-31",
+            "--json",
+            str(report),
+        ],
+    )
+    assert early.exit_code == 0, early.output
+    window = json.loads(report.read_text())["released_after"]
+    assert (window["tasks"], window["in_training_views"]) == (2, 1)
+    text = " ".join(early.output.replace("│", " ").split())
+    assert "1 of the window's tasks are in the training views" in text, text
+    assert "WARNING --released-after 2022-12-31: 1 of the 2 task(s) in the window" in text, text
 
     bad = CliRunner().invoke(
         app, ["score", "--dataset", str(out), "--samples", str(samples), "--released-after", "x"]

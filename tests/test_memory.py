@@ -203,3 +203,187 @@ def test_fork_and_thread_are_refused(tricked: dict[str, RunResult]) -> None:
     """With the default limits (one process) neither gets to run: the run is an error."""
     for trick in ("fork", "thread"):
         assert tricked[trick].status == "error", (trick, tricked[trick].error)
+
+
+# -- the time-memory integral (EffiBench's TMU; docs/profiler.md, "Time-memory integral") ------
+
+ONE_CASE = ProfileTask("ident1", "f", (Case([3], 3),), kind="function")
+
+# The same work (two loops of LOOP iterations), holding 100 MB during neither, one or both.
+# (Natively, allocating the 100 MB takes about as long as a million iterations: the loops are
+# long enough that holding, not allocating, makes the difference.)
+LOOP = 3_000_000
+
+LIGHT = f"""
+def f(x):
+    s = 0
+    for i in range({2 * LOOP}):
+        s += i
+    return x
+"""
+
+HOLDS_HALF = f"""
+def f(x):
+    held = bytearray(100 * 2**20)
+    s = 0
+    for i in range({LOOP}):
+        s += i
+    del held
+    for i in range({LOOP}):
+        s += i
+    return x
+"""
+
+HOLDS_ALL = f"""
+def f(x):
+    held = bytearray(100 * 2**20)
+    s = 0
+    for i in range({2 * LOOP}):
+        s += i
+    del held
+    return x
+"""
+
+
+def _profile_one_case(meter: str, codes: list[str]) -> list[RunResult]:
+    return profile_many(
+        [Job(ONE_CASE, code) for code in codes],
+        sandbox=quick_sandbox(cpu_seconds=30.0, wall_seconds=120.0),
+        measure=_measure(meter),
+        workers=1,
+    )
+
+
+@pytest.mark.parametrize("meter", METERS)
+def test_holding_100_mb_twice_as_long_doubles_the_extra_tmu(meter: str) -> None:
+    light, half, full = _profile_one_case(meter, [LIGHT, HOLDS_HALF, HOLDS_ALL])
+    for res in (light, half, full):
+        assert res.passed, res.error
+        assert res.tmu is not None and res.tmu > 0, "the time-memory integral was not measured"
+        case = res.cases[0]
+        assert case.tmu is not None and 0 < case.tmu <= res.tmu
+        # a call of tens of milliseconds (natively) is sampled many times, not only at its ends
+        assert case.tmu_samples is not None and case.tmu_samples > 10, case.tmu_samples
+        assert res.tmu_interval_ms is not None and 0.5 < res.tmu_interval_ms < 50
+    assert light.tmu is not None and half.tmu is not None and full.tmu is not None
+    # whole-process memory (~15 MB natively, ~40 MB under QEMU) plus 100 MB for half the time,
+    # then for all of it: the figures grow with how long the 100 MB are held
+    assert half.tmu > 1.5 * light.tmu, (meter, half.tmu / light.tmu)
+    assert 1.3 * half.tmu < full.tmu < 3.0 * half.tmu, (meter, full.tmu / half.tmu)
+    extra_half, extra_full = half.tmu - light.tmu, full.tmu - light.tmu
+    assert 1.3 < extra_full / extra_half < 3.0, (meter, extra_full / extra_half)
+
+
+# Each trick does the honest solution's work (hold 100 MB while looping) out of the call, or
+# patches what a measurement inside its process would read; its TMU must not shrink.
+HONEST_TMU = f"""
+def f(x):
+    held = bytearray(100 * 2**20)
+    s = 0
+    for i in range({LOOP}):
+        s += i
+    return x + held[-1]
+"""
+
+TMU_TRICKS = {
+    # every clock and counter the process could patch: the host reads neither
+    "patch-clocks": f"""
+import gc, os, resource, time
+class _Fake:
+    ru_maxrss = 1
+    ru_utime = ru_stime = 0.0
+resource.getrusage = lambda who=0: _Fake()
+for _name in ("time", "monotonic", "perf_counter", "process_time", "thread_time"):
+    setattr(time, _name, lambda: 0.0)
+for _name in ("monotonic_ns", "perf_counter_ns", "process_time_ns", "time_ns"):
+    setattr(time, _name, lambda: 0)
+os.times = lambda: os.times_result((0.0, 0.0, 0.0, 0.0, 0.0))
+gc.disable()
+def f(x):
+    held = bytearray(100 * 2**20)
+    s = 0
+    for i in range({LOOP}):
+        s += i
+    return x + held[-1]
+""",
+    # the work done at import, the calls return at once: the load is in the integral
+    "work-at-import": f"""
+held = bytearray(100 * 2**20)
+s = 0
+for i in range({LOOP}):
+    s += i
+del held
+def f(x):
+    return x
+""",
+    # a patched harness does the work while it serialises the answer
+    "work-in-the-report": f"""
+import sys
+_wire = sys.modules.get("wire")
+if _wire is not None:
+    _encode = _wire.encode
+    def _patched(value, *a, **k):
+        held = bytearray(100 * 2**20)
+        s = 0
+        for i in range({LOOP}):
+            s += i
+        del held
+        return _encode(value, *a, **k)
+    _wire.encode = _patched
+def f(x):
+    return x
+""",
+    # the work runs in a signal handler after the call has replied (the idle gap)
+    "work-in-the-idle-gap": f"""
+import signal
+DONE = []
+def _late(signum, frame):
+    if not DONE:
+        DONE.append(1)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        held = bytearray(100 * 2**20)
+        s = 0
+        for i in range({LOOP}):
+            s += i
+        del held
+signal.signal(signal.SIGALRM, _late)
+def f(x):
+    if not DONE:
+        signal.setitimer(signal.ITIMER_REAL, 0.0002, 0.0002)
+    return x
+""",
+    # the memory handed back just before returning: the samples saw it held
+    "free-before-return": f"""
+import mmap
+def f(x):
+    m = mmap.mmap(-1, 100 * 2**20)
+    for i in range(0, len(m), 4096):
+        m[i] = 1
+    s = 0
+    for i in range({LOOP}):
+        s += i
+    m.madvise(mmap.MADV_DONTNEED)
+    m.close()
+    return x
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def tmu_tricked() -> dict[str, RunResult]:
+    names = ["honest", *TMU_TRICKS]
+    codes = [HONEST_TMU, *TMU_TRICKS.values()]
+    return dict(zip(names, _profile_one_case("cpu", codes), strict=True))
+
+
+@pytest.mark.parametrize("trick", sorted(TMU_TRICKS))
+def test_a_solution_cannot_shrink_its_tmu(tmu_tricked: dict[str, RunResult], trick: str) -> None:
+    honest, res = tmu_tricked["honest"], tmu_tricked[trick]
+    assert honest.passed and honest.tmu is not None, honest.error
+    if not res.passed:
+        assert res.status in ("error", "memory", "failed"), (trick, res.status, res.error)
+        return
+    assert res.tmu is not None, (trick, "the time-memory integral was not measured")
+    # the same work holding the same memory: at least half the honest figure (a wide margin
+    # for the machine's noise; a hidden 100 MB would leave ~15 MB x the time, a few times less)
+    assert res.tmu >= 0.5 * honest.tmu, (trick, res.tmu / honest.tmu)

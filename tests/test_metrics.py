@@ -464,3 +464,58 @@ def test_nmu_is_effibench_ratio_and_refuses_zero() -> None:
     assert nmu(15.0, 30.0) == 0.5
     with pytest.raises(ValueError):
         nmu(10.0, 0.0)
+
+
+def test_time_memory_integral_is_trapezoids_over_the_readings() -> None:
+    from quicksilver.metrics import time_memory_integral
+
+    # constant memory: memory x duration, whatever the number of readings
+    assert time_memory_integral([0.0, 2.0], [10.0, 10.0]) == 20.0
+    assert time_memory_integral([0.0, 0.5, 1.0, 2.0], [10.0] * 4) == 20.0
+    # a ramp from 0 to 100 over 1 s, then held for 1 s: 50 + 100
+    assert time_memory_integral([0.0, 1.0, 2.0], [0.0, 100.0, 100.0]) == 150.0
+    # uneven intervals are weighted by their length
+    assert time_memory_integral([0.0, 0.1, 1.0], [10.0, 30.0, 30.0]) == pytest.approx(2.0 + 27.0)
+    # holding twice as long integrates to twice as much (the NTMU tests' premise)
+    once = time_memory_integral([0.0, 1.0, 2.0], [100.0, 100.0, 10.0])
+    twice = time_memory_integral([0.0, 1.0, 2.0, 3.0], [100.0, 100.0, 100.0, 10.0])
+    assert twice - once == 100.0
+
+
+def test_time_memory_integral_counts_a_peak_between_two_readings() -> None:
+    from quicksilver.metrics import time_memory_integral
+
+    clock, rss = [0.0, 1.0, 2.0], [10.0, 10.0, 10.0]
+    assert time_memory_integral(clock, rss, [10.0, 10.0, 10.0]) == 20.0
+    # the mark rose to 110 in the second interval, above both of its readings: that interval
+    # is two trapezoids through the peak, (10 + 2 * 110 + 10) / 4
+    assert time_memory_integral(clock, rss, [10.0, 10.0, 110.0]) == 10.0 + 60.0
+    # a mark already reached earlier reveals nothing new about a later interval
+    assert time_memory_integral(clock, rss, [110.0, 110.0, 110.0]) == 20.0
+    # a mark reached at a reading (a rising allocation) is the trapezoid itself
+    assert time_memory_integral(clock, [10.0, 10.0, 110.0], [10.0, 10.0, 110.0]) == 10.0 + 60.0
+
+
+def test_time_memory_integral_validation() -> None:
+    from quicksilver.metrics import time_memory_integral
+
+    with pytest.raises(ValueError, match="at least two"):
+        time_memory_integral([1.0], [1.0])
+    with pytest.raises(ValueError, match="same length"):
+        time_memory_integral([0.0, 1.0], [1.0])
+    with pytest.raises(ValueError, match="backwards"):
+        time_memory_integral([0.0, 2.0, 1.0], [1.0, 1.0, 1.0])
+    with pytest.raises(ValueError, match="non-negative"):
+        time_memory_integral([0.0, 1.0], [1.0, math.nan])
+
+
+def test_ntmu_is_the_ratio_to_the_canonical_tmu() -> None:
+    from quicksilver.metrics import ntmu
+
+    assert ntmu(300.0, 100.0) == 3.0
+    assert ntmu(50.0, 100.0) == 0.5
+    for bad in (0.0, -1.0, math.inf, math.nan):
+        with pytest.raises(ValueError, match="NTMU"):
+            ntmu(bad, 100.0)
+        with pytest.raises(ValueError, match="NTMU"):
+            ntmu(100.0, bad)

@@ -260,6 +260,12 @@ SCORE: dict[str, Any] = {
     "dps_norm": 75.0,
     "dps_tasks": 1,
     "dpe_tasks": 1,
+    "beyond_memory_at_1": 0.35,
+    "memory_tasks": 1,
+    "nmu": 1.25,
+    "nmu_tasks": 1,
+    "ntmu": 2.5,
+    "ntmu_tasks": 1,
     "tasks": [
         {
             "task_id": "zeroes-to-end",
@@ -268,6 +274,9 @@ SCORE: dict[str, Any] = {
             "c": 1,
             "pass_at_k": 0.5,
             "beyond": 0.4,
+            "beyond_memory": 0.35,
+            "nmu": 1.25,
+            "ntmu": 2.5,
             "unscorable": False,
             "dpe": False,
             "reference_runtimes": [1.2e6, 2.0e6, 3.1e6],
@@ -300,9 +309,14 @@ def test_score_report_says_each_tasks_score():
     cells = _cells(page)
     i = cells.index("zeroes-to-end")
     assert cells[i + 1 : i + 7] == ["Easy", "2", "1", "0.5", "0.4", "-"]
+    assert cells[i + 7 : i + 10] == ["0.35", "1.25", "2.5"]  # Beyond-memory, NMU, NTMU
     i = cells.index("primes-below")
-    assert cells[i + 5 : i + 7] == ["-", "66.7"]
+    assert cells[i + 5 : i + 10] == ["-", "66.7", "-", "-", "-"]  # a DPE task: no memory figure
     assert "pass_at_1" in cells and "0.75" in cells and "DPS" in cells
+    # the memory figures in the summary, each with the tasks its mean covers
+    for figure, value in (("Beyond-memory@1", "0.35"), ("NMU", "1.25"), ("NTMU", "2.5")):
+        j = cells.index(f"{figure} (over 1 tasks)")
+        assert cells[j + 1] == value
     assert "not-a-task" in page
     for div in SCORE_PLOT_IDS:
         assert f'id="{div}"' in page

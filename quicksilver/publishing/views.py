@@ -23,12 +23,16 @@ extra ones.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from pathlib import Path
 from typing import Any, Protocol
 
 from datasets import Features, Value
+
+log = logging.getLogger(__name__)
 
 _S = Value("string")
 _F = Value("float64")
@@ -246,3 +250,30 @@ def check_no_leak(
 def view_path(name: str) -> str:
     """Where a view's Parquet file is, relative to the dataset folder."""
     return f"views/{name}/{VIEW_SPLIT}.parquet"
+
+
+def view_slugs(dataset: Path) -> dict[str, set[str]]:
+    """The tasks in each training view published beside a dataset: {view: slugs}, empty when
+    there is none. ``dataset`` is what ``quicksilver score --dataset`` was given: a build's or a
+    downloaded folder, or its ``hf`` / ``parquet`` / ``data`` folder (the views are then beside
+    it). Both layouts are read: ``views/<view>/train.parquet`` (a build) and
+    ``<view>/train-*.parquet`` (the Hub's)."""
+    import pyarrow.parquet as pq
+
+    root = dataset if dataset.is_dir() else dataset.parent
+    out: dict[str, set[str]] = {}
+    for base in dict.fromkeys([root, root.parent]):
+        for name in VIEW_FEATURES:
+            files = sorted((base / "views" / name).glob(f"{VIEW_SPLIT}*.parquet")) or sorted(
+                (base / name).glob(f"{VIEW_SPLIT}-*.parquet")
+            )
+            for path in files:
+                try:
+                    table = pq.read_table(path, columns=["slug_name"])
+                except (OSError, ValueError, KeyError) as exc:
+                    log.warning("training view %s could not be read: %s", path, exc)
+                    continue
+                out.setdefault(name, set()).update(map(str, table.column("slug_name").to_pylist()))
+        if out:
+            break
+    return out

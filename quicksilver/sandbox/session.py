@@ -168,6 +168,72 @@ class Exchange:
     # peak during the command *and* the idle gap after its reply, up to the next command:
     # filled in when the next command is sent (the gap is where a signal handler would run)
     span_peak: int | None = None
+    # the resident size sampled by the host while the command ran (when asked for; see
+    # MemorySampler): the curve a time-memory integral is taken over
+    trace: MemoryTrace | None = None
+
+
+@dataclass
+class MemoryTrace:
+    """Readings of one command's memory curve, all taken by the host (see MemorySampler).
+
+    ``clock`` is the meter's raw reading (the process's CPU nanoseconds, or its instructions
+    under icount), ``rss`` the resident size and ``marks`` the high-water mark (never reset
+    within the command), bytes. The first reading is taken as the command is sent, the last once
+    the process is blocked on its next command again; those in between every ``interval_s``
+    (nominal) of host wall time. ``wall_s`` is how long the sampling ran, by the host's clock.
+    """
+
+    interval_s: float
+    clock: list[int] = field(default_factory=list)
+    rss: list[int] = field(default_factory=list)
+    marks: list[int] = field(default_factory=list)
+    wall_s: float = 0.0
+
+    def add(self, clock: int, rss: int, mark: int) -> None:
+        self.clock.append(clock)
+        self.rss.append(rss)
+        self.marks.append(max(mark, self.marks[-1]) if self.marks else mark)
+
+
+class MemorySampler:
+    """A host thread that reads a process's resident size every ``interval_s`` while one command
+    runs, paired with the meter's reading of the same moment.
+
+    Everything is read from outside the process: ``/proc/<pid>/status`` (``VmRSS``, ``VmHWM``)
+    and the meter (the process's CPU clock, or the emulator's counter read from its memory by
+    the host). The process cannot see when it is sampled, nor change what is read. The thread
+    only reads; it never resets the high-water mark, so the command's peak stays what the probe
+    says. Sampling stops at the first reading that fails (the process is gone: the command
+    fails anyway).
+    """
+
+    def __init__(self, probe: MemoryProbe, meter: Meter, trace: MemoryTrace) -> None:
+        self.probe = probe
+        self.meter = meter
+        self.trace = trace
+        self._stop = threading.Event()
+        self._started = time.monotonic()
+        self._thread = threading.Thread(target=self._run, name="qs-memory-sampler", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.trace.interval_s):
+            try:
+                clock = self.meter.read()
+            except (MeterError, OSError):
+                return
+            reading = self.probe.reading()
+            if reading is None or self._stop.is_set():
+                return
+            self.trace.add(clock, *reading)
+
+    def stop(self) -> MemoryTrace:
+        """Stop sampling (the readings so far stay) and return the trace."""
+        self._stop.set()
+        self._thread.join()
+        self.trace.wall_s = time.monotonic() - self._started
+        return self.trace
 
 
 class MemoryProbe:
@@ -195,7 +261,7 @@ class MemoryProbe:
             self.broken = str(exc)
             log.warning("memory of pid %d cannot be measured: %s", self.pid, exc)
 
-    def _status(self, key: str) -> int | None:
+    def _status(self, key: bytes) -> int | None:
         try:
             with open(f"/proc/{self.pid}/status", "rb") as fh:
                 for line in fh:
@@ -223,6 +289,23 @@ class MemoryProbe:
         if self.broken is not None:
             return None
         return self._status(b"VmHWM:")
+
+    def reading(self) -> tuple[int, int] | None:
+        """The resident size and the high-water mark now (VmRSS, VmHWM), from one read."""
+        if self.broken is not None:
+            return None
+        rss = mark = None
+        try:
+            with open(f"/proc/{self.pid}/status", "rb") as fh:
+                for line in fh:
+                    if line.startswith(b"VmHWM:"):
+                        mark = int(line.split()[1]) * 1024
+                    elif line.startswith(b"VmRSS:"):
+                        rss = int(line.split()[1]) * 1024
+                        break  # VmRSS follows VmHWM
+        except (OSError, ValueError, IndexError):
+            return None
+        return None if rss is None or mark is None else (rss, mark)
 
 
 @dataclass
@@ -473,7 +556,10 @@ class SandboxSession:
         wall_limit_s: float | None,
         fields: dict[str, Any],
         memory_limit_bytes: int | None = None,
+        sample_interval_s: float | None = None,
     ) -> Exchange:
+        """One command and its reply; ``sample_interval_s`` (with a memory probe): the host
+        samples the process's memory that often while the command runs (``Exchange.trace``)."""
         seq = next(ep.seq)
         try:
             before = ep.meter.read()
@@ -482,24 +568,40 @@ class SandboxSession:
             raise self._gone(f"the process vanished before the command ({exc})") from exc
         idle = before - ep.last_reading
         rss_before = self._memory_before(ep)
+        sampler = None
+        if sample_interval_s and ep.memory is not None and rss_before is not None:
+            first = MemoryTrace(sample_interval_s)
+            first.add(before, rss_before, rss_before)  # the mark was just reset to this size
+            sampler = MemorySampler(ep.memory, ep.meter, first)
+        trace: MemoryTrace | None = None
         try:
-            wire.write_frame(ep.cmd_w, {"op": op, "seq": seq, **fields})
-        except (BrokenPipeError, OSError) as exc:
-            raise self._gone(f"the sandbox closed its command channel ({exc})") from exc
-        reply = self._await_reply(
-            ep, seq, cpu_before, cpu_limit_s, wall_limit_s, memory_limit_bytes, rss_before
-        )
-        try:
-            if op != "exit":
-                _wait_blocked(ep)
-            after = ep.meter.read()
-            cpu_after = ep.cpu()
-        except (MeterError, OSError) as exc:
-            raise self._gone(f"process vanished after replying ({exc})") from exc
+            try:
+                wire.write_frame(ep.cmd_w, {"op": op, "seq": seq, **fields})
+            except (BrokenPipeError, OSError) as exc:
+                raise self._gone(f"the sandbox closed its command channel ({exc})") from exc
+            reply = self._await_reply(
+                ep, seq, cpu_before, cpu_limit_s, wall_limit_s, memory_limit_bytes, rss_before
+            )
+            try:
+                if op != "exit":
+                    _wait_blocked(ep)
+                after = ep.meter.read()
+                cpu_after = ep.cpu()
+            except (MeterError, OSError) as exc:
+                raise self._gone(f"process vanished after replying ({exc})") from exc
+        finally:
+            if sampler is not None:
+                trace = sampler.stop()
         ep.last_reading = after
         peak = None
         if ep.memory is not None and op != "exit" and rss_before is not None:
-            peak = ep.memory.peak()
+            end = ep.memory.reading() if trace is not None else None
+            if end is not None and trace is not None:
+                trace.add(after, *end)  # the window's last reading: the process is blocked
+                peak = end[1]
+            else:
+                trace = None
+                peak = ep.memory.peak()
         ex = Exchange(
             reply=reply,
             cost=after - before,
@@ -507,6 +609,7 @@ class SandboxSession:
             cpu_ns=cpu_after - cpu_before,
             rss_before=rss_before,
             peak=peak,
+            trace=trace,
         )
         ep.last_exchange = ex
         return ex
@@ -799,12 +902,20 @@ class ChildProcess:
         *,
         cpu_limit_s: float | None = None,
         wall_limit_s: float | None = None,
+        sample_interval_s: float | None = None,
         **fields: Any,
     ) -> Exchange:
         if self.finished:
             raise SandboxError("the child has ended")
         try:
-            return self.session._exchange(self.endpoint, op, cpu_limit_s, wall_limit_s, fields)
+            return self.session._exchange(
+                self.endpoint,
+                op,
+                cpu_limit_s,
+                wall_limit_s,
+                fields,
+                sample_interval_s=sample_interval_s,
+            )
         except SandboxError:
             self.killed = True  # a limit, a protocol violation or a crash: no polite exit
             raise
