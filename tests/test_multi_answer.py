@@ -245,6 +245,30 @@ def test_wrong_answers_sharing_a_length_do_not_outvote_the_plurality():
     assert all("(the plurality: length 2, where" in r["detail"] for r in rejects)
 
 
+def test_inputs_the_vote_leaves_open_are_weighed_on_the_key_and_every_wrong_one_is_named():
+    """#4 is outvoted 4 to 1 on "xabay" and loses its vote; on "babad" the four left split 1/1/1/1:
+    the key rules out the two shorter answers (#2 already by the first round's plurality), and
+    "bab" / "aba" may both be valid. Every solution shown wrong on the way is a wrong answer,
+    whichever step showed it."""
+    answers = [["aba", "bab"], ["aba", "aba"], ["aba", "ab"], ["aba", "ba"], ["xab", "bab"]]
+    out, _, counts, rejects = run(task(STRING_META, LPS), answers, [["xabay"], ["babad"]])
+    assert out is None
+    assert dict(counts.drops) == {"wrong-answer": 3, "multiple-valid-answers": 1}
+    reasons = {r.get("position"): r["reason"] for r in rejects}
+    assert reasons == {
+        None: "multiple-valid-answers",
+        0: "multiple-valid-answers",
+        1: "multiple-valid-answers",
+        2: "wrong-answer",
+        3: "wrong-answer",
+        4: "wrong-answer",
+    }
+    assert "4 to 1 over answers that share" in by_position(rejects)[4]["detail"]
+    decision = by_position(rejects)[None]["decision"]
+    assert decision["several_answers"]["undecided_by_vote"] == 1
+    assert decision["several_answers"]["alternatives_overruled_on"] == 1
+
+
 # --- the statement says several answers are accepted ------------------------------------------
 
 

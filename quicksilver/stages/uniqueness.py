@@ -565,7 +565,18 @@ def _vote_then_properties(
         several["undecided_by_vote"] = len(outcome.open_inputs)
         several["decided_by_what_answers_share"] = by_key.decision["decided_by"]
         wrong.update(by_key.wrong)
-        outcome = by_key
+        shown = {
+            h: [*outcome.shown_wrong.get(h, []), *by_key.shown_wrong.get(h, [])] for h in wrong
+        }
+        outcome = _Outcome(
+            wrong,
+            shown,
+            {**outcome.by, **by_key.by},
+            by_key.open_inputs,
+            {**outcome.votes, **by_key.votes},
+            outcome.decision,
+            outcome.alternatives,
+        )
     survivors = [h for h in by_hash if h not in wrong]
     split = [
         i
