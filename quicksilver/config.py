@@ -285,6 +285,14 @@ class UniquenessSection(_Strict):
         description="a property every credible answer has (a palindrome, sorted, ...) counts as "
         "part of the statement when seen on at least this many inputs where it could fail",
     )
+    alternative_margin: float = Field(
+        4.0,
+        ge=1,
+        description="when answers are chosen from an argument, the vote rules out an answer that "
+        "shares what every valid answer shares (a possible other valid answer) only when the "
+        "chosen answer has at least this many times its support; otherwise both stay and the "
+        "task needs a checker (docs/uniqueness.md)",
+    )
     checker: CheckerSection = CheckerSection()
 
 

@@ -175,6 +175,100 @@ def test_computed_list_minority_is_wrong():
     assert "answered [0, 0, 0], expected [1, 0, 0]" in rejects[0]["detail"]
 
 
+# --- a clear vote decides first: several-answers evidence does not undo it ---------------------
+
+GROUPS_META = {
+    "name": "groupAnagrams",
+    "params": [{"name": "strs", "type": "string[]"}],
+    "return": {"type": "list<list<string>>"},
+}
+GROUPS = (
+    "Given an array of words strs, group the anagrams together: a word that occurs twice appears "
+    "twice in its group. You may return the answer in any order."
+)
+
+
+def test_a_clear_vote_outranks_a_minority_that_only_shares_the_length():
+    """The anagram-groups shape (the messy corpus, #10 iterates over set(strs)): ten solutions
+    against one on every disputed input. The one's groups have the right number and are chosen
+    from the words, like the ten's, but that is no evidence they are valid: the vote decides, the
+    task is kept and the one is a wrong answer (before, it was taken for another valid answer and
+    the task dropped as multiple-valid-answers)."""
+    inputs = [[["a", "a", "b"]], [["ab", "ba", "ab", "c"]], [["x", "y"]], [["eat", "tea"]]]
+    right = [[["a", "a"], ["b"]], [["ab", "ba", "ab"], ["c"]], [["x"], ["y"]], [["eat", "tea"]]]
+    keeps_once = [[["a"], ["b"]], [["ab", "ba"], ["c"]], [["x"], ["y"]], [["eat", "tea"]]]
+    out, kept, counts, rejects = run(task(GROUPS_META, GROUPS), [right] * 10 + [keeps_once], inputs)
+    assert out is not None, rejects[:1]
+    assert [s["position"] for s in kept] == list(range(10))
+    assert dict(counts.drops) == {"wrong-answer": 1}
+    (wrong,) = rejects
+    assert wrong["position"] == 10 and "answered [[" in wrong["detail"]
+    assert (
+        "the majority, 10 to 1 over answers that share what every valid answer shares"
+        in (wrong["detail"])
+    )
+    assert out["classification"] == "minority-wrong"
+    decision = out["decision"]
+    assert decision["rule"] == "vote, then what every valid answer shares"
+    several = decision["several_answers"]
+    assert several["evidence"] == [
+        "every answer is chosen from the values of argument 1 (strs) (on 4 input(s))"
+    ]
+    assert several["alternatives_overruled_on"] == 2 and several["alternatives_kept_on"] == 0
+    assert decision["decided_by"] == {"majority": 2}
+
+
+@pytest.mark.parametrize(("leading", "kept_task"), [(3, False), (4, True)])
+def test_a_same_length_alternative_is_overruled_only_by_alternative_margin(leading, kept_task):
+    """ "aba" against "bab": 3 to 1 may be two valid answers (the task goes, no one wrong);
+    4 to 1 (uniqueness.alternative_margin, 4) is a clear vote: "bab" is wrong."""
+    answers = [["aba"]] * leading + [["bab"]]
+    out, _, counts, rejects = run(task(STRING_META, LPS), answers, [["babad"]])
+    if kept_task:
+        assert out is not None and dict(counts.drops) == {"wrong-answer": 1}
+        assert by_position(rejects)[leading]["reason"] == "wrong-answer"
+    else:
+        assert out is None and dict(counts.drops) == {"multiple-valid-answers": 1}
+        assert not [r for r in rejects if r["reason"] == "wrong-answer"]
+        assert "several_answers" in by_position(rejects)[None]["decision"]
+
+
+def test_wrong_answers_sharing_a_length_do_not_outvote_the_plurality():
+    """The right answer has a clear plurality (3 of 7), four wrong ones are each shorter in their
+    own way. Weighed on the length alone the four would be a majority; the vote on the answers
+    decides first, and the four are wrong."""
+    wrong = [["ab"], ["ba"], ["xa"], ["ay"]]
+    out, kept, counts, rejects = run(task(STRING_META, LPS), [["aba"]] * 3 + wrong, [["xabay"]])
+    assert out is not None and [s["position"] for s in kept] == [0, 1, 2]
+    assert out["test_cases"][0]["expected"] == "aba"
+    assert dict(counts.drops) == {"wrong-answer": 4}
+    assert all("(the plurality: length 2, where" in r["detail"] for r in rejects)
+
+
+def test_inputs_the_vote_leaves_open_are_weighed_on_the_key_and_every_wrong_one_is_named():
+    """#4 is outvoted 4 to 1 on "xabay" and loses its vote; on "babad" the four left split 1/1/1/1:
+    the key rules out the two shorter answers (#2 already by the first round's plurality), and
+    "bab" / "aba" may both be valid. Every solution shown wrong on the way is a wrong answer,
+    whichever step showed it."""
+    answers = [["aba", "bab"], ["aba", "aba"], ["aba", "ab"], ["aba", "ba"], ["xab", "bab"]]
+    out, _, counts, rejects = run(task(STRING_META, LPS), answers, [["xabay"], ["babad"]])
+    assert out is None
+    assert dict(counts.drops) == {"wrong-answer": 3, "multiple-valid-answers": 1}
+    reasons = {r.get("position"): r["reason"] for r in rejects}
+    assert reasons == {
+        None: "multiple-valid-answers",
+        0: "multiple-valid-answers",
+        1: "multiple-valid-answers",
+        2: "wrong-answer",
+        3: "wrong-answer",
+        4: "wrong-answer",
+    }
+    assert "4 to 1 over answers that share" in by_position(rejects)[4]["detail"]
+    decision = by_position(rejects)[None]["decision"]
+    assert decision["several_answers"]["undecided_by_vote"] == 1
+    assert decision["several_answers"]["alternatives_overruled_on"] == 1
+
+
 # --- the statement says several answers are accepted ------------------------------------------
 
 

@@ -19,21 +19,28 @@ Per task, on the answers the test-case stage collected:
   the solutions ruled out are dropped (``wrong-answer``) with their first failing input, their
   answer, the expected one and what decided it;
 - **several valid answers** (docs/uniqueness.md): when the statement says any of several answers
-  is accepted, or every credible answer is chosen from an argument (a substring, a subset of its
-  values), the evidence is weighed again on what every valid answer of an input shares
+  is accepted, the vote on the answers shows nothing against another answer: the evidence is
+  weighed again on what every valid answer of an input shares
   (:func:`quicksilver.multianswer.answer_key`: a scalar's value, a length, the properties every
-  credible answer has); only the solutions that differ there are ``wrong-answer``. Solutions
-  that still give different answers are kept only with a checker the LLM endpoint writes and the
-  sandbox validates (``classification: several-valid-answers``; the task's ``evaluate_offline``
-  from then on); without one the task is dropped (``multiple-valid-answers``), never its
-  correct minority as wrong;
+  credible answer has) and only the solutions that differ there are ``wrong-answer``. When the
+  statement is silent but every credible answer is chosen from an argument (a substring, a
+  subset of its values), the examples and the vote above still decide first: an answer they beat
+  is ``wrong-answer`` when it differs from the chosen one in that key, and also when it shares
+  the key but the chosen answer has ``alternative_margin`` x its support; otherwise it may be
+  another valid answer and stays. Inputs the vote leaves undecided are weighed on the key.
+  Solutions that still give different answers are kept only with a checker the LLM endpoint
+  writes and the sandbox validates (``classification: several-valid-answers``; the task's
+  ``evaluate_offline`` from then on); without one the task is dropped
+  (``multiple-valid-answers``), never its correct minority as wrong;
 - **cannot tell**: a disputed input stays undecided (``ambiguous-output``): the task is dropped,
   since one expected output would fail correct solutions.
 
-Each task's record carries the decision with its numbers (``decision``). Answers of type
-``double`` agree within a relative tolerance. Near-duplicates found by the dedup stage
-(``near_group``) are removed here, among the solutions that passed (they give the same answers,
-so no behaviour is merged away). Afterwards the minimum-solutions filter is applied again.
+Each task's record carries the decision with its numbers (``decision``: the ``rule`` that
+decided, the voters, how many inputs each rule decided, the narrowest split; a dropped task's
+reject row carries it too). Answers of type ``double`` agree within a relative tolerance.
+Near-duplicates found by the dedup stage (``near_group``) are removed here, among the solutions
+that passed (they give the same answers, so no behaviour is merged away). Afterwards the
+minimum-solutions filter is applied again.
 """
 
 from __future__ import annotations
@@ -42,7 +49,7 @@ import json
 import logging
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from quicksilver.config import SandboxConfig, UniquenessSection
@@ -140,7 +147,7 @@ class _Vote:
 
     index: int
     sizes: list[int]  # answer groups, largest first (crashes included, each its own group)
-    rule: str  # "example" | "majority" | "plurality" | "unanimous" | "undecided"
+    rule: str  # "majority" | "plurality" | "unanimous" | "undecided" | "alternatives"
 
 
 def _decide(
@@ -166,6 +173,14 @@ def _decide(
     return None, "undecided"
 
 
+# an answer group on one input: ((ok, the answer as the view compares it), [solution hash...])
+_Group = tuple[tuple[bool, Any], list[str]]
+
+# how the answers the chosen one beats are judged on input i: per losing group, None (spared: it
+# may be another valid answer the evidence cannot overrule) or what to add to why it is wrong
+_Weigh = Callable[[int, _Group, list[_Group]], list[str | None]]
+
+
 @dataclass
 class _Outcome:
     """What the evidence decided on the disputed inputs (see :func:`_evidence`)."""
@@ -176,6 +191,7 @@ class _Outcome:
     open_inputs: list[int]  # inputs still undecided
     votes: dict[int, _Vote]
     decision: dict[str, Any]
+    alternatives: list[int] = field(default_factory=list)  # inputs with answers spared by weigh
 
 
 # an answer as the evidence compares it: (input index, the solutions to look at) -> hash -> answer
@@ -193,16 +209,22 @@ def _evidence(
     tol: float,
     margin: float,
     min_support: int,
+    weigh: _Weigh | None = None,
 ) -> _Outcome:
     """Decide the disputed inputs: the statement's examples first (``example(i)``: the given
     answer of input ``i`` as ``view`` compares it, None when it is not an example), then the vote
-    among the solutions still credible, until nothing changes (the module docstring)."""
+    among the solutions still credible, until nothing changes (the module docstring).
+
+    ``weigh``: on each decided input, which of the answers the chosen one beats are spared (kept
+    credible: possibly other valid answers the evidence cannot overrule); such an input is
+    judged again on every round (a spared answer's support may fall) and ends in
+    ``alternatives``. Without it every answer beaten is ruled out."""
     hashes = list(by_hash)
     wrong: dict[str, str] = {}
     shown: dict[str, list[int]] = {}
     by_rule: dict[str, str] = {}
 
-    def rule_out(i: int, group: tuple[tuple[bool, Any], list[str]], want: Any, by: str) -> None:
+    def rule_out(i: int, group: _Group, want: Any, by: str) -> None:
         (ok, value), members = group
         for h in members:
             shown.setdefault(h, []).append(i)
@@ -214,8 +236,21 @@ def _evidence(
                     f"expected {_short(want)} ({by})"
                 )
 
+    def settle(i: int, groups: list[_Group], chosen: _Group, by: str) -> bool:
+        """Rule out the answers ``chosen`` beats on input ``i``; True when some are spared."""
+        losers = [g for g in groups if g[1] is not chosen[1]]
+        notes: list[str | None] = weigh(i, chosen, losers) if weigh else [""] * len(losers)
+        for g, note in zip(losers, notes, strict=True):
+            if note is not None:
+                rule_out(i, g, chosen[0][1], by + note)
+        return any(note is None for note in notes)
+
+    def credible() -> list[str]:
+        return [h for h in hashes if h not in wrong]
+
     decision: dict[str, Any] = {}
-    decided: set[int] = set()
+    examples: dict[int, Any] = {}
+    spared_examples: set[int] = set()
     ignored_examples = 0
     for i in disputed:
         want = example(i)
@@ -226,38 +261,53 @@ def _evidence(
         if match is None:
             ignored_examples += 1
             continue
-        decided.add(i)
-        for g in groups:
-            if g[1] is not match[1]:
-                rule_out(i, g, match[0][1], "the statement's example")
+        examples[i] = want
+        if settle(i, groups, match, "the statement's example"):
+            spared_examples.add(i)
     decision["ruled_out_by_examples"] = len(wrong)
     if ignored_examples:
         decision["examples_no_solution_gives"] = ignored_examples
     votes: dict[int, _Vote] = {}
-    open_inputs = [i for i in disputed if i not in decided]
+    open_inputs = [i for i in disputed if i not in examples]
     changed = True
     while changed:
-        changed = False
-        credible = [h for h in hashes if h not in wrong]
+        before = len(wrong)
+        voters = credible()  # one round: every input judged among the same solutions
+        for i in sorted(spared_examples):  # the example's answer against the spared, again
+            groups = group_answers(view(i, voters), False, tol)
+            match = next(
+                (g for g in groups if g[0][0] and answers_equal(g[0][1], examples[i], tol)), None
+            )
+            if match is None:  # the example's answer lost its solutions on other inputs
+                spared_examples.discard(i)
+                open_inputs.append(i)
+            elif not settle(i, groups, match, "the statement's example"):
+                spared_examples.discard(i)
         for i in list(open_inputs):
-            groups = group_answers(view(i, credible), False, tol)
-            chosen, rule = _decide(groups, len(credible), margin, min_support)
+            groups = group_answers(view(i, voters), False, tol)
+            chosen, rule = _decide(groups, len(voters), margin, min_support)
             votes[i] = _Vote(i, [len(m) for _, m in groups], rule)
             if chosen is None:
                 continue
-            open_inputs.remove(i)
-            for g in groups:
-                if g[1] is not chosen[1]:
-                    rule_out(i, g, chosen[0][1], f"the {rule}")
-                    changed = True
+            if settle(i, groups, chosen, f"the {rule}"):
+                votes[i].rule = "alternatives"  # judged again next round
+            else:
+                open_inputs.remove(i)
+        changed = len(wrong) > before
     rules = [v.rule for v in votes.values()]
     decision["decided_by"] = {r: rules.count(r) for r in sorted(set(rules))}
+    if spared_examples:
+        decision["decided_by"]["example, with alternatives"] = len(spared_examples)
     decision["narrowest"] = min(
         (v.sizes for v in votes.values() if v.rule in ("majority", "plurality")),
         key=lambda sz: sz[0] / max(1, sum(sz)),
         default=None,
     )
-    return _Outcome(wrong, shown, by_rule, open_inputs, votes, decision)
+    alternatives = sorted(
+        spared_examples | {i for i in open_inputs if votes[i].rule == "alternatives"}
+    )
+    undecided = [i for i in open_inputs if votes[i].rule == "undecided"]
+    return _Outcome(wrong, shown, by_rule, undecided, votes, decision, alternatives)
 
 
 def uniqueness_for_task(
@@ -268,6 +318,7 @@ def uniqueness_for_task(
     margin: float = 2.0,
     min_support: int = 2,
     invariant_min_inputs: int = 3,
+    alternative_margin: float = 4.0,
     checker: CheckerWriter | None = None,
 ) -> TaskRecord | None:
     """Decide a task's expected outputs from the evidence (see the module docstring): the record
@@ -323,6 +374,7 @@ def uniqueness_for_task(
     decision: dict[str, Any] = {"voters": len(hashes), "disputed_inputs": len(disputed)}
     evaluate: str | None = None
     if disputed:
+        # 1-2: the statement's examples, then the vote, on the answers themselves
         by_value = _evidence(
             slug, cases, by_hash, disputed, value_view, value_example,
             tol=tol, margin=margin, min_support=min_support,
@@ -338,25 +390,43 @@ def uniqueness_for_task(
         ]
         found = shared_properties(catalog(len(sig.params), [n for n, _ in sig.params]), seen)
         stated_many = says_many_answers(statement)
+        chosen_from = selection_evidence(found)
         evidence = [
             *(["the statement accepts any of several answers"] if stated_many else []),
-            *filter(None, [selection_evidence(found)]),
+            *filter(None, [chosen_from]),
         ]
+        outcome = by_value
+        split: list[int] = []
         if not evidence:
-            outcome, wrong = by_value, by_value.wrong
-            decision.update(outcome.decision)
+            # computed answers: the vote's decision stands
+            decision["rule"] = "vote"
+            wrong = by_value.wrong
+            decision.update(by_value.decision)
         else:
             invariants = mine_invariants(found, invariant_min_inputs)
-            decision["several_answers"] = {
+            several: dict[str, Any] = {
                 "evidence": evidence,
                 "invariants": [p.name for p in invariants],
             }
-            outcome, survivors, split = _by_properties(
-                slug, cases, by_hash, answers, disputed, known, sig, invariants, any_order,
-                stated_many=stated_many, tol=tol, margin=margin, min_support=min_support,
-            )  # fmt: skip
-            wrong = outcome.wrong
-            decision.update(outcome.decision)
+            decision["several_answers"] = several
+            if stated_many:
+                # the statement accepts several answers: a vote on the answers shows nothing
+                # against another one; only what every valid answer shares is weighed
+                decision["rule"] = "what every valid answer shares (the statement)"
+                outcome, survivors, split = _by_properties(
+                    slug, cases, by_hash, answers, disputed, known, sig, invariants, any_order,
+                    stated_many=True, tol=tol, margin=margin, min_support=min_support,
+                )  # fmt: skip
+                wrong = outcome.wrong
+                decision.update(outcome.decision)
+            else:
+                decision["rule"] = "vote, then what every valid answer shares"
+                outcome, wrong, survivors, split = _vote_then_properties(
+                    slug, cases, by_hash, answers, disputed, known, sig, invariants, any_order,
+                    value_view, value_example, several, decision,
+                    tol=tol, margin=margin, min_support=min_support,
+                    alternative_margin=alternative_margin,
+                )  # fmt: skip
             if not outcome.open_inputs and (split or stated_many):
                 evaluate = _checker_or_drop(
                     ctx, record, checker, cases, answers, survivors, outcome, known, sig,
@@ -378,6 +448,7 @@ def uniqueness_for_task(
                 f"plurality (at least {min_support} and {margin:g}x the next), cannot tell the "
                 "right answer",
                 credible,
+                decision=decision,
             )
             for h, detail in wrong.items():
                 ctx.drop(by_hash[h], "wrong-answer", detail)
@@ -414,6 +485,105 @@ def uniqueness_for_task(
         for h in kept
     ]
     return record.with_solutions(solutions, verdict=verdict)
+
+
+def _vote_then_properties(
+    slug: str,
+    cases: list[dict[str, Any]],
+    by_hash: dict[str, Solution],
+    answers: dict[str, list[CaseResult]],
+    disputed: list[int],
+    known: dict[str, Any],
+    sig: Signature,
+    invariants: list[Property],
+    any_order: bool,
+    value_view: _View,
+    value_example: Callable[[int], Any | None],
+    several: dict[str, Any],
+    decision: dict[str, Any],
+    *,
+    tol: float,
+    margin: float,
+    min_support: int,
+    alternative_margin: float,
+) -> tuple[_Outcome, dict[str, str], list[str], list[int]]:
+    """Answers chosen from an argument, the statement silent (docs/uniqueness.md, rule 4): the
+    examples and the vote on the answers decide first. An answer they beat that differs from the
+    chosen one in what every valid answer shares (:func:`answer_key`) is wrong; one that shares
+    it may be another valid answer, and is ruled out only when the chosen answer has at least
+    ``alternative_margin`` x its support (with the other answers of that key). The inputs the
+    vote leaves undecided are weighed on what every valid answer shares.
+
+    Returns the outcome (its ``open_inputs`` undecided), the solutions shown wrong, the survivors
+    and the inputs where they still give different answers."""
+    overruled: set[int] = set()
+
+    def key(i: int, value: Any) -> list[Any]:
+        return answer_key(value, [*cases[i]["input"]], sig.returns, invariants)
+
+    def raw(i: int, group: _Group) -> Any:
+        return answers[group[1][0]][i].value  # as given (the view may have sorted it)
+
+    def weigh(i: int, chosen: _Group, losers: list[_Group]) -> list[str | None]:
+        want = key(i, raw(i, chosen))
+        same = [g for g in losers if g[0][0] and key(i, raw(i, g)) == want]
+        support, others = len(chosen[1]), sum(len(g[1]) for g in same)
+        decisive = support >= alternative_margin * others
+        if same and decisive:
+            overruled.add(i)
+        notes: list[str | None] = []
+        for g in losers:
+            if not g[0][0]:
+                notes.append("")  # a crash
+            elif any(g is h for h in same):
+                notes.append(
+                    f", {support} to {others} over answers that share what every valid answer "
+                    f"shares (at least {alternative_margin:g}x)"
+                    if decisive
+                    else None
+                )
+            else:
+                notes.append(f": {describe_difference(key(i, raw(i, g)), want)}")
+        return notes
+
+    outcome = _evidence(
+        slug, cases, by_hash, disputed, value_view, value_example,
+        tol=tol, margin=margin, min_support=min_support, weigh=weigh,
+    )  # fmt: skip
+    decision.update(outcome.decision)
+    several["alternative_margin"] = alternative_margin
+    several["alternatives_overruled_on"] = len(overruled - set(outcome.alternatives))
+    several["alternatives_kept_on"] = len(outcome.alternatives)
+    wrong = dict(outcome.wrong)
+    if outcome.open_inputs:
+        # the vote left these undecided: what every valid answer shares may still decide them
+        credible = {h: sol for h, sol in by_hash.items() if h not in wrong}
+        by_key, _, _ = _by_properties(
+            slug, cases, credible, answers, outcome.open_inputs, known, sig, invariants,
+            any_order, stated_many=False, tol=tol, margin=margin, min_support=min_support,
+        )  # fmt: skip
+        several["undecided_by_vote"] = len(outcome.open_inputs)
+        several["decided_by_what_answers_share"] = by_key.decision["decided_by"]
+        wrong.update(by_key.wrong)
+        shown = {
+            h: [*outcome.shown_wrong.get(h, []), *by_key.shown_wrong.get(h, [])] for h in wrong
+        }
+        outcome = _Outcome(
+            wrong,
+            shown,
+            {**outcome.by, **by_key.by},
+            by_key.open_inputs,
+            {**outcome.votes, **by_key.votes},
+            outcome.decision,
+            outcome.alternatives,
+        )
+    survivors = [h for h in by_hash if h not in wrong]
+    split = [
+        i
+        for i in disputed
+        if len(group_answers({h: answers[h][i] for h in survivors}, any_order, tol)) > 1
+    ]
+    return outcome, wrong, survivors, split
 
 
 def _by_properties(
@@ -665,6 +835,7 @@ def uniqueness(
             margin=section.plurality_margin,
             min_support=section.plurality_min_support,
             invariant_min_inputs=section.invariant_min_inputs,
+            alternative_margin=section.alternative_margin,
             checker=checker if checker.configured else None,
         )
         if result is not None:
