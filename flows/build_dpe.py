@@ -25,6 +25,9 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:  # run as a script: make `tasks` importable
     sys.path.insert(0, str(REPO))
 os.environ.setdefault("PREFECT_LOGGING_EXTRA_LOGGERS", "quicksilver")
+# the core's worker threads (the profiler's parallel zygotes) log outside any flow-run
+# context: their records go to the console, not to the API, without a UserWarning each
+os.environ.setdefault("PREFECT_LOGGING_TO_API_WHEN_MISSING_FLOW", "ignore")
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 
 from prefect import flow  # noqa: E402

@@ -28,6 +28,9 @@ if str(REPO) not in sys.path:  # run as a script: make `tasks` importable
 # the core logs through `logging`; Prefect forwards these loggers to the run's logs (set before
 # Prefect configures logging at import)
 os.environ.setdefault("PREFECT_LOGGING_EXTRA_LOGGERS", "quicksilver")
+# the core's worker threads (the profiler's parallel zygotes) log outside any flow-run
+# context: their records go to the console, not to the API, without a UserWarning each
+os.environ.setdefault("PREFECT_LOGGING_TO_API_WHEN_MISSING_FLOW", "ignore")
 # offline machines: the temporary server's telemetry would only log a DNS failure
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 
