@@ -48,7 +48,7 @@ def _config(out: Path) -> dict[str, Any]:
         "sampling.time_wall_seconds=0.05",
         "sampling.finish_cpu_seconds=0.2",
         "sampling.max_scale_exp=12",
-        "sampling.worst_case.enabled=true",  # off by default; the search's records are checked
+        "sampling.worst_case.enabled=true",  # the default; the search's records are checked
         "pe_profile.measure.min_rounds=3",
         "pe_profile.measure.max_rounds=3",
         "pe_profile.measure.budget_seconds=1",
@@ -165,9 +165,20 @@ def test_published_rows_are_evalperf_rows(built):
         assert search["seed"] == built["config"]["sampling"]["seed"]
         assert search["meter"] == "icount" and search["variants"][0]["label"] == "random"
         assert extra["pe_input_pattern"] in {v["label"] for v in search["variants"]}
+        assert search["rule"] == "separation"
         if extra["pe_input_pattern"] != "random":
             assert f"_PERF_PATTERN = {search['pattern']!r}" in extra["pe_generator_code"]
-            assert extra["pe_input_pattern_gain"] >= search["min_gain"]
+            # it won on selection's figures at the search scale: the too-cheap floor, then the
+            # clusters, then (both equal) a cost gain
+            floor = built["config"]["selection"]["min_cost_instructions"]
+            base = search["variants"][0]
+            win = next(v for v in search["variants"] if v["label"] == extra["pe_input_pattern"])
+            mine = (win["cheapest"] > floor, win["clusters"])
+            theirs = (base["cheapest"] > floor, base["clusters"])
+            assert mine > theirs or (
+                mine == theirs and extra["pe_input_pattern_gain"] >= search["min_gain"]
+            ), (task_id, search["why"])
+            assert search["why"]
         assert rec.cases(), task_id  # correctness tests travel with the row
         assert f"def {rec.entry_point}" in rec.reference[0]
     card = (out / "README.md").read_text()
