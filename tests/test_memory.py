@@ -47,10 +47,12 @@ def _measure(meter: str) -> MeasureConfig:
     return MeasureConfig(meter="cpu", min_rounds=2, max_rounds=3, budget_seconds=2.0)
 
 
-def _profile(meter: str, codes: list[str]) -> list[RunResult]:
+def _profile(
+    meter: str, codes: list[str], task: ProfileTask | None = None, cpu_seconds: float = 20.0
+) -> list[RunResult]:
     return profile_many(
-        [Job(TASK, code) for code in codes],
-        sandbox=quick_sandbox(cpu_seconds=20.0, wall_seconds=60.0),
+        [Job(task or TASK, code) for code in codes],
+        sandbox=quick_sandbox(cpu_seconds=cpu_seconds, wall_seconds=4 * cpu_seconds),
         measure=_measure(meter),
         workers=1,
     )
@@ -246,12 +248,7 @@ def f(x):
 
 
 def _profile_one_case(meter: str, codes: list[str]) -> list[RunResult]:
-    return profile_many(
-        [Job(ONE_CASE, code) for code in codes],
-        sandbox=quick_sandbox(cpu_seconds=30.0, wall_seconds=120.0),
-        measure=_measure(meter),
-        workers=1,
-    )
+    return _profile(meter, codes, ONE_CASE, cpu_seconds=30.0)
 
 
 @pytest.mark.parametrize("meter", METERS)

@@ -49,14 +49,15 @@ GOOD = ("correct", "rambling-correct", "slow")
 COSTLY = ("hanging", "exponential")
 
 
-def _config(out: Path) -> dict[str, Any]:
+def _config(out: Path, slugs: list[str] = SLUGS, eval_size: int = 2) -> dict[str, Any]:
+    """The shipped Mercury config on the messy corpus's ``slugs``, small enough for a test."""
     overrides = [
         f"out_dir={out}",
         f"snapshots={json.dumps([str(MESSY)])}",
-        f"only={json.dumps(SLUGS)}",
+        f"only={json.dumps(slugs)}",
         "testcases.n=12",
         "synthesis.size_cap=60",
-        "splits.eval_size=2",
+        f"splits.eval_size={eval_size}",
         "runner.shard_size=2",
         "runner.workers=2",
     ]

@@ -24,21 +24,18 @@ generator written here.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from quicksilver.config import load_build_config
 from quicksilver.records import load_records
 from tests.conftest import requires_bwrap
 from tests.test_build_mercury import _flow_module, _run
-from tests.test_messy_build import _hashes, _is_good, _rejects
+from tests.test_messy_build import _config, _hashes, _is_good, _rejects
 from tests.test_messy_corpus import MESSY
 
 pytestmark = [requires_bwrap, pytest.mark.flows]
 
-ROOT = Path(__file__).resolve().parents[1]
 OUTVOTED = {"anagram-groups": 10, "top-k-frequent-values": 9, "merge-overlapping-intervals": 4}
 SLUGS = ["anagram-groups", "merge-overlapping-intervals"]  # built by the flow
 
@@ -46,18 +43,7 @@ SLUGS = ["anagram-groups", "merge-overlapping-intervals"]  # built by the flow
 @pytest.fixture(scope="module")
 def built(prefect_harness, tmp_path_factory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("messy-uniqueness") / "mercury"
-    overrides = [
-        f"out_dir={out}",
-        f"snapshots={json.dumps([str(MESSY)])}",
-        f"only={json.dumps(SLUGS)}",
-        "testcases.n=12",
-        "synthesis.size_cap=60",
-        "splits.eval_size=1",
-        "runner.shard_size=2",
-        "runner.workers=2",
-    ]
-    cfg = load_build_config(ROOT / "configs" / "mercury.yaml", overrides).resolve(ROOT)
-    result, _states, _run_id = _run(_flow_module(), cfg.model_dump(mode="json"))
+    result, _states, _run_id = _run(_flow_module(), _config(out, SLUGS, eval_size=1))
     rows = {r.slug_name: r for r in load_records(out / "hf").records}
     files = {slug: json.loads((MESSY / f"{slug}.json").read_text()) for slug in SLUGS}
     return {"out": out, "result": result, "rows": rows, "files": files}
