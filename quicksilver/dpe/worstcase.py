@@ -290,20 +290,22 @@ def separation_for(
 
 
 def _score(variants: list[Variant], base: Variant, separation: Separation | None = None) -> None:
-    for v in variants:
-        if v is base or v.status not in ("ok", "duplicate"):
-            continue
-        # every solution measured on both: a variant one of them failed on has no ratio
-        if base.costs and all(k in v.costs for k in base.costs):
-            total = sum(base.costs.values())
-            if total > 0:
-                v.ratio = sum(v.costs[k] for k in base.costs) / total
+    """Each variant's figures against the random input ``base``: the ratio of the solutions'
+    total costs and (with ``separation``) the cheapest cost and the clusters, only for a variant
+    measured on every solution ``base`` was; the spread for any measured variant."""
+    total = sum(base.costs.values())
     base.ratio = 1.0 if base.costs else None
     for v in [base, *variants]:
         if v.costs and min(v.costs.values()) > 0:
             v.spread = max(v.costs.values()) / min(v.costs.values())
-        if separation is not None and v.costs and all(k in v.costs for k in base.costs):
-            costs = [v.costs[k] for k in base.costs]
+        if not base.costs or v.status not in ("ok", "duplicate"):
+            continue
+        if not all(k in v.costs for k in base.costs):
+            continue  # a variant one of them failed on has no ratio
+        costs = [v.costs[k] for k in base.costs]
+        if v is not base and total > 0:
+            v.ratio = sum(costs) / total
+        if separation is not None:
             v.cheapest = min(costs)
             if v.cheapest > 0:
                 clustering = adaptive_clusters(costs, w=separation.w, bias=separation.bias)
