@@ -16,6 +16,10 @@ were scored. The numbers go in docs/performance.md.
     python bench/scoring.py                                  # data/build/{mercury,dpe}
     python bench/scoring.py --mercury DIR --dpe DIR --json OUT
     python bench/scoring.py --max-tasks 8       # the first 8 tasks of each: a shorter run
+    python bench/scoring.py --meters cpu --datasets mercury     # one part of the table
+
+Every run prints a line when it ends and the JSON (``--json``) is rewritten after every run, so a
+long bench that is stopped keeps what it measured.
 """
 
 from __future__ import annotations
@@ -84,6 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--mercury", type=Path, default=Path("data/build/mercury"))
     p.add_argument("--dpe", type=Path, default=Path("data/build/dpe"))
     p.add_argument("--cpu-runs", type=int, default=3)
+    p.add_argument("--meters", default="icount,cpu", help="comma-separated: icount, cpu")
+    p.add_argument("--datasets", default="mercury,dpe", help="comma-separated: mercury, dpe")
     p.add_argument(
         "--max-tasks",
         type=int,
@@ -93,7 +99,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     console = start(level=logging.WARNING)
     datasets = {}
+    meters = [m.strip() for m in args.meters.split(",") if m.strip()]
+    wanted = [d.strip() for d in args.datasets.split(",") if d.strip()]
     for name, path in (("mercury", args.mercury), ("dpe", args.dpe)):
+        if name not in wanted:
+            continue
         parquet = path / "parquet"
         if not parquet.exists():
             console.print(f"[red]{path}: no built dataset (make build-{name} first)[/]")
@@ -103,26 +113,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         datasets[name] = records[: args.max_tasks] if args.max_tasks else records
     m, _ = header(console)
     results: dict[str, dict[str, list[dict[str, Any]]]] = {}
+
+    def record(name: str, meter: str, label: str, row: dict[str, Any]) -> None:
+        results[name][meter].append({"label": label, **row})
+        b, d = row["beyond_at_1"], row["dps"]
+        console.print(
+            f"{name} {meter} {label}: {row['wall_seconds']:.1f} s, {row['tasks']} tasks, "
+            f"Beyond@1 {'-' if b is None else f'{100 * b:.2f}'}, "
+            f"DPS {'-' if d is None else f'{d:.2f}'}"
+        )
+        write_json(args.json, {"machine": m, "results": results, "finished": False})
+
     for name, records in datasets.items():
         samples = second_reference_samples(records)
-        runs: dict[str, list[dict[str, Any]]] = {"icount": [], "cpu": []}
-        with tempfile.TemporaryDirectory(prefix="qs-bench-score-") as tmp:
-            cache = ReferenceCache(Path(tmp))
-            runs["icount"].append({"label": "cold cache", **run(records, samples, "icount", cache)})
-            runs["icount"].append({"label": "warm cache", **run(records, samples, "icount", cache)})
-            fresh = ReferenceCache(Path(tmp), enabled=False)
-            runs["icount"].append({"label": "recollect", **run(records, samples, "icount", fresh)})
-        load = busy_core()
-        try:
-            for k in range(args.cpu_runs):
-                cache = ReferenceCache(enabled=False)
-                runs["cpu"].append(
-                    {"label": f"run {k + 1}, one core busy", **run(records, samples, "cpu", cache)}
-                )
-        finally:
-            load.kill()
-            load.wait()
-        results[name] = runs
+        results[name] = {"icount": [], "cpu": []}
+        if "icount" in meters:
+            with tempfile.TemporaryDirectory(prefix="qs-bench-score-") as tmp:
+                cache = ReferenceCache(Path(tmp))
+                for label, c in (
+                    ("cold cache", cache),
+                    ("warm cache", cache),
+                    ("recollect", ReferenceCache(Path(tmp), enabled=False)),
+                ):
+                    record(name, "icount", label, run(records, samples, "icount", c))
+        if "cpu" in meters:
+            load = busy_core()
+            try:
+                for k in range(args.cpu_runs):
+                    cache = ReferenceCache(enabled=False)
+                    row = run(records, samples, "cpu", cache)
+                    record(name, "cpu", f"run {k + 1}, one core busy", row)
+            finally:
+                load.kill()
+                load.wait()
     t = table(
         "Scoring each task's second reference as a sample, repeated",
         ("dataset", "left"),
@@ -132,6 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     for name, runs in results.items():
         for meter, rows in runs.items():
+            if not rows:
+                continue
             for row in rows:
                 t.add_row(
                     name,
@@ -155,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         t.add_section()
     console.print(t)
-    write_json(args.json, {"machine": m, "results": results})
+    write_json(args.json, {"machine": m, "results": results, "finished": True})
     return 0
 
 
