@@ -181,7 +181,8 @@ class MemoryTrace:
     under icount), ``rss`` the resident size and ``marks`` the high-water mark (never reset
     within the command), bytes. The first reading is taken as the command is sent, the last once
     the process is blocked on its next command again; those in between every ``interval_s``
-    (nominal) of host wall time. ``wall_s`` is how long the sampling ran, by the host's clock.
+    (nominal) of host wall time, less often once a long command has ``TRACE_POINTS`` of them.
+    ``wall_s`` is how long the sampling ran, by the host's clock.
     """
 
     interval_s: float
@@ -196,9 +197,15 @@ class MemoryTrace:
         self.marks.append(max(mark, self.marks[-1]) if self.marks else mark)
 
 
+# readings at the nominal interval before it stretches (MemorySampler._interval): a command of
+# T seconds gets about TRACE_POINTS * (1 + ln(T / (TRACE_POINTS * interval))) readings
+TRACE_POINTS = 2000
+
+
 class MemorySampler:
     """A host thread that reads a process's resident size every ``interval_s`` while one command
-    runs, paired with the meter's reading of the same moment.
+    runs (stretched for long commands: ``_interval``), paired with the meter's reading of the
+    same moment.
 
     Everything is read from outside the process: ``/proc/<pid>/status`` (``VmRSS``, ``VmHWM``)
     and the meter (the process's CPU clock, or the emulator's counter read from its memory by
@@ -217,8 +224,14 @@ class MemorySampler:
         self._thread = threading.Thread(target=self._run, name="qs-memory-sampler", daemon=True)
         self._thread.start()
 
+    def _interval(self) -> float:
+        """``interval_s`` for the first ``TRACE_POINTS`` readings, then longer in step with the
+        command's age: a call of a minute would otherwise cost 60,000 readings (about 5% of a
+        core, beside a pass that needs the core), where a few thousand draw the same curve."""
+        return max(self.trace.interval_s, (time.monotonic() - self._started) / TRACE_POINTS)
+
     def _run(self) -> None:
-        while not self._stop.wait(self.trace.interval_s):
+        while not self._stop.wait(self._interval()):
             try:
                 clock = self.meter.read()
             except (MeterError, OSError):
