@@ -254,6 +254,13 @@ def score(
             "it; undated tasks are left out and counted"
         ),
     ] = None,
+    dps_tolerance: Annotated[
+        float | None,
+        typer.Option(
+            help="DPS: a sample up to this share above a cluster reference's cost still matches "
+            "it (default: 0 with icount, 0.1 with cpu; docs/metrics.md)"
+        ),
+    ] = None,
     verbose: bool = False,
 ) -> None:
     """Score model samples against a dataset (Pass@k, Beyond@k, percentile, DPS)."""
@@ -350,6 +357,7 @@ def score(
                 sample_rejects=sample_set.rejects,
                 released_after=cutoff,
                 trained_on=view_slugs(dataset) if cutoff is not None else None,
+                dps_tolerance=dps_tolerance,
             )
     except (SandboxUnavailable, SandboxStartError) as exc:  # no verdict: nothing was judged
         err.print(f"[red]error:[/] {exc}")
@@ -390,7 +398,13 @@ def score(
         )
         lines.append(
             f"{dps_line}   (over {data['dps_tasks']} of {data['dpe_tasks']} DPE tasks: those "
-            "with a correct sample and a score)"
+            "with a correct sample and a score"
+            + (
+                f"; a sample matches a reference up to {100 * data['dps_tolerance']:g}% above it"
+                if data.get("dps_tolerance")
+                else ""
+            )
+            + ")"
         )
         for name, why in data["dps_unscorable"].items():
             lines.append(f"  no DPS for {name}: {why}")

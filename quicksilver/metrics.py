@@ -240,16 +240,23 @@ class DPSResult:
     cluster: int | None
 
 
-def dps(cost: float | None, reference_costs: Sequence[float], scores: Sequence[float]) -> DPSResult:
+def dps(
+    cost: float | None,
+    reference_costs: Sequence[float],
+    scores: Sequence[float],
+    *,
+    tolerance: float = 0.0,
+) -> DPSResult:
     """Differential Performance Score of one correct solution (EvalPerf / DPE).
 
     ``reference_costs[i]`` is the cost of cluster i's reference, ordered slowest first (index 0 is
     the slowest cluster); ``scores[i]`` is the cumulative percentage of solutions in clusters
     ``0..i`` (see :func:`cumulative_scores`). Clusters are scanned from the fastest; the first
-    ``j`` with ``cost <= reference_costs[j]`` gives ``DPS = scores[j]`` and
+    ``j`` with ``matches(cost, reference_costs[j], tolerance)`` gives ``DPS = scores[j]`` and
     ``DPS_norm = 100 * (j + 1) / m``. A failed profile (``cost is None``) or a cost above every
     reference gives ``DPSResult(0.0, 0.0, None)``.
     """
+    check_dps_tolerance(tolerance)
     m = len(reference_costs)
     if m < 1:
         raise ValueError("dps: need at least one cluster (reference_costs is empty)")
@@ -275,9 +282,33 @@ def dps(cost: float | None, reference_costs: Sequence[float], scores: Sequence[f
         return DPSResult(0.0, 0.0, None)
     _check_runtime(cost, "dps: cost")
     for j in range(m - 1, -1, -1):
-        if cost <= reference_costs[j]:
+        if matches(cost, reference_costs[j], tolerance):
             return DPSResult(float(scores[j]), 100.0 * (j + 1) / m, j)
     return DPSResult(0.0, 0.0, None)
+
+
+# The clustering starts a new cluster only across a relative gap above its bias (0.2): a
+# reference is at most 0.8x the fastest member of the next slower cluster, 1.25x below it. A
+# tolerance under that gap never lets a sample reach past the gap into a faster cluster.
+MAX_DPS_TOLERANCE = 0.25
+
+
+def check_dps_tolerance(tolerance: float) -> None:
+    if math.isnan(tolerance) or not 0.0 <= tolerance < MAX_DPS_TOLERANCE:
+        raise ValueError(
+            f"dps tolerance must be in [0, {MAX_DPS_TOLERANCE}) (below the clusters' gap), "
+            f"got {tolerance!r}"
+        )
+
+
+def matches(cost: float, reference_cost: float, tolerance: float = 0.0) -> bool:
+    """Does a sample of ``cost`` match (is it as fast as) a cluster reference of
+    ``reference_cost``? EvalPerf's rule is ``cost <= reference_cost``, right for an exact meter
+    (instructions: a sample that is the reference's algorithm counts the same). With a time meter
+    the same code measures a little above or below its reference from run to run, and the rule
+    would hand it the reference's cluster or the next slower one by chance: ``tolerance`` (a
+    share of the reference's cost) is how far above it still counts as a match."""
+    return cost <= reference_cost * (1.0 + tolerance)
 
 
 def cumulative_scores(cluster_sizes: Sequence[int]) -> list[float]:

@@ -17,6 +17,7 @@ from quicksilver.metrics import (
     cumulative_scores,
     dps,
     dps_task_score,
+    matches,
     pass_at_k,
     percentile,
     summarize,
@@ -246,6 +247,28 @@ def test_dps_single_cluster_and_frozen():
     assert dps(6.0, [5.0], [100.0]) == DPSResult(0.0, 0.0, None)
     with pytest.raises(AttributeError):
         dps(5.0, [5.0], [100.0]).dps = 1.0  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("cost", "tolerance", "cluster"),
+    [
+        (54.0, 0.1, 3),  # 8% above the fastest reference: a match within 10%
+        (55.0, 0.1, 3),  # exactly 10% above
+        (55.1, 0.1, 2),  # past it: cluster 2 (reference 100)
+        (54.0, 0.0, 2),  # EvalPerf's exact rule
+        (109.0, 0.1, 2),
+        (111.0, 0.1, 1),
+    ],
+)
+def test_dps_tolerance(cost, tolerance, cluster):
+    assert dps(cost, COSTS, SCORES, tolerance=tolerance).cluster == cluster
+    assert matches(cost, 50.0, tolerance) is (cost <= 50.0 * (1 + tolerance))
+
+
+@pytest.mark.parametrize("tolerance", [-0.01, 0.25, 1.0, math.nan])
+def test_dps_tolerance_outside_the_gap_is_refused(tolerance):
+    with pytest.raises(ValueError, match="below the clusters' gap"):
+        dps(50.0, COSTS, SCORES, tolerance=tolerance)
 
 
 def test_dps_equal_reference_costs_match_the_faster_cluster():

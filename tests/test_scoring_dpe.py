@@ -557,3 +557,50 @@ def test_mixed_dataset_unknown_tasks_and_uneven_sample_counts(tmp_path, monkeypa
     assert (data["dps_tasks"], data["dpe_tasks"]) == (1, 3)
     assert list(data["dps_unscorable"]) == ["dpe-bad-row"]
     assert data["pass_at_1"] == pytest.approx((1 + 1 + 0 + 1) / 4)
+
+
+@pytest.mark.parametrize(
+    ("meter", "tolerance", "clusters", "recorded"),
+    [
+        # the cpu meter's default: up to 10% above a reference still matches it
+        ("cpu", None, [3, 2, 2, 1], 0.1),
+        # EvalPerf's exact rule, asked for with the cpu meter
+        ("cpu", 0.0, [2, 2, 1, 1], 0.0),
+        # icount: exact by default (a sample that is its reference's code counts the same)
+        ("icount", None, [2, 2, 1, 1], 0.0),
+    ],
+)
+def test_dps_match_tolerance_follows_the_meter(
+    tmp_path, monkeypatch, meter, tolerance, clusters, recorded
+):
+    prof = StubProfiler(monkeypatch)
+    costs = [1.05, 1.15, 2.1, 2.3]  # references cost 8, 4, 2, 1 (slowest first)
+    report = score(
+        [dpe_record(STUB_REFS)],
+        samples(**{"sum-of-range": [stub(c) for c in costs]}),
+        meter=meter,
+        sandbox=quick_sandbox(),
+        measure=QUICK,
+        cache=ReferenceCache(tmp_path),
+        workers=2,
+        dps_tolerance=tolerance,
+    )
+    data = report.to_dict()
+    task = by_task(report)["sum-of-range"]
+    assert [s["cluster"] for s in task["samples"]] == clusters
+    assert data["dps_tolerance"] == recorded
+    if meter == "cpu":  # paired: the references were measured beside the samples
+        assert sorted(_cost(j.code) for j in prof.pe_jobs) == sorted([8.0, 4.0, 2.0, 1.0, *costs])
+
+
+def test_dps_tolerance_past_the_clusters_gap_is_refused(tmp_path, monkeypatch):
+    StubProfiler(monkeypatch)
+    with pytest.raises(ValueError, match="below the clusters' gap"):
+        score(
+            [dpe_record(STUB_REFS)],
+            samples(**{"sum-of-range": [stub(1.0)]}),
+            sandbox=quick_sandbox(),
+            measure=QUICK,
+            cache=ReferenceCache(tmp_path),
+            dps_tolerance=0.25,
+        )
