@@ -70,6 +70,18 @@ def run(
         "dps": data.get("dps"),
         "pass_at_1": data.get("pass_at_1"),
         "tasks": len(data.get("tasks", [])),
+        "dps_tolerance": data.get("dps_tolerance"),
+        # each task's figure, to see which tasks move between runs
+        "per_task": {
+            t["task_id"]: {
+                "beyond": t.get("beyond"),
+                "dps": t.get("dps"),
+                "clusters": [x.get("cluster") for x in t.get("samples", [])],
+                "costs": [x.get("pe_cost") or x.get("runtime") for x in t.get("samples", [])],
+                "reference_costs": t.get("reference_costs"),
+            }
+            for t in data.get("tasks", [])
+        },
     }
 
 
@@ -121,6 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{name} {meter} {label}: {row['wall_seconds']:.1f} s, {row['tasks']} tasks, "
             f"Beyond@1 {'-' if b is None else f'{100 * b:.2f}'}, "
             f"DPS {'-' if d is None else f'{d:.2f}'}"
+            + ("" if row.get("dps_tolerance") is None else f" (tolerance {row['dps_tolerance']:g})")
         )
         write_json(args.json, {"machine": m, "results": results, "finished": False})
 
