@@ -21,6 +21,7 @@ import json
 import logging
 import math
 import os
+import statistics
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -332,7 +333,7 @@ class ScoreReport:
 
 
 def _cached_or_profile(
-    items: list[tuple[str, ProfileTask, str]],  # (cache key, task, code)
+    items: list[tuple[str, ProfileTask, str, float]],  # (cache key, task, code, weight)
     cache: ReferenceCache,
     meter: str,
     sandbox: SandboxConfig,
@@ -341,12 +342,12 @@ def _cached_or_profile(
 ) -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     todo: list[Job] = []
-    for key, task, code in items:
+    for key, task, code, weight in items:
         hit = cache.get(key, meter)
         if hit is not None:
             found[key] = hit
         elif key not in {j.key for j in todo}:
-            todo.append(Job(task, code, key))
+            todo.append(Job(task, code, key, weight))
 
     def store(job: Job, res: RunResult) -> None:
         # A timeout may come from a busy machine: profile it again next time.
@@ -527,6 +528,35 @@ DPS_FIRST_CORRECT = 10
 # measured twice in one window agrees within a few percent; 10% covers that, stays well under
 # the 25% the clusters are apart at least, and is recorded in the report.
 DPS_TIME_TOLERANCE = 0.1
+
+
+# With a deterministic meter, a task whose references are expected to cost more than this many
+# native CPU seconds together is profiled one zygote per solution, in parallel (as the builds do:
+# configs/*.yaml, profile.measure.split_above_seconds).
+SPLIT_ABOVE_SECONDS = 5.0
+_SECONDS_PER_UNIT = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
+
+
+def expected_seconds(rec: TaskRecord) -> dict[int, float]:
+    """Each reference's native CPU seconds as the build measured them (solution hash ->
+    seconds), from the row's ``reference_runtimes`` in its ``runtime_unit`` (instructions over
+    the row's measured ``instruction_rate``). Only the order and spread of the scoring work use
+    it (``Job.weight``): heavy tasks first, and split with a deterministic meter. A row without
+    those fields (Mercury's own, a DPE row) gives {}."""
+    extra = rec.model_extra or {}
+    unit = extra.get("runtime_unit")
+    rate = extra.get("instruction_rate")
+    if unit == "instructions":
+        per_unit = 1.0 / float(rate) if rate else None
+    else:
+        per_unit = _SECONDS_PER_UNIT.get(str(unit))
+    if per_unit is None:
+        return {}
+    out: dict[int, float] = {}
+    for run in extra.get("reference_runtimes") or []:
+        if isinstance(run, dict) and run.get("hash") is not None and run.get("runtime"):
+            out[int(run["hash"])] = float(run["runtime"]) * per_unit
+    return out
 
 
 def dps_tolerance_for(measure: MeasureConfig, tolerance: float | None) -> float:
@@ -902,6 +932,8 @@ def score(
         raise ValueError(f"dps_first must be >= 1, got {dps_first}")
     sandbox = sandbox or SandboxConfig()
     measure = (measure or MeasureConfig()).model_copy(update={"meter": meter})
+    if measure.deterministic and measure.split_above_seconds is None:
+        measure = measure.model_copy(update={"split_above_seconds": SPLIT_ABOVE_SECONDS})
     tolerance = dps_tolerance_for(measure, dps_tolerance)
     cache = cache or ReferenceCache()
     window: ReleaseWindow | None = None
@@ -973,20 +1005,26 @@ def score(
     # (a count does not depend on when it was taken); with the cpu meter a task's references and
     # samples are measured together, interleaved in one time window (paired), never cached.
     paired = not measure.deterministic
-    ref_items: list[tuple[str, ProfileTask, str]] = []
+    # weights (the build's native seconds): heavy tasks start first and, with a deterministic
+    # meter, a heavy task's solutions get a zygote each (SPLIT_ABOVE_SECONDS)
+    ref_items: list[tuple[str, ProfileTask, str, float]] = []
     ref_keys: dict[str, list[str]] = {}
+    sample_weight: dict[str, float] = {}
     for key, (rec, _) in mercury.items():
         pt = tasks[key]
         ref_keys[key] = []
-        for sol in rec.solutions:
+        seconds = expected_seconds(rec)
+        weights = [seconds.get(sol.hash, 0.0) for sol in rec.solutions]
+        sample_weight[key] = statistics.median(weights) if weights else 0.0
+        for sol, weight in zip(rec.solutions, weights, strict=True):
             ck = cache.key(sol.solution, pt, meter)
             ref_keys[key].append(ck)
-            ref_items.append((ck, pt, sol.solution))
+            ref_items.append((ck, pt, sol.solution, weight))
     jobs: list[Job] = []
     for key, (_rec, group) in mercury.items():
         for s in sorted(group, key=lambda x: x.index):
-            jobs.append(Job(tasks[key], s.code, f"{key}\0{s.index}"))
-    ref_jobs = [Job(pt, code, ck) for ck, pt, code in ref_items] if paired else []
+            jobs.append(Job(tasks[key], s.code, f"{key}\0{s.index}", sample_weight[key]))
+    ref_jobs = [Job(pt, code, ck, w) for ck, pt, code, w in ref_items] if paired else []
     if paired:
         results: dict[str, RunResult] = _profile_keyed(
             ref_jobs + jobs, meter, sandbox, measure, workers
@@ -994,7 +1032,7 @@ def score(
     else:
         results = _cached_samples(jobs, cache, meter, sandbox, measure, workers)
     if paired:
-        refs = {ck: _summary(results[ck]) for ck, _, _ in ref_items}
+        refs = {ck: _summary(results[ck]) for ck, _, _, _ in ref_items}
     else:
         refs = _cached_or_profile(ref_items, cache, meter, sandbox, measure, workers)
 

@@ -379,3 +379,48 @@ def test_icount_scores_are_identical_on_a_rerun(summary_ranges, tmp_path):
     for x, y in zip(first["reference_runtimes"], fresh["reference_runtimes"], strict=True):
         assert abs(x - y) <= 2_500
     assert abs(a["runtime"] - c["runtime"]) <= 2_500
+
+
+def test_reference_weights_come_from_the_row_and_heavy_icount_tasks_split(
+    summary_ranges, tmp_path, monkeypatch
+):
+    """The build's measured costs order the scoring work (Job.weight, native seconds), and with
+    icount a task heavier than SPLIT_ABOVE_SECONDS gets the builds' per-solution zygotes."""
+    from quicksilver.profiler import RunResult
+
+    hashes = [s.hash for s in summary_ranges.solutions]
+    row = summary_ranges.model_copy(
+        update={
+            "runtime_meter": "icount",
+            "runtime_unit": "instructions",
+            "instruction_rate": 1e9,
+            "reference_runtimes": [
+                {"hash": hashes[0], "runtime": 4e9},  # 4 s natively
+                {"hash": hashes[1], "runtime": 2e9},
+            ],
+        }
+    )
+    assert scoring_mod.expected_seconds(row) == {hashes[0]: 4.0, hashes[1]: 2.0}
+    seen: list[tuple[list[float], MeasureConfig]] = []
+
+    def fake(jobs, **kw):
+        seen.append(([j.weight for j in jobs], kw["measure"]))
+        return [
+            RunResult(j.task.task_id, "passed", "icount", "instructions", "bwrap", runtime=1e6)
+            for j in jobs
+        ]
+
+    monkeypatch.setattr(scoring_mod, "profile_many", fake)
+    group = samples(**{"summary-ranges": [SUMMARY_RANGES_SAMPLE]})
+    score([row], group, sandbox=SANDBOX, measure=MEASURE, cache=ReferenceCache(tmp_path))
+    (sample_w, m1), (ref_w, m2) = seen
+    assert ref_w == [4.0, 2.0]
+    assert sample_w == [3.0]  # the median of its task's references
+    assert m1.split_above_seconds == m2.split_above_seconds == scoring_mod.SPLIT_ABOVE_SECONDS
+    # a row without the build's fields (Mercury's own) weighs nothing
+    assert scoring_mod.expected_seconds(summary_ranges) == {}
+    # the cpu meter never splits (paired): the setting is left as given
+    seen.clear()
+    score([row], group, meter="cpu", sandbox=SANDBOX, measure=MEASURE, cache=ReferenceCache())
+    ((weights, m3),) = seen
+    assert sorted(weights) == [2.0, 3.0, 4.0] and m3.split_above_seconds is None
