@@ -221,7 +221,13 @@ def compare_reports(
     if a.get("meter") != b.get("meter"):
         warnings.append(
             f"the reports used different meters ({a.get('meter')} vs {b.get('meter')}): "
-            "scores relative to re-profiled references still compare, raw costs do not"
+            "raw costs do not compare, and DPS only roughly (a time meter can order two cluster "
+            "references the other way than instruction counts do)"
+        )
+    elif a.get("dps_tolerance") != b.get("dps_tolerance"):
+        warnings.append(
+            f"the reports matched DPS with different tolerances ({a.get('dps_tolerance')} vs "
+            f"{b.get('dps_tolerance')}): a sample just above a reference counts differently"
         )
     machine_a = (a.get("machine") or {}).get("machine_id")
     machine_b = (b.get("machine") or {}).get("machine_id")

@@ -151,6 +151,14 @@ def test_different_machines_or_meters_warn():
     assert "different machines" in cmp.warnings[1]
     empty = compare_reports(report(mercury_row("t", 0.0, 0)), report(mercury_row("t", 0.0, 0)))
     assert empty.common == [] and "nothing to compare" in empty.warnings[-1]
+    # one meter, two DPS match tolerances (score --dps-tolerance)
+    tol = compare_reports(
+        {**A, "dps_tolerance": 0.1}, {**report(*B["tasks"]), "dps_tolerance": 0.0}
+    )
+    assert tol.warnings == [
+        "the reports matched DPS with different tolerances (0.1 vs 0.0): a sample just above a "
+        "reference counts differently"
+    ]
 
 
 def test_reports_written_by_score_compare(tmp_path, monkeypatch):
