@@ -534,8 +534,6 @@ DPS_TIME_TOLERANCE = 0.1
 # native CPU seconds together is profiled one zygote per solution, in parallel (as the builds do:
 # configs/*.yaml, profile.measure.split_above_seconds).
 SPLIT_ABOVE_SECONDS = 5.0
-# the meter a DPE sample's verdict on the test cases runs under (nothing of it is measured)
-VERDICT_METER = "cpu"
 _SECONDS_PER_UNIT = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
 
 
@@ -1085,9 +1083,7 @@ def score(
                 on_sample(ts, sc)
         scored[key] = ts
 
-    # DPE rows. 1. every sample judged on the test cases (verdict only). A verdict measures
-    # nothing, so it runs natively (the cpu meter's sandbox) whatever the meter: under icount
-    # the emulator made it ~10x slower, and it is taken again on every run (not cached).
+    # DPE rows. 1. every sample judged on the test cases (verdict only)
     if dpe:
         verdict_jobs = [
             Job(tasks[key], s.code, f"{key}\0{s.index}")
@@ -1095,12 +1091,7 @@ def score(
             for s in sorted(group, key=lambda x: x.index)
         ]
         verdicts = _profile_keyed(
-            verdict_jobs,
-            VERDICT_METER,
-            sandbox,
-            measure.model_copy(update={"meter": VERDICT_METER}),
-            workers,
-            measure_cost=False,
+            verdict_jobs, meter, sandbox, measure, workers, measure_cost=False
         )
         isolation = next(iter(verdicts.values())).isolation if verdicts else isolation
 

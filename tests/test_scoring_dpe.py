@@ -383,8 +383,6 @@ class StubProfiler:
             if not kw.get("measure_cost", True):
                 self.verdict_jobs.append(job)
                 assert job.task.evaluate_offline != ACCEPT_ANY_EVALUATE
-                # a verdict measures nothing: natively, whatever meter scores the samples
-                assert kw["meter"] == "cpu" and kw["measure"].meter == "cpu"
                 status = "failed" if "wrong" in job.code else "passed"
                 out.append(self.result(job.task, status))
                 continue
