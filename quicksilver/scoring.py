@@ -554,8 +554,12 @@ def expected_seconds(rec: TaskRecord) -> dict[int, float]:
         return {}
     out: dict[int, float] = {}
     for run in extra.get("reference_runtimes") or []:
-        if isinstance(run, dict) and run.get("hash") is not None and run.get("runtime"):
+        if not isinstance(run, dict):
+            continue
+        try:
             out[int(run["hash"])] = float(run["runtime"]) * per_unit
+        except (KeyError, TypeError, ValueError):
+            continue  # a weight only orders work: an unreadable one weighs nothing
     return out
 
 

@@ -417,8 +417,12 @@ def test_reference_weights_come_from_the_row_and_heavy_icount_tasks_split(
     assert ref_w == [4.0, 2.0]
     assert sample_w == [3.0]  # the median of its task's references
     assert m1.split_above_seconds == m2.split_above_seconds == scoring_mod.SPLIT_ABOVE_SECONDS
-    # a row without the build's fields (Mercury's own) weighs nothing
+    # a row without the build's fields (Mercury's own) weighs nothing, nor an unreadable entry
     assert scoring_mod.expected_seconds(summary_ranges) == {}
+    odd = row.model_copy(
+        update={"reference_runtimes": [{"hash": hashes[0], "runtime": "fast"}, {"hash": None}, 3]}
+    )
+    assert scoring_mod.expected_seconds(odd) == {}
     # the cpu meter never splits (paired): the setting is left as given
     seen.clear()
     score([row], group, meter="cpu", sandbox=SANDBOX, measure=MEASURE, cache=ReferenceCache())
