@@ -215,8 +215,14 @@ class InstructionsMeter(Meter):
 
 # ---------------------------------------------------------------------------- icount
 
-QSCOUNT_MAGIC = b"QSCOUNT-v1-MAGIC"
+QSCOUNT_MAGIC = b"QSCOUNT-v2-MAGIC"
 EXEC_REFUSED_EXIT = 121  # the plugin ends a process that calls execve (QS_EXEC_REFUSED)
+MAP_REFUSED_EXIT = 122  # ... or that maps executable memory from a writable place (QS_MAP_REFUSED)
+KERNEL_BYTE_COST = 1
+"""Instructions the icount plugin charges per byte a system call moves (read, write and their
+vector, positional and socket forms, getdents64, getrandom): the emulator does not count what the
+kernel does for the guest, and moving data through the kernel must not be cheaper than moving it
+in Python (about 0.25 instructions per byte under the emulator). docs/sandbox.md."""
 PLUGIN_SOURCE = Path(__file__).resolve().parent / "sandbox" / "meter" / "qscount.c"
 DATA_FILES = ("sandbox/meter/*.c",)  # compiled at run time: part of the stage keys
 INSIDE_PLUGIN = "/qs/meter/qscount.so"
@@ -298,6 +304,9 @@ class IcountMeter(Meter):
     unit = "instructions"
     deterministic = True
     slowdown = 15.0
+    #: extra plugin arguments; ``("exec_maps=allow",)`` turns the plugin's executable-mapping
+    #: guard off, for tests of the host's tampering detection only (qscount.c)
+    plugin_args: tuple[str, ...] = ()
 
     def __init__(self, address: int | None = None) -> None:
         self._address = address
@@ -308,10 +317,16 @@ class IcountMeter(Meter):
         if qemu is None:
             raise MeterError("the icount meter needs qemu-user: apt-get install qemu-user")
         plugin = str(plugin_path()) if weak else INSIDE_PLUGIN
+        args = [f"byte_cost={KERNEL_BYTE_COST}", *self.plugin_args]
+        if weak:
+            # the weak sandbox binds nothing read-only: the guard would refuse the interpreter's
+            # own libraries (and the weak mode contains nothing anyway: docs/sandbox.md)
+            args.append("exec_maps=allow")
         # -seed: the guest's random bytes (AT_RANDOM, getrandom) come from a seeded generator;
         # -B: a fixed guest base, so the guest's memory is laid out the same in every sandbox
         # whatever the host's address randomisation does to the emulator's own mappings
-        return [qemu, "-seed", "1", "-B", GUEST_BASE, "-plugin", plugin, *argv]
+        spec = ",".join([plugin, *dict.fromkeys(args)])
+        return [qemu, "-seed", "1", "-B", GUEST_BASE, "-plugin", spec, *argv]
 
     def binds(self) -> list[tuple[str, str]]:
         return [(str(plugin_path()), INSIDE_PLUGIN)]

@@ -45,7 +45,14 @@ from typing import Any, Literal
 
 from quicksilver.config import MeasureConfig, MeterName, SandboxConfig
 from quicksilver.machine import machine_info
-from quicksilver.meters import EXEC_REFUSED_EXIT, CpuMeter, Meter, MeterError, make_meter
+from quicksilver.meters import (
+    EXEC_REFUSED_EXIT,
+    MAP_REFUSED_EXIT,
+    CpuMeter,
+    Meter,
+    MeterError,
+    make_meter,
+)
 from quicksilver.metrics import time_memory_integral
 from quicksilver.sandbox import isolation as iso
 from quicksilver.sandbox.runtime import wire
@@ -55,6 +62,7 @@ from quicksilver.sandbox.session import (
     Exchange,
     LimitExceeded,
     MemoryTrace,
+    MeterTampering,
     OutputLimitExceeded,
     ProtocolViolation,
     SandboxError,
@@ -272,7 +280,21 @@ def _status_of_exception(exc: SandboxError) -> tuple[Status, str]:
         return "memory", str(exc)
     if isinstance(exc, ProtocolViolation):
         return "error", f"protocol violation: {exc}"
+    if isinstance(exc, MeterTampering):
+        return "error", f"{METER_TAMPERING}: {exc}"
     return "error", str(exc)
+
+
+METER_TAMPERING = "meter-tampering"
+"""How a verdict's error starts when the meter's readings of the solution went backwards (a
+count rewound from inside the process): docs/sandbox.md, "The instruction counter"."""
+
+
+def _unexpected(exc: Exception, task_id: str, what: str) -> str:
+    """A verdict's text for an exception nothing expected while profiling one solution: that
+    solution gets it (with the traceback in the log), and every other solution its own result."""
+    log.error("%s: %s failed unexpectedly", task_id, what, exc_info=exc)
+    return f"profiling failed ({what}): {type(exc).__name__}: {exc}"
 
 
 @dataclass
@@ -528,6 +550,13 @@ class _TaskRunner:
                     "error",
                     "the solution tried to execute another program (refused: it would run "
                     "outside the instruction counter)",
+                )
+            elif end.exit_code == MAP_REFUSED_EXIT and self.meter.name == "icount":
+                status, message = (
+                    "error",
+                    "the solution tried to map executable memory it wrote itself (refused: "
+                    "native code of its own would run inside the emulator, beside the "
+                    "instruction counter)",
                 )
             raise _Verdict(status, message) from exc
         finally:
@@ -856,6 +885,8 @@ class _Profile:
                 if isinstance(exc, ShuttingDown):
                     raise
                 return self._all("error", f"could not start the sandbox: {exc}")
+            except Exception as exc:  # a task's problem is its solutions' verdict, not a crash
+                return self._all("error", _unexpected(exc, self.task.task_id, "the task's setup"))
             for sol in self.solutions:
                 self._verdict(sol)
             if self.measure_cost and not runner.meter.deterministic:
@@ -863,7 +894,12 @@ class _Profile:
         finally:
             runner.close()
         for sol in self.solutions:
-            self._finish(sol)
+            try:
+                self._finish(sol)
+            except Exception as exc:  # one solution never stops the others
+                res = sol.result
+                res.status, res.runtime, res.runtime_ci = "error", None, None
+                res.error = _unexpected(exc, self.task.task_id, "its figures")
         return [s.result for s in self.solutions]
 
     def _all(self, status: Status, message: str) -> list[RunResult]:
@@ -923,6 +959,9 @@ class _Profile:
             raise
         except SandboxError as exc:
             res.status, res.error = _status_of_exception(exc)
+            sol.done = True
+        except Exception as exc:  # one solution never stops the others (docs/sandbox.md)
+            res.status, res.error = "error", _unexpected(exc, self.task.task_id, "the verdict")
             sol.done = True
         if not self.measure_cost or runner.meter.deterministic:
             sol.done = True
@@ -984,6 +1023,11 @@ class _Profile:
                 except SandboxError as exc:
                     status, message = _status_of_exception(exc)
                     res.status, res.error = status, f"pass {rnd + 1}: {message}"
+                    sol.done = True
+                    continue
+                except Exception as exc:  # one solution never stops the others
+                    res.status = "error"
+                    res.error = _unexpected(exc, self.task.task_id, f"pass {rnd + 1}")
                     sol.done = True
                     continue
                 n = len(sol.costs)

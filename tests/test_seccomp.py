@@ -110,6 +110,19 @@ def test_personality_allows_only_query_linux_and_no_aslr(arch: sc.Arch) -> None:
         assert decide(arch, "personality", bad) == EPERM, hex(bad)
 
 
+def test_fcntl_is_refused_only_to_grow_a_pipe(arch: sc.Arch) -> None:
+    """A pipe's buffer holds memory no process map shows: it stays at its default size."""
+    assert decide(arch, "fcntl", 5, sc.F_SETPIPE_SZ, 1 << 20) == EPERM
+    for cmd in (0, 1, 2, 3, 4, 1030, 1032):  # F_DUPFD ... F_SETFL, F_DUPFD_CLOEXEC, F_GETPIPE_SZ
+        assert decide(arch, "fcntl", 5, cmd, 0) == ALLOW, cmd
+
+
+def test_memory_and_kernel_work_calls_are_refused(arch: sc.Arch) -> None:
+    for name in ("memfd_create", "shmget", "msgget", "mq_open", "socket", "socketpair",
+                 "splice", "tee", "vmsplice", "sendfile", "copy_file_range", "io_setup"):  # fmt: skip
+        assert decide(arch, name, 0, 0, 0) == EPERM, name
+
+
 def test_other_abis_are_refused() -> None:
     x86 = sc.ARCHES["x86_64"]
     program = sc.build(x86)

@@ -5,7 +5,11 @@ everything a solution could use to leave or reshape its sandbox: new namespaces 
 ``setns``, ``clone`` with a ``CLONE_NEW*`` flag), mounts (``mount``, ``umount2``, ``pivot_root``,
 ``chroot``, the new mount API), another process's memory (``ptrace``, ``process_vm_*``,
 ``pidfd_getfd``, ``kcmp``), kernel attack surface (``bpf``, ``perf_event_open``, keyrings,
-``userfaultfd``, ``io_uring``) and machine administration (modules, ``kexec``, ``reboot``, swap).
+``userfaultfd``, ``io_uring``) and machine administration (modules, ``kexec``, ``reboot``, swap);
+and what would let it hold memory where no process map shows it (memfds, System V shared memory
+and message queues, POSIX message queues, sockets, ``fcntl(F_SETPIPE_SZ)``) or make the kernel do
+work the icount meter cannot see (``splice``, ``tee``, ``vmsplice``, ``sendfile``,
+``copy_file_range``, kernel AIO).
 ``clone3`` fails with ``ENOSYS``: its flags sit behind a pointer the filter cannot read, and libc
 then falls back to ``clone``, whose flags it can. ``personality`` is allowed only for the query
 (``0xffffffff``), ``PER_LINUX`` and ``ADDR_NO_RANDOMIZE`` (``setarch -R`` for the callgrind meter).
@@ -39,6 +43,7 @@ SECCOMP_RET_ALLOW = 0x7FFF0000
 OFF_NR = 0
 OFF_ARCH = 4
 OFF_ARG0_LOW = 16  # the low 32 bits of args[0] on a little-endian machine
+OFF_ARG1_LOW = 24  # the low 32 bits of args[1]
 
 # linux/filter.h (classic BPF)
 BPF_LD_W_ABS = 0x00 | 0x00 | 0x20
@@ -123,7 +128,33 @@ DENIED = (
     "iopl",
     "ioperm",
     "uselib",
+    # memory held through descriptors, where no process map shows it (docs/sandbox.md, "Memory
+    # held outside the process's map"): memfds, System V shared memory and message queues,
+    # POSIX message queues, sockets (their buffers; the network namespace has no interface
+    # anyway). Pipes stay (the harness speaks over them) at their default size: F_SETPIPE_SZ
+    # is refused below.
+    "memfd_create",
+    "memfd_secret",
+    "shmget",
+    "shmat",
+    "msgget",
+    "msgsnd",
+    "mq_open",
+    "mq_timedsend",
+    "socket",
+    "socketpair",
+    # work the kernel does for the process, which the icount meter cannot see: zero-copy data
+    # movement and kernel AIO (read and write are charged per byte by the icount plugin instead)
+    "splice",
+    "tee",
+    "vmsplice",
+    "sendfile",
+    "copy_file_range",
+    "io_setup",
+    "io_submit",
 )
+
+F_SETPIPE_SZ = 1031  # fcntl(2): a pipe's buffer could grow to /proc/sys/fs/pipe-max-size (1 MiB)
 
 # From the kernel's unistd tables (x86_64: arch/x86/entry/syscalls/syscall_64.tbl; aarch64:
 # include/uapi/asm-generic/unistd.h).
@@ -176,6 +207,24 @@ _X86_64 = {
     "iopl": 172,
     "ioperm": 173,
     "uselib": 134,
+    "fcntl": 72,
+    "memfd_create": 319,
+    "memfd_secret": 447,
+    "shmget": 29,
+    "shmat": 30,
+    "msgget": 68,
+    "msgsnd": 69,
+    "mq_open": 240,
+    "mq_timedsend": 242,
+    "socket": 41,
+    "socketpair": 53,
+    "splice": 275,
+    "tee": 276,
+    "vmsplice": 278,
+    "sendfile": 40,
+    "copy_file_range": 326,
+    "io_setup": 206,
+    "io_submit": 209,
 }
 _AARCH64 = {
     "unshare": 97,
@@ -222,6 +271,24 @@ _AARCH64 = {
     "acct": 89,
     "quotactl": 60,
     "quotactl_fd": 443,
+    "fcntl": 25,
+    "memfd_create": 279,
+    "memfd_secret": 447,
+    "shmget": 194,
+    "shmat": 196,
+    "msgget": 186,
+    "msgsnd": 189,
+    "mq_open": 180,
+    "mq_timedsend": 182,
+    "socket": 198,
+    "socketpair": 199,
+    "splice": 76,
+    "tee": 77,
+    "vmsplice": 75,
+    "sendfile": 71,
+    "copy_file_range": 285,
+    "io_setup": 0,
+    "io_submit": 2,
 }
 
 
@@ -310,6 +377,7 @@ def build(arch: Arch) -> bytes:
         _Insn(BPF_JEQ_K, calls["clone"], "clone", 0),
         _Insn(BPF_JEQ_K, calls["clone3"], "enosys", 0),
         _Insn(BPF_JEQ_K, calls["personality"], "personality", 0),
+        _Insn(BPF_JEQ_K, calls["fcntl"], "fcntl", 0),
     ]
     items += [_Insn(BPF_JEQ_K, calls[name], "eperm", 0) for name in DENIED if name in calls]
     items += [
@@ -317,6 +385,9 @@ def build(arch: Arch) -> bytes:
         "clone",
         _ld(OFF_ARG0_LOW),
         _Insn(BPF_JSET_K, CLONE_NEW_ANY, "eperm", "allow"),
+        "fcntl",
+        _ld(OFF_ARG1_LOW),
+        _Insn(BPF_JEQ_K, F_SETPIPE_SZ, "eperm", "allow"),
         "personality",
         _ld(OFF_ARG0_LOW),
         *(_Insn(BPF_JEQ_K, value, "allow", 0) for value in ALLOWED_PERSONALITIES),

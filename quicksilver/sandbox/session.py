@@ -144,6 +144,13 @@ class OutputLimitExceeded(SandboxError):
     """
 
 
+class MeterTampering(SandboxError):
+    """The meter's readings of a process went backwards: a count or a clock that only grows
+    was found lower than before (between commands, within a command's sampled trace, or across
+    a command). Nothing honest does that; the process is killed and the verdict is
+    ``meter-tampering`` (docs/sandbox.md, "The instruction counter")."""
+
+
 class ShuttingDown(SandboxError):
     """The process is stopping (SIGTERM / SIGINT): no new sandbox starts, running ones die."""
 
@@ -190,8 +197,12 @@ class MemoryTrace:
     rss: list[int] = field(default_factory=list)
     marks: list[int] = field(default_factory=list)
     wall_s: float = 0.0
+    # the first reading whose clock was below the one before it (a count rewound mid-command)
+    backwards_at: int | None = None
 
     def add(self, clock: int, rss: int, mark: int) -> None:
+        if self.clock and clock < self.clock[-1] and self.backwards_at is None:
+            self.backwards_at = len(self.clock)
         self.clock.append(clock)
         self.rss.append(rss)
         self.marks.append(max(mark, self.marks[-1]) if self.marks else mark)
@@ -579,6 +590,12 @@ class SandboxSession:
             cpu_before = ep.cpu()
         except (MeterError, OSError) as exc:
             raise self._gone(f"the process vanished before the command ({exc})") from exc
+        if before < ep.last_reading:
+            self._kill_endpoint(ep)
+            raise MeterTampering(
+                f"the {ep.meter.name} reading went backwards between commands, from "
+                f"{ep.last_reading} to {before}, before {op!r}"
+            )
         idle = before - ep.last_reading
         rss_before = self._memory_before(ep)
         sampler = None
@@ -605,6 +622,7 @@ class SandboxSession:
         finally:
             if sampler is not None:
                 trace = sampler.stop()
+        sampled_rewind = trace.backwards_at if trace is not None else None
         ep.last_reading = after
         peak = None
         if ep.memory is not None and op != "exit" and rss_before is not None:
@@ -615,6 +633,18 @@ class SandboxSession:
             else:
                 trace = None
                 peak = ep.memory.peak()
+        rewound = trace.backwards_at if trace is not None else sampled_rewind
+        if after < before or rewound is not None:
+            # A count only grows; one found lower than an earlier reading was written back by
+            # the process (docs/sandbox.md, "The instruction counter"). A rewind that ends above
+            # the command's first reading is still caught when a sample in between saw more.
+            self._kill_endpoint(ep)
+            where = (
+                f"from {before} to {after} across the command"
+                if after < before
+                else f"within the command (reading {rewound} of its sampled trace)"
+            )
+            raise MeterTampering(f"the {ep.meter.name} reading went backwards {where} ({op!r})")
         ex = Exchange(
             reply=reply,
             cost=after - before,
