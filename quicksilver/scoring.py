@@ -33,7 +33,7 @@ from typing import Any, cast
 from quicksilver import __version__
 from quicksilver.config import MeasureConfig, MeterName, SandboxConfig
 from quicksilver.dpe.select import ACCEPT_ANY
-from quicksilver.dpe.select import pe_profile_task as _pe_task
+from quicksilver.dpe.select import pe_cost_task as _pe_task
 from quicksilver.fsutil import write_text_atomic
 from quicksilver.machine import machine_info
 from quicksilver.metrics import (
