@@ -134,6 +134,7 @@ def _row(**over):
         "test_cases": json.dumps([{"input": [1], "expected": 1}]),
         "convert_offline": "def convert_offline(case):\n    return case\n",
         "evaluate_offline": "def evaluate_offline(i, o, e):\n    return o == e\n",
+        "pe_expected": json.dumps([5]),
         "solutions": [],
         "source": "bundled",
         "snapshot_sha256": "0" * 64,
@@ -154,6 +155,7 @@ def _row(**over):
         "pe_input_pattern": "k=sqrt",
         "pe_input_pattern_gain": 4.3,
         "pe_input_search": '{"seed": 20260501, "label": "k=sqrt"}',
+        "pe_expected_vote": '{"agree": 2, "disagree": [], "rule": "unanimous", "voters": 2}',
         "reference_hashes": [1, 2],
         "reference_costs": [2.0, 1.0],
         "reference_peak_memory": [1 << 20, None],
@@ -220,6 +222,11 @@ def test_a_valid_row_passes_and_matches_the_features():
         ({"pe_generator_path": "magic"}, "pe_generator_path", "offline or llm"),
         ({"pe_input_search": "[1]"}, "pe_input_search", "JSON object or null"),
         ({"pe_input_search": "{x"}, "pe_input_search", "not valid JSON"),
+        ({"pe_expected": "[5, 6]"}, "pe_expected", "one answer per pe_input call"),
+        ({"pe_expected": "5"}, "pe_expected", "one answer per pe_input call"),
+        ({"pe_expected": "null"}, "pe_expected", "one answer per pe_input call"),
+        ({"pe_expected": "[5"}, "pe_expected", "not valid JSON"),
+        ({"pe_expected_vote": "{}"}, "pe_expected_vote", "the rule that decided"),
     ],
 )
 def test_bad_rows_name_the_field(over, field, fragment):
