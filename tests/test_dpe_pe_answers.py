@@ -202,10 +202,11 @@ def test_the_tasks_own_comparison_judges_and_a_split_vote_drops_the_task():
 
     (task_row,) = [r for r in by_reason(done.rejects, "ambiguous-pe-answer") if "code" not in r]
     assert task_row["slug"] == "split"
-    assert (
-        "the judge accepts the most common one (2 gave it exactly) for 2 of 4"
-        in (task_row["detail"])
+    assert task_row["detail"].startswith(
+        "split: the solutions do not agree on the performance input's answer: the judge accepts "
+        "the most common one (2 gave it exactly) from 2 of 4, the other answers come from 2: "
     )
+    assert "first rejected: case 0: wrong answer: got 400, expected 79800" in task_row["detail"]
     assert "neither a majority nor a clear plurality" in task_row["detail"]
     assert task_row["answer_vote"]["rule"] == "undecided"
     lost = [r for r in by_reason(done.rejects, "ambiguous-pe-answer") if "code" in r]

@@ -180,10 +180,11 @@ def _judged(
             record,
             "ambiguous-pe-answer",
             f"{record.slug}: the solutions do not agree on the performance input's answer: the "
-            f"judge accepts the most common one ({smp.expected_support} gave it exactly) for "
-            f"{decision.agree} of {decision.voters}, the others split {decision.disagree}: "
-            f"neither a majority nor a clear plurality (at least {min_support} and {margin:g}x "
-            f"the next answer); first rejected: {example}",
+            f"judge accepts the most common one ({smp.expected_support} gave it exactly) from "
+            f"{decision.agree} of {decision.voters}, the other answers come from "
+            f"{' + '.join(map(str, decision.disagree))}: neither a majority nor a clear "
+            f"plurality (at least {min_support} and {margin:g}x the next answer); first "
+            f"rejected: {example}",
             lost=answered,
             answer_vote=decision.to_dict(),
         )
