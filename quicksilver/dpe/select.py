@@ -15,6 +15,12 @@ A task is kept when (thresholds in ``SelectionSection``; each drop is recorded w
 The clustering is :func:`quicksilver.clustering.adaptive_clusters` on the solutions' costs (the
 median over rounds: the statistic the scorer compares; EvalPerf's mean of instruction counts),
 with one bias everywhere and ``w`` = the paper's 10,000 instructions in the meter's unit.
+
+The profiler's tasks on the performance input: :func:`pe_profile_task` judges every answer
+against the accepted one (the build's pe_profile stage and scoring: every cost that is published
+or scored), :func:`pe_cost_task` judges none (costing candidate inputs, whose choice is judged
+later), :func:`pe_answers_task` keeps trusted code's answers (scoring a row without
+``pe_expected``).
 """
 
 from __future__ import annotations
