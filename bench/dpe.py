@@ -28,7 +28,7 @@ snapshot solutions, exact duplicates dropped, the first one being the reference)
    stages: a solution is "valid" here when it does not raise; solutions that raise on every
    candidate tried are dropped and listed (wrong answers that do not raise stay: the bench does
    not check answers). Each remaining solution is profiled with
-   :func:`quicksilver.profiler.profile_solution` on :func:`quicksilver.dpe.select.pe_profile_task`:
+   :func:`quicksilver.profiler.profile_solution` on :func:`quicksilver.dpe.select.pe_cost_task`:
 
    - ``ours``: the DPE build's measure settings (7-10 rounds, 50 ms windows, CI target 2%,
      20 s budget) and :func:`quicksilver.dpe.select.figures` with 2 warm-up rounds (cost = median
@@ -74,7 +74,7 @@ from quicksilver.dpe.sampling import (
     sample_generator,
 )
 from quicksilver.dpe.sas import offline_sas
-from quicksilver.dpe.select import figures, p99, pe_profile_task
+from quicksilver.dpe.select import figures, p99, pe_cost_task
 from quicksilver.pipeline.records import Solution, Task
 from quicksilver.pipeline.runner import apply
 from quicksilver.profiler import ProfileTask, profile_solution
@@ -463,7 +463,7 @@ def run_task(
     out.chosen = {**c.to_dict(), "tried": len(choice.tried)}
     out.finish_costs = dict(choice.costs)
     out.profiled = [k for k in codes if k in choice.costs]
-    ptask = pe_profile_task(
+    ptask = pe_cost_task(
         slug,
         target.entry_point,
         [c.args],

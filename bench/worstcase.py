@@ -51,7 +51,7 @@ from quicksilver.dpe.sampling import (
     sample_generator,
 )
 from quicksilver.dpe.sas import offline_sas
-from quicksilver.dpe.select import pe_profile_task
+from quicksilver.dpe.select import pe_cost_task
 from quicksilver.dpe.worstcase import search_worst_case, separation_for
 from quicksilver.pipeline.records import Solution, Task
 from quicksilver.pipeline.runner import apply
@@ -183,7 +183,7 @@ def run_side(
         side.why = f"no common input: {str(reason)[:80]}"
         return side
     side.scale, side.input_bytes = cand.scale, cand.input_bytes
-    ptask = pe_profile_task(
+    ptask = pe_cost_task(
         slug, target.entry_point, [cand.args], convert_offline=target.convert_offline
     )
     measure = MeasureConfig(meter="icount", min_rounds=1, max_rounds=1)

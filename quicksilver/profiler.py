@@ -244,6 +244,10 @@ class RunResult:
     tmu: float | None = None
     tmu_samples: int | None = None
     tmu_interval_ms: float | None = None
+    # only when asked (``keep_outputs``) and the solution passed: per case, the answer and the
+    # arguments after the call as the judge saw them, as plain data (trees and linked lists as
+    # their LeetCode lists; ``inputs_after`` None when evaluate_offline does not read them)
+    outputs: list[dict[str, Any]] | None = None
 
     @property
     def passed(self) -> bool:
@@ -814,6 +818,15 @@ def _largest_bytes(values: Sequence[int | None]) -> int | None:
     return max(v for v in values if v is not None)
 
 
+def _plain_outputs(item: dict[str, Any]) -> dict[str, Any]:
+    """A judged item's answer and post-call arguments as plain data (``RunResult.outputs``)."""
+    after = item["inputs_after"]
+    return {
+        "output": wire.to_plain(item["output"]),
+        "inputs_after": None if after is None else wire.to_plain(after),
+    }
+
+
 def _wrong_answer(item: dict[str, Any], i: int) -> str:
     got = json.dumps(wire.to_plain(item["output"]))[:200]
     want = json.dumps(wire.to_plain(item["expected"]))[:200]
@@ -837,10 +850,12 @@ class _Profile:
         measure: MeasureConfig,
         isolation: iso.Isolation,
         measure_cost: bool,
+        keep_outputs: bool = False,
     ) -> None:
         self.task = task
         self.measure = measure
         self.measure_cost = measure_cost
+        self.keep_outputs = keep_outputs
         self.runner = _TaskRunner(task, meter, sandbox, measure, isolation)
         m = self.runner.meter
         mid = str(machine_info()["machine_id"])
@@ -931,6 +946,8 @@ class _Profile:
                     raise _Verdict("failed", _wrong_answer(first.items[i], i), i)
             res.status = "passed"
             sol.items = first.items
+            if self.keep_outputs:
+                res.outputs = [_plain_outputs(item) for item in first.items]
             if self.measure_cost and self.task.cases:
                 sol.honest, sol.honest_memory = runner.honest_reports(first.items)
                 sol.tmu = _pass_tmu(
@@ -1148,8 +1165,10 @@ def profile_solution(
     measure: MeasureConfig | None = None,
     isolation: iso.Isolation | None = None,
     measure_cost: bool = True,
+    keep_outputs: bool = False,
 ) -> RunResult:
-    """Judge ``code`` on ``task`` and, if it passes, measure its cost."""
+    """Judge ``code`` on ``task`` and, if it passes, measure its cost (``keep_outputs``: see
+    :func:`profile_many`)."""
     return profile_many(
         [Job(task, code)],
         meter=meter,
@@ -1157,6 +1176,7 @@ def profile_solution(
         measure=measure,
         isolation=isolation,
         measure_cost=measure_cost,
+        keep_outputs=keep_outputs,
         workers=1,
     )[0]
 
@@ -1201,11 +1221,17 @@ def profile_many(
     on_result: Callable[[Job, RunResult], None] | None = None,
     measure_cost: bool = True,
     isolation: iso.Isolation | None = None,
+    keep_outputs: bool = False,
 ) -> list[RunResult]:
     """Profile solutions; the solutions of one task share one zygote and are measured
     interleaved (paired), or, with a deterministic meter and ``solutions_per_zygote``, a few
     zygotes. Zygotes run in parallel, one per worker (one per core by default), heaviest first
-    (``Job.weight``)."""
+    (``Job.weight``).
+
+    ``keep_outputs``: a passing solution's result also carries what its verdict pass answered
+    (:attr:`RunResult.outputs`), for a caller that takes trusted code's answers as the expected
+    ones (DPE scoring, on a row without them). Off by default: answers can be as large as the
+    inputs."""
     sandbox = sandbox or SandboxConfig()
     measure = measure or MeasureConfig()
     if meter is not None:
@@ -1225,6 +1251,7 @@ def profile_many(
             measure=measure,
             isolation=isolation,
             measure_cost=measure_cost,
+            keep_outputs=keep_outputs,
         )
         for i, res in zip(indices, profile.run(), strict=True):
             with lock:

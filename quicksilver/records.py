@@ -140,6 +140,9 @@ class TaskRecord(BaseModel):
     task_id: str | None = None
     reference: list[str] | None = None
     pe_input: str | None = None
+    # the accepted answer on each ``pe_input`` call (a JSON list, like ``pe_input``), which a
+    # sample's answers there are judged against; None in EvalPerf's rows and older builds
+    pe_expected: str | None = None
     scores: list[float] | None = None
     provenance: dict[str, Any] | None = None
     # When the question was released (YYYY-MM-DD) and how that is known; rows written before

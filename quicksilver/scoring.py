@@ -9,7 +9,10 @@ A DPE row (``reference``, ``scores`` and ``pe_input`` all set) is scored as Eval
 docs/metrics.md, "DPE scoring"): every sample is judged on the test cases; each correct sample is
 profiled on the performance-exercising input; the cluster references are profiled on that same
 input on this machine, lazily, scanning from the fastest cluster only as far as a sample's cost
-requires. A reference that fails is retried once with longer limits, then skipped.
+requires. A reference that fails is retried once with longer limits, then skipped. Unlike
+EvalPerf, the answers on the performance input are judged too, by the task's ``evaluate_offline``
+in the profiler's judge: against the row's ``pe_expected``, or, for a row without it, against the
+answer the cluster references agree on; a wrong answer scores 0.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from typing import Any, cast
 
 from quicksilver import __version__
 from quicksilver.config import MeasureConfig, MeterName, SandboxConfig
-from quicksilver.dpe.select import ACCEPT_ANY
+from quicksilver.dpe.select import pe_answers_task
 from quicksilver.dpe.select import pe_profile_task as _pe_task
 from quicksilver.fsutil import write_text_atomic
 from quicksilver.machine import machine_info
@@ -195,6 +198,11 @@ class TaskScore:
     # the canonical solution's (the row's first) TMU, which NTMU divides by, and its readings
     reference_tmu: float | None = None
     reference_tmu_samples: int | None = None
+    # DPE rows: where the expected answer on the performance input came from ("dataset": the
+    # row's pe_expected; "references": the answer the cluster references agree on; None: not
+    # established, ``dps_error`` says why) and how
+    pe_expected_source: str | None = None
+    pe_expected_detail: str | None = None
 
 
 @dataclass(frozen=True)
@@ -324,6 +332,8 @@ class ScoreReport:
                     "n_correct": t.n_correct,
                     "reference_costs": t.reference_costs,
                     "reference_status": t.reference_status,
+                    "pe_expected_source": t.pe_expected_source,
+                    "pe_expected_detail": t.pe_expected_detail,
                     "dps_error": t.dps_error,
                     "samples": [vars(x) for x in t.samples],
                 }
@@ -580,8 +590,6 @@ PE_MIN_ROUNDS = 3
 RETRY_FACTOR = 4.0
 """A failed reference profile is retried once with the CPU and wall limits times this."""
 
-ACCEPT_ANY_EVALUATE = ACCEPT_ANY  # the build's own (quicksilver.dpe.select)
-
 # Statuses that depend on the limits or the machine's load: a reference is profiled again next
 # time instead of being cached as broken.
 _UNCACHED_STATUSES = frozenset({"timeout", "memory"})
@@ -590,6 +598,20 @@ _UNCACHED_STATUSES = frozenset({"timeout", "memory"})
 def is_dpe_record(rec: TaskRecord) -> bool:
     """A row carries EvalPerf's fields: cluster references, their scores and a pe input."""
     return rec.reference is not None and rec.scores is not None and rec.pe_input is not None
+
+
+def _stored_expected(rec: TaskRecord, calls: int) -> list[Any] | None:
+    """The row's ``pe_expected``: one accepted answer per ``pe_input`` call; None when the row
+    has none (EvalPerf's release, older builds)."""
+    if rec.pe_expected is None:
+        return None
+    try:
+        data = json.loads(rec.pe_expected)
+    except ValueError as exc:
+        raise ValueError(f"'pe_expected' is not valid JSON: {exc}") from exc
+    if not isinstance(data, list) or len(data) != calls:
+        raise ValueError(f"'pe_expected' must be a JSON list of {calls} answer(s), one per call")
+    return data
 
 
 def _pe_inputs(rec: TaskRecord) -> list[list[Any]]:
@@ -621,23 +643,233 @@ def dpe_problem(rec: TaskRecord) -> str | None:
         if i and value < scores[i - 1]:
             return f"'scores' must be non-decreasing (slowest cluster first), #{i} < #{i - 1}"
     try:
-        _pe_inputs(rec)
+        _stored_expected(rec, len(_pe_inputs(rec)))
     except ValueError as exc:
         return str(exc)
     return None
 
 
-def pe_profile_task(rec: TaskRecord) -> ProfileTask:
-    """The task on its performance-exercising input: one case per call, any answer accepted
-    (the same task the DPE build profiled its references on)."""
+def pe_profile_task(rec: TaskRecord, expected: Sequence[Any]) -> ProfileTask:
+    """The task on its performance-exercising input: one case per call, each answer judged
+    against ``expected`` (one answer per call) by the row's ``evaluate_offline``, as on the test
+    cases (the task the DPE build profiled its references on)."""
     return _pe_task(
         rec.task_key,
         rec.entry_point,
         [list(args) for args in _pe_inputs(rec)],
+        expected=expected,
         convert_offline=rec.effective_convert_offline(),
+        evaluate_offline=rec.effective_evaluate_offline(),
         kind=rec.task_kind or "class",
         difficulty=rec.difficulty or None,
     )
+
+
+@dataclass(frozen=True)
+class PEExpected:
+    """The expected answers on a DPE task's performance input, or why there are none.
+
+    ``source``: "dataset" (the row's ``pe_expected``) or "references" (the answer the cluster
+    references agree on, for a row without it); ``detail`` says how it was obtained;
+    ``problem`` (answers None) why the samples' answers there cannot be judged."""
+
+    answers: list[Any] | None
+    source: str | None
+    detail: str
+    problem: str | None = None
+
+    def wrong(self, error: str | None) -> str:
+        """A sample's wrong answer on the input, for its ``pe_error``."""
+        whose = (
+            "the dataset's accepted answer, pe_expected"
+            if self.source == "dataset"
+            else "the answer the cluster references agree on"
+        )
+        return f"wrong answer on the performance input: {_got_expected(error)} (expected: {whose})"
+
+
+def _got_expected(error: str | None) -> str:
+    """The profiler's "case 0: wrong answer: got ..., expected ..." without the repetition."""
+    return str(error).replace(": wrong answer: ", ": ", 1)
+
+
+def _in_place_argument(rec: TaskRecord) -> int | None:
+    """The argument that holds an in-place task's answer, as its test cases show: the only one
+    whose value has the expected answer's shape (its type; a list's length) in every case.
+    None when no single argument does."""
+    cases = rec.cases()
+    if not cases:
+        return None
+
+    def same_shape(a: Any, b: Any) -> bool:
+        if isinstance(a, list) and isinstance(b, list):
+            return len(a) == len(b)
+        return type(a) is type(b)
+
+    n = min(len(c.inputs) for c in cases)
+    fits = [k for k in range(n) if all(same_shape(c.inputs[k], c.expected) for c in cases)]
+    return fits[0] if len(fits) == 1 else None
+
+
+def _answers_of(rec: TaskRecord, outputs: list[dict[str, Any]]) -> list[Any]:
+    """A reference's answers, one per call, from what its passing run returned
+    (:attr:`RunResult.outputs`): the return value, or for an in-place task (None returned, where
+    the test cases expect a value) the argument that holds the answer. ValueError when that
+    argument cannot be told."""
+    answers = []
+    for out in outputs:
+        if out["output"] is not None or all(c.expected is None for c in rec.cases()):
+            answers.append(out["output"])
+            continue
+        k = _in_place_argument(rec)
+        after = out["inputs_after"]
+        if k is None or not isinstance(after, list) or k >= len(after):
+            raise ValueError(
+                "the references return None on the performance input, where the test cases "
+                "expect a value, and the test cases do not show which argument holds an "
+                "in-place answer"
+            )
+        answers.append(after[k])
+    return answers
+
+
+def pe_expected_answers(
+    records: Mapping[str, TaskRecord],
+    *,
+    sandbox: SandboxConfig,
+    workers: int | None = None,
+) -> dict[str, PEExpected]:
+    """The expected answers on each DPE row's performance input (rows :func:`dpe_problem` finds
+    nothing wrong with): the row's ``pe_expected``; for a row without it, the answer of its
+    fastest cluster reference that answers, which every other reference that answers must be
+    judged to give too (by the row's ``evaluate_offline``, in the profiler's judge). References
+    that disagree leave the task without an expected answer: judging against one of them would
+    be arbitrary.
+
+    The references run natively (the cpu meter), one verdict pass each, nothing measured: their
+    answers, not their costs, are wanted here; the first one's outputs are kept
+    (:func:`quicksilver.profiler.profile_many`'s ``keep_outputs``)."""
+    out: dict[str, PEExpected] = {}
+    todo: dict[str, TaskRecord] = {}
+    for key, rec in records.items():
+        stored = _stored_expected(rec, len(_pe_inputs(rec)))
+        if stored is None:
+            todo[key] = rec
+        else:
+            out[key] = PEExpected(stored, "dataset", "the row's pe_expected")
+    if todo:
+        first = _first_reference_answers(todo, sandbox, workers)
+        checks: list[Job] = []
+        for key, rec in todo.items():
+            found = first[key]
+            if isinstance(found, str):
+                out[key] = PEExpected(None, None, "", found)
+                continue
+            j, answers = found
+            task = pe_profile_task(rec, answers)
+            refs = rec.reference or []
+            checks += [Job(task, code, f"{key}\0{i}") for i, code in enumerate(refs) if i != j]
+        native = MeasureConfig(meter="cpu")
+        judged = _profile_keyed(checks, "cpu", sandbox, native, workers, measure_cost=False)
+        for key, rec in todo.items():
+            found = first[key]
+            if not isinstance(found, str):
+                out[key] = _agreement(key, rec, *found, judged)
+    for key, e in out.items():
+        if e.problem:
+            log.warning("%s: the performance input's answers cannot be judged: %s", key, e.problem)
+        elif e.source == "references":
+            log.info("%s: expected answer on the performance input: %s", key, e.detail)
+    return out
+
+
+def _first_reference_answers(
+    todo: Mapping[str, TaskRecord], sandbox: SandboxConfig, workers: int | None
+) -> dict[str, tuple[int, list[Any]] | str]:
+    """Per task, (cluster index, answers) of its fastest reference that answers on the input,
+    or why none does (a string)."""
+    found: dict[str, tuple[int, list[Any]] | str] = {}
+    failures: dict[str, list[str]] = {key: [] for key in todo}
+    nxt = {key: len(rec.reference or []) - 1 for key, rec in todo.items()}
+    tasks = {
+        key: pe_answers_task(
+            rec.task_key,
+            rec.entry_point,
+            [list(args) for args in _pe_inputs(rec)],
+            convert_offline=rec.effective_convert_offline(),
+            kind=rec.task_kind or "class",
+        )
+        for key, rec in todo.items()
+    }
+    while True:
+        jobs = [
+            Job(tasks[key], (todo[key].reference or [])[nxt[key]], key)
+            for key in todo
+            if key not in found and nxt[key] >= 0
+        ]
+        if not jobs:
+            break
+        results = profile_many(
+            jobs,
+            meter="cpu",
+            sandbox=sandbox,
+            measure=MeasureConfig(meter="cpu"),
+            workers=workers,
+            measure_cost=False,
+            keep_outputs=True,
+        )
+        for job, res in zip(jobs, results, strict=True):
+            key, j = job.key, nxt[job.key]
+            m = len(todo[key].reference or [])
+            if res.passed and res.outputs is not None:
+                try:
+                    found[key] = (j, _answers_of(todo[key], res.outputs))
+                except ValueError as exc:
+                    found[key] = str(exc)
+            else:
+                failures[key].append(f"cluster {j} of {m}: {res.status}: {res.error}")
+            nxt[key] -= 1
+    for key in todo:
+        if key not in found:
+            why = "; ".join(failures[key])
+            found[key] = f"no cluster reference answers on the performance input ({why})"
+    return found
+
+
+def _agreement(
+    key: str, rec: TaskRecord, j: int, answers: list[Any], judged: Mapping[str, RunResult]
+) -> PEExpected:
+    """Cluster ``j``'s answers, when no other reference that answers is judged to differ."""
+    m = len(rec.reference or [])
+    agree: list[int] = []
+    silent: list[int] = []
+    differ: list[str] = []
+    for i in range(m):
+        if i == j:
+            continue
+        res = judged[f"{key}\0{i}"]
+        if res.passed:
+            agree.append(i)
+        elif res.status == "failed":
+            differ.append(f"cluster {i}: {_got_expected(res.error)}")
+        else:
+            silent.append(i)
+    if differ:
+        return PEExpected(
+            None,
+            None,
+            "",
+            f"the cluster references disagree on the performance input: judged against cluster "
+            f"{j}'s answer (0 = slowest of {m}), {'; '.join(differ)}; the samples' answers there "
+            "are not judged against an arbitrary one of them",
+        )
+    detail = (
+        f"the answer of cluster {j}'s reference (0 = slowest of {m}), which the row's "
+        f"evaluate_offline accepts from the {len(agree)} other reference(s) that answer"
+    )
+    if silent:
+        detail += f" ({len(silent)} gave none: clusters {', '.join(map(str, silent))})"
+    return PEExpected(answers, "references", detail)
 
 
 def _profile_keyed(
@@ -718,7 +950,7 @@ class _ReferenceProfiler:
     def _profile(self, key: str, task: ProfileTask, code: str) -> dict[str, Any]:
         res = profile_solution(task, code, sandbox=self.sandbox, measure=self.measure)
         first_error: str | None = None
-        if not res.passed:
+        if not res.passed and res.status != "failed":  # a wrong answer is no limit's doing
             first_error = f"{res.status}: {res.error}"
             log.info(
                 "%s: a cluster reference failed on the performance input (%s); retrying with "
@@ -818,7 +1050,11 @@ def _score_dpe_task(
     problem: str | None,
     first: int,
     tolerance: float = 0.0,
+    expected: PEExpected | None = None,
 ) -> TaskScore:
+    """One DPE task's figures. ``clusters`` None: no sample's cost is placed (the row has a
+    ``problem``, no sample is correct, or ``expected`` says why the answers on the performance
+    input cannot be judged)."""
     ts = TaskScore(
         task=key,
         difficulty=rec.difficulty or None,
@@ -826,6 +1062,8 @@ def _score_dpe_task(
         reference_errors=[],
         dpe=True,
     )
+    if expected is not None and expected.answers is not None:
+        ts.pe_expected_source, ts.pe_expected_detail = expected.source, expected.detail
     values: list[float] = []
     norms: list[float] = []
     every_reference_failed = False
@@ -853,6 +1091,8 @@ def _score_dpe_task(
             continue
         pe = pe_results[f"{key}\0{s.index}"]
         sc.pe_status, sc.pe_error = pe.status, pe.error
+        if pe.status == "failed" and expected is not None:  # scores 0, as any failed profile
+            sc.pe_error = expected.wrong(pe.error)
         sc.pe_cost = pe.runtime if pe.passed else None
         d = clusters.match(sc.pe_cost, tolerance)
         if d is None:
@@ -868,6 +1108,8 @@ def _score_dpe_task(
     m = len(rec.reference or [])
     if problem is not None:
         ts.dps_error = f"dataset row: {problem}"
+    elif expected is not None and expected.problem is not None:
+        ts.dps_error = f"the performance input's answers cannot be judged: {expected.problem}"
     elif every_reference_failed:
         ts.dps_error = f"every cluster reference ({m}) failed on the performance input"
     elif ts.n_correct:
@@ -1099,17 +1341,33 @@ def score(
         )
         isolation = next(iter(verdicts.values())).isolation if verdicts else isolation
 
-        # 2. the first correct samples profiled on the performance input
-        pe_measure = pe_measure_config(measure)
+        # 2. the expected answers on the performance input of the tasks with a correct sample:
+        # the row's pe_expected, else the answer the cluster references agree on
         problems = {key: dpe_problem(rec) for key, (rec, _) in dpe.items()}
-        pe_tasks = {key: pe_profile_task(rec) for key, (rec, _) in dpe.items() if not problems[key]}
-        pe_jobs: list[Job] = []
-        for key, (_rec, group) in dpe.items():
-            if key not in pe_tasks:
-                continue
-            correct = [s for s in group if verdicts[f"{key}\0{s.index}"].passed]
-            for s in sorted(correct, key=lambda x: x.index)[:dps_first]:
-                pe_jobs.append(Job(pe_tasks[key], s.code, f"{key}\0{s.index}"))
+        correct = {
+            key: sorted(
+                (s for s in group if verdicts[f"{key}\0{s.index}"].passed), key=lambda x: x.index
+            )
+            for key, (_rec, group) in dpe.items()
+        }
+        expected = pe_expected_answers(
+            {key: rec for key, (rec, _) in dpe.items() if not problems[key] and correct[key]},
+            sandbox=sandbox,
+            workers=workers,
+        )
+        pe_tasks = {
+            key: pe_profile_task(dpe[key][0], e.answers)
+            for key, e in expected.items()
+            if e.answers is not None
+        }
+
+        # 3. the first correct samples profiled on the performance input, their answers judged
+        pe_measure = pe_measure_config(measure)
+        pe_jobs = [
+            Job(pe_tasks[key], s.code, f"{key}\0{s.index}")
+            for key in pe_tasks
+            for s in correct[key][:dps_first]
+        ]
         profiler = _ReferenceProfiler(cache, meter, sandbox, pe_measure, retry_factor)
         pe_refs: list[Job] = []
         if paired:
@@ -1126,7 +1384,7 @@ def score(
         for job in pe_refs:
             profiler.known(job.key, _summary(pe_results[job.key]))
 
-        # 3. reference scans (lazy with a deterministic meter: a scan profiles, or reads from
+        # 4. reference scans (lazy with a deterministic meter: a scan profiles, or reads from
         # the cache, only the references it reaches), one task per worker
 
         n = workers or measure.workers or os.cpu_count() or 1
@@ -1143,6 +1401,7 @@ def score(
                     problems[key],
                     dps_first,
                     tolerance,
+                    expected.get(key),
                 ): key
                 for key, (rec, group) in dpe.items()
             }

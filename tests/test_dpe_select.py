@@ -9,7 +9,15 @@ import math
 import pytest
 
 from quicksilver.config import SelectionSection
-from quicksilver.dpe.select import figures, min_cost_in_unit, p99, pe_profile_task, select_task
+from quicksilver.dpe.select import (
+    ACCEPT_ANY,
+    figures,
+    min_cost_in_unit,
+    p99,
+    pe_cost_task,
+    pe_profile_task,
+    select_task,
+)
 from quicksilver.profiler import CaseResult, RunResult
 from quicksilver.publishing.dpe_schema import DPE_FEATURES, validate_dpe_splits
 from quicksilver.publishing.schema import SchemaError
@@ -87,13 +95,26 @@ def test_figures_take_median_and_robust_cv_after_warmup():
     assert figures(res, warmup_rounds=2)["rounds"] == 3
 
 
-def test_pe_profile_task_accepts_any_answer_with_one_case_per_input():
+def test_pe_profile_task_judges_each_input_against_its_expected_answer():
+    judge = "def evaluate_offline(inputs, outputs, expected):\n    return outputs == expected\n"
+    convert = "def convert_offline(c): return c\n"
     t = pe_profile_task(
-        "t", "f", [[[1, 2, 3]], [[4]]], convert_offline="def convert_offline(c): return c\n"
+        "t",
+        "f",
+        [[[1, 2, 3]], [[4]]],
+        expected=[6, 4],
+        convert_offline=convert,
+        evaluate_offline=judge,
     )
-    assert [c.inputs for c in t.cases] == [[[1, 2, 3]], [[4]]]
-    assert all(c.expected is None for c in t.cases)
-    assert "return True" in t.evaluate_offline
+    assert [(c.inputs, c.expected) for c in t.cases] == [([[1, 2, 3]], 6), ([[4]], 4)]
+    assert t.evaluate_offline == judge  # the task's own judge, not one that accepts anything
+    with pytest.raises(ValueError, match="1 expected answer"):
+        pe_profile_task(
+            "t", "f", [[1], [2]], expected=[1], convert_offline=convert, evaluate_offline=judge
+        )
+    # costing a candidate input (the worst-case search) judges nothing, and says so by its name
+    cost = pe_cost_task("t", "f", [[[1, 2, 3]]], convert_offline=convert)
+    assert [c.expected for c in cost.cases] == [None] and cost.evaluate_offline == ACCEPT_ANY
 
 
 def _row(**over):
@@ -113,6 +134,7 @@ def _row(**over):
         "test_cases": json.dumps([{"input": [1], "expected": 1}]),
         "convert_offline": "def convert_offline(case):\n    return case\n",
         "evaluate_offline": "def evaluate_offline(i, o, e):\n    return o == e\n",
+        "pe_expected": json.dumps([5]),
         "solutions": [],
         "source": "bundled",
         "snapshot_sha256": "0" * 64,
@@ -133,6 +155,7 @@ def _row(**over):
         "pe_input_pattern": "k=sqrt",
         "pe_input_pattern_gain": 4.3,
         "pe_input_search": '{"seed": 20260501, "label": "k=sqrt"}',
+        "pe_expected_vote": '{"agree": 2, "disagree": [], "rule": "unanimous", "voters": 2}',
         "reference_hashes": [1, 2],
         "reference_costs": [2.0, 1.0],
         "reference_peak_memory": [1 << 20, None],
@@ -199,6 +222,11 @@ def test_a_valid_row_passes_and_matches_the_features():
         ({"pe_generator_path": "magic"}, "pe_generator_path", "offline or llm"),
         ({"pe_input_search": "[1]"}, "pe_input_search", "JSON object or null"),
         ({"pe_input_search": "{x"}, "pe_input_search", "not valid JSON"),
+        ({"pe_expected": "[5, 6]"}, "pe_expected", "one answer per pe_input call"),
+        ({"pe_expected": "5"}, "pe_expected", "one answer per pe_input call"),
+        ({"pe_expected": "null"}, "pe_expected", "one answer per pe_input call"),
+        ({"pe_expected": "[5"}, "pe_expected", "not valid JSON"),
+        ({"pe_expected_vote": "{}"}, "pe_expected_vote", "the rule that decided"),
     ],
 )
 def test_bad_rows_name_the_field(over, field, fragment):

@@ -7,6 +7,7 @@ import json
 import pytest
 from pydantic import ValidationError
 
+from quicksilver.dpe.answers import answer_digest
 from quicksilver.dpe.sampling import (
     Candidate,
     InstructionBudget,
@@ -414,6 +415,40 @@ def test_choose_takes_the_dearest_input_every_solution_finishes():
     assert (
         choice.tried[0]["reference_cost"] == 3.0 and "CPU time limit" in choice.tried[0]["detail"]
     )
+
+
+@requires_bwrap
+def test_choose_keeps_every_answer_on_the_chosen_input_and_the_most_common_one():
+    """The answers every solution gave where it had to finish come back with the choice (the
+    pe_profile stage judges the solutions against the most common one): nothing is run again."""
+    sols = {
+        "first": "class Solution:\n    def f(self, n):\n        return [n, n * (n - 1) // 2]\n",
+        "loop": (
+            "class Solution:\n    def f(self, n):\n        t = 0\n"
+            "        for i in range(n):\n            t += i\n        return [n, t]\n"
+        ),
+        # right on small inputs, and truncated at scale: a 16-bit overflow
+        "overflow": (
+            "class Solution:\n    def f(self, n):\n"
+            "        return [n, (n * (n - 1) // 2) & 0xFFFF]\n"
+        ),
+        "sum": "class Solution:\n    def f(self, n):\n        return [n, sum(range(n))]\n",
+    }
+    big, small = _cand(0, 1000, 2.0), _cand(0, 10, 0.1)
+    choice = choose_pe_input(
+        [small, big],
+        sols,
+        target=ECHO,
+        cpu_seconds=1.0,
+        memory_mb=512,
+        sandbox=quick_sandbox(),
+        task="t-answers",
+    )
+    assert choice.candidate is big
+    assert choice.answer == [1000, 499500] and choice.support == 3
+    assert list(choice.answers) == list(sols)
+    assert choice.answers["overflow"] == answer_digest([1000, 499500 & 0xFFFF])
+    assert {choice.answers[k] for k in ("first", "loop", "sum")} == {answer_digest([1000, 499500])}
 
 
 @requires_bwrap

@@ -1,5 +1,7 @@
 """DPE / EvalPerf scoring in quicksilver.scoring.score(): verdict on the test cases, cost on the
-performance-exercising input, lazy cluster references with one retry, first-10 task means.
+performance-exercising input with its answers judged (against the row's pe_expected, or the
+answer the cluster references agree on), lazy cluster references with one retry, first-10 task
+means.
 
 The sandbox tests use a hand-made task, "sum-of-range" (``sumRange(n) == sum(range(n))``), whose
 four cluster references differ by 4x or more each on the pe input n = 120 (measured in the
@@ -19,11 +21,11 @@ import pytest
 
 import quicksilver.scoring as scoring_mod
 from quicksilver.config import MeasureConfig, SandboxConfig
+from quicksilver.dpe.select import ACCEPT_ANY
 from quicksilver.profiler import Job, ProfileTask, RunResult
 from quicksilver.records import TaskRecord
 from quicksilver.samples import Sample
 from quicksilver.scoring import (
-    ACCEPT_ANY_EVALUATE,
     ReferenceCache,
     ScoreReport,
     dpe_problem,
@@ -31,7 +33,7 @@ from quicksilver.scoring import (
     pe_profile_task,
     score,
 )
-from tests.conftest import QUICK, quick_sandbox, requires_bwrap
+from tests.conftest import QUICK, QUICK_CPU, quick_sandbox, requires_bwrap, requires_qemu
 
 HEAD = "class Solution:\n    def sumRange(self, n: int) -> int:\n"
 PROMPT = HEAD + "        "
@@ -90,9 +92,13 @@ CUBE = HEAD + (  # n^3 idle steps: ~5x slower than CUBIC
     "        return total\n"
 )
 WRONG = HEAD + "        return n * n\n"
+# right on every test case, and on the large performance input (recognised by its size) it
+# returns its input unchanged: the fastest "solution" there, and wrong
+CHEAT = HEAD + ("        if n > 50:\n            return n\n        return (n - 1) * n // 2\n")
 
 SCORES = [10.0, 40.0, 70.0, 100.0]
 PE_N = 120
+PE_ANSWER = sum(range(PE_N))  # 7140
 
 
 def dpe_record(
@@ -101,8 +107,12 @@ def dpe_record(
     slug: str = "sum-of-range",
     scores: list[float] | None = None,
     pe_input: str | None = None,
+    pe_expected: str | None = None,
 ) -> TaskRecord:
+    """A DPE row; without ``pe_expected`` (as EvalPerf's own rows and older builds) scoring takes
+    the expected answer on the pe input from the cluster references."""
     cases = [{"input": [n], "expected": sum(range(n))} for n in (0, 1, 5, 10)]
+    extra = {} if pe_expected is None else {"pe_expected": pe_expected}
     return TaskRecord.from_row(
         {
             "id": slug,
@@ -116,6 +126,7 @@ def dpe_record(
             "reference": references,
             "scores": SCORES if scores is None else scores,
             "pe_input": json.dumps([[PE_N]]) if pe_input is None else pe_input,
+            **extra,
         }
     )
 
@@ -145,6 +156,7 @@ def test_solutions_are_what_they_claim_in_process():
         (TRIANGLE, True),
         (CUBE, True),
         (RAISES_ON_BIG, True),
+        (CHEAT, True),
         (WRONG, False),
     ]:
         namespace: dict[str, Any] = {}
@@ -155,18 +167,24 @@ def test_solutions_are_what_they_claim_in_process():
     exec(RAISES_ON_BIG, namespace)
     with pytest.raises(ValueError):
         namespace["Solution"]().sumRange(PE_N)
+    namespace = {}
+    exec(CHEAT, namespace)
+    assert namespace["Solution"]().sumRange(PE_N) == PE_N != PE_ANSWER
 
 
-def test_pe_profile_task_is_one_case_per_call_with_any_answer_accepted():
-    rec = dpe_record([SQUARE], scores=[100.0], pe_input="[[[5,1,4,2]], [[3]]]")
+def test_pe_profile_task_is_one_case_per_call_judged_by_the_rows_own_judge():
+    rec = dpe_record(
+        [SQUARE], scores=[100.0], pe_input="[[[5,1,4,2]], [[3]]]", pe_expected="[12, 3]"
+    )
     assert is_dpe_record(rec) and dpe_problem(rec) is None
-    task = pe_profile_task(rec)
-    assert [(c.inputs, c.expected) for c in task.cases] == [([[5, 1, 4, 2]], None), ([[3]], None)]
-    assert task.evaluate_offline == ACCEPT_ANY_EVALUATE
+    task = pe_profile_task(rec, [12, 3])
+    assert [(c.inputs, c.expected) for c in task.cases] == [([[5, 1, 4, 2]], 12), ([[3]], 3)]
+    assert task.evaluate_offline == rec.effective_evaluate_offline() != ACCEPT_ANY
     assert (task.entry_point, task.kind) == ("sumRange", "class")
     namespace: dict[str, Any] = {}
     exec(task.evaluate_offline, namespace)
-    assert namespace["evaluate_offline"]([1], "anything", None) is True
+    assert namespace["evaluate_offline"]([1], 12, 12) is True
+    assert namespace["evaluate_offline"]([1], "anything", 12) is False
 
 
 @pytest.mark.parametrize(
@@ -179,6 +197,9 @@ def test_pe_profile_task_is_one_case_per_call_with_any_answer_accepted():
         ({"pe_input": "[]"}, "non-empty JSON list"),
         ({"pe_input": "{oops"}, "not valid JSON"),
         ({"reference": [], "scores": []}, "'reference' is empty"),
+        ({"pe_expected": "[1, 2]"}, "'pe_expected' must be a JSON list of 1 answer(s)"),
+        ({"pe_expected": "7140"}, "'pe_expected' must be a JSON list of 1 answer(s)"),
+        ({"pe_expected": "[7140"}, "'pe_expected' is not valid JSON"),
     ],
 )
 def test_dpe_problem_names_what_is_wrong_with_the_row(change, reason):
@@ -336,6 +357,109 @@ def test_reference_failing_on_the_pe_input_is_retried_recorded_and_skipped(tmp_p
     assert again["samples"][0]["dps"] == 40.0
 
 
+# --- the answers on the performance input, in the sandbox -----------------------------------------
+
+
+def _the_cheat_scored_zero(report: ScoreReport, source: str) -> None:
+    task = by_task(report)["sum-of-range"]
+    fast, cheat = task["samples"]
+    assert (fast["status"], fast["pe_status"]) == ("passed", "passed")
+    assert (fast["cluster"], fast["dps"], fast["dps_norm"]) == (3, 100.0, 100.0)
+    assert cheat["status"] == "passed"  # right on every test case
+    assert cheat["pe_status"] == "failed" and cheat["pe_cost"] is None
+    assert (cheat["cluster"], cheat["dps"], cheat["dps_norm"]) == (None, 0.0, 0.0)
+    whose = {
+        "dataset": "the dataset's accepted answer, pe_expected",
+        "references": "the answer the cluster references agree on",
+    }[source]
+    assert cheat["pe_error"] == (
+        f"wrong answer on the performance input: case 0: got {PE_N}, expected {PE_ANSWER} "
+        f"(expected: {whose})"
+    )
+    assert task["pe_expected_source"] == source and task["pe_expected_detail"]
+    if source == "references":  # the fastest reference's answer, which the three others give
+        assert task["pe_expected_detail"].startswith("the answer of cluster 3's reference")
+        assert "accepts from the 3 other reference(s)" in task["pe_expected_detail"]
+    assert task["dps"] == 50.0 and task["dps_error"] is None
+    assert task["reference_status"][3] == "passed"
+
+
+@requires_bwrap
+@requires_qemu
+@pytest.mark.parametrize("source", ["dataset", "references"])
+def test_a_sample_wrong_only_on_the_pe_input_scores_zero_and_says_why(tmp_path, source):
+    """The cheat is right on every test case and, on the large pe input, returns its input: the
+    fastest there. Unjudged (EvalPerf's scorer, and ours before), it scored DPS 100. Judged
+    against the row's pe_expected, or, for a row without it, the references' answer: 0."""
+    stored = json.dumps([PE_ANSWER]) if source == "dataset" else None
+    report = score(
+        [dpe_record(REFS, pe_expected=stored)],
+        samples(**{"sum-of-range": [FAST, CHEAT]}),
+        sandbox=SANDBOX,
+        measure=QUICK,
+        cache=ReferenceCache(tmp_path),
+        workers=2,
+    )
+    _the_cheat_scored_zero(report, source)
+
+
+@requires_bwrap
+def test_a_sample_wrong_only_on_the_pe_input_scores_zero_on_the_cpu_meter(tmp_path):
+    report = score(
+        [dpe_record(REFS, pe_expected=json.dumps([PE_ANSWER]))],
+        samples(**{"sum-of-range": [FAST, CHEAT]}),
+        meter="cpu",
+        sandbox=SANDBOX,
+        measure=QUICK_CPU,
+        cache=ReferenceCache(tmp_path),
+        workers=2,
+    )
+    _the_cheat_scored_zero(report, "dataset")
+
+
+@requires_bwrap
+def test_references_that_disagree_on_the_pe_input_leave_its_answers_unjudged(tmp_path):
+    """A row without pe_expected whose cluster references give different answers there: no
+    reference's answer is taken over another's, and no DPS is given."""
+    report = score(
+        [dpe_record([CUBIC, SQUARE, CHEAT, CLOSED])],
+        samples(**{"sum-of-range": [FAST]}),
+        meter="cpu",
+        sandbox=SANDBOX,
+        measure=QUICK_CPU,
+        cache=ReferenceCache(tmp_path),
+    )
+    data = report.to_dict()
+    task = by_task(report)["sum-of-range"]
+    assert task["dps"] is None and task["pe_expected_source"] is None
+    assert task["dps_error"] == (
+        "the performance input's answers cannot be judged: the cluster references disagree on "
+        "the performance input: judged against cluster 3's answer (0 = slowest of 4), cluster 2: "
+        f"case 0: got {PE_N}, expected {PE_ANSWER}; the samples' answers there are not judged "
+        "against an arbitrary one of them"
+    )
+    (sample,) = task["samples"]
+    assert sample["status"] == "passed" and sample["pe_status"] is None and sample["dps"] is None
+    assert data["dps_unscorable"] == {"sum-of-range": task["dps_error"]}
+
+
+def test_an_in_place_answer_is_the_argument_the_test_cases_show():
+    """A reference of an in-place task returns None: its answer is the argument whose shape the
+    test cases' expected values have (the only one), after the call."""
+    row = dpe_record([SQUARE], scores=[100.0]).to_row()
+    row["test_cases"] = json.dumps(
+        [{"input": [[3, 1, 2], 2], "expected": [1, 2, 3]}, {"input": [[5], 1], "expected": [5]}]
+    )
+    rec = TaskRecord.from_row(row)
+    ran = [{"output": None, "inputs_after": [[1, 2, 3, 4], 4]}]
+    assert scoring_mod._answers_of(rec, ran) == [[1, 2, 3, 4]]
+    assert scoring_mod._answers_of(rec, [{"output": 7, "inputs_after": None}]) == [7]
+    # two arguments of the answer's shape: which one holds it cannot be told
+    row["test_cases"] = json.dumps([{"input": [[3, 1], [2, 4]], "expected": [1, 3]}])
+    with pytest.raises(ValueError, match="which argument holds an in-place answer"):
+        scoring_mod._answers_of(TaskRecord.from_row(row), [{"output": None, "inputs_after": []}])
+
+
 # --- with a stub profiler ------------------------------------------------------------------------
 
 
@@ -350,17 +474,25 @@ def _cost(code: str) -> float:
     return float(m.group(1))
 
 
-class StubProfiler:
-    """Stands in for profile_many (samples) and profile_solution (references).
+def on_pe_input(task: ProfileTask) -> bool:
+    return [c.inputs for c in task.cases] == [[PE_N]]
 
-    Marks: ``wrong`` fails the test cases; ``pe-crash`` fails on the pe input; ``broken``
-    (references) always errors; ``needs-cpu=X`` times out under a CPU limit below X seconds.
+
+class StubProfiler:
+    """Stands in for profile_many (samples; references' answers) and profile_solution
+    (references).
+
+    Marks: ``wrong`` fails the test cases; ``pe-crash`` fails on the pe input; ``pe-mismatch``
+    answers otherwise than every other solution on the pe input (0 is the stub's answer);
+    ``broken`` (references) always errors; ``needs-cpu=X`` times out under a CPU limit below X
+    seconds.
     """
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.verdict_jobs: list[Job] = []
         self.pe_jobs: list[Job] = []
         self.pe_measures: list[MeasureConfig] = []
+        self.answer_jobs: list[Job] = []  # references run for their answers (no pe_expected)
         self.reference_calls: list[tuple[float, float, float]] = []  # (cost, cpu, wall)
         monkeypatch.setattr(scoring_mod, "profile_many", self.profile_many)
         monkeypatch.setattr(scoring_mod, "profile_solution", self.profile_solution)
@@ -377,22 +509,43 @@ class StubProfiler:
             error=None if status == "passed" else f"stub {status}",
         )
 
+    @staticmethod
+    def answer(code: str) -> int:
+        return 1 if "pe-mismatch" in code else 0
+
+    def judged(self, task: ProfileTask, code: str) -> str:
+        """The status of ``code``'s answer on the pe input, judged against the task's."""
+        assert task.evaluate_offline != ACCEPT_ANY and task.cases[0].expected is not None
+        if "pe-crash" in code or "broken" in code:
+            return "memory" if "pe-crash" in code else "error"
+        return "passed" if [self.answer(code)] == [c.expected for c in task.cases] else "failed"
+
     def profile_many(self, jobs: list[Job], **kw: Any) -> list[RunResult]:
         out = []
         for job in jobs:
+            if kw.get("keep_outputs"):  # a reference run for its answer (a row without one)
+                assert on_pe_input(job.task) and not kw.get("measure_cost", True)
+                self.answer_jobs.append(job)
+                res = self.result(job.task, "error" if "broken" in job.code else "passed")
+                if res.passed:
+                    res.outputs = [{"output": self.answer(job.code), "inputs_after": None}]
+                out.append(res)
+                continue
             if not kw.get("measure_cost", True):
+                if on_pe_input(job.task):  # another reference, judged on its answer
+                    out.append(self.result(job.task, self.judged(job.task, job.code)))
+                    continue
                 self.verdict_jobs.append(job)
-                assert job.task.evaluate_offline != ACCEPT_ANY_EVALUATE
+                assert job.task.evaluate_offline != ACCEPT_ANY
                 status = "failed" if "wrong" in job.code else "passed"
                 out.append(self.result(job.task, status))
                 continue
-            if job.task.evaluate_offline == ACCEPT_ANY_EVALUATE:  # on the pe input
+            if on_pe_input(job.task):
                 self.pe_jobs.append(job)
                 self.pe_measures.append(kw["measure"])
-                if "pe-crash" in job.code:
-                    out.append(self.result(job.task, "memory"))
-                else:
-                    out.append(self.result(job.task, "passed", _cost(job.code)))
+                status = self.judged(job.task, job.code)
+                cost = _cost(job.code) if status == "passed" else None
+                out.append(self.result(job.task, status, cost))
                 continue
             # Mercury rows
             status = "failed" if "wrong" in job.code else "passed"
@@ -404,9 +557,9 @@ class StubProfiler:
     def profile_solution(self, task: ProfileTask, code: str, **kw: Any) -> RunResult:
         limits = kw["sandbox"].limits
         self.reference_calls.append((_cost(code), limits.cpu_seconds, limits.wall))
-        assert task.evaluate_offline == ACCEPT_ANY_EVALUATE
-        if "broken" in code:
-            return self.result(task, "error")
+        status = self.judged(task, code)
+        if status != "passed":
+            return self.result(task, status)
         need = re.search(r"needs-cpu=([0-9.]+)", code)
         if need and limits.cpu_seconds < float(need.group(1)):
             return self.result(task, "timeout")
@@ -455,6 +608,60 @@ def test_task_score_is_the_mean_over_the_first_10_correct_samples(tmp_path, monk
     assert sorted(c for c, _, _ in prof.reference_calls) == [1.0, 2.0, 4.0, 8.0]
 
 
+def test_wrong_answers_on_the_pe_input_score_zero_and_wrong_references_are_skipped(
+    tmp_path, monkeypatch
+):
+    """With the row's pe_expected: a sample answering otherwise on the pe input scores 0 with
+    the reason; a cluster reference answering otherwise is listed, not retried (a wrong answer
+    is no limit's doing) and skipped, so a sample can match the next slower cluster."""
+    prof = StubProfiler(monkeypatch)
+    refs = [stub(8.0), stub(4.0), stub(2.0, "pe-mismatch"), stub(1.0)]
+    group = samples(**{"sum-of-range": [stub(1.5), stub(0.5, "pe-mismatch")]})
+    report = stub_score([dpe_record(refs, pe_expected="[0]")], group, tmp_path)
+    task = by_task(report)["sum-of-range"]
+    assert prof.answer_jobs == []  # the row says what the answer is
+    assert task["pe_expected_source"] == "dataset"
+    honest, wrong = task["samples"]
+    assert (honest["cluster"], honest["dps"]) == (1, 40.0)  # cluster 2's reference is skipped
+    assert (wrong["pe_status"], wrong["dps"], wrong["cluster"]) == ("failed", 0.0, None)
+    assert wrong["pe_error"] == (
+        "wrong answer on the performance input: stub failed "
+        "(expected: the dataset's accepted answer, pe_expected)"
+    )
+    assert [c for c, _, _ in prof.reference_calls].count(2.0) == 1  # not retried
+    assert task["reference_status"] == [None, "passed", "failed", "passed"]
+    (error,) = task["reference_errors"]
+    assert error.startswith("cluster 2 of 4 (0 = slowest): failed: ")
+    assert task["dps"] == 20.0
+
+
+def test_a_row_without_pe_expected_is_judged_against_the_references_answer(tmp_path, monkeypatch):
+    prof = StubProfiler(monkeypatch)
+    group = samples(**{"sum-of-range": [stub(0.5), stub(0.5, "pe-mismatch")]})
+    report = stub_score([dpe_record(STUB_REFS)], group, tmp_path)
+    task = by_task(report)["sum-of-range"]
+    # the fastest reference ran for its answer; the three others were judged against it
+    assert [_cost(j.code) for j in prof.answer_jobs] == [1.0]
+    assert task["pe_expected_source"] == "references"
+    assert task["pe_expected_detail"] == (
+        "the answer of cluster 3's reference (0 = slowest of 4), which the row's "
+        "evaluate_offline accepts from the 3 other reference(s) that answer"
+    )
+    right, wrong = task["samples"]
+    assert right["dps"] == 100.0 and wrong["dps"] == 0.0
+    assert wrong["pe_error"].endswith("(expected: the answer the cluster references agree on)")
+
+    # the fastest reference does not answer: the next one's answer is taken
+    prof.answer_jobs.clear()
+    refs = [stub(8.0), stub(4.0), stub(2.0), stub(1.0, "broken")]
+    report = stub_score([dpe_record(refs)], samples(**{"sum-of-range": [stub(3.0)]}), tmp_path)
+    task = by_task(report)["sum-of-range"]
+    assert [_cost(j.code) for j in prof.answer_jobs] == [1.0, 2.0]
+    assert task["pe_expected_detail"].startswith("the answer of cluster 2's reference")
+    assert task["pe_expected_detail"].endswith("(1 gave none: clusters 3)")
+    assert task["samples"][0]["dps"] == 40.0
+
+
 def test_reference_timing_out_at_the_first_limit_passes_with_the_longer_one(tmp_path, monkeypatch):
     prof = StubProfiler(monkeypatch)
     refs = [stub(8.0), stub(4.0), stub(2.0, "needs-cpu=12"), stub(1.0)]
@@ -475,7 +682,7 @@ def test_every_reference_failing_leaves_the_task_without_dps(tmp_path, monkeypat
     prof = StubProfiler(monkeypatch)
     refs = [stub(8.0, "broken"), stub(4.0, "broken")]
     report = stub_score(
-        [dpe_record(refs, scores=[50.0, 100.0])],
+        [dpe_record(refs, scores=[50.0, 100.0], pe_expected="[0]")],
         samples(**{"sum-of-range": [stub(1.0), stub(9.0)]}),
         tmp_path,
     )

@@ -11,7 +11,8 @@ are discarded.
 
 Choosing (:func:`choose_pe_input`): candidates from all generators, most expensive for the
 reference first; the first on which every solution finishes is the task's performance-exercising
-input.
+input. The solutions' answers there are kept (digests, and the most common answer): the candidate
+the pe_profile stage judges every solution against (:mod:`quicksilver.dpe.answers`).
 
 Both run the code only in the sandbox, through :mod:`quicksilver.execute`. Values come back as
 plain data (``wire.to_plain``): tuples become lists, sets sorted lists, trees and linked lists their
@@ -30,6 +31,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from quicksilver.config import SandboxConfig
+from quicksilver.dpe.answers import answer_digest, candidate
 from quicksilver.execute import IDENTITY_CONVERT, CallOutcome, run_calls, run_generator
 from quicksilver.sandbox.runtime import wire
 from quicksilver.sources.convert import convert_offline_source, parse_signature
@@ -487,13 +489,19 @@ class Choice:
 
     ``tried``: per candidate tried, {"generator", "scale", "reference_cost", "input_sha256",
     "ran" (the solutions run on it, in order), "failed" (solution key or None), "status",
-    "detail"}.
+    "detail"}. ``answers``: each solution's answer on the chosen input, as a digest
+    (:func:`quicksilver.dpe.answers.answer_digest`), in the order of ``solutions``; ``answer``:
+    the candidate answer (:func:`quicksilver.dpe.answers.candidate`), ``support`` how many gave
+    it exactly.
     """
 
     candidate: Candidate | None
     costs: dict[str, float] = field(default_factory=dict)  # solution key -> CPU seconds
     tried: list[dict[str, Any]] = field(default_factory=list)
     reason: str | None = None
+    answers: dict[str, str] = field(default_factory=dict)  # solution key -> answer digest
+    answer: Any = None
+    support: int = 0
 
 
 RANK_NOISE_FACTOR = 3.0
@@ -617,7 +625,9 @@ def choose_pe_input(
     instruction count (:class:`InstructionBudget`). A candidate is abandoned at its first
     failing solution; solutions that failed before run first
     on later candidates (most recent failure first), as they are the likeliest to fail again. A
-    solution that does not load fails on every input: the search stops there.
+    solution that does not load fails on every input: the search stops there. On the chosen
+    input every solution has answered: the answers come back with the choice (only one value
+    per distinct answer is held meanwhile; they can be as large as the input).
     """
     order = list(solutions)
     tried: list[dict[str, Any]] = []
@@ -638,14 +648,18 @@ def choose_pe_input(
         }
         tried.append(record)
         costs: dict[str, float] = {}
+        digests: dict[str, str] = {}
+        values: dict[str, Any] = {}  # digest -> the answer
         fatal = False
         for key in order:
             record["ran"].append(key)
-            status, detail, cpu = _run_one(
+            status, detail, cpu, value = _run_one(
                 solutions[key], cand, target, cpu_seconds, memory_mb, sandbox, name, key, budget
             )
             if status == "ok":
                 costs[key] = cpu
+                digests[key] = answer_digest(value)
+                values.setdefault(digests[key], value)
                 continue
             record.update(failed=key, status=status, detail=detail)
             fatal = status == "load-error"
@@ -662,7 +676,17 @@ def choose_pe_input(
                 cand.reference_cost,
                 len(tried),
             )
-            return Choice(cand, {k: costs[k] for k in solutions}, tried, None)
+            answers = {k: digests[k] for k in solutions}
+            top = candidate(answers)  # None only without solutions
+            return Choice(
+                cand,
+                {k: costs[k] for k in solutions},
+                tried,
+                None,
+                answers=answers,
+                answer=values[top[0]] if top else None,
+                support=top[1] if top else 0,
+            )
         if fatal:
             break
     reason = _no_choice_reason(name, tried, len(ranked))
@@ -680,10 +704,11 @@ def _run_one(
     task: str,
     key: str,
     budget: InstructionBudget | None = None,
-) -> tuple[str, str | None, float]:
-    """(status, detail, cpu seconds) of one solution on one candidate; status is a CallStatus,
-    "size" (the input does not fit the wire) or "load-error" (the code does not load at all)."""
-    status, detail, cpu = _run_native(
+) -> tuple[str, str | None, float, Any]:
+    """(status, detail, cpu seconds, answer) of one solution on one candidate; status is a
+    CallStatus, "size" (the input does not fit the wire) or "load-error" (the code does not load
+    at all); the answer is plain data (None unless the status is "ok")."""
+    status, detail, cpu, value = _run_native(
         code,
         cand,
         target,
@@ -696,7 +721,7 @@ def _run_one(
     # no budget, a failure (a timeout is past band x the limit: no count changes that), or
     # clearly within the limit: the clock's answer stands
     if budget is None or status != "ok" or cpu < cpu_seconds / budget.band:
-        return status, detail, cpu
+        return status, detail, cpu, value
     counted, instructions, error = _count_call(
         code, cand.args, target, cpu_seconds, memory_mb, sandbox
     )
@@ -712,16 +737,17 @@ def _run_one(
                 instructions,
                 budget.describe(cpu_seconds),
             )
-            return "ok", None, cpu
+            return "ok", None, cpu, value
         return (
             "timeout",
             f"counted {instructions:.4g} instructions, over the limit of "
             f"{budget.describe(cpu_seconds)} (CPU time {cpu:.3g}s)",
             cpu,
+            None,
         )
     if counted == "timeout":
-        return "timeout", f"over the limit of {budget.describe(cpu_seconds)}: {error}", cpu
-    return counted, f"under the icount meter: {error}", cpu
+        return "timeout", f"over the limit of {budget.describe(cpu_seconds)}: {error}", cpu, None
+    return counted, f"under the icount meter: {error}", cpu, None
 
 
 def _run_native(
@@ -733,7 +759,7 @@ def _run_native(
     sandbox: SandboxConfig | None,
     task: str,
     key: str,
-) -> tuple[str, str | None, float]:
+) -> tuple[str, str | None, float, Any]:
     try:
         run = run_calls(
             code,
@@ -747,21 +773,21 @@ def _run_native(
             sandbox=sandbox,
         )
     except wire.WireError as exc:
-        return "size", f"too large for the sandbox's wire: {exc}", 0.0
+        return "size", f"too large for the sandbox's wire: {exc}", 0.0, None
     if run.load_error is not None:
         if "did not start" in run.load_error:
             raise SamplingError(f"{task}: solution {key}: {run.load_error}")
         wall = _load_wall(run.load_error)
         if wall:
-            return ("timeout" if wall == TIME_WALL else "memory"), run.load_error, 0.0
+            return ("timeout" if wall == TIME_WALL else "memory"), run.load_error, 0.0, None
         if run.load_error.startswith("loading the code"):
-            return "load-error", run.load_error, 0.0
-        return "error", run.load_error, 0.0
+            return "load-error", run.load_error, 0.0, None
+        return "error", run.load_error, 0.0, None
     out = run.outcomes[0]
     wall = _wall(out)
     if wall == MEMORY_WALL:
-        return "memory", out.error, out.cpu_seconds
-    return out.status, out.error, out.cpu_seconds
+        return "memory", out.error, out.cpu_seconds, None
+    return out.status, out.error, out.cpu_seconds, out.value if out.ok else None
 
 
 def _no_choice_reason(task: str, tried: list[dict[str, Any]], available: int) -> str:

@@ -15,12 +15,19 @@ A task is kept when (thresholds in ``SelectionSection``; each drop is recorded w
 The clustering is :func:`quicksilver.clustering.adaptive_clusters` on the solutions' costs (the
 median over rounds: the statistic the scorer compares; EvalPerf's mean of instruction counts),
 with one bias everywhere and ``w`` = the paper's 10,000 instructions in the meter's unit.
+
+The profiler's tasks on the performance input: :func:`pe_profile_task` judges every answer
+against the accepted one (the build's pe_profile stage and scoring: every cost that is published
+or scored), :func:`pe_cost_task` judges none (costing candidate inputs, whose choice is judged
+later), :func:`pe_answers_task` keeps trusted code's answers (scoring a row without
+``pe_expected``).
 """
 
 from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,27 +39,100 @@ from quicksilver.profiler import Case, ProfileTask, RunResult, estimate_of
 DETERMINISTIC_METERS = frozenset(name for name, cls in METERS.items() if cls.deterministic)
 
 ACCEPT_ANY = "def evaluate_offline(inputs, outputs, expected):\n    return True\n"
-"""On the performance-exercising input only cost is measured: correctness was established on the
-task's test cases (as in EvalPerf), and the input has no stored expected answer."""
+"""Judges nothing. Only for costing inputs whose answers are judged elsewhere, never for a figure
+that is published or scored (:func:`pe_cost_task`)."""
+
+KEEP_ANSWERS = (
+    "def evaluate_offline(inputs, outputs, expected):\n"
+    "    # every answer accepted: trusted code's answers are kept, not judged; it reads inputs,\n"
+    "    # so the arguments after the call (an in-place task's answer) are serialised too\n"
+    "    return inputs is inputs\n"
+)
+"""Accepts every answer and reads the arguments after the call (:func:`pe_answers_task`)."""
+
+
+def _cases(pe_inputs: Sequence[Sequence[Any]], expected: Sequence[Any] | None) -> tuple[Case, ...]:
+    if expected is None:
+        return tuple(Case(list(args), None) for args in pe_inputs)
+    if len(expected) != len(pe_inputs):
+        raise ValueError(
+            f"{len(expected)} expected answer(s) for {len(pe_inputs)} performance input(s)"
+        )
+    return tuple(Case(list(args), want) for args, want in zip(pe_inputs, expected, strict=True))
 
 
 def pe_profile_task(
     task_id: str,
     entry_point: str,
-    pe_inputs: list[list[Any]],
+    pe_inputs: Sequence[Sequence[Any]],
+    *,
+    expected: Sequence[Any],
+    convert_offline: str,
+    evaluate_offline: str,
+    kind: str = "class",
+    difficulty: str | None = None,
+) -> ProfileTask:
+    """The profiler's task for a performance-exercising input: one case per input, each answer
+    judged against ``expected[i]`` (the accepted answer on that input) by the task's own
+    ``evaluate_offline``, the judge the test cases use, in the profiler's judge sandbox.
+
+    EvalPerf judged no answer on this input (correctness was settled on the test cases): a
+    solution right on the tests and wrong at scale (an overflow, a truncation, a shortcut that
+    breaks on large n) was measured like any other, and a wrong answer can be the fastest.
+    """
+    return ProfileTask(
+        task_id=task_id,
+        entry_point=entry_point,
+        cases=_cases(pe_inputs, expected),
+        kind=kind,  # type: ignore[arg-type]
+        convert_offline=convert_offline,
+        evaluate_offline=evaluate_offline,
+        difficulty=difficulty,
+    )
+
+
+def pe_cost_task(
+    task_id: str,
+    entry_point: str,
+    pe_inputs: Sequence[Sequence[Any]],
     *,
     convert_offline: str,
     kind: str = "class",
     difficulty: str | None = None,
 ) -> ProfileTask:
-    """The profiler's task for a performance-exercising input: one case per input, any answer."""
+    """A task that measures cost on candidate inputs and judges no answer: the worst-case
+    search's variants (the input it leads to is judged in pe_profile) and the benches. Never for
+    a cost that is published or scored: :func:`pe_profile_task` is."""
     return ProfileTask(
         task_id=task_id,
         entry_point=entry_point,
-        cases=tuple(Case(list(args), None) for args in pe_inputs),
+        cases=_cases(pe_inputs, None),
         kind=kind,  # type: ignore[arg-type]
         convert_offline=convert_offline,
         evaluate_offline=ACCEPT_ANY,
+        difficulty=difficulty,
+    )
+
+
+def pe_answers_task(
+    task_id: str,
+    entry_point: str,
+    pe_inputs: Sequence[Sequence[Any]],
+    *,
+    convert_offline: str,
+    kind: str = "class",
+    difficulty: str | None = None,
+) -> ProfileTask:
+    """A task whose runs only collect answers (with the profiler's ``keep_outputs``): every answer
+    accepted, the arguments after the call serialised. For trusted code only, whose answers
+    become the expected ones (DPE scoring of a row without ``pe_expected``)."""
+    return ProfileTask(
+        task_id=task_id,
+        entry_point=entry_point,
+        cases=_cases(pe_inputs, None),
+        kind=kind,  # type: ignore[arg-type]
+        convert_offline=convert_offline,
+        evaluate_offline=KEEP_ANSWERS,
         difficulty=difficulty,
     )
 

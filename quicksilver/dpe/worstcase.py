@@ -214,7 +214,7 @@ def _measure(
 ) -> None:
     """Each solution's cost on every distinct input, one profiler pass per solution; an input a
     solution fails on is marked ``rejected`` and measured no more."""
-    from quicksilver.dpe.select import pe_profile_task
+    from quicksilver.dpe.select import pe_cost_task
     from quicksilver.profiler import profile_solution
 
     first: dict[str, int] = {}
@@ -230,7 +230,7 @@ def _measure(
     for key, code in solutions.items():
         live = [i for i in first.values() if variants[i].status == "ok"]
         while live:
-            ptask = pe_profile_task(
+            ptask = pe_cost_task(
                 f"{task}-worst-case",
                 target.entry_point,
                 [inputs[i] for i in live],  # type: ignore[misc]

@@ -22,8 +22,10 @@ field                     filled by           what it holds
 ``profile``               profile (Mercury)   the meter; each solution's ``runtime``
 ``split``                 splits (Mercury)    ``train`` or ``eval``
 ``perf_generators``       sas (DPE)           ``perf_input_gen(scale)`` generators
-``pe_input``              sampling (DPE)      the performance-exercising input
-``pe_profile``            pe_profile (DPE)    the meter; each solution's ``cost``
+``pe_input``              sampling (DPE)      the performance-exercising input, the solutions'
+                                              answers there and the candidate answer
+``pe_profile``            pe_profile (DPE)    the meter; each solution's ``cost``; the vote
+                                              that accepted the answer on the input
 ``selected``              select (DPE)        clusters, references, scores; ``Solution.cluster``
 ========================  ==================  ==================================================
 
@@ -248,14 +250,22 @@ class PEInput(Record):
     # the offline worst-case search for the chosen generator (quicksilver/dpe/worstcase.py):
     # seed, scale, meter, every variant's costs and ratio, the pattern chosen; None: not searched
     worst_case: dict[str, Any] | None = None
+    # every solution's answer on the input as it ran there to finish (solution hash -> digest,
+    # quicksilver/dpe/answers.py), and the candidate answer, one per call of ``pe_input`` (the
+    # answer most of them gave; pe_profile judges every solution against it), with its support
+    answers: dict[str, str] = {}
+    expected: list[Any] | None = None
+    expected_support: int = 0
 
 
 class PEProfile(Record):
-    """How the solutions' costs were measured (pe_profile, DPE)."""
+    """How the solutions' costs were measured (pe_profile, DPE), and how the accepted answer on
+    the input was decided (``answer_vote``: :meth:`quicksilver.dpe.answers.AnswerVote.to_dict`)."""
 
     meter: str
     unit: str
     machine_id: str
+    answer_vote: dict[str, Any] | None = None
 
 
 class Selected(Record):

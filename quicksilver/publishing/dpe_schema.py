@@ -5,8 +5,10 @@ EvalPerf's published columns come first with their meanings unchanged: ``task_id
 of inputs, each the argument list of one call), ``scores`` (cumulative %, slowest first, the
 fastest cluster 100), ``entry_point``, ``prompt``. Then what a scorer needs to judge correctness
 (``test_cases`` and the conversion code, as in Mercury's rows, so ``quicksilver score`` checks a
-sample before timing it), and provenance: where the task, the input generator, the input, and each
-solution came from, and how the costs were measured. Costs are provenance only: EvalPerf's scorer
+sample before timing it, and ``pe_expected``, the accepted answer on ``pe_input``, against which it
+judges the answers whose cost it measures: EvalPerf judged none there), and provenance: where the
+task, the input generator, the input, and each solution came from, and how the costs were
+measured. Costs are provenance only: EvalPerf's scorer
 re-profiles the references on the user's machine, and so does ours. The rows are written by the
 same writer and released by the same ``quicksilver publish`` as Mercury's.
 """
@@ -54,6 +56,7 @@ _CORRECTNESS = {
     "test_cases": _S,
     "convert_offline": _S,
     "evaluate_offline": _S,
+    "pe_expected": _S,
     "solutions": List({"hash": _I64, "runtime": _S, "solution": _S}),
 }
 _DPE_PROVENANCE = {
@@ -76,6 +79,7 @@ _DPE_PROVENANCE = {
     "pe_input_pattern": _S,
     "pe_input_pattern_gain": _F,
     "pe_input_search": _S,
+    "pe_expected_vote": _S,
     "reference_hashes": List(_I64),
     "reference_costs": List(_F),
     "reference_peak_memory": List(_I64),
@@ -141,6 +145,10 @@ FIELD_DOCS: dict[str, str] = {
     "test_cases": 'correctness tests: JSON list of `{"input": [args...], "expected": value}`',
     "convert_offline": "code turning stored arguments into call arguments (trees, lists)",
     "evaluate_offline": "code judging an answer against the expected one",
+    "pe_expected": "JSON string: the accepted answer on each `pe_input` call, in the form of "
+    "`test_cases`' expected values (an in-place task's argument after the call); a sample's "
+    "answers there are judged against it with `evaluate_offline` (EvalPerf judged none), and a "
+    "wrong one scores DPS 0",
     "solutions": "empty: DPE rows carry no Mercury runtime distribution (see `solution_costs`)",
     "source": "where the question came from (`bundled`, `leetcode`, ...)",
     "snapshot_sha256": "sha256 of the snapshot file",
@@ -166,6 +174,10 @@ FIELD_DOCS: dict[str, str] = {
     "pe_input_search": "JSON: the worst-case search (seed, scale, meter, solutions, every "
     "variant's costs and ratio, the winner, a fallback to random if the pattern could not be "
     "sampled), or null",
+    "pe_expected_vote": "JSON: how `pe_expected` was accepted: the solutions whose answers the "
+    "judge accepted (`agree`) of those that answered (`voters`), the rejected answers' group "
+    "sizes (`disagree`; those solutions were dropped as wrong on the input) and the rule "
+    "(`unanimous`, `majority`, `plurality`: the uniqueness stage's)",
     "reference_hashes": "hash of each `reference` solution, slowest cluster first",
     "reference_peak_memory": "their peak memory on `pe_input` (bytes above the post-load "
     "baseline, read by the host; docs/profiler.md), slowest cluster first; null where not measured",
@@ -232,6 +244,16 @@ def check_dpe_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
         not isinstance(pe, list) or not pe or not all(isinstance(a, list) for a in pe)
     ):
         out.append(("pe_input", "must be a JSON list of argument lists"))
+    before = len(out)
+    expected = json_field(row["pe_expected"], "pe_expected", out)
+    if len(out) == before and (
+        not isinstance(expected, list) or (isinstance(pe, list) and len(expected) != len(pe))
+    ):
+        out.append(("pe_expected", "must be a JSON list with one answer per pe_input call"))
+    before = len(out)
+    vote = json_field(row["pe_expected_vote"], "pe_expected_vote", out)
+    if len(out) == before and not (isinstance(vote, dict) and vote.get("rule")):
+        out.append(("pe_expected_vote", "must be a JSON object with the rule that decided"))
     cases = json_field(row["test_cases"], "test_cases", out)
     if cases is not None and (not isinstance(cases, list) or not cases):
         out.append(("test_cases", "must be a non-empty JSON list of cases"))
@@ -291,8 +313,9 @@ def validate_dpe_splits(splits: Mapping[str, Sequence[dict[str, Any]]]) -> None:
     """Raise :class:`SchemaError` listing every problem: exactly :data:`DPE_FEATURES` with their
     types; ``task_id`` = ``slug_name``, unique; one parsing reference per cluster defining the entry
     point; ``scores`` non-decreasing in (0, 100] ending at 100; reference costs slowest first;
-    cluster sizes adding up to the profiled solutions; ``pe_input`` a JSON list of argument lists;
-    ``test_cases`` a non-empty JSON list; code fields that parse; one meter/unit/config/version."""
+    cluster sizes adding up to the profiled solutions; ``pe_input`` a JSON list of argument lists
+    and ``pe_expected`` one answer per call; ``test_cases`` a non-empty JSON list; code fields that
+    parse; one meter/unit/config/version."""
     problems = _problems(splits)
     if problems:
         raise SchemaError(problems)

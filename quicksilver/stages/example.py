@@ -16,6 +16,7 @@ import hashlib
 import json
 from typing import Any
 
+from quicksilver.dpe.answers import answer_digest, vote
 from quicksilver.meters import METERS
 from quicksilver.pipeline.records import (
     Case,
@@ -185,6 +186,9 @@ def selected(meter: str, unit: str, slug: str = SLUG, qid: str = "1") -> TaskRec
         reference_hash=_hash(0, slug),
         reference_cost=0.001,
         stop="max-scale",
+        answers={str(s.hash): answer_digest(2000) for s in sols},
+        expected=[2000],  # sumPair(1000, 1000), which both solutions give
+        expected_support=len(sols),
     )
     clusters = Selected(
         reference_hashes=[s.hash for s in sols],
@@ -200,7 +204,12 @@ def selected(meter: str, unit: str, slug: str = SLUG, qid: str = "1") -> TaskRec
     return rec.with_solutions(
         sols,
         pe_input=chosen,
-        pe_profile=PEProfile(meter=meter, unit=unit, machine_id="0" * 16),
+        pe_profile=PEProfile(
+            meter=meter,
+            unit=unit,
+            machine_id="0" * 16,
+            answer_vote=vote(len(sols), []).to_dict(),
+        ),
         selected=clusters,
     )
 

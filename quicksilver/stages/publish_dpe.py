@@ -58,6 +58,9 @@ def dpe_row(
     if missing or gen is None or tests is None or verdict is None or smp is None:
         raise KeyError(f"the record has no {', '.join(missing)}")
     assert how is not None and sel is not None
+    if smp.expected is None or how.answer_vote is None:
+        # an unjudged answer on the input would let a wrong sample score: no row without one
+        raise KeyError("the record has no accepted answer on its performance input")
     sig = parse_signature(task.meta)
     code_of = {int(s.hash): s for s in record.solutions}
     costs = []
@@ -95,6 +98,7 @@ def dpe_row(
         "test_cases": json.dumps(test_cases(record), sort_keys=True),
         "convert_offline": convert_offline_source(sig),
         "evaluate_offline": evaluate_offline_for(record),
+        "pe_expected": json.dumps(smp.expected, separators=(",", ":")),
         "solutions": [],
         "source": task.source,
         "snapshot_sha256": task.snapshot_sha256,
@@ -113,6 +117,7 @@ def dpe_row(
         "pe_sampling_stop": smp.stop,
         "pe_sampling_reference": int(smp.reference_hash),
         **_search_fields(smp.worst_case),
+        "pe_expected_vote": json.dumps(how.answer_vote, sort_keys=True, separators=(",", ":")),
         "reference_hashes": [int(h) for h in sel.reference_hashes],
         "reference_costs": [float(c) for c in sel.reference_costs],
         "reference_peak_memory": [

@@ -4,10 +4,12 @@ Each of the task's generators runs in the sandbox at scale 2, 4, 8, ... until a 
 size, int64) or the input stops growing (:func:`quicksilver.dpe.sampling.sample_generator`); then
 the most expensive input on which every valid solution finishes within
 ``sampling.finish_cpu_seconds`` is chosen (:func:`quicksilver.dpe.sampling.choose_pe_input`; near
-the limit, decided by instruction counts so that rebuilds choose the same input). Dropped with
-their solutions: tasks whose generators are all ill-defined (``ill-defined-generators``), that
-gave no input the reference finishes (``no-input``), or no input every solution finishes
-(``no-common-input``).
+the limit, decided by instruction counts so that rebuilds choose the same input). Every
+solution answered on the chosen input: the record keeps each answer's digest and the answer most
+of them gave, the candidate the pe_profile stage judges them against (quicksilver/dpe/answers.py).
+Dropped with their solutions: tasks whose generators are all ill-defined
+(``ill-defined-generators``), that gave no input the reference finishes (``no-input``), or no
+input every solution finishes (``no-common-input``).
 """
 
 from __future__ import annotations
@@ -171,15 +173,21 @@ def sampling(
             tried=choice.tried,
             traces=[t.to_dict() for t in traces],
             worst_case=searches[c.generator].to_dict() if c.generator in searches else None,
+            answers=choice.answers,
+            expected=[choice.answer],
+            expected_support=choice.support,
         )
         out.append(record.model_copy(update={"pe_input": chosen}))
         log.info(
-            "%s: pe input from generator %d at scale %d (%d bytes; reference %.3g s)",
+            "%s: pe input from generator %d at scale %d (%d bytes; reference %.3g s); "
+            "%d of %d solution(s) give the most common answer",
             slug,
             c.generator,
             c.scale,
             c.input_bytes,
             c.reference_cost,
+            choice.support,
+            len(sols),
         )
     return out
 
