@@ -285,15 +285,15 @@ class ChildCgroup:
         return fd
 
     def _stat_fields(self, *names: bytes) -> dict[bytes, int]:
-        data = os.pread(self._stat, _STAT_BYTES, 0)
+        data = b"\n" + os.pread(self._stat, _STAT_BYTES, 0)
         found: dict[bytes, int] = {}
-        for line in data.split(b"\n"):
-            key, _, value = line.partition(b" ")
-            if key in names:
-                found[key] = int(value)
-        missing = [n.decode() for n in names if n not in found]
-        if missing:
-            raise ValueError(f"{self.path}/memory.stat has no {', '.join(missing)} line")
+        for name in names:
+            at = data.find(b"\n" + name + b" ")
+            if at < 0:
+                raise ValueError(f"{self.path}/memory.stat has no {name.decode()} line")
+            start = at + len(name) + 2
+            end = data.find(b"\n", start)
+            found[name] = int(data[start : end if end >= 0 else len(data)])
         return found
 
     def add(self, pid: int) -> None:
