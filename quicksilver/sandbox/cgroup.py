@@ -24,7 +24,7 @@ counts, and page cache. Charges already made stay where they were made (``move_c
 immigrate`` is left at 0), so only what the child is charged after it is moved counts.
 
 The cgroups are made under this process's own memory cgroup (``/proc/self/cgroup``), named
-``qs-<host pid>-<n>``, and removed when the child is reaped; :func:`memory_controller` removes
+``qs-<host pid>-<random>``, and removed when the child is reaped; :func:`memory_controller` removes
 empty ones left by a process that is gone. Where no memory controller is usable (not root, no
 writable cgroup, no memory controller), :func:`attach` returns None and memory falls back to the
 resident size alone (``MEMORY_SOURCE_RSS``); the reason is logged once.
@@ -35,10 +35,10 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
-import itertools
 import logging
 import os
 import re
+import secrets
 import threading
 import time
 from dataclasses import dataclass
@@ -54,7 +54,6 @@ MEMORY_SOURCE_RSS = "rss"
 """What a memory reading rests on without a cgroup: the process's resident size alone."""
 
 _NAME = re.compile(r"qs-(\d+)-")
-_SEQ = itertools.count()
 _WARNED = threading.Event()
 _LOCK = threading.Lock()
 
@@ -227,7 +226,9 @@ def attach(pid: int) -> ChildCgroup | None:
     found, _ = memory_controller()
     if found is None:
         return None
-    path = found.parent / f"qs-{os.getpid()}-{next(_SEQ)}"
+    # random, not numbered: the child sees the name (/proc/self/cgroup, relative to the
+    # sandbox's cgroup namespace), and a number would tell it which child of the zygote it is
+    path = found.parent / f"qs-{os.getpid()}-{secrets.token_hex(6)}"
     cgroup = None
     try:
         os.mkdir(path)
