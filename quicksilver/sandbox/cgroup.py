@@ -152,8 +152,18 @@ def _enable_v2(parent: Path) -> None:
     """Children of a v2 cgroup get the memory controller only if the parent's
     ``cgroup.subtree_control`` lists it (and then the parent may hold no processes itself)."""
     control = parent / "cgroup.subtree_control"
-    if "memory" not in control.read_text().split():
+    if "memory" in control.read_text().split():
+        return
+    try:
         control.write_text("+memory")
+    except OSError as exc:
+        if exc.errno != errno.EBUSY:
+            raise
+        raise OSError(
+            exc.errno,
+            f"{control} lacks memory, and it cannot be added while {parent} holds processes "
+            "(this one): run quicksilver in a leaf cgroup whose parent enables memory",
+        ) from exc
 
 
 def memory_controller() -> tuple[MemoryController | None, str]:
