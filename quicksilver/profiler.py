@@ -40,7 +40,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 from quicksilver.config import MeasureConfig, MeterName, SandboxConfig
@@ -55,6 +55,7 @@ from quicksilver.meters import (
 )
 from quicksilver.metrics import time_memory_integral
 from quicksilver.sandbox import isolation as iso
+from quicksilver.sandbox.cgroup import MEMORY_SOURCE_RSS
 from quicksilver.sandbox.runtime import wire
 from quicksilver.sandbox.session import (
     ChildGone,
@@ -101,6 +102,12 @@ ICOUNT_CHARGE_SLACK = 20_000  # instructions
 # allocation out of the call into the report unseen.
 REPORT_MEMORY_TOLERANCE = 1.5
 REPORT_MEMORY_SLACK = 1 << 20  # bytes
+
+# A pass that is not sampled (a timed pass of the cpu meter) whose peak for a case (or the load)
+# exceeds the sampled pass's by more than this (times, plus the slack) raises that case's TMU to
+# its peak times its duration in that pass (docs/profiler.md, "Time-memory integral").
+UNSAMPLED_PEAK_TOLERANCE = 1.1
+UNSAMPLED_PEAK_SLACK = 1 << 20  # bytes
 
 TMU_SAMPLE_INTERVAL_S = 0.001
 """How often (host wall time, nominal) the host reads a solution's resident size during the
@@ -200,6 +207,9 @@ class CaseResult:
     # sampled pass) and how many readings it rests on (the window's two ends included)
     tmu: float | None = None
     tmu_samples: int | None = None
+    # the case's tmu is a timed pass's peak times its duration, not the sampled pass's integral:
+    # that pass held more than the sampled one (docs/profiler.md, "Time-memory integral")
+    tmu_bounded: bool = False
 
 
 @dataclass
@@ -248,6 +258,12 @@ class RunResult:
     # arguments after the call as the judge saw them, as plain data (trees and linked lists as
     # their LeetCode lists; ``inputs_after`` None when evaluate_offline does not read them)
     outputs: list[dict[str, Any]] | None = None
+    # the load's or a case's integral was raised to a timed pass's peak (CaseResult.tmu_bounded)
+    tmu_bounded: bool = False
+    # what the memory figures rest on: "rss+cgroup-v1" / "rss+cgroup-v2" (the resident size
+    # plus what the kernel holds for the process: pipe buffers, page tables, unmapped shmem) or
+    # "rss" (the resident size alone: no usable memory cgroup here); None: not measured
+    memory_source: str | None = None
 
     @property
     def passed(self) -> bool:
@@ -320,6 +336,7 @@ class _Pass:
     call_peaks: list[int | None] = field(default_factory=list)
     report_growth: list[int | None] = field(default_factory=list)
     report_starts: list[int | None] = field(default_factory=list)
+    memory_source: str | None = None  # MemoryProbe.source of the child
     # the sampled pass only: its load, then per case its call and report (see _pass_tmu)
     sampled: list[Exchange] = field(default_factory=list)
 
@@ -590,6 +607,7 @@ class _TaskRunner:
                 for _, r in windows
             ],
             report_starts=[r.rss_before for _, r in windows],
+            memory_source=None if child.endpoint.memory is None else child.endpoint.memory.source,
             sampled=[load, *(e for w in windows for e in w)] if sample else [],
         )
 
@@ -706,6 +724,7 @@ class _Solution:
     idle_charges: list[int] = field(default_factory=list)
     memory: list[list[int | None]] = field(default_factory=list)  # per pass, per case (bytes)
     load_memory: list[int | None] = field(default_factory=list)  # per pass (bytes)
+    memory_sources: list[str | None] = field(default_factory=list)  # per pass
     tmu: _Tmu | None = None  # from the sampled pass
     done: bool = False
 
@@ -719,6 +738,14 @@ class _Tmu:
     samples: list[int]  # per case: readings of its call (the window's ends included)
     readings: int  # over the load and every call
     interval_s: float  # mean host wall time between two readings of the load and the calls
+    load: float = 0.0  # the load's integral (part of total)
+    # the sampled pass's peaks above its baseline (bytes; None: not measured), for the
+    # comparison with the passes that are not sampled (_with_unsampled_peaks)
+    load_peak: int | None = None
+    peaks: list[int | None] = field(default_factory=list)
+    # which figures were raised to an unsampled pass's peak times its duration
+    load_bounded: bool = False
+    bounded: list[bool] = field(default_factory=list)
 
 
 def _trace_integral(trace: MemoryTrace) -> float:
@@ -782,6 +809,59 @@ def _pass_tmu(
         samples=samples,
         readings=sum(len(t.clock) for t in windows),
         interval_s=wall / intervals if intervals else 0.0,
+        load=_trace_integral(load.trace),
+        load_peak=_load_memory(p),
+        peaks=_case_memory(p, honest_memory),
+        bounded=[False] * len(cases),
+    )
+
+
+def _held_more(peak: int | None, sampled: int | None) -> bool:
+    """An unsampled pass's peak (above its baseline) beyond the sampled pass's tolerance."""
+    if peak is None or sampled is None:
+        return False
+    return peak > sampled * UNSAMPLED_PEAK_TOLERANCE + UNSAMPLED_PEAK_SLACK
+
+
+def _with_unsampled_peaks(
+    tmu: _Tmu,
+    passes: Sequence[_Pass],
+    honest_memory: Sequence[int | None],
+    null_call: int,
+    null_load: int,
+) -> _Tmu:
+    """The sampled pass's integral, raised where a pass that was not sampled held more.
+
+    With a time meter only the sampled pass has a memory curve, and a solution may tell that
+    pass from the others (by its pid, say) and hold little only there. Every pass's peaks are
+    read, though: where a pass's peak for a case (or for the load) exceeds the sampled pass's by
+    more than ``UNSAMPLED_PEAK_TOLERANCE`` x and ``UNSAMPLED_PEAK_SLACK``, the case's figure is
+    at least that whole-process peak times the window's duration in that pass (its call net
+    of nothing, as the integral's is; the load's window): an upper bound of that pass's
+    integral, flagged (``bounded``). Honest passes peak alike, so their figures stay the
+    sampled integral (docs/profiler.md, "Time-memory integral")."""
+    cases, bounded = list(tmu.cases), list(tmu.bounded)
+    load, load_bounded = tmu.load, tmu.load_bounded
+    for p in passes:
+        if p.baseline is None:
+            continue
+        above = _load_memory(p)
+        if above is not None and _held_more(above, tmu.load_peak):
+            bound = (p.baseline + above) * max(0, p.load + null_load)
+            if bound > load:
+                load, load_bounded = float(bound), True
+        for i, above in enumerate(_case_memory(p, honest_memory)[: len(cases)]):
+            sampled = tmu.peaks[i] if i < len(tmu.peaks) else None
+            if above is None or not _held_more(above, sampled):
+                continue
+            bound = (p.baseline + above) * max(0, p.calls[i] + null_call)
+            if bound > cases[i]:
+                cases[i], bounded[i] = float(bound), True
+    if not load_bounded and not any(bounded):
+        return tmu
+    total = tmu.total + (load - tmu.load) + sum(cases) - sum(tmu.cases)
+    return replace(
+        tmu, total=total, cases=cases, load=load, load_bounded=load_bounded, bounded=bounded
     )
 
 
@@ -805,6 +885,21 @@ def _case_memory(p: _Pass, honest: Sequence[int | None]) -> list[int | None]:
             peak = max(peak, start + max(0, excess))
         out.append(max(0, peak - base))
     return out
+
+
+def _load_memory(p: _Pass) -> int | None:
+    """The load's peak in pass ``p`` above the pass's trusted post-load baseline."""
+    if p.baseline is None or p.load_peak is None:
+        return None
+    return max(0, p.load_peak - p.baseline)
+
+
+def _memory_source(sources: Sequence[str | None]) -> str | None:
+    """What the passes' memory figures rest on: the weaker when they differ (a child that
+    could not be put in a memory cgroup read its resident size alone); None: not measured."""
+    if not sources or None in sources:
+        return None
+    return sources[0] if len(set(sources)) == 1 else MEMORY_SOURCE_RSS
 
 
 def _largest_bytes(values: Sequence[int | None]) -> int | None:
@@ -1000,10 +1095,8 @@ class _Profile:
     def _add_memory(self, sol: _Solution, p: _Pass) -> None:
         """Book one pass's peak memory (each figure is the largest over passes)."""
         sol.memory.append(_case_memory(p, sol.honest_memory))
-        base = p.baseline
-        sol.load_memory.append(
-            None if base is None or p.load_peak is None else max(0, p.load_peak - base)
-        )
+        sol.load_memory.append(_load_memory(p))
+        sol.memory_sources.append(p.memory_source)
 
     def _rounds(self) -> None:
         """Further passes, one solution after another in turn, until each has converged."""
@@ -1062,11 +1155,24 @@ class _Profile:
         res.window_overhead = m.to_unit(self.runner.null_call)
         res.measure_cpu_seconds = sum(p.cpu_ns for p in sol.passes) / 1e9
         if res.status == "passed" and sol.tmu is not None:
-            res.tmu = m.to_unit(sol.tmu.total)
-            res.tmu_samples = sol.tmu.readings
-            res.tmu_interval_ms = sol.tmu.interval_s * 1e3
-            for case, tmu, n in zip(res.cases, sol.tmu.cases, sol.tmu.samples, strict=False):
-                case.tmu, case.tmu_samples = m.to_unit(tmu), n
+            runner = self.runner
+            t = _with_unsampled_peaks(
+                sol.tmu, sol.passes, sol.honest_memory, runner.null_call, runner.null_load
+            )
+            res.tmu = m.to_unit(t.total)
+            res.tmu_samples = t.readings
+            res.tmu_interval_ms = t.interval_s * 1e3
+            res.tmu_bounded = t.load_bounded or any(t.bounded)
+            for case, tmu, n, b in zip(res.cases, t.cases, t.samples, t.bounded, strict=False):
+                case.tmu, case.tmu_samples, case.tmu_bounded = m.to_unit(tmu), n, b
+            if res.tmu_bounded:
+                log.info(
+                    "%s: a pass that was not sampled held more memory than the sampled one; "
+                    "the TMU of its load (%s) and cases %s is that pass's peak x duration",
+                    res.task_id,
+                    t.load_bounded,
+                    [i for i, b in enumerate(t.bounded) if b],
+                )
         if res.status != "passed" or not sol.costs:
             res.runtime = res.runtime_ci = None
             res.rounds = len(sol.costs)
@@ -1105,6 +1211,7 @@ class _Profile:
             case.charged = m.to_unit(sum(ch[i] for ch in sol.charges) / n)
             case.peak_memory_bytes = _largest_bytes([mem[i] for mem in sol.memory])
         res.load_memory_bytes = _largest_bytes(sol.load_memory)
+        res.memory_source = _memory_source(sol.memory_sources)
         baselines = [p.baseline for p in sol.passes if p.baseline is not None]
         if sol.passes and len(baselines) == len(sol.passes):
             res.memory_baseline_bytes = int(statistics.median_low(baselines))

@@ -60,7 +60,9 @@ from quicksilver.samples import Sample, function_solution, slug_form
 
 log = logging.getLogger(__name__)
 
-PROFILER_VERSION = f"{__version__}/3"  # /2: results carry peak memory; /3: and TMU
+# /2: results carry peak memory; /3: and TMU; /4: memory counts what the kernel holds for the
+# solution (pipe buffers, unmapped shmem: RunResult.memory_source)
+PROFILER_VERSION = f"{__version__}/4"
 
 
 def default_cache_dir() -> Path:
@@ -128,6 +130,7 @@ class ReferenceCache:
             "memory_baseline_bytes": result.memory_baseline_bytes,
             "tmu": result.tmu,
             "tmu_samples": result.tmu_samples,
+            "memory_source": result.memory_source,
         }
         write_text_atomic(path, json.dumps(data))
 
@@ -413,6 +416,7 @@ def _cached_samples(
                 memory_baseline_bytes=hit.get("memory_baseline_bytes"),
                 tmu=hit.get("tmu"),
                 tmu_samples=hit.get("tmu_samples"),
+                memory_source=hit.get("memory_source"),
             )
         else:
             todo.append(job)

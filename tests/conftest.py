@@ -2,10 +2,11 @@
 
 Also what a test needs from the machine, and the test groups:
 
-- ``requires("bwrap")`` (``requires_bwrap``), ``requires_qemu`` and ``requires_chromium`` mark a
-  test that needs a system requirement from ``REQUIREMENTS``. When it is missing the test is
-  skipped, except under CI (``CI=true``), where it FAILS and names what is missing: CI never
-  hides a missing sandbox or meter behind skips.
+- ``requires("bwrap")`` (``requires_bwrap``), ``requires_qemu``, ``requires_chromium`` and
+  ``requires_memory_cgroup`` mark a test that needs a system requirement from
+  ``REQUIREMENTS``. When it is missing the test is skipped, except under CI (``CI=true``),
+  where it FAILS and names what is missing: CI never hides a missing sandbox or meter behind
+  skips.
 - every test is in exactly one group, a marker: ``flows`` (it runs Prefect flows: it uses the
   ``prefect_harness`` fixture or is marked ``flows``), else ``sandbox`` (it has a ``requires``
   marker), else ``units``. ``pytest -m units`` runs the unit tests alone, and the run ends with
@@ -90,12 +91,27 @@ def _hint(*commands: str) -> str:
     )
 
 
+def _memory_cgroup_missing() -> str | None:
+    from quicksilver.sandbox import cgroup
+
+    found, reason = cgroup.memory_controller()  # a real trial: a child cgroup made and removed
+    return None if found is not None else reason
+
+
 _QEMU = SYSTEM_DEPS.qemu_command()
 REQUIREMENTS: dict[str, Requirement] = {
     "bwrap": Requirement("bwrap", _bwrap_missing, _hint("bwrap")),
     "qemu": Requirement("qemu", lambda: _missing_commands(_QEMU, "gcc"), _hint(_QEMU, "gcc")),
     # a headless browser that opens the build reports (tests/test_report.py)
     "chromium": Requirement("chromium", lambda: _missing_commands("chromium"), _hint("chromium")),
+    # a memory cgroup per sandboxed child, for what the kernel holds for it (sandbox/cgroup.py)
+    "memory-cgroup": Requirement(
+        "memory-cgroup",
+        _memory_cgroup_missing,
+        "run as root (or in a delegated, writable memory cgroup) on a kernel with the memory "
+        "controller: cgroup v1 at /sys/fs/cgroup/memory, or v2 with memory in "
+        "cgroup.controllers (docs/sandbox.md)",
+    ),
 }
 
 
@@ -109,6 +125,7 @@ def requires(name: str) -> pytest.MarkDecorator:
 requires_bwrap = requires("bwrap")
 requires_qemu = requires("qemu")
 requires_chromium = requires("chromium")
+requires_memory_cgroup = requires("memory-cgroup")
 
 
 @functools.cache

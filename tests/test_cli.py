@@ -23,6 +23,7 @@ import pandas as pd
 import pytest
 
 from quicksilver.records import TaskRecord, load_json
+from quicksilver.sandbox import cgroup
 from tests.conftest import requires_bwrap, requires_chromium
 from tests.private_mounts import fill, requires_private_mounts, run_with_mounts
 
@@ -764,5 +765,10 @@ def test_doctor_json():
     if not works:
         detail = instructions["detail"]
         assert any(why in detail for why in ("PMU", "perf_event_paranoid", "ENOSYS")), detail
+    # the memory source profiles get here, tried on pipe buffers held by a process
+    memory = checks["memory source"]
+    source = cgroup.memory_source()
+    assert memory["detail"].startswith(source + ":"), memory["detail"]
+    assert memory["ok"] is (source != cgroup.MEMORY_SOURCE_RSS), memory["detail"]
     assert report["machine"]["machine_id"]
     assert Counter(c["name"] for c in report["checks"]).most_common(1)[0][1] == 1

@@ -11,7 +11,8 @@ import pytest
 
 from quicksilver.config import MeasureConfig
 from quicksilver.profiler import Case, Job, ProfileTask, RunResult, profile_many
-from tests.conftest import quick_sandbox, requires_bwrap, requires_qemu
+from quicksilver.sandbox import cgroup
+from tests.conftest import quick_sandbox, requires_bwrap, requires_memory_cgroup, requires_qemu
 
 pytestmark = requires_bwrap
 
@@ -64,6 +65,7 @@ def test_100_mb_more_is_told_apart(meter: str) -> None:
     for res in (small, holds_list, holds_bytes):
         assert res.passed, res.error
         assert res.peak_memory_bytes is not None, "memory was not measured"
+        assert res.memory_source == cgroup.memory_source(), res.memory_source
         assert all(c.peak_memory_bytes is not None for c in res.cases)
         assert res.memory_baseline_bytes and res.memory_baseline_bytes > 4 * MB
     assert small.peak_memory_bytes is not None and small.peak_memory_bytes < 2 * MB
@@ -384,3 +386,97 @@ def test_a_solution_cannot_shrink_its_tmu(tmu_tricked: dict[str, RunResult], tri
     # the same work holding the same memory: at least half the honest figure (a wide margin
     # for the machine's noise; a hidden 100 MB would leave ~15 MB x the time, a few times less)
     assert res.tmu >= 0.5 * honest.tmu, (trick, res.tmu / honest.tmu)
+
+
+# -- memory held through the kernel (docs/profiler.md, "Memory") --------------------------------
+
+# As many pipes as the open-files limit allows (each with the default 64 KiB of buffer), kept
+# open across the calls in a global; FILL fills every one, and the bytes held are printed once.
+PIPES = """
+import os
+HELD = []
+def f(x):
+    if not HELD:
+        while True:
+            try:
+                HELD.append(os.pipe())
+            except OSError:
+                break
+        if FILL:
+            held = 0
+            for _, w in HELD:
+                os.set_blocking(w, False)
+                try:
+                    while True:
+                        held += os.write(w, b"x" * 4096)
+                except BlockingIOError:
+                    pass
+            print(held)
+    return x
+"""
+
+
+@requires_memory_cgroup
+@pytest.mark.parametrize("meter", METERS)
+def test_memory_held_in_pipe_buffers_is_counted(meter: str) -> None:
+    empty, filled = _profile(meter, ["FILL = False\n" + PIPES, "FILL = True\n" + PIPES])
+    for res in (empty, filled):
+        assert res.passed, res.error
+        assert res.memory_source == cgroup.memory_source() != cgroup.MEMORY_SOURCE_RSS
+    held = int(filled.stdout)  # the verdict pass's print
+    assert held >= 16 * 65536, held  # the harness leaves most of the 64 descriptors free
+    for e, f in zip(empty.cases, filled.cases, strict=True):
+        assert e.peak_memory_bytes is not None and f.peak_memory_bytes is not None
+        # kept open across the calls: every case holds them (VmRSS alone saw nothing of it)
+        grown = f.peak_memory_bytes - e.peak_memory_bytes
+        assert 0.8 * held <= grown <= 1.5 * held + MB, (meter, grown, held)
+
+
+# A sample that tells the sampled (verdict) pass by its pid and holds 100 MB in every other
+# pass (the cpu meter times passes that are not sampled). PID_PROBE learns the pid the first
+# solution of a fresh zygote gets in its verdict pass.
+PID_PROBE = """
+import os
+print(os.getpid())
+def f(x):
+    return x
+"""
+
+HIDES_WHEN_SAMPLED = f"""
+import os
+SAMPLED = os.getpid() == {{pid}}
+HELD = bytearray(0 if SAMPLED else 100 * 2**20)
+print("small" if SAMPLED else "held")
+def f(x):
+    s = 0
+    for i in range({LOOP}):
+        s += i
+    return x + len(HELD) * 0
+"""
+
+HOLDS_ALWAYS = f"""
+HELD = bytearray(100 * 2**20)
+def f(x):
+    s = 0
+    for i in range({LOOP}):
+        s += i
+    return x + len(HELD) * 0
+"""
+
+
+def test_a_sample_small_only_when_sampled_gains_nothing() -> None:
+    (probe,) = _profile_one_case("cpu", [PID_PROBE])
+    assert probe.passed, probe.error
+    pid = int(probe.stdout)
+    hides, always = _profile_one_case("cpu", [HIDES_WHEN_SAMPLED.format(pid=pid), HOLDS_ALWAYS])
+    for res in (hides, always):
+        assert res.passed, res.error
+        assert res.tmu is not None and res.peak_memory_bytes is not None
+    assert hides.stdout.split() == ["small"], "the sample did not recognise its sampled pass"
+    assert not always.tmu_bounded and not always.cases[0].tmu_bounded
+    assert hides.tmu_bounded and hides.cases[0].tmu_bounded
+    assert always.tmu is not None and always.peak_memory_bytes is not None
+    # the peak is the largest over passes; the TMU is at least the unsampled passes' peak
+    # times their durations (an upper bound of their integral): neither far below the honest
+    assert hides.peak_memory_bytes >= 0.8 * always.peak_memory_bytes, hides.peak_memory_bytes
+    assert hides.tmu >= 0.5 * always.tmu, (hides.tmu, always.tmu)

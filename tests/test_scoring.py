@@ -20,6 +20,7 @@ import quicksilver.scoring as scoring_mod
 from quicksilver.config import MeasureConfig, SandboxConfig
 from quicksilver.records import TaskRecord, load_json
 from quicksilver.samples import Sample
+from quicksilver.sandbox import cgroup
 from quicksilver.scoring import ReferenceCache, ScoreReport, score
 from tests.conftest import requires_bwrap, requires_qemu
 
@@ -264,6 +265,9 @@ def test_reference_cache_skips_profiling_on_a_second_run(summary_ranges, tmp_pat
     assert calls == [1, 2]  # the sample, then the two references
     files = sorted(tmp_path.rglob("*.json"))
     assert len(files) == 3  # the sample's count is recorded too (a deterministic meter)
+    # with what its memory figures rest on (docs/profiler.md, "Memory")
+    recorded = [json.loads(p.read_text()) for p in files]
+    assert {r["memory_source"] for r in recorded} == {cgroup.memory_source()}
     mtimes = [p.stat().st_mtime_ns for p in files]
 
     calls.clear()

@@ -31,6 +31,7 @@ from typing import Any
 from quicksilver.config import SandboxConfig
 from quicksilver.faults import InfrastructureFault
 from quicksilver.meters import Meter, MeterError, _process_cpu_clock
+from quicksilver.sandbox import cgroup as memory_cgroup
 from quicksilver.sandbox import isolation as iso
 from quicksilver.sandbox.runtime import wire
 
@@ -168,10 +169,11 @@ class Exchange:
     cost: int  # meter units consumed between sending the command and receiving its reply
     idle: int  # meter units consumed since the previous reply (an honest harness: ~0)
     cpu_ns: int  # kernel CPU time of the window, whatever the meter
-    # Memory, read by the host from /proc/<pid>/status of the process (bytes; None when the
-    # endpoint does not track memory or /proc could not be read). See MemoryProbe.
-    rss_before: int | None = None  # resident set size right before the command was sent
-    peak: int | None = None  # peak resident set size during the command (VmHWM at the reply)
+    # Memory, read by the host from /proc/<pid>/status of the process, plus what the kernel
+    # holds for it when it has a memory cgroup (bytes; None when the endpoint does not track
+    # memory or /proc could not be read). See MemoryProbe.
+    rss_before: int | None = None  # the process's memory right before the command was sent
+    peak: int | None = None  # its peak during the command (the high-water marks at the reply)
     # peak during the command *and* the idle gap after its reply, up to the next command:
     # filled in when the next command is sent (the gap is where a signal handler would run)
     span_peak: int | None = None
@@ -218,12 +220,12 @@ class MemorySampler:
     runs (stretched for long commands: ``_interval``), paired with the meter's reading of the
     same moment.
 
-    Everything is read from outside the process: ``/proc/<pid>/status`` (``VmRSS``, ``VmHWM``)
-    and the meter (the process's CPU clock, or the emulator's counter read from its memory by
-    the host). The process cannot see when it is sampled, nor change what is read. The thread
-    only reads; it never resets the high-water mark, so the command's peak stays what the probe
-    says. Sampling stops at the first reading that fails (the process is gone: the command
-    fails anyway).
+    Everything is read from outside the process: ``/proc/<pid>/status`` (``VmRSS``, ``VmHWM``),
+    its memory cgroup's kernel memory when it has one (``MemoryProbe.reading``), and the meter
+    (the process's CPU clock, or the emulator's counter read from its memory by the host). The
+    process cannot see when it is sampled, nor change what is read. The thread only reads; it
+    never resets the high-water mark, so the command's peak stays what the probe says. Sampling
+    stops at the first reading that fails (the process is gone: the command fails anyway).
     """
 
     def __init__(self, probe: MemoryProbe, meter: Meter, trace: MemoryTrace) -> None:
@@ -261,7 +263,8 @@ class MemorySampler:
 
 
 class MemoryProbe:
-    """The peak resident memory of one sandboxed process, read by the host.
+    """The memory of one sandboxed process, read by the host: its resident set size and, with a
+    memory cgroup (``sandbox/cgroup.py``), what the kernel holds for it beyond its map.
 
     The kernel keeps a high-water mark of each process's resident set size (``VmHWM`` in
     ``/proc/<pid>/status``). Writing ``5`` to ``/proc/<pid>/clear_refs`` resets it to the
@@ -272,31 +275,69 @@ class MemoryProbe:
     the process (they share one address space); a child process (fork) would not be covered,
     which is why the sandbox refuses forks by default (``limits.processes`` = 1).
 
+    With a cgroup, every figure also counts memory held through the kernel since the probe
+    started: the cgroup's kernel memory growth (pipe buffers, page tables, other objects charged
+    to the process) and the shmem it was charged that the process does not map (a ``memfd`` or a
+    tmpfs file written, never mapped: cgroup shmem growth less ``RssShmem`` growth). Mapped
+    pages stay counted by the resident size alone, so an honest process's figures do not move
+    (no per-CPU batching, no copy-on-write copies of the zygote's pages). A peak adds the
+    high-water marks of the resident size and of the kernel memory, which need not have been
+    reached at the same moment: an upper bound. Shmem has no mark: it is read when a command
+    starts and ends (the larger counts).
+
     Readings are bytes; a probe whose files cannot be used (no ``clear_refs``, not allowed)
-    says so once in the log and returns None from then on.
+    says so once in the log and returns None from then on. ``source`` names what the readings
+    rest on (``rss+cgroup-v1``, ``rss``: see ``RunResult.memory_source``).
     """
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pid: int, cgroup: memory_cgroup.ChildCgroup | None = None) -> None:
         self.pid = pid
         self.broken: str | None = None
+        self.cgroup = cgroup
+        # /proc/<pid>/status, opened once: a pread costs ~10 us, an open-read-close ~40 us
+        try:
+            self._status_fd = os.open(f"/proc/{pid}/status", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            self._status_fd = -1
+        self._kernel0 = self._shmem0 = self._rss_shmem0 = 0  # the cgroup's starting point
+        self._unmapped = 0  # shmem held but not mapped, as of the last reset
+        if cgroup is not None:
+            status = self._status()
+            try:
+                if status is None:
+                    raise OSError(f"/proc/{pid}/status cannot be read")
+                self._kernel0, self._shmem0 = cgroup.kernel(), cgroup.shmem()
+                self._rss_shmem0 = status[2]
+            except (OSError, ValueError) as exc:
+                log.info("pid %d: kernel-held memory not measured: %s", pid, exc)
+                cgroup.remove()
+                self.cgroup = None
+        self.source = self.cgroup.source if self.cgroup else memory_cgroup.MEMORY_SOURCE_RSS
 
     def _fail(self, exc: OSError) -> None:
         if self.broken is None:
             self.broken = str(exc)
             log.warning("memory of pid %d cannot be measured: %s", self.pid, exc)
 
-    def _status(self, key: bytes) -> int | None:
+    def _status(self) -> tuple[int, int, int] | None:
+        """VmRSS, VmHWM and RssShmem (bytes), from one read of /proc/<pid>/status."""
+        if self._status_fd < 0:
+            return None
         try:
-            with open(f"/proc/{self.pid}/status", "rb") as fh:
-                for line in fh:
-                    if line.startswith(key):
-                        return int(line.split()[1]) * 1024
+            data = os.pread(self._status_fd, 8192, 0)
+            rss, mark, rss_shmem = (_status_kb(data, key) * 1024 for key in _STATUS_KEYS)
         except (OSError, ValueError, IndexError):
             return None
-        return None
+        return rss, mark, rss_shmem
+
+    def _kernel(self, charged: int) -> int:
+        return max(0, charged - self._kernel0)
+
+    def _unmapped_shmem(self, shmem: int, rss_shmem: int) -> int:
+        return max(0, shmem - self._shmem0 - max(0, rss_shmem - self._rss_shmem0))
 
     def reset(self) -> int | None:
-        """Reset the high-water mark to the current resident size, and return that size."""
+        """Reset the high-water marks to the current size, and return that size."""
         if self.broken is not None:
             return None
         try:
@@ -306,30 +347,67 @@ class MemoryProbe:
             if _alive(self.pid):
                 self._fail(exc)
             return None
-        return self._status(b"VmRSS:")
+        cg = self.cgroup
+        try:
+            if cg is not None:
+                cg.reset_peak()
+            status = self._status()
+            if status is None:
+                return None
+            rss, _, rss_shmem = status
+            if cg is None:
+                return rss
+            self._unmapped = self._unmapped_shmem(cg.shmem(), rss_shmem)
+            return rss + self._kernel(cg.kernel()) + self._unmapped
+        except (OSError, ValueError):
+            return None
 
     def peak(self) -> int | None:
-        """The high-water mark since the last reset (VmHWM)."""
-        if self.broken is not None:
-            return None
-        return self._status(b"VmHWM:")
+        """The high-water mark since the last reset."""
+        now = self.reading(full=True)
+        return None if now is None else now[1]
 
-    def reading(self) -> tuple[int, int] | None:
-        """The resident size and the high-water mark now (VmRSS, VmHWM), from one read."""
+    def reading(self, *, full: bool = False) -> tuple[int, int] | None:
+        """The size and the high-water mark now. Without ``full`` (the sampler's readings) the
+        cgroup adds its kernel memory now and the unmapped shmem of the last reset (one more
+        file read); with it (a command's last reading) the mark takes the kernel memory's own
+        high-water mark, and shmem is read again."""
         if self.broken is not None:
             return None
-        rss = mark = None
-        try:
-            with open(f"/proc/{self.pid}/status", "rb") as fh:
-                for line in fh:
-                    if line.startswith(b"VmHWM:"):
-                        mark = int(line.split()[1]) * 1024
-                    elif line.startswith(b"VmRSS:"):
-                        rss = int(line.split()[1]) * 1024
-                        break  # VmRSS follows VmHWM
-        except (OSError, ValueError, IndexError):
+        status = self._status()
+        if status is None:
             return None
-        return None if rss is None or mark is None else (rss, mark)
+        rss, mark, rss_shmem = status
+        cg = self.cgroup
+        if cg is None:
+            return rss, mark
+        try:
+            kernel = self._kernel(cg.kernel())
+            if not full:
+                return rss + kernel + self._unmapped, mark + kernel + self._unmapped
+            unmapped = self._unmapped_shmem(cg.shmem(), rss_shmem)
+            kernel_mark = self._kernel(cg.kernel_peak())
+            return rss + kernel + unmapped, mark + kernel_mark + max(unmapped, self._unmapped)
+        except (OSError, ValueError):
+            return None
+
+    def close(self) -> None:
+        """Close the status file and remove the cgroup (the process has been reaped)."""
+        if self._status_fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._status_fd)
+            self._status_fd = -1
+        if self.cgroup is not None:
+            self.cgroup.remove()
+
+
+_STATUS_KEYS = (b"\nVmRSS:", b"\nVmHWM:", b"\nRssShmem:")
+
+
+def _status_kb(data: bytes, key: bytes) -> int:
+    """The value of field ``key`` (kB) in the text of /proc/<pid>/status."""
+    start = data.index(key) + len(key)
+    return int(data[start : data.index(b"\n", start)].split()[0])
 
 
 @dataclass
@@ -626,7 +704,7 @@ class SandboxSession:
         ep.last_reading = after
         peak = None
         if ep.memory is not None and op != "exit" and rss_before is not None:
-            end = ep.memory.reading() if trace is not None else None
+            end = ep.memory.reading(full=True) if trace is not None else None
             if end is not None and trace is not None:
                 trace.add(after, *end)  # the window's last reading: the process is blocked
                 peak = end[1]
@@ -881,6 +959,8 @@ class SandboxSession:
         self.kill()
         self._drain_all()
         self.meter.close()
+        if self._main is not None and self._main.memory is not None:
+            self._main.memory.close()
         fds = [*self._child_fds]
         if self._main is not None:
             fds += [self._main.cmd_w, self._main.reply_r]
@@ -933,7 +1013,9 @@ class ChildProcess:
             ccmd_w, creply_r, session.meter.for_child(), session._child_cmd_fd, pid=host_pid
         )
         if session.track_memory:
-            self.endpoint.memory = MemoryProbe(host_pid)
+            # in a memory cgroup of its own before it runs any solution code (it has not yet
+            # answered its hello), so that what the kernel holds for it is counted too
+            self.endpoint.memory = MemoryProbe(host_pid, memory_cgroup.attach(host_pid))
         self.output = CapturedOutput(session.config.limits.output_bytes)
         self.finished = False
         self.killed = False
@@ -982,7 +1064,11 @@ class ChildProcess:
         self.finished = True
         session.capture = session.output
         self.endpoint.meter.close()
-        ex = session.request("reap", wall_limit_s=30.0)
+        try:
+            ex = session.request("reap", wall_limit_s=30.0)
+        finally:
+            if self.endpoint.memory is not None:
+                self.endpoint.memory.close()  # its cgroup goes once the child is reaped
         reply = ex.reply
         self.end = ChildEnd(
             exit_code=reply.get("exit_code"),
