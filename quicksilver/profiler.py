@@ -28,6 +28,7 @@ Cost is read by the host, from outside the process, between commands (see meters
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import hashlib
 import json
@@ -529,6 +530,10 @@ class _TaskRunner:
                     "the solution tried to execute another program (refused: it would run "
                     "outside the instruction counter)",
                 )
+            elif isinstance(exc, ChildGone) and end.exit_code is not None and end.exit_code < 0:
+                # (a timer of the solution's whose handler the harness took away, for one)
+                with contextlib.suppress(ValueError):
+                    message += f" (killed by {signal.Signals(-end.exit_code).name})"
             raise _Verdict(status, message) from exc
         finally:
             if not child.finished:
