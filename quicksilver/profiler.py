@@ -5,8 +5,9 @@ case inputs once (``convert_offline``), warms the interpreter up on trusted code
 solution code. Every *pass* of a solution over the cases runs in a fresh child forked from it:
 
 1. the child drops its privileges and takes its limits; the host caps its address space;
-2. ``compile`` (the harness's work), then ``load``: the solution's module code is executed
-   (counted, beyond what a minimal solution's costs: work done at import is cost);
+2. ``compile``, then ``load``: the solution's source is compiled and its module code executed
+   (both counted, beyond what a minimal solution's cost: work done at import is cost, and so is
+   compiling a source that holds a huge literal table);
 3. ``call`` per case: one call of the entry point on that case's input (counted, minus the cost
    of an empty call calibrated in a trusted child);
 4. ``report`` per case: the output and the post-call arguments, strictly serialised; checked
@@ -81,8 +82,9 @@ NULL_CALLS = 7
 """Empty calls in the trusted calibration child; their median is the cost of an empty call."""
 
 NULL_LOADS = 3
-"""Loads of a minimal solution, each in a fresh trusted child (one for a deterministic meter);
-their median is subtracted from a solution's load: its own module code is what counts."""
+"""Compiles and loads of a minimal solution, each in a fresh trusted child (one for a
+deterministic meter); their median is subtracted from a solution's: its own source and module
+code are what counts."""
 
 # With a deterministic meter a serialisation costs what its trusted calibration costs, give or
 # take the state the two processes are in: this much is tolerated before an excess is charged.
@@ -207,7 +209,7 @@ class RunResult:
     error: str | None = None
     failed_case: int | None = None
     cases: list[CaseResult] = field(default_factory=list)
-    load_cost: float | None = None  # median cost of executing the solution's source
+    load_cost: float | None = None  # median cost of compiling and executing its source
     window_overhead: float | None = None  # the cost of an empty call, subtracted from each call
     measure_cpu_seconds: float = 0.0
     stdout: str = ""
@@ -372,8 +374,8 @@ class _TaskRunner:
         self._calibrate()
 
     def _calibrate(self) -> None:
-        """The cost of an empty call, and of loading a minimal solution, in children that never
-        see solution code (loads: each in a fresh child, as a solution's is)."""
+        """The cost of an empty call, and of compiling and loading a minimal solution, in children
+        that never see solution code (loads: each in a fresh child, as a solution's is)."""
         wall = self.limits.wall
         loads = []
         load_rss: list[int] = []
@@ -381,7 +383,8 @@ class _TaskRunner:
             child = self._spawn()
             try:
                 comp = child.request("compile", code=self._minimal_source(), wall_limit_s=wall)
-                loads.append(child.request("load", wall_limit_s=wall).cost)
+                # compile and load, as a solution's are booked (run_pass)
+                loads.append(comp.cost + child.request("load", wall_limit_s=wall).cost)
                 # the resident size the minimal solution's calls would start from
                 after = child.request("ping", wall_limit_s=wall).rss_before
                 if after is not None and comp.rss_before is not None:
@@ -463,11 +466,18 @@ class _TaskRunner:
         load: Exchange | None = None
         try:
             try:
-                comp = child.request("compile", code=code, wall_limit_s=wall)
+                # Compiling is booked with the load: a source that holds a huge literal table
+                # (precomputed answers) pays for compiling it. The compiler runs no solution code
+                # (no hook of the solution's is armed yet), so nothing else happens in this window.
+                comp = child.request("compile", code=code, cpu_limit_s=cpu_left, wall_limit_s=wall)
                 if not comp.reply.get("ok"):
                     raise _Verdict("error", f"the solution does not compile: {comp.reply['error']}")
+                cpu_left -= comp.cpu_ns / 1e9 / self.scale  # the limit is in native seconds
                 load = child.request(
-                    "load", cpu_limit_s=cpu_left, wall_limit_s=wall, sample_interval_s=every
+                    "load",
+                    cpu_limit_s=max(cpu_left, 0.001),
+                    wall_limit_s=wall,
+                    sample_interval_s=every,
                 )
             except LimitExceeded as exc:
                 raise _Verdict("timeout", f"loading the solution: {exc}") from exc
@@ -475,9 +485,9 @@ class _TaskRunner:
                 raise _Verdict(
                     _status_of_reply(load.reply), f"loading the solution: {load.reply.get('error')}"
                 )
-            cpu_left -= load.cpu_ns / 1e9 / self.scale  # the limit is in native seconds
+            cpu_left -= load.cpu_ns / 1e9 / self.scale
             idle += load.idle
-            cpu_ns += load.cpu_ns
+            cpu_ns += comp.cpu_ns + load.cpu_ns
             for i in range(len(self.task.cases)):
                 try:
                     call = child.request(
@@ -544,7 +554,8 @@ class _TaskRunner:
         if comp.rss_before is not None and self.null_load_rss is not None:
             baseline = comp.rss_before + self.null_load_rss
         return _Pass(
-            load=max(0, load.cost - self.null_load),
+            # compile + load, beyond a minimal solution's (see _calibrate)
+            load=max(0, comp.cost + load.cost - self.null_load),
             calls=calls,
             reports=reports,
             idle=idle,

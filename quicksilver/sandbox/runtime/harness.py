@@ -360,8 +360,9 @@ class Harness:
         return {"ok": True, "pid": os.getpid(), "uid": os.getuid()}
 
     def compile(self, msg: dict) -> dict:
-        """Compile the solution's source (the compiler runs no solution code: this is the
-        harness's work, and ``load`` then only executes the module's code)."""
+        """Compile the solution's source. The compiler runs no solution code; the host books this
+        window with the load (a source holding a huge literal table pays for compiling it), and
+        ``load`` then executes the module's code."""
         self.compiled = compile(msg["code"], "<solution>", "exec")
         return {"ok": True}
 
