@@ -64,7 +64,7 @@ from quicksilver.sandbox.session import (
     ShuttingDown,
     solution_setup,
 )
-from quicksilver.stats import fastest_band, median_ci
+from quicksilver.stats import ModeSplit, fastest_band, median_ci, mode_split
 
 log = logging.getLogger(__name__)
 
@@ -1011,6 +1011,18 @@ class _Profile:
                         res.flags.append("budget")
                         sol.done = True
 
+    def _modes(self, sol: _Solution) -> ModeSplit:
+        """The mode check of ``sol``'s passes, against the task's other passing solutions
+        (measured interleaved with it, round by round)."""
+        m = self.runner.meter
+        peers = [
+            [m.to_unit(c) for c in other.costs]
+            for other in self.solutions
+            if other is not sol and other.result.status == "passed" and other.costs
+        ]
+        costs = [m.to_unit(c) for c in sol.costs]
+        return mode_check(self.measure, costs, peers, unit=m.unit)
+
     def _finish(self, sol: _Solution) -> None:
         res = sol.result
         m = self.runner.meter
@@ -1032,24 +1044,39 @@ class _Profile:
         res.load_cost = m.to_unit(statistics.median(p.load for p in sol.passes))
         res.charged = m.to_unit((sum(map(sum, sol.charges)) + sum(sol.idle_charges)) / n)
         res.estimator = estimator_name(self.measure, m.deterministic)
+        measure = self.measure
         if m.deterministic:
             res.runtime = res.round_costs[0]
             res.runtime_ci = (res.runtime, res.runtime)
             res.converged = True
         else:
-            est = _estimate(self.measure, res.round_costs)
+            split = self._modes(sol)
+            if split.split:
+                # A cheap path in some passes only: the fastest passes would credit it with its
+                # luckiest draws. Its median pass is the figure, and it is not converged.
+                res.flags.append("modes")
+                res.converged = False
+                measure = measure.model_copy(update={"estimator": "median"})
+                res.estimator = estimator_name(measure, False)
+                log.warning(
+                    "%s: solution %d's passes split into modes: %s; scored by its median pass",
+                    res.task_id,
+                    sol.index,
+                    split.describe(),
+                )
+            est = _estimate(measure, res.round_costs)
             # a microsecond solution's passes can read below the empty calls subtracted from
             # them (noise); a cost is never negative
             res.runtime, res.runtime_ci = max(0.0, est.estimate), (max(0.0, est.low), est.high)
-            if n < self.measure.min_rounds:
+            if n < measure.min_rounds:
                 res.flags.append("few-rounds")
-            if not res.converged and "budget" not in res.flags:
-                res.flags.append("max-rounds" if n >= self.measure.max_rounds else "unconverged")
+            if not res.converged and not {"budget", "modes"} & set(res.flags):
+                res.flags.append("max-rounds" if n >= measure.max_rounds else "unconverged")
         for i, case in enumerate(res.cases):
             per_pass = [
                 m.to_unit(p.calls[i] + ch[i]) for p, ch in zip(sol.passes, sol.charges, strict=True)
             ]
-            est = _estimate(self.measure, per_pass)
+            est = _estimate(measure, per_pass)
             case.rounds = n
             case.samples = per_pass
             case.median, case.ci_low, case.ci_high = (
@@ -1073,6 +1100,26 @@ class _Profile:
                 ", ".join(res.flags),
                 n,
             )
+
+
+def mode_check(
+    measure: MeasureConfig,
+    costs: Sequence[float],
+    peers: Sequence[Sequence[float]] = (),
+    *,
+    unit: str = "s",
+) -> ModeSplit:
+    """Do a time meter's pass ``costs`` (in ``unit``) split into a cheap and an expensive mode?
+    ``peers``: the pass costs of the task's other solutions, measured in the same rounds
+    (``measure.modes_*``, :func:`quicksilver.stats.mode_split`; docs/profiler.md, "The mode
+    check")."""
+    return mode_split(
+        costs,
+        ratio=measure.modes_ratio,
+        floor=measure.modes_floor_ms / 1e3 if unit == "s" else 0.0,
+        peers=peers,
+        peer_factor=measure.modes_peer_factor,
+    )
 
 
 @dataclass(frozen=True)

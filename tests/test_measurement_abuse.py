@@ -484,6 +484,42 @@ def test_a_hook_cannot_work_in_the_harness_time(
         assert res.status == "failed", (hook, res.status, res.error)
 
 
+# A coin drawn from the clock as the module loads: the cheap path in about one pass of four. (The
+# sandbox's /dev/urandom reads zeros, and the children's pids follow each other in a fixed
+# stride: the clock is the coin left.)
+COIN = (
+    BUBBLE
+    + """
+import time
+CHEAP = time.monotonic_ns() // 1000 % 4 == 0
+class Solution:
+    def sortArray(self, nums):
+        return sorted(nums) if CHEAP else bubble(nums)
+"""
+)
+
+
+def test_a_coin_is_flagged_and_scored_by_its_median_pass() -> None:
+    """The fastest passes would credit a sample with the cheap path it takes in some passes
+    only: its passes split into modes, it is flagged, not converged, and its median pass is its
+    figure (docs/profiler.md, "The mode check")."""
+    measure = MeasureConfig(meter="cpu", min_rounds=24, max_rounds=24, budget_seconds=30.0)
+    honest, coin = profile_many(
+        [Job(TASK, HONEST), Job(TASK, COIN)],
+        sandbox=quick_sandbox(cpu_seconds=60.0, wall_seconds=120.0),
+        measure=measure,
+    )
+    assert honest.passed and coin.passed, (honest.error, coin.error)
+    assert honest.runtime is not None and coin.runtime is not None
+    cheap = sum(c < 0.2 * honest.runtime for c in coin.round_costs)
+    if cheap == 0:  # 0.75 ** 24: 0.1% of profiles draw the expensive path every time
+        pytest.skip("the coin never came up cheap in 24 passes")
+    assert "modes" in coin.flags and not coin.converged, coin.flags
+    assert coin.estimator == "median"
+    assert coin.runtime >= 0.7 * honest.runtime, (coin.runtime, honest.runtime, cheap)
+    assert "modes" not in honest.flags and honest.estimator == "fastest-3", honest.flags
+
+
 @requires_qemu
 def test_a_solution_cannot_change_another_solutions_count() -> None:
     """Between two runs of the honest solution in one zygote, a saboteur does its worst."""
