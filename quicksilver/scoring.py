@@ -57,7 +57,7 @@ from quicksilver.samples import Sample, function_solution, slug_form
 
 log = logging.getLogger(__name__)
 
-PROFILER_VERSION = f"{__version__}/3"  # /2: results carry peak memory; /3: and TMU
+PROFILER_VERSION = f"{__version__}/4"  # /2: peak memory; /3: TMU; /4: compile booked, flags
 
 
 def default_cache_dir() -> Path:
@@ -118,6 +118,7 @@ class ReferenceCache:
             "error": result.error,
             "unit": result.unit,
             "meter": result.meter,
+            "flags": list(result.flags),
             "isolation": result.isolation,
             "machine_id": result.machine_id,
             "profiler": PROFILER_VERSION,
@@ -166,6 +167,10 @@ class SampleScore:
     tmu: float | None = None
     tmu_samples: int | None = None
     ntmu: float | None = None
+    # why the profile this sample is scored from (Mercury: the test cases; DPE: the performance
+    # input) is not to be trusted: not converged, or its passes split into modes (RunResult.flags;
+    # counted in the report, see unconverged_summary)
+    flags: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -195,6 +200,8 @@ class TaskScore:
     # the canonical solution's (the row's first) TMU, which NTMU divides by, and its readings
     reference_tmu: float | None = None
     reference_tmu_samples: int | None = None
+    # per reference (as reference_runtimes, or reference_costs for DPE): its profile's flags
+    reference_flags: list[list[str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -305,6 +312,7 @@ class ScoreReport:
             out["dpe_tasks"] = len(dpe_tasks)
             out["dps_unscorable"] = {t.task: t.dps_error for t in dpe_tasks if t.dps_error}
         out.update(memory_summary(self.tasks))
+        out.update(unconverged_summary(self.tasks))
         out["tmu_unit"] = f"bytes*{self.unit}"
         out["tasks"] = []
         for t in self.tasks:
@@ -318,6 +326,7 @@ class ScoreReport:
                     "reference_tmu": t.reference_tmu,
                     "reference_tmu_samples": t.reference_tmu_samples,
                     "reference_errors": t.reference_errors,
+                    "reference_flags": t.reference_flags,
                     "dps": t.dps,
                     "dps_norm": t.dps_norm,
                     "dpe": t.dpe,
@@ -398,7 +407,8 @@ def _cached_samples(
                 error=hit.get("error"),
                 machine_id=hit.get("machine_id", ""),
                 rounds=1,
-                converged=True,
+                converged=not hit.get("flags"),
+                flags=list(hit.get("flags") or []),
                 peak_memory_bytes=hit.get("peak_memory_bytes"),
                 memory_baseline_bytes=hit.get("memory_baseline_bytes"),
                 tmu=hit.get("tmu"),
@@ -419,6 +429,7 @@ def _summary(res: RunResult) -> dict[str, Any]:
     return {
         "status": res.status,
         "runtime": res.runtime,
+        "flags": list(res.flags),
         "error": res.error,
         "runtime_ci": list(res.runtime_ci) if res.runtime_ci else None,
         "peak_memory_bytes": res.peak_memory_bytes,
@@ -535,6 +546,27 @@ DPS_TIME_TOLERANCE = 0.1
 # configs/*.yaml, profile.measure.split_above_seconds).
 SPLIT_ABOVE_SECONDS = 5.0
 _SECONDS_PER_UNIT = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
+
+
+def unconverged_summary(tasks: Sequence[TaskScore]) -> dict[str, Any]:
+    """The samples and references scored from a profile that is not to be trusted (a time
+    meter's: not converged, or its passes split into modes; RunResult.flags), counted and
+    listed: ``unconverged_samples``, ``unconverged_references`` and ``unconverged`` (one entry
+    each: task, sample or reference index, flags). A mode-split profile is scored by its median
+    pass (docs/profiler.md, "The mode check"); the others by the fastest passes they have."""
+    listed: list[dict[str, Any]] = []
+    for t in tasks:
+        for j, flags in enumerate(t.reference_flags or []):
+            if flags:
+                listed.append({"task": t.task, "reference": j, "flags": list(flags)})
+        for sc in t.samples:
+            if sc.flags:
+                listed.append({"task": t.task, "sample": sc.index, "flags": list(sc.flags)})
+    return {
+        "unconverged_samples": sum("sample" in x for x in listed),
+        "unconverged_references": sum("reference" in x for x in listed),
+        "unconverged": listed,
+    }
 
 
 def expected_seconds(rec: TaskRecord) -> dict[int, float]:
@@ -733,6 +765,7 @@ class _ReferenceProfiler:
         return {
             "status": res.status,
             "runtime": res.runtime,
+            "flags": list(res.flags),
             "error": res.error,
             "first_error": first_error,
             "cached": False,
@@ -789,6 +822,10 @@ class _ClusterReferences:
 
     def statuses(self) -> list[str | None]:
         return [None if r is None else str(r.get("status")) for r in self.results]
+
+    def flags(self) -> list[list[str]]:
+        """Per reference: its profile's flags (empty where it was not needed or converged)."""
+        return [list((r or {}).get("flags") or []) for r in self.results]
 
     def errors(self) -> list[str]:
         m = len(self.codes)
@@ -854,6 +891,7 @@ def _score_dpe_task(
         pe = pe_results[f"{key}\0{s.index}"]
         sc.pe_status, sc.pe_error = pe.status, pe.error
         sc.pe_cost = pe.runtime if pe.passed else None
+        sc.flags = list(pe.flags) if pe.passed else []
         d = clusters.match(sc.pe_cost, tolerance)
         if d is None:
             every_reference_failed = True
@@ -864,6 +902,7 @@ def _score_dpe_task(
     if clusters is not None:
         ts.reference_costs = clusters.costs()
         ts.reference_status = clusters.statuses()
+        ts.reference_flags = clusters.flags()
         ts.reference_errors = clusters.errors()
     m = len(rec.reference or [])
     if problem is not None:
@@ -1059,6 +1098,9 @@ def score(
             reference_errors=[
                 f"{r['status']}: {r['error']}" for r in ref_runs if r["status"] != "passed"
             ],
+            reference_flags=[
+                list(r.get("flags") or []) if r["status"] == "passed" else [] for r in ref_runs
+            ],
         )
         outcomes[key] = []
         for s in sorted(group, key=lambda x: x.index):
@@ -1078,6 +1120,7 @@ def score(
                 beyond=b,
                 percentile=percentile(rt, ref_rt),
                 error=res.error,
+                flags=list(res.flags) if res.passed else [],
             )
             _score_memory(sc, res, ref_mem, canonical, canonical_tmu)
             ts.n_correct += res.passed
@@ -1173,6 +1216,14 @@ def score(
     flat_outcomes = [o for key in wanted for o in outcomes[key]]
     if not flat_outcomes:
         raise ValueError("no sample matches a task of the dataset")
+    shaky = unconverged_summary(list(scored.values()))
+    if shaky["unconverged"]:
+        log.warning(
+            "scored from profiles that did not converge or split into modes: %d sample(s), %d "
+            "reference(s) (each listed in the report)",
+            shaky["unconverged_samples"],
+            shaky["unconverged_references"],
+        )
     summary = summarize(flat_outcomes, k=k)
     return ScoreReport(
         summary,
