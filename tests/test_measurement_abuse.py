@@ -525,7 +525,8 @@ def test_a_coin_is_flagged_and_scored_by_its_median_pass() -> None:
 _DRAW = """
 import errno, json, os
 out = {"urandom": open("/dev/urandom", "rb").read(16).hex(),
-       "random": open("/dev/random", "rb").read(16).hex()}
+       "random": open("/dev/random", "rb").read(16).hex(),
+       "uuid": [open("/proc/sys/kernel/random/uuid").read() for _ in range(2)]}
 try:
     os.getrandom(1)
     out["getrandom"] = "allowed"
@@ -538,7 +539,8 @@ print(json.dumps(out))
 
 def test_the_sandboxs_random_bytes_are_one_fixed_stream() -> None:
     """A coin drawn from the OS comes up the same in every pass: /dev/urandom and /dev/random
-    read one seeded stream (isolation.random_source) from every open, in every sandbox. So does
+    read one seeded stream (isolation.random_source) from every open, in every sandbox, and
+    /proc/sys/kernel/random/uuid one UUID (the boot's). So does
     os.urandom once the seccomp filter refuses getrandom(2): Python then reads /dev/urandom."""
     draws = []
     for _ in range(2):
@@ -548,6 +550,7 @@ def test_the_sandboxs_random_bytes_are_one_fixed_stream() -> None:
     first = iso.random_source().read_bytes()[:16].hex()
     for draw in draws:
         assert draw["urandom"] == draw["random"] == first
+        assert draw["uuid"] == draws[0]["uuid"][:1] * 2  # the kernel's fresh UUID: fixed too
     if draws[0]["getrandom"] == "allowed":
         pytest.xfail("getrandom(2) is not refused yet (seccomp): os.urandom still draws anew")
     assert draws[0]["getrandom"] in ("ENOSYS", "EPERM")

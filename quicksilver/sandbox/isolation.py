@@ -93,6 +93,13 @@ def random_source() -> Path:
     return path
 
 
+_UUID_ARGS = (
+    ("--ro-bind", "/proc/sys/kernel/random/boot_id", "/proc/sys/kernel/random/uuid")
+    if os.path.exists("/proc/sys/kernel/random/boot_id")
+    else ()
+)
+
+
 def _random_args() -> list[str]:
     source = str(random_source())
     return ["--ro-bind", source, "/dev/urandom", "--ro-bind", source, "/dev/random"]
@@ -358,6 +365,8 @@ def bwrap_argv(
         # read-only: /proc/self/mem and the like cannot be opened for writing
         "--remount-ro",
         "/proc",
+        # the kernel's fresh UUID at every read is a coin too: the boot's (one fixed UUID)
+        *_UUID_ARGS,
         "--dev",
         "/dev",
         # the OS's random bytes: one fixed stream (random_source)
