@@ -20,7 +20,7 @@ bench measures what that check has to tell apart:
 The honest profiles' largest spread is what the check's threshold must clear (the false flags);
 the coins' spreads are what it catches. ``--from JSON`` replays a recorded run (the ``passes``
 of an earlier ``--json``) without profiling. Results are in docs/performance.md ("The mode
-check"). About 3 minutes on 2 cores with the defaults.
+check"). About 2 minutes on 2 cores with the defaults.
 """
 
 from __future__ import annotations
