@@ -114,16 +114,20 @@ class _Guard:
     - empties ``gc.callbacks`` and turns the collector off until the next solution command, which
       turns it back on if the solution had it on (a finalizer in a garbage cycle would otherwise
       run wherever the report's allocations trigger a collection);
-    - cancels the interval timers (``setitimer``, ``alarm``), puts every signal handler, the
-      wakeup fd and the signal mask back as they were at start-up;
-    - restores the async generator hooks and forgets ``atexit`` callbacks (the child ends with
-      ``os._exit``, so they would never run anyway).
+    - cancels the interval timers (``setitimer``, ``alarm``), sets every signal handler that
+      changed to ``SIG_IGN`` (a signal on its way is discarded) and then back to what it was at
+      start-up, and puts the wakeup fd and the signal mask back;
+    - restores the async generator and unraisable hooks and forgets ``atexit`` callbacks (the
+      child ends with ``os._exit``, so they would never run anyway).
 
-    Each of these can fire while the next is undone (a trace function may set a profile function
-    again): the harness repeats until nothing is armed. A solution that keeps re-arming keeps the
-    command running, until its CPU limit. Audit hooks cannot be removed; no audited event occurs
-    in the harness's own time (wire.py reads commands through one FileIO per descriptor and
-    serialises without ``id()``), so a solution's audit hook never runs there.
+    Each of these can run solution code while the next is undone (a trace function may set a
+    profile function again; dropping the last reference to a hook may run its finalizer): the
+    harness repeats until a check that drops nothing, and so runs nothing, finds nothing armed.
+    A solution that keeps re-arming keeps the command running, until its CPU limit.
+
+    Audit hooks cannot be removed; no audited event occurs in the harness's own time (wire.py
+    reads commands through one FileIO per descriptor and serialises without ``id()``), so a
+    solution's audit hook never runs there.
 
     What is left to the charge rules: a solution that patches the harness, its modules or
     builtins, or plants code where the report will reach it (a finalizer on an object of its
@@ -143,6 +147,7 @@ class _Guard:
         # SIG_DFL and SIG_IGN are the small ints 0 and 1, and a handler's __eq__ is its code
         sig = _signal
         self.getsignal, self.signal, self.setitimer = sig.getsignal, sig.signal, sig.setitimer
+        self.getitimer = sig.getitimer
         self.timers = (sig.ITIMER_REAL, sig.ITIMER_VIRTUAL, sig.ITIMER_PROF)
         self.set_wakeup_fd, self.sigmask = sig.set_wakeup_fd, sig.pthread_sigmask
         self.mask = sig.pthread_sigmask(sig.SIG_BLOCK, [])
@@ -155,9 +160,10 @@ class _Guard:
             # None: a handler not set from Python; the default is what a restore can give back
             self.handlers.append((num, sig.SIG_DFL if handler is None else handler))
         self.asyncgen = sys.get_asyncgen_hooks()
+        self.get_asyncgen_hooks = sys.get_asyncgen_hooks
         self.set_asyncgen_hooks = sys.set_asyncgen_hooks
         self.unraisablehook = sys.unraisablehook
-        self.atexit_clear = atexit._clear
+        self.atexit_clear, self.atexit_count = atexit._clear, atexit._ncallbacks
         self.monitoring = getattr(sys, "monitoring", None)  # Python 3.12+
         self.tools: list[int] = []
         self.events: list[int] = []
@@ -182,31 +188,33 @@ class _Guard:
         """At the end of a solution command (see the class docstring)."""
         self.gc_wanted = self.gc_isenabled()
         while True:
-            self.gc_disable()
-            self.settrace(None)
-            self.setprofile(None)
-            self._unmonitor()
-            del self.callbacks[:]
-            for timer in self.timers:
-                self.setitimer(timer, 0)
-            # A signal of the solution's may be on its way (a timer that fired just now, one the
-            # solution blocked): ignored first, it is discarded wherever it waits (the kernel,
-            # or the emulator's queue under icount); given back straight to its default, it
-            # could end the process instead.
-            changed = [(n, h) for n, h in self.handlers if self.getsignal(n) is not h]
-            for num, _handler in changed:
-                self.signal(num, _signal.SIG_IGN)
-            self.set_wakeup_fd(-1)
-            self.sigmask(_signal.SIG_SETMASK, self.mask)
-            for num, handler in changed:
-                self.signal(num, handler)
-            self.set_asyncgen_hooks(*self.asyncgen)
-            sys.unraisablehook = self.unraisablehook
-            self.atexit_clear()
-            # Each of those can fire a hook that arms another: done once nothing is armed. A
-            # hook still armed fires before (or at) its own check, which then reads it armed.
-            if self.gettrace() is None and self.getprofile() is None and self._quiet():
+            self._undo()
+            if self._quiet():
                 return
+
+    def _undo(self) -> None:
+        """One pass over everything a solution can arm."""
+        self.gc_disable()
+        self.settrace(None)
+        self.setprofile(None)
+        self._unmonitor()
+        del self.callbacks[:]
+        for timer in self.timers:
+            self.setitimer(timer, 0)
+        # A signal of the solution's may be on its way (a timer that fired just now, one the
+        # solution blocked): ignored first, it is discarded wherever it waits (the kernel,
+        # or the emulator's queue under icount); given back straight to its default, it
+        # could end the process instead.
+        changed = [(n, h) for n, h in self.handlers if self.getsignal(n) is not h]
+        for num, _handler in changed:
+            self.signal(num, _signal.SIG_IGN)
+        self.set_wakeup_fd(-1)
+        self.sigmask(_signal.SIG_SETMASK, self.mask)
+        for num, handler in changed:
+            self.signal(num, handler)
+        self.set_asyncgen_hooks(*self.asyncgen)
+        sys.unraisablehook = self.unraisablehook
+        self.atexit_clear()
 
     def _unmonitor(self) -> None:
         mon = self.monitoring
@@ -224,9 +232,26 @@ class _Guard:
             mon.free_tool_id(tool)
 
     def _quiet(self) -> bool:
-        mon = self.monitoring
-        if self.callbacks or self.gc_isenabled():
+        """Nothing armed. Reads only (comparisons by identity): it drops no reference and calls
+        nothing of the solution's, so nothing can arm itself again behind it."""
+        if self.gettrace() is not None or self.getprofile() is not None:
             return False
+        if self.callbacks or self.gc_isenabled() or self.atexit_count():
+            return False
+        if any(self.getitimer(t) != (0.0, 0.0) for t in self.timers):
+            return False
+        if any(self.getsignal(n) is not h for n, h in self.handlers):
+            return False
+        if self.sigmask(_signal.SIG_BLOCK, []) != self.mask or self.set_wakeup_fd(-1) != -1:
+            return False
+        hooks = self.get_asyncgen_hooks()
+        if hooks.firstiter is not self.asyncgen.firstiter:
+            return False
+        if hooks.finalizer is not self.asyncgen.finalizer:
+            return False
+        if sys.unraisablehook is not self.unraisablehook:
+            return False
+        mon = self.monitoring
         return mon is None or all(mon.get_tool(t) is None for t in self.tools)
 
 
@@ -497,8 +522,11 @@ class Harness:
             "ok": True,
             "pid": pid,
             "exit_code": os.waitstatus_to_exitcode(status),
-            "cpu_seconds": usage.ru_utime + usage.ru_stime,
-            "maxrss_kb": usage.ru_maxrss,
+            # fixed width (the host parses them as numbers): a reply whose length varied with
+            # the child's usage left the zygote's heap a little different in every run, and the
+            # next child's compile, which allocates a lot, counted ~100 instructions more or less
+            "cpu_seconds": f"{usage.ru_utime + usage.ru_stime:016.9f}",
+            "maxrss_kb": f"{usage.ru_maxrss:012d}",
         }
 
     # -- child --------------------------------------------------------------------------------
