@@ -215,6 +215,21 @@ def _memory_line(data: dict[str, Any]) -> str:
     )
 
 
+def _unconverged_line(data: dict[str, Any]) -> str:
+    """How many samples and references were scored from a profile that did not converge or
+    whose passes split into modes (scoring.unconverged_summary), by flag."""
+    counts: dict[str, int] = {}
+    for entry in data["unconverged"]:
+        for flag in entry["flags"]:
+            counts[flag] = counts.get(flag, 0) + 1
+    by_flag = ", ".join(f"{flag} {n}" for flag, n in sorted(counts.items()))
+    return (
+        f"[yellow]scored from unconverged profiles:[/] {data['unconverged_samples']} sample(s), "
+        f"{data['unconverged_references']} reference(s) ({by_flag}; listed under 'unconverged' "
+        "in --json)"
+    )
+
+
 @app.command()
 def score(
     dataset: Annotated[
@@ -331,6 +346,8 @@ def score(
                 dps += f" (c{s.cluster})" if s.cluster is not None else " (none)"
         else:
             cost, dps = _fmt_cost(s.runtime, unit), "-"
+        if s.flags:  # the profile it is scored from did not converge, or split into modes
+            cost += f" [yellow]({', '.join(s.flags)})[/]"
         table.add_row(
             str(counter[0]),
             f"{task.task}[{s.index}]",
@@ -410,6 +427,8 @@ def score(
             lines.append(f"  no DPS for {name}: {why}")
     if data.get("memory_tasks") or data.get("nmu_tasks") or data.get("ntmu_tasks"):
         lines.append(_memory_line(data))
+    if data.get("unconverged"):
+        lines.append(_unconverged_line(data))
     for name, g in data["by_difficulty"].items():
         lines.append(
             f"  {name}: Pass {g['pass_at_k']:.3f}  Beyond "

@@ -125,6 +125,28 @@ class MeasureConfig(_Strict):
     idle_slack_ms: float = Field(
         0.1, ge=0, description="cpu meter: CPU a blocked harness may use between two commands"
     )
+    modes_ratio: float = Field(
+        3.0,
+        gt=1,
+        description="time meter: a profile whose median pass costs more than this many times its "
+        "fastest pass is split into modes (a cheap path in some passes only): flagged `modes` "
+        "and scored by its median pass. The machine alone spreads honest passes by up to ~1.9x "
+        '(docs/profiler.md, "The mode check")',
+    )
+    modes_peer_factor: float | None = Field(
+        2.0,
+        gt=1,
+        description="time meter: ...or more than this many times the median spread of the task's "
+        "other solutions, measured in the same rounds, when that is lower (honest solutions: up "
+        "to ~1.4x their peers'); None: `modes_ratio` only",
+    )
+    modes_floor_ms: float = Field(
+        0.3,
+        ge=0,
+        description="time meter: ...and only when the median pass is more than this above the "
+        "fastest (a sub-millisecond solution's passes spread by the noise of the empty calls "
+        "subtracted from them)",
+    )
     workers: int | None = Field(
         None, ge=1, description="tasks profiled in parallel; default one per core"
     )

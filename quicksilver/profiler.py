@@ -5,8 +5,9 @@ case inputs once (``convert_offline``), warms the interpreter up on trusted code
 solution code. Every *pass* of a solution over the cases runs in a fresh child forked from it:
 
 1. the child drops its privileges and takes its limits; the host caps its address space;
-2. ``compile`` (the harness's work), then ``load``: the solution's module code is executed
-   (counted, beyond what a minimal solution's costs: work done at import is cost);
+2. ``compile``, then ``load``: the solution's source is compiled and its module code executed
+   (both counted, beyond what a minimal solution's cost: work done at import is cost, and so is
+   compiling a source that holds a huge literal table);
 3. ``call`` per case: one call of the entry point on that case's input (counted, minus the cost
    of an empty call calibrated in a trusted child);
 4. ``report`` per case: the output and the post-call arguments, strictly serialised; checked
@@ -28,6 +29,7 @@ Cost is read by the host, from outside the process, between commands (see meters
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import hashlib
 import json
@@ -71,7 +73,7 @@ from quicksilver.sandbox.session import (
     ShuttingDown,
     solution_setup,
 )
-from quicksilver.stats import fastest_band, median_ci
+from quicksilver.stats import ModeSplit, fastest_band, median_ci, mode_split
 
 log = logging.getLogger(__name__)
 
@@ -89,8 +91,9 @@ NULL_CALLS = 7
 """Empty calls in the trusted calibration child; their median is the cost of an empty call."""
 
 NULL_LOADS = 3
-"""Loads of a minimal solution, each in a fresh trusted child (one for a deterministic meter);
-their median is subtracted from a solution's load: its own module code is what counts."""
+"""Compiles and loads of a minimal solution, each in a fresh trusted child (one for a
+deterministic meter); their median is subtracted from a solution's: its own source and module
+code are what counts."""
 
 # With a deterministic meter a serialisation costs what its trusted calibration costs, give or
 # take the state the two processes are in: this much is tolerated before an excess is charged.
@@ -224,7 +227,7 @@ class RunResult:
     error: str | None = None
     failed_case: int | None = None
     cases: list[CaseResult] = field(default_factory=list)
-    load_cost: float | None = None  # median cost of executing the solution's source
+    load_cost: float | None = None  # median cost of compiling and executing its source
     window_overhead: float | None = None  # the cost of an empty call, subtracted from each call
     measure_cpu_seconds: float = 0.0
     stdout: str = ""
@@ -414,8 +417,8 @@ class _TaskRunner:
         self._calibrate()
 
     def _calibrate(self) -> None:
-        """The cost of an empty call, and of loading a minimal solution, in children that never
-        see solution code (loads: each in a fresh child, as a solution's is)."""
+        """The cost of an empty call, and of compiling and loading a minimal solution, in children
+        that never see solution code (loads: each in a fresh child, as a solution's is)."""
         wall = self.limits.wall
         loads = []
         load_rss: list[int] = []
@@ -423,7 +426,8 @@ class _TaskRunner:
             child = self._spawn()
             try:
                 comp = child.request("compile", code=self._minimal_source(), wall_limit_s=wall)
-                loads.append(child.request("load", wall_limit_s=wall).cost)
+                # compile and load, as a solution's are booked (run_pass)
+                loads.append(comp.cost + child.request("load", wall_limit_s=wall).cost)
                 # the resident size the minimal solution's calls would start from
                 after = child.request("ping", wall_limit_s=wall).rss_before
                 if after is not None and comp.rss_before is not None:
@@ -505,11 +509,18 @@ class _TaskRunner:
         load: Exchange | None = None
         try:
             try:
-                comp = child.request("compile", code=code, wall_limit_s=wall)
+                # Compiling is booked with the load: a source that holds a huge literal table
+                # (precomputed answers) pays for compiling it. The compiler runs no solution code
+                # (no hook of the solution's is armed yet), so nothing else happens in this window.
+                comp = child.request("compile", code=code, cpu_limit_s=cpu_left, wall_limit_s=wall)
                 if not comp.reply.get("ok"):
                     raise _Verdict("error", f"the solution does not compile: {comp.reply['error']}")
+                cpu_left -= comp.cpu_ns / 1e9 / self.scale  # the limit is in native seconds
                 load = child.request(
-                    "load", cpu_limit_s=cpu_left, wall_limit_s=wall, sample_interval_s=every
+                    "load",
+                    cpu_limit_s=max(cpu_left, 0.001),
+                    wall_limit_s=wall,
+                    sample_interval_s=every,
                 )
             except LimitExceeded as exc:
                 raise _Verdict("timeout", f"loading the solution: {exc}") from exc
@@ -517,9 +528,9 @@ class _TaskRunner:
                 raise _Verdict(
                     _status_of_reply(load.reply), f"loading the solution: {load.reply.get('error')}"
                 )
-            cpu_left -= load.cpu_ns / 1e9 / self.scale  # the limit is in native seconds
+            cpu_left -= load.cpu_ns / 1e9 / self.scale
             idle += load.idle
-            cpu_ns += load.cpu_ns
+            cpu_ns += comp.cpu_ns + load.cpu_ns
             for i in range(len(self.task.cases)):
                 try:
                     call = child.request(
@@ -579,6 +590,10 @@ class _TaskRunner:
                     "native code of its own would run inside the emulator, beside the "
                     "instruction counter)",
                 )
+            elif isinstance(exc, ChildGone) and end.exit_code is not None and end.exit_code < 0:
+                # (a timer of the solution's whose handler the harness took away, for one)
+                with contextlib.suppress(ValueError):
+                    message += f" (killed by {signal.Signals(-end.exit_code).name})"
             raise _Verdict(status, message) from exc
         finally:
             if not child.finished:
@@ -589,7 +604,8 @@ class _TaskRunner:
         if comp.rss_before is not None and self.null_load_rss is not None:
             baseline = comp.rss_before + self.null_load_rss
         return _Pass(
-            load=max(0, load.cost - self.null_load),
+            # compile + load, beyond a minimal solution's (see _calibrate)
+            load=max(0, comp.cost + load.cost - self.null_load),
             calls=calls,
             reports=reports,
             idle=idle,
@@ -1149,6 +1165,18 @@ class _Profile:
                         res.flags.append("budget")
                         sol.done = True
 
+    def _modes(self, sol: _Solution) -> ModeSplit:
+        """The mode check of ``sol``'s passes, against the task's other passing solutions
+        (measured interleaved with it, round by round)."""
+        m = self.runner.meter
+        peers = [
+            [m.to_unit(c) for c in other.costs]
+            for other in self.solutions
+            if other is not sol and other.result.status == "passed" and other.costs
+        ]
+        costs = [m.to_unit(c) for c in sol.costs]
+        return mode_check(self.measure, costs, peers, unit=m.unit)
+
     def _finish(self, sol: _Solution) -> None:
         res = sol.result
         m = self.runner.meter
@@ -1183,24 +1211,39 @@ class _Profile:
         res.load_cost = m.to_unit(statistics.median(p.load for p in sol.passes))
         res.charged = m.to_unit((sum(map(sum, sol.charges)) + sum(sol.idle_charges)) / n)
         res.estimator = estimator_name(self.measure, m.deterministic)
+        measure = self.measure
         if m.deterministic:
             res.runtime = res.round_costs[0]
             res.runtime_ci = (res.runtime, res.runtime)
             res.converged = True
         else:
-            est = _estimate(self.measure, res.round_costs)
+            split = self._modes(sol)
+            if split.split:
+                # A cheap path in some passes only: the fastest passes would credit it with its
+                # luckiest draws. Its median pass is the figure, and it is not converged.
+                res.flags.append("modes")
+                res.converged = False
+                measure = measure.model_copy(update={"estimator": "median"})
+                res.estimator = estimator_name(measure, False)
+                log.warning(
+                    "%s: solution %d's passes split into modes: %s; scored by its median pass",
+                    res.task_id,
+                    sol.index,
+                    split.describe(),
+                )
+            est = _estimate(measure, res.round_costs)
             # a microsecond solution's passes can read below the empty calls subtracted from
             # them (noise); a cost is never negative
             res.runtime, res.runtime_ci = max(0.0, est.estimate), (max(0.0, est.low), est.high)
-            if n < self.measure.min_rounds:
+            if n < measure.min_rounds:
                 res.flags.append("few-rounds")
-            if not res.converged and "budget" not in res.flags:
-                res.flags.append("max-rounds" if n >= self.measure.max_rounds else "unconverged")
+            if not res.converged and not {"budget", "modes"} & set(res.flags):
+                res.flags.append("max-rounds" if n >= measure.max_rounds else "unconverged")
         for i, case in enumerate(res.cases):
             per_pass = [
                 m.to_unit(p.calls[i] + ch[i]) for p, ch in zip(sol.passes, sol.charges, strict=True)
             ]
-            est = _estimate(self.measure, per_pass)
+            est = _estimate(measure, per_pass)
             case.rounds = n
             case.samples = per_pass
             case.median, case.ci_low, case.ci_high = (
@@ -1225,6 +1268,26 @@ class _Profile:
                 ", ".join(res.flags),
                 n,
             )
+
+
+def mode_check(
+    measure: MeasureConfig,
+    costs: Sequence[float],
+    peers: Sequence[Sequence[float]] = (),
+    *,
+    unit: str = "s",
+) -> ModeSplit:
+    """Do a time meter's pass ``costs`` (in ``unit``) split into a cheap and an expensive mode?
+    ``peers``: the pass costs of the task's other solutions, measured in the same rounds
+    (``measure.modes_*``, :func:`quicksilver.stats.mode_split`; docs/profiler.md, "The mode
+    check")."""
+    return mode_split(
+        costs,
+        ratio=measure.modes_ratio,
+        floor=measure.modes_floor_ms / 1e3 if unit == "s" else 0.0,
+        peers=peers,
+        peer_factor=measure.modes_peer_factor,
+    )
 
 
 @dataclass(frozen=True)

@@ -740,10 +740,27 @@ def score_task_rows(data: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "Beyond-memory": "-" if dpe else _num(_float(t.get("beyond_memory")), 3),
                 "NMU": "-" if dpe else _num(_float(t.get("nmu")), 3),
                 "NTMU": "-" if dpe else _num(_float(t.get("ntmu")), 3),
+                "unconverged": _unconverged_cell(t),
                 "note": t.get("dps_error") or ("unscorable" if t.get("unscorable") else ""),
             }
         )
     return out
+
+
+def _unconverged_cell(task: Mapping[str, Any]) -> str:
+    """A task's samples and references scored from a profile that did not converge or split
+    into modes (their RunResult flags), e.g. ``sample 2 (modes); reference 0 (max-rounds)``."""
+    parts = [
+        f"reference {j} ({', '.join(flags)})"
+        for j, flags in enumerate(task.get("reference_flags") or [])
+        if flags
+    ]
+    parts += [
+        f"sample {s.get('index')} ({', '.join(s['flags'])})"
+        for s in task.get("samples") or []
+        if s.get("flags")
+    ]
+    return "; ".join(parts)
 
 
 def _score_figure(data: Mapping[str, Any]) -> go.Figure:
@@ -802,7 +819,8 @@ def _placement_figure(data: Mapping[str, Any]) -> go.Figure:
                 if t.get("dpe")
                 else f"Beyond {_num(_float(s.get('beyond')), 3)}"
             )
-            texts.append(f"sample {s.get('index')}: {s.get('status')}; {score}")
+            flags = f" [{', '.join(s['flags'])}]" if s.get("flags") else ""
+            texts.append(f"sample {s.get('index')}: {s.get('status')}; {score}{flags}")
     fig = go.Figure()
     fig.add_trace(
         go.Scatter(
@@ -855,6 +873,13 @@ def score_report_html(
         {"figure": "gap", "value": _num(_float(data.get("gap")), 4)},
         {"figure": "tasks", "value": data.get("n_tasks", 0)},
         {"figure": "unscorable for Beyond", "value": data.get("n_unscorable", 0)},
+        {
+            # docs/profiler.md: a time meter's profile that did not converge, or whose passes
+            # split into modes (scored by its median pass); listed per task below
+            "figure": "scored from unconverged profiles",
+            "value": f"{data.get('unconverged_samples', 0)} sample(s), "
+            f"{data.get('unconverged_references', 0)} reference(s)",
+        },
     ]
     if data.get("memory_tasks") or data.get("nmu_tasks") or data.get("ntmu_tasks"):
         # docs/metrics.md, "Memory": each mean over the tasks that have the figure

@@ -61,8 +61,9 @@ from quicksilver.samples import Sample, function_solution, slug_form
 log = logging.getLogger(__name__)
 
 # /2: results carry peak memory; /3: and TMU; /4: memory counts what the kernel holds for the
-# solution (pipe buffers, unmapped shmem: RunResult.memory_source)
-PROFILER_VERSION = f"{__version__}/4"
+# solution (pipe buffers, unmapped shmem: RunResult.memory_source), compile is booked with
+# the load, profiles carry their flags (modes)
+PROFILER_VERSION = f"{__version__}/5"
 
 
 def default_cache_dir() -> Path:
@@ -123,6 +124,7 @@ class ReferenceCache:
             "error": result.error,
             "unit": result.unit,
             "meter": result.meter,
+            "flags": list(result.flags),
             "isolation": result.isolation,
             "machine_id": result.machine_id,
             "profiler": PROFILER_VERSION,
@@ -172,6 +174,10 @@ class SampleScore:
     tmu: float | None = None
     tmu_samples: int | None = None
     ntmu: float | None = None
+    # why the profile this sample is scored from (Mercury: the test cases; DPE: the performance
+    # input) is not to be trusted: not converged, or its passes split into modes (RunResult.flags;
+    # counted in the report, see unconverged_summary)
+    flags: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -206,6 +212,8 @@ class TaskScore:
     # established, ``dps_error`` says why) and how
     pe_expected_source: str | None = None
     pe_expected_detail: str | None = None
+    # per reference (as reference_runtimes, or reference_costs for DPE): its profile's flags
+    reference_flags: list[list[str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -316,6 +324,7 @@ class ScoreReport:
             out["dpe_tasks"] = len(dpe_tasks)
             out["dps_unscorable"] = {t.task: t.dps_error for t in dpe_tasks if t.dps_error}
         out.update(memory_summary(self.tasks))
+        out.update(unconverged_summary(self.tasks))
         out["tmu_unit"] = f"bytes*{self.unit}"
         out["tasks"] = []
         for t in self.tasks:
@@ -329,6 +338,7 @@ class ScoreReport:
                     "reference_tmu": t.reference_tmu,
                     "reference_tmu_samples": t.reference_tmu_samples,
                     "reference_errors": t.reference_errors,
+                    "reference_flags": t.reference_flags,
                     "dps": t.dps,
                     "dps_norm": t.dps_norm,
                     "dpe": t.dpe,
@@ -411,7 +421,8 @@ def _cached_samples(
                 error=hit.get("error"),
                 machine_id=hit.get("machine_id", ""),
                 rounds=1,
-                converged=True,
+                converged=not hit.get("flags"),
+                flags=list(hit.get("flags") or []),
                 peak_memory_bytes=hit.get("peak_memory_bytes"),
                 memory_baseline_bytes=hit.get("memory_baseline_bytes"),
                 tmu=hit.get("tmu"),
@@ -433,6 +444,7 @@ def _summary(res: RunResult) -> dict[str, Any]:
     return {
         "status": res.status,
         "runtime": res.runtime,
+        "flags": list(res.flags),
         "error": res.error,
         "runtime_ci": list(res.runtime_ci) if res.runtime_ci else None,
         "peak_memory_bytes": res.peak_memory_bytes,
@@ -549,6 +561,27 @@ DPS_TIME_TOLERANCE = 0.1
 # configs/*.yaml, profile.measure.split_above_seconds).
 SPLIT_ABOVE_SECONDS = 5.0
 _SECONDS_PER_UNIT = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
+
+
+def unconverged_summary(tasks: Sequence[TaskScore]) -> dict[str, Any]:
+    """The samples and references scored from a profile that is not to be trusted (a time
+    meter's: not converged, or its passes split into modes; RunResult.flags), counted and
+    listed: ``unconverged_samples``, ``unconverged_references`` and ``unconverged`` (one entry
+    each: task, sample or reference index, flags). A mode-split profile is scored by its median
+    pass (docs/profiler.md, "The mode check"); the others by the fastest passes they have."""
+    listed: list[dict[str, Any]] = []
+    for t in tasks:
+        for j, flags in enumerate(t.reference_flags or []):
+            if flags:
+                listed.append({"task": t.task, "reference": j, "flags": list(flags)})
+        for sc in t.samples:
+            if sc.flags:
+                listed.append({"task": t.task, "sample": sc.index, "flags": list(sc.flags)})
+    return {
+        "unconverged_samples": sum("sample" in x for x in listed),
+        "unconverged_references": sum("reference" in x for x in listed),
+        "unconverged": listed,
+    }
 
 
 def expected_seconds(rec: TaskRecord) -> dict[int, float]:
@@ -969,6 +1002,7 @@ class _ReferenceProfiler:
         return {
             "status": res.status,
             "runtime": res.runtime,
+            "flags": list(res.flags),
             "error": res.error,
             "first_error": first_error,
             "cached": False,
@@ -1025,6 +1059,10 @@ class _ClusterReferences:
 
     def statuses(self) -> list[str | None]:
         return [None if r is None else str(r.get("status")) for r in self.results]
+
+    def flags(self) -> list[list[str]]:
+        """Per reference: its profile's flags (empty where it was not needed or converged)."""
+        return [list((r or {}).get("flags") or []) for r in self.results]
 
     def errors(self) -> list[str]:
         m = len(self.codes)
@@ -1098,6 +1136,7 @@ def _score_dpe_task(
         if pe.status == "failed" and expected is not None:  # scores 0, as any failed profile
             sc.pe_error = expected.wrong(pe.error)
         sc.pe_cost = pe.runtime if pe.passed else None
+        sc.flags = list(pe.flags) if pe.passed else []
         d = clusters.match(sc.pe_cost, tolerance)
         if d is None:
             every_reference_failed = True
@@ -1108,6 +1147,7 @@ def _score_dpe_task(
     if clusters is not None:
         ts.reference_costs = clusters.costs()
         ts.reference_status = clusters.statuses()
+        ts.reference_flags = clusters.flags()
         ts.reference_errors = clusters.errors()
     m = len(rec.reference or [])
     if problem is not None:
@@ -1305,6 +1345,9 @@ def score(
             reference_errors=[
                 f"{r['status']}: {r['error']}" for r in ref_runs if r["status"] != "passed"
             ],
+            reference_flags=[
+                list(r.get("flags") or []) if r["status"] == "passed" else [] for r in ref_runs
+            ],
         )
         outcomes[key] = []
         for s in sorted(group, key=lambda x: x.index):
@@ -1324,6 +1367,7 @@ def score(
                 beyond=b,
                 percentile=percentile(rt, ref_rt),
                 error=res.error,
+                flags=list(res.flags) if res.passed else [],
             )
             _score_memory(sc, res, ref_mem, canonical, canonical_tmu)
             ts.n_correct += res.passed
@@ -1436,6 +1480,14 @@ def score(
     flat_outcomes = [o for key in wanted for o in outcomes[key]]
     if not flat_outcomes:
         raise ValueError("no sample matches a task of the dataset")
+    shaky = unconverged_summary(list(scored.values()))
+    if shaky["unconverged"]:
+        log.warning(
+            "scored from profiles that did not converge or split into modes: %d sample(s), %d "
+            "reference(s) (each listed in the report)",
+            shaky["unconverged_samples"],
+            shaky["unconverged_references"],
+        )
     summary = summarize(flat_outcomes, k=k)
     return ScoreReport(
         summary,

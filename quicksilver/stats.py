@@ -95,3 +95,69 @@ def coefficient_of_variation(samples: Sequence[float]) -> float:
         return 0.0
     mean = statistics.fmean(samples)
     return statistics.stdev(samples) / mean if mean > 0 else math.inf
+
+
+@dataclass(frozen=True)
+class ModeSplit:
+    """Whether a profile's passes split into a cheap and an expensive mode (:func:`mode_split`)."""
+
+    spread: float  # the median pass over the fastest pass
+    gap: float  # the median pass minus the fastest pass (the passes' unit)
+    threshold: float  # the spread above which the passes are split
+    peers: float | None  # the median spread of the peers the threshold came from
+    split: bool
+
+    def describe(self) -> str:
+        against = "" if self.peers is None else f", the other solutions' {self.peers:.2f}x"
+        return (
+            f"median pass {self.spread:.2f}x the fastest (split above {self.threshold:.2f}x"
+            f"{against}; gap {self.gap:.3g})"
+        )
+
+
+def spread(samples: Sequence[float]) -> float:
+    """The median of ``samples`` over their smallest (inf when the smallest is not positive)."""
+    med, low = statistics.median(samples), min(samples)
+    if low > 0:
+        return med / low
+    return math.inf if med > 0 else 1.0
+
+
+def mode_split(
+    samples: Sequence[float],
+    *,
+    ratio: float,
+    floor: float,
+    peers: Sequence[Sequence[float]] = (),
+    peer_factor: float | None = None,
+) -> ModeSplit:
+    """Do ``samples`` (one solution's pass costs) split into a cheap and an expensive mode?
+
+    Every pass does the same work, and interference only ever adds time: the machine spreads an
+    honest profile's passes by its slow phases (about 1.8x), never below its fastest pass. A
+    sample that takes a cheap path in some passes only (a coin drawn from the clock or the pid)
+    shows a fastest pass far below its median; the fastest passes would credit it with its
+    luckiest draws.
+
+    Split: the median is more than ``floor`` above the fastest pass (a microsecond solution's
+    passes spread by the noise of the empty calls subtracted from them) and more than a threshold
+    times it. The threshold is ``ratio``; with ``peers`` (the pass costs of the task's other
+    solutions, measured interleaved in the same rounds, so through the same machine phases) and
+    ``peer_factor``, it is ``peer_factor`` times the peers' median spread when that is lower: a
+    sample spread twice as far as the solutions measured beside it did not get there by the
+    machine's phases. Peers whose fastest pass is below ``floor`` are left out (their spread is
+    noise).
+    """
+    if not samples:
+        raise ValueError("mode_split of no samples")
+    med, low = statistics.median(samples), min(samples)
+    gap = med - low
+    ratio_here = spread(samples)
+    threshold, peer_spread = ratio, None
+    if peer_factor is not None:
+        spreads = [spread(p) for p in peers if p and min(p) > floor]
+        if spreads:
+            peer_spread = statistics.median(spreads)
+            threshold = min(ratio, peer_factor * peer_spread)
+    split = gap > floor and ratio_here > threshold
+    return ModeSplit(ratio_here, gap, threshold, peer_spread, split)

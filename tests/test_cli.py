@@ -325,6 +325,9 @@ def test_score_report(scored):
     # no sample and is not scored
     assert list(tasks) == ["two-sum", "summary-ranges", "top-k-frequent-elements"]
     assert report["n_tasks"] == 3 and report["n_unscorable"] == 0
+    # icount: one exact pass, nothing scored from an unconverged profile
+    assert report["unconverged_samples"] == report["unconverged_references"] == 0
+    assert report["unconverged"] == []
     assert report["pass_at_1"] == pytest.approx(2 / 3)
     assert report["pass_at_k"] == report["pass_at_1"]
     assert (report["meter"], report["unit"], report["isolation"]) == (

@@ -146,8 +146,10 @@ def f(x):
     os.waitpid(pid, 0)
     return x
 """,
-    # allocate while the harness waits for its next command (a timer fires in the idle gap)
-    # (a repeating timer, so that it surely fires before the pass ends; it allocates once)
+    # allocate while the harness waits for its next command (a timer set at import fires in
+    # the gap after the load; a repeating one, so that it surely fires; it allocates once). The
+    # harness takes timers away at the end of every solution command: the calls answer right
+    # only if it ran
     "idle-gap": """
 import signal
 DONE = []
@@ -158,10 +160,9 @@ def _late(signum, frame):
         held = bytearray(100 * 2**20)
         del held
 signal.signal(signal.SIGALRM, _late)
+signal.setitimer(signal.ITIMER_REAL, 0.0002, 0.0002)
 def f(x):
-    if not DONE:
-        signal.setitimer(signal.ITIMER_REAL, 0.0002, 0.0002)
-    return x
+    return x if DONE else -x
 """,
     # allocate at import, before the calls, and keep using it
     "at-import": """
@@ -332,7 +333,8 @@ if _wire is not None:
 def f(x):
     return x
 """,
-    # the work runs in a signal handler after the call has replied (the idle gap)
+    # the work runs in a signal handler after the load has replied (the idle gap); timers are
+    # taken away at the end of every solution command: the call answers right only if it ran
     "work-in-the-idle-gap": f"""
 import signal
 DONE = []
@@ -346,10 +348,9 @@ def _late(signum, frame):
             s += i
         del held
 signal.signal(signal.SIGALRM, _late)
+signal.setitimer(signal.ITIMER_REAL, 0.0002, 0.0002)
 def f(x):
-    if not DONE:
-        signal.setitimer(signal.ITIMER_REAL, 0.0002, 0.0002)
-    return x
+    return x if DONE else -x
 """,
     # the memory handed back just before returning: the samples saw it held
     "free-before-return": f"""

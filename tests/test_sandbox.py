@@ -530,7 +530,6 @@ def _burn_cheat(trigger: str) -> str:
         class Heavy:
             def __del__(self):
                 burn()
-        signal.signal(signal.SIGALRM, burn)
         class Solution:
             def f(self, xs):
                 out = []
@@ -544,8 +543,9 @@ DEFERRED = {
     # cyclic garbage with a finalizer, and a collector set to run at the next allocation: in
     # the harness's serialisation of the answer
     "finalizer": "junk = [Heavy()]; junk.append(junk); gc.set_threshold(1)",
-    # a handler that fires after the call has returned
-    "signal": "signal.setitimer(signal.ITIMER_REAL, 0.0002)",
+    # a handler that fires after the call has returned (set in the call: the harness puts
+    # handlers back as they were at the end of every solution command)
+    "signal": "signal.signal(signal.SIGALRM, burn); signal.setitimer(signal.ITIMER_REAL, 0.0002)",
 }
 
 

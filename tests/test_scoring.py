@@ -432,3 +432,76 @@ def test_reference_weights_come_from_the_row_and_heavy_icount_tasks_split(
     score([row], group, meter="cpu", sandbox=SANDBOX, measure=MEASURE, cache=ReferenceCache())
     ((weights, m3),) = seen
     assert sorted(weights) == [2.0, 3.0, 4.0] and m3.split_above_seconds is None
+
+
+def test_scores_from_unconverged_profiles_are_counted_and_listed(monkeypatch) -> None:
+    """A sample or a reference scored from a profile that did not converge, or whose passes
+    split into modes (scored by its median pass), is never scored silently: its flags are on
+    it, and the report counts and lists them."""
+    from quicksilver.cli import _unconverged_line
+    from quicksilver.profiler import RunResult
+    from quicksilver.report import score_report_html, score_task_rows
+
+    runtimes = {DOUBLE_LOOP: 0.02, ORDERED_PAIRS: 0.04, HASH_MAP: 0.001, COUNTER: 0.002}
+    flags = {DOUBLE_LOOP: ["max-rounds"], HASH_MAP: ["modes"]}
+
+    def fake(jobs, **kw):
+        return [
+            RunResult(
+                job.task.task_id,
+                "passed",
+                "cpu",
+                "s",
+                "bwrap",
+                runtime=runtimes[job.code],
+                runtime_ci=(runtimes[job.code],) * 2,
+                flags=list(flags.get(job.code, [])),
+                converged=job.code not in flags,
+            )
+            for job in jobs
+        ]
+
+    monkeypatch.setattr(scoring_mod, "profile_many", fake)
+    report = score(
+        [record("slow-refs", "9001", [DOUBLE_LOOP, ORDERED_PAIRS])],
+        samples(**{"slow-refs": [HASH_MAP, COUNTER]}),
+        meter="cpu",
+        sandbox=SANDBOX,
+        measure=MEASURE,
+    )
+    (task,) = report.tasks
+    assert [s.flags for s in task.samples] == [["modes"], []]
+    assert task.reference_flags == [["max-rounds"], []]
+    data = report.to_dict()
+    assert data["unconverged_samples"] == 1 and data["unconverged_references"] == 1
+    assert data["unconverged"] == [
+        {"task": "slow-refs", "reference": 0, "flags": ["max-rounds"]},
+        {"task": "slow-refs", "sample": 0, "flags": ["modes"]},
+    ]
+    assert data["tasks"][0]["reference_flags"] == [["max-rounds"], []]
+    assert data["tasks"][0]["samples"][0]["flags"] == ["modes"]
+    line = _unconverged_line(data)
+    assert "1 sample(s), 1 reference(s)" in line and "max-rounds 1, modes 1" in line
+    (row,) = score_task_rows(data)
+    assert row["unconverged"] == "reference 0 (max-rounds); sample 0 (modes)"
+    page = score_report_html(data, dataset="d", samples="s")
+    assert "scored from unconverged profiles" in page and "1 sample(s), 1 reference(s)" in page
+
+
+def test_unconverged_summary_covers_dpe_cluster_references() -> None:
+    from quicksilver.scoring import SampleScore, TaskScore, unconverged_summary
+
+    sample = SampleScore("t", 3, "passed", None, None, None, None, pe_cost=1.0, flags=["budget"])
+    dpe = TaskScore(
+        "t", None, [], [], samples=[sample], dpe=True, reference_flags=[[], ["modes"], []]
+    )
+    quiet = TaskScore("u", None, [1.0], [], reference_flags=[[]])
+    out = unconverged_summary([dpe, quiet])
+    assert out == {
+        "unconverged_samples": 1,
+        "unconverged_references": 1,
+        "unconverged": [
+            {"task": "t", "reference": 1, "flags": ["modes"]},
+            {"task": "t", "sample": 3, "flags": ["budget"]},
+        ],
+    }

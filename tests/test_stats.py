@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 
 import pytest
 
-from quicksilver.stats import MedianCI, coefficient_of_variation, fastest_band, median_ci
+from quicksilver.stats import (
+    MedianCI,
+    coefficient_of_variation,
+    fastest_band,
+    median_ci,
+    mode_split,
+)
 
 
 def ranks(n: int) -> list[float]:
@@ -134,3 +141,65 @@ def test_fastest_band_is_stable_where_the_median_flips_between_modes() -> None:
         fastest.append(fastest_band(passes, 3).estimate)
     assert coefficient_of_variation(fastest) < 0.005
     assert coefficient_of_variation(medians) > 0.2
+
+
+# -- the mode check -------------------------------------------------------------------------------
+
+RATIO, FLOOR = 3.0, 0.0003  # MeasureConfig's defaults (seconds)
+
+
+def _phases(rng: random.Random, n: int, base: float) -> list[float]:
+    """Honest passes on a shared VM: the same work, 1.8x slower in a slow phase (docs/profiler.md)."""
+    return [base * (1.8 if rng.random() < 0.5 else 1.0) * rng.uniform(1.0, 1.05) for _ in range(n)]
+
+
+def test_the_machines_phases_are_not_a_mode_split() -> None:
+    rng = random.Random(3)
+    for _ in range(200):
+        passes = _phases(rng, 8, 0.01)
+        check = mode_split(passes, ratio=RATIO, floor=FLOOR)
+        assert not check.split, check.describe()
+        assert check.threshold == RATIO and check.peers is None
+
+
+def test_a_coin_is_a_mode_split() -> None:
+    # ten times cheaper in a quarter of the passes: the fastest passes would credit the cheap path
+    passes = [0.010, 0.011, 0.001, 0.018, 0.010, 0.0011, 0.017, 0.010]
+    check = mode_split(passes, ratio=RATIO, floor=FLOOR)
+    assert check.split
+    assert check.spread == pytest.approx(0.010 / 0.001)
+    assert check.gap == pytest.approx(0.010 - 0.001)
+    assert "10.00x the fastest" in check.describe()
+
+
+def test_a_split_within_the_noise_floor_is_not_one() -> None:
+    # a microsecond solution: its passes spread by the noise of the empty calls subtracted
+    passes = [0.00002, 0.00015, 0.00016, 0.00014, 0.00002, 0.00015]
+    check = mode_split(passes, ratio=RATIO, floor=FLOOR)
+    assert check.spread > RATIO and not check.split
+    assert mode_split([0.0, 0.0, 0.0], ratio=RATIO, floor=FLOOR).spread == 1.0
+    assert mode_split([0.0, 0.01, 0.01], ratio=RATIO, floor=FLOOR).spread == math.inf
+
+
+def test_peers_lower_the_threshold_to_twice_their_spread() -> None:
+    # a 2.5x spread: within the ratio, but the solutions measured beside it spread 1.1x
+    passes = [0.004, 0.010, 0.010, 0.0105, 0.010, 0.004, 0.011, 0.010]
+    peers = [[0.020, 0.022, 0.021, 0.020, 0.023, 0.022, 0.020, 0.021], [0.005, 0.0055] * 4]
+    alone = mode_split(passes, ratio=RATIO, floor=FLOOR)
+    beside = mode_split(passes, ratio=RATIO, floor=FLOOR, peers=peers, peer_factor=2.0)
+    assert not alone.split and beside.split
+    assert beside.peers == pytest.approx(statistics.median([0.021 / 0.020, 0.00525 / 0.005]))
+    assert beside.threshold == pytest.approx(2.0 * beside.peers)
+    # a machine spreading every solution widely: the ratio is the most the threshold rises to
+    wide = [[0.010, 0.030, 0.031, 0.032]] * 2
+    assert (
+        mode_split(passes, ratio=RATIO, floor=FLOOR, peers=wide, peer_factor=2.0).threshold == RATIO
+    )
+    # peers below the floor are noise, and left out
+    tiny = [[0.00001, 0.0002, 0.0002]]
+    assert mode_split(passes, ratio=RATIO, floor=FLOOR, peers=tiny, peer_factor=2.0).peers is None
+
+
+def test_mode_split_of_nothing_raises() -> None:
+    with pytest.raises(ValueError):
+        mode_split([], ratio=RATIO, floor=FLOOR)

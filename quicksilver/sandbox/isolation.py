@@ -55,6 +55,56 @@ BASE_ENV = {
 }
 
 
+# The sandbox's /dev/urandom and /dev/random are one fixed file of seeded pseudo-random bytes
+# (random_source). Every pass of a solution must do the same work (a fresh child of one zygote,
+# the same hash seed, `random` seeded again): a sample that draws a coin from the OS (os.urandom,
+# random.SystemRandom, secrets, uuid4, a Random() seeded from the OS) would take a cheap path in
+# some passes only, and the fastest passes would credit it with its luckiest draw. A file reads
+# the same bytes from every open: each process draws the same stream. Python reads these files
+# when getrandom(2) is refused (ENOSYS or EPERM), which the seccomp filter must do for os.urandom
+# to be covered too (docs/sandbox.md, "Randomness").
+RANDOM_BYTES = 16 << 20
+"""The size of the sandbox's random stream: a process that reads more from one open gets an
+error (16 MiB: two million SystemRandom draws)."""
+RANDOM_SEED = 0
+
+
+@functools.lru_cache(maxsize=1)
+def random_source() -> Path:
+    """The file the sandbox sees as /dev/urandom and /dev/random: RANDOM_BYTES bytes of
+    ``random.Random(RANDOM_SEED)``, written once per user into the cache folder (the same content
+    on every machine), made again if it is not a file of ours of that size."""
+    import random
+
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    path = Path(base) / "quicksilver" / f"random-{RANDOM_SEED}-{RANDOM_BYTES}.bin"
+    try:
+        st = path.stat()
+        if st.st_size == RANDOM_BYTES and st.st_uid == os.geteuid() and path.is_file():
+            return path
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(random.Random(RANDOM_SEED).randbytes(RANDOM_BYTES))
+    tmp.chmod(0o644)  # read by the sandbox's uid
+    os.replace(tmp, path)
+    log.debug("wrote the sandbox's random stream to %s", path)
+    return path
+
+
+_UUID_ARGS = (
+    ("--ro-bind", "/proc/sys/kernel/random/boot_id", "/proc/sys/kernel/random/uuid")
+    if os.path.exists("/proc/sys/kernel/random/boot_id")
+    else ()
+)
+
+
+def _random_args() -> list[str]:
+    source = str(random_source())
+    return ["--ro-bind", source, "/dev/urandom", "--ro-bind", source, "/dev/random"]
+
+
 # What is hidden in the sandbox's view of /usr and the interpreter's prefix (see hidden_paths):
 # every package folder, and the native modules that hand raw memory to Python code. Pure-Python
 # code elsewhere (an SDK's vendored libraries, ensurepip's wheels) stays: it gives a solution
@@ -315,8 +365,12 @@ def bwrap_argv(
         # read-only: /proc/self/mem and the like cannot be opened for writing
         "--remount-ro",
         "/proc",
+        # the kernel's fresh UUID at every read is a coin too: the boot's (one fixed UUID)
+        *_UUID_ARGS,
         "--dev",
         "/dev",
+        # the OS's random bytes: one fixed stream (random_source)
+        *_random_args(),
         "--perms",
         "1777",
         "--size",

@@ -37,7 +37,7 @@ from quicksilver.sandbox.runtime import wire
 
 log = logging.getLogger(__name__)
 
-HARNESS_PROTOCOL = 4  # must match PROTOCOL in runtime/harness.py
+HARNESS_PROTOCOL = 5  # must match PROTOCOL in runtime/harness.py
 HARNESS_FDS = (40, 41, 42, 43)  # must match FIXED_FDS in runtime/harness.py
 
 WORK_PREFIX = "qs-sandbox-"

@@ -34,17 +34,26 @@ Child commands (besides load, judge_setup and judge):
   report   with ``case``: serialise that call's output and its post-call inputs
   stage    decode serialised results (trusted calibration of ``encode``)
   encode   serialise staged result ``i`` exactly as ``report`` does
+
+Solution code runs only inside ``load``, ``call`` and ``go``. Whatever it armed to run later (a
+trace or profile function, ``sys.monitoring`` callbacks, ``gc`` callbacks, signal handlers and
+interval timers, ``atexit``) is taken away at the end of that command, inside its window, and
+the collector is off until the next such command: nothing of the solution's runs in the harness's
+own time (``report``, the reply, the wait for the next command). See ``_Guard``.
 """
 
 from __future__ import annotations
 
+import _signal
+import atexit
 import contextlib
 import copy
 import gc
 import os
 import sys
 
-PROTOCOL = 4  # bump on any change of the commands or replies; the host checks it
+# 5: solution commands (load, call, go) disarm what the solution armed (_Guard)
+PROTOCOL = 5  # bump on any change of the commands or replies; the host checks it
 
 FIXED_FDS = (40, 41, 42, 43)  # the channels' numbers once settled (see _settle)
 
@@ -89,6 +98,175 @@ sys.path[:0] = [HERE] + ([_SITE] if _SITE else [])
 import wire  # noqa: E402
 from lctk import ListNode, TreeNode  # noqa: E402
 from prelude import build_namespace  # noqa: E402
+
+
+class _Guard:
+    """What a solution can leave armed to run after its command has replied, taken away.
+
+    The host books a command's window, and charges a report only beyond what serialising the
+    same values costs in a trusted child (times a tolerance, plus a slack). A hook that does the
+    solution's work while the harness serialises, replies or waits would slip into that tolerance
+    and slack. So at the end of every solution command (``load``, ``call``, ``go``), inside the
+    command's own window (the hooks' last firing is charged), the harness:
+
+    - clears the trace and profile functions (``sys.settrace``, ``sys.setprofile``) and every
+      ``sys.monitoring`` tool the solution registered (Python 3.12+);
+    - empties ``gc.callbacks`` and turns the collector off until the next solution command, which
+      turns it back on if the solution had it on (a finalizer in a garbage cycle would otherwise
+      run wherever the report's allocations trigger a collection);
+    - cancels the interval timers (``setitimer``, ``alarm``), sets every signal handler that
+      changed to ``SIG_IGN`` (a signal on its way is discarded) and then back to what it was at
+      start-up, and puts the wakeup fd and the signal mask back;
+    - restores the async generator and unraisable hooks and forgets ``atexit`` callbacks (the
+      child ends with ``os._exit``, so they would never run anyway).
+
+    Each of these can run solution code while the next is undone (a trace function may set a
+    profile function again; dropping the last reference to a hook may run its finalizer): the
+    harness repeats until a check that drops nothing, and so runs nothing, finds nothing armed.
+    A solution that keeps re-arming keeps the command running, until its CPU limit.
+
+    Audit hooks cannot be removed; no audited event occurs in the harness's own time (wire.py
+    reads commands through one FileIO per descriptor and serialises without ``id()``), so a
+    solution's audit hook never runs there.
+
+    What is left to the charge rules: a solution that patches the harness, its modules or
+    builtins, or plants code where the report will reach it (a finalizer on an object of its
+    output, freed once reported) is answered by the report's charge (docs/profiler.md).
+
+    The originals are captured when the harness starts, before any solution code runs; the
+    functions are bound here, so a solution that replaces ``sys.settrace`` and the like changes
+    nothing.
+    """
+
+    def __init__(self) -> None:
+        self.settrace, self.gettrace = sys.settrace, sys.gettrace
+        self.setprofile, self.getprofile = sys.setprofile, sys.getprofile
+        self.callbacks = gc.callbacks  # the list the collector reads (rebinding it does nothing)
+        self.gc_enable, self.gc_disable, self.gc_isenabled = gc.enable, gc.disable, gc.isenabled
+        # _signal's own functions (no Python wrapper to patch); handlers compare by identity:
+        # SIG_DFL and SIG_IGN are the small ints 0 and 1, and a handler's __eq__ is its code
+        sig = _signal
+        self.getsignal, self.signal, self.setitimer = sig.getsignal, sig.signal, sig.setitimer
+        self.getitimer = sig.getitimer
+        self.timers = (sig.ITIMER_REAL, sig.ITIMER_VIRTUAL, sig.ITIMER_PROF)
+        self.set_wakeup_fd, self.sigmask = sig.set_wakeup_fd, sig.pthread_sigmask
+        self.mask = sig.pthread_sigmask(sig.SIG_BLOCK, [])
+        self.handlers: list[tuple[int, object]] = []
+        for num in sorted(sig.valid_signals() - {sig.SIGKILL, sig.SIGSTOP}):
+            try:
+                handler = sig.getsignal(num)
+            except (OSError, ValueError):
+                continue
+            # None: a handler not set from Python; the default is what a restore can give back
+            self.handlers.append((num, sig.SIG_DFL if handler is None else handler))
+        self.asyncgen = sys.get_asyncgen_hooks()
+        self.get_asyncgen_hooks = sys.get_asyncgen_hooks
+        self.set_asyncgen_hooks = sys.set_asyncgen_hooks
+        self.unraisablehook = sys.unraisablehook
+        self.atexit_clear, self.atexit_count = atexit._clear, atexit._ncallbacks
+        self.monitoring = getattr(sys, "monitoring", None)  # Python 3.12+
+        self.tools: list[int] = []
+        self.events: list[int] = []
+        if self.monitoring is not None:
+            mon = self.monitoring
+            self.tools = [t for t in range(6) if mon.get_tool(t) is None]
+            self.events = sorted(
+                {
+                    v
+                    for k, v in vars(mon.events).items()
+                    if not k.startswith("_") and isinstance(v, int) and v and not v & (v - 1)
+                }
+            )
+        self.gc_wanted = True  # the solution's choice, given back at its next command
+
+    def resume(self) -> None:
+        """At the start of a solution command: the collector as the solution left it."""
+        if self.gc_wanted:
+            self.gc_enable()
+
+    def disarm(self) -> None:
+        """At the end of a solution command (see the class docstring)."""
+        self.gc_wanted = self.gc_isenabled()
+        while True:
+            self._undo()
+            if self._quiet():
+                return
+
+    def _undo(self) -> None:
+        """One pass over everything a solution can arm."""
+        self.gc_disable()
+        self.settrace(None)
+        self.setprofile(None)
+        self._unmonitor()
+        del self.callbacks[:]
+        for timer in self.timers:
+            self.setitimer(timer, 0)
+        # A signal of the solution's may be on its way (a timer that fired just now, one the
+        # solution blocked): ignored first, it is discarded wherever it waits (the kernel,
+        # or the emulator's queue under icount); given back straight to its default, it
+        # could end the process instead.
+        changed = [(n, h) for n, h in self.handlers if self.getsignal(n) is not h]
+        for num, _handler in changed:
+            self.signal(num, _signal.SIG_IGN)
+        self.set_wakeup_fd(-1)
+        self.sigmask(_signal.SIG_SETMASK, self.mask)
+        for num, handler in changed:
+            self.signal(num, handler)
+        self.set_asyncgen_hooks(*self.asyncgen)
+        sys.unraisablehook = self.unraisablehook
+        self.atexit_clear()
+
+    def warm(self, times: int) -> None:
+        """Disarm and resume ``times`` times on trusted code (the zygote, before any child):
+        CPython specialises code as it runs, and a child's first disarm would otherwise cost
+        more than the calibration's empty calls, whose median is warm (thousands of
+        instructions per pass under icount)."""
+        for _ in range(times):
+            self.disarm()
+            self.resume()
+
+    def _unmonitor(self) -> None:
+        mon = self.monitoring
+        if mon is None:
+            return
+        for tool in self.tools:
+            if mon.get_tool(tool) is None:
+                continue
+            for event in self.events:
+                mon.register_callback(tool, event, None)
+            mon.set_events(tool, 0)
+            clear = getattr(mon, "clear_tool_id", None)  # 3.14: local events too
+            if clear is not None:
+                clear(tool)
+            mon.free_tool_id(tool)
+
+    def _quiet(self) -> bool:
+        """Nothing armed. Reads only (comparisons by identity): it drops no reference and calls
+        nothing of the solution's, so nothing can arm itself again behind it."""
+        if self.gettrace() is not None or self.getprofile() is not None:
+            return False
+        if self.callbacks or self.gc_isenabled() or self.atexit_count():
+            return False
+        if any(self.getitimer(t) != (0.0, 0.0) for t in self.timers):
+            return False
+        if any(self.getsignal(n) is not h for n, h in self.handlers):
+            return False
+        if self.sigmask(_signal.SIG_BLOCK, []) != self.mask or self.set_wakeup_fd(-1) != -1:
+            return False
+        hooks = self.get_asyncgen_hooks()
+        if hooks.firstiter is not self.asyncgen.firstiter:
+            return False
+        if hooks.finalizer is not self.asyncgen.finalizer:
+            return False
+        if sys.unraisablehook is not self.unraisablehook:
+            return False
+        mon = self.monitoring
+        return mon is None or all(mon.get_tool(t) is None for t in self.tools)
+
+
+_GUARD = _Guard()
+SOLUTION_OPS = frozenset({"load", "call", "go"})  # the commands that run solution code
+GUARD_WARM_UP = 64  # disarms in the zygote before its first child (as its 64 warm-up commands)
 
 
 def _noop() -> None:
@@ -217,8 +395,9 @@ class Harness:
         return {"ok": True, "pid": os.getpid(), "uid": os.getuid()}
 
     def compile(self, msg: dict) -> dict:
-        """Compile the solution's source (the compiler runs no solution code: this is the
-        harness's work, and ``load`` then only executes the module's code)."""
+        """Compile the solution's source. The compiler runs no solution code; the host books this
+        window with the load (a source holding a huge literal table pays for compiling it), and
+        ``load`` then executes the module's code."""
         self.compiled = compile(msg["code"], "<solution>", "exec")
         return {"ok": True}
 
@@ -286,6 +465,7 @@ class Harness:
             except OSError as exc:
                 return {"ok": False, "error": f"could not seal /tmp against the children: {exc}"}
         self._warm_up()
+        _GUARD.warm(GUARD_WARM_UP)
         # A solution that imports random gets this module, seeded, not one seeded from urandom
         # (each child seeds it again: random reseeds itself from urandom after every fork).
         self.seed = int(msg.get("seed", 0))
@@ -342,6 +522,7 @@ class Harness:
             # Touch what a pass touches, so the copy-on-write faults after the fork are paid
             # now and not in the first timed command (they cost the CPU meter milliseconds).
             self._warm_up()
+            _GUARD.warm(1)
         raise _Switch()
 
     def reap(self, msg: dict) -> dict:
@@ -353,8 +534,11 @@ class Harness:
             "ok": True,
             "pid": pid,
             "exit_code": os.waitstatus_to_exitcode(status),
-            "cpu_seconds": usage.ru_utime + usage.ru_stime,
-            "maxrss_kb": usage.ru_maxrss,
+            # fixed width (the host parses them as numbers): a reply whose length varied with
+            # the child's usage left the zygote's heap a little different in every run, and the
+            # next child's compile, which allocates a lot, counted ~100 instructions more or less
+            "cpu_seconds": f"{usage.ru_utime + usage.ru_stime:016.9f}",
+            "maxrss_kb": f"{usage.ru_maxrss:012d}",
         }
 
     # -- child --------------------------------------------------------------------------------
@@ -520,10 +704,13 @@ def main() -> int:
                 os._exit(0)
             return 0
         handler = handlers.get(op)
+        solution = op in SOLUTION_OPS
         if handler is None:
             reply = {"ok": False, "kind": "harness", "error": f"unknown op {op!r}"}
         else:
             try:
+                if solution:
+                    _GUARD.resume()
                 reply = handler(msg)
             except _Switch:
                 # The newly forked child: it answers on the child channels from now on, and
@@ -549,8 +736,23 @@ def main() -> int:
                 reply = {"ok": False, "kind": "exit", "error": f"exit({exc.code!r}) during {op}"}
             except BaseException as exc:
                 reply = {"ok": False, "kind": "exception", "error": f"{op}: {_describe(exc)}"}
+        if solution:
+            # still inside the command's window: the solution's streams (its own objects, if it
+            # replaced them) are flushed, and what it armed fires here for the last time
+            try:
+                _flush()
+                _GUARD.disarm()
+            except BaseException as exc:
+                reply = {
+                    "ok": False,
+                    "kind": "exception",
+                    "error": f"{op}: what the solution left armed: {_describe(exc)}",
+                }
+        elif op != "report":
+            # (a report follows solution code: its streams are the solution's objects, flushed
+            # at the end of its own command; nothing of the solution's runs in a report)
+            _flush()
         reply["seq"] = seq
-        _flush()
         write(reply_fd, reply)
 
 

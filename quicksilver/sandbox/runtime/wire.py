@@ -45,6 +45,19 @@ def write_frame(fd: int, obj: Any) -> None:
         view = view[n:]
 
 
+_READERS: dict[int, io.FileIO] = {}
+
+
+def _reader(fd: int) -> io.FileIO:
+    """One FileIO per descriptor, made once: making one raises the audit event ``open``, and a
+    solution's audit hook (hooks cannot be removed) would run at every command the harness reads,
+    inside the harness's own time (docs/profiler.md, "The window")."""
+    fh = _READERS.get(fd)
+    if fh is None:
+        fh = _READERS[fd] = io.FileIO(fd, "rb", closefd=False)
+    return fh
+
+
 def read_exact(fd: int, n: int) -> bytearray:
     """Read exactly ``n`` bytes into one buffer allocated up front.
 
@@ -55,7 +68,8 @@ def read_exact(fd: int, n: int) -> bytearray:
     buf = bytearray(n)
     pos = 0
     # FileIO.readinto is read(2) (the host recognises a harness waiting for a command by it).
-    with memoryview(buf) as view, io.FileIO(fd, "rb", closefd=False) as fh:
+    fh = _reader(fd)
+    with memoryview(buf) as view:
         while pos < n:
             got = fh.readinto(view[pos:])
             if not got:
@@ -126,6 +140,12 @@ def _fields_of(node: Any, what: str) -> dict[str, Any]:
 
 _I64_MIN, _I64_MAX = -(2**63), 2**63 - 1
 
+# An object's identity without id(): id() raises the audit event ``builtins.id``, and a
+# solution's audit hook (hooks cannot be removed) would then run inside the harness's report, at
+# every container and node it serialises. CPython hashes a plain object by its address, one to
+# one, and object.__hash__ runs no code of the object's own type.
+_identity = object.__hash__
+
 
 def _path_str(path: Any) -> str:
     """A path built lazily as nested (parent, kind, key) tuples, spelled out for a message."""
@@ -184,9 +204,9 @@ def encode(value: Any, *, max_items: int = 20_000_000) -> Any:
         if t is float:
             return _float_enc(x)
         if t in (list, tuple, set, frozenset, dict):
-            if id(x) in active:
+            if _identity(x) in active:
                 raise NotPlainData(f"{_path_str(path)}: container contains itself")
-            active.add(id(x))
+            active.add(_identity(x))
             try:
                 if t is dict:
                     spend(2 * len(x))
@@ -207,21 +227,21 @@ def encode(value: Any, *, max_items: int = 20_000_000) -> Any:
                     "v": items(x, (path, "{}", None), False),
                 }
             finally:
-                active.discard(id(x))
+                active.discard(_identity(x))
         if t is bytes:
             return {_TAG: "bytes", "v": x.hex()}
         name = getattr(t, "__name__", "?")
         if name in ("ListNode", "TreeNode"):
             where = _path_str(path)
-            if id(x) in active:
+            if _identity(x) in active:
                 raise NotPlainData(f"{where}: a node contains itself")
-            active.add(id(x))
+            active.add(_identity(x))
             try:
                 if name == "ListNode":
                     return {_TAG: "ListNode", "v": enc_list_node(x, where)}
                 return {_TAG: "TreeNode", "v": enc_tree_node(x, where)}
             finally:
-                active.discard(id(x))
+                active.discard(_identity(x))
         raise NotPlainData(
             f"{_path_str(path)}: object of type {t.__module__}.{t.__qualname__} is not plain data"
         )
@@ -229,7 +249,7 @@ def encode(value: Any, *, max_items: int = 20_000_000) -> Any:
     def enc_list_node(node: Any, path: str) -> list[Any]:
         # A tight loop: an answer can be a list of a million nodes, and this runs inside the
         # measured process (its cost is calibrated, but it should stay small).
-        head_id = id(node)
+        head_id = _identity(node)
         vals: list[Any] = []
         append = vals.append
         seen: set[int] = set()
@@ -242,7 +262,7 @@ def encode(value: Any, *, max_items: int = 20_000_000) -> Any:
             t = type(node)
             if t is not node_type and getattr(t, "__name__", "") != "ListNode":
                 raise NotPlainData(f"{path}: ListNode.next is a {t.__qualname__}")
-            i = id(node)
+            i = _identity(node)
             if i in seen:
                 raise NotPlainData(f"{path}: the linked list has a cycle")
             add(i)
@@ -283,7 +303,7 @@ def encode(value: Any, *, max_items: int = 20_000_000) -> Any:
             t = type(node)
             if t is not node_type and getattr(t, "__name__", "") != "TreeNode":
                 raise NotPlainData(f"{path}: a tree child is a {t.__qualname__}")
-            i = id(node)
+            i = _identity(node)
             if i in seen:
                 raise NotPlainData(f"{path}: the tree shares or repeats a node")
             add(i)
@@ -298,7 +318,7 @@ def encode(value: Any, *, max_items: int = 20_000_000) -> Any:
             push(fields.get("left"))
             push(fields.get("right"))
         spend(count)
-        seen.discard(id(root))
+        seen.discard(_identity(root))
         if seen & active:
             raise NotPlainData(f"{path}: a node contains itself")
         while out and out[-1] is None:
