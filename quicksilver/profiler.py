@@ -6,8 +6,8 @@ solution code. Every *pass* of a solution over the cases runs in a fresh child f
 
 1. the child drops its privileges and takes its limits; the host caps its address space;
 2. ``compile``, then ``load``: the solution's source is compiled and its module code executed
-   (both counted, beyond what a minimal solution's cost: work done at import is cost, and so is
-   compiling a source that holds a huge literal table);
+   (the load beyond what a minimal solution's costs: work done at import is cost; compiling
+   beyond what a trusted 16 KiB source costs: a source that holds a huge literal table pays);
 3. ``call`` per case: one call of the entry point on that case's input (counted, minus the cost
    of an empty call calibrated in a trusted child);
 4. ``report`` per case: the output and the post-call arguments, strictly serialised; checked
@@ -90,10 +90,16 @@ WARM_UP_SPAWNS = 3
 NULL_CALLS = 7
 """Empty calls in the trusted calibration child; their median is the cost of an empty call."""
 
+COMPILE_ALLOWANCE_BYTES = 16 << 10
+"""Compiling a source is the solution's load work only beyond what compiling a trusted source of
+this size costs (a literal table: ``_allowance_source``). Honest solutions (LeetCode's rarely
+pass 5 KB) are not ranked by the length of their source or comments; a source that carries a
+table of precomputed answers of more than this pays for compiling the excess, on both meters."""
+
 NULL_LOADS = 3
-"""Compiles and loads of a minimal solution, each in a fresh trusted child (one for a
-deterministic meter); their median is subtracted from a solution's: its own source and module
-code are what counts."""
+"""Loads of a minimal solution, each in a fresh trusted child (one for a deterministic meter);
+their median is subtracted from a solution's load: its own module code is what counts. The same
+children compile the allowance source (COMPILE_ALLOWANCE_BYTES)."""
 
 # With a deterministic meter a serialisation costs what its trusted calibration costs, give or
 # take the state the two processes are in: this much is tolerated before an excess is charged.
@@ -369,6 +375,7 @@ class _TaskRunner:
         self.null_call = 0
         self.null_cpu = 0
         self.null_load = 0
+        self.compile_allowance = 0  # compiling a trusted COMPILE_ALLOWANCE_BYTES source
         self.null_load_rss: int | None = None  # resident growth of loading a minimal solution
         self.null_call_rss = 0  # peak growth of an empty call (the emulator's, under icount)
         self.last_output: dict[str, Any] = {"stdout": "", "stderr": "", "dropped_bytes": 0}
@@ -417,26 +424,30 @@ class _TaskRunner:
         self._calibrate()
 
     def _calibrate(self) -> None:
-        """The cost of an empty call, and of compiling and loading a minimal solution, in children
-        that never see solution code (loads: each in a fresh child, as a solution's is)."""
+        """The cost of an empty call, of loading a minimal solution, and of compiling the allowance
+        source, in children that never see solution code (loads: each in a fresh child, as a
+        solution's is)."""
         wall = self.limits.wall
         loads = []
+        allowances = []
         load_rss: list[int] = []
         for _ in range(NULL_LOADS):
             child = self._spawn()
             try:
                 comp = child.request("compile", code=self._minimal_source(), wall_limit_s=wall)
-                # compile and load, as a solution's are booked (run_pass)
-                loads.append(comp.cost + child.request("load", wall_limit_s=wall).cost)
+                loads.append(child.request("load", wall_limit_s=wall).cost)
                 # the resident size the minimal solution's calls would start from
                 after = child.request("ping", wall_limit_s=wall).rss_before
                 if after is not None and comp.rss_before is not None:
                     load_rss.append(after - comp.rss_before)
+                big = child.request("compile", code=self._allowance_source(), wall_limit_s=wall)
+                allowances.append(big.cost)
                 if self.meter.deterministic:
                     break
             finally:
                 child.finish()
         self.null_load = int(statistics.median(loads))
+        self.compile_allowance = int(statistics.median(allowances))
         self.null_load_rss = int(statistics.median_low(load_rss)) if load_rss else None
         child = self._spawn()
         try:
@@ -461,6 +472,18 @@ class _TaskRunner:
                 if e.span_peak is not None and e.rss_before is not None
             ]
             self.null_call_rss = int(statistics.median_low(growth)) if growth else 0
+
+    def _allowance_source(self) -> str:
+        """A trusted source of COMPILE_ALLOWANCE_BYTES: the minimal solution and a literal table
+        of integers (what a solution that carries precomputed answers looks like)."""
+        head = self._minimal_source() + "TABLE = (\n"
+        rows, size, i = [], len(head) + 3, 0
+        while size < COMPILE_ALLOWANCE_BYTES:
+            row = "    " + ", ".join(str((i * 7919 + j * 104729) % 1_000_003) for j in range(8))
+            rows.append(row + ",\n")
+            size += len(rows[-1])
+            i += 1
+        return head + "".join(rows) + ")\n"
 
     def _minimal_source(self) -> str:
         if self.task.kind == "class":
@@ -509,8 +532,8 @@ class _TaskRunner:
         load: Exchange | None = None
         try:
             try:
-                # Compiling is booked with the load: a source that holds a huge literal table
-                # (precomputed answers) pays for compiling it. The compiler runs no solution code
+                # Compiling beyond the allowance is booked with the load: a source that holds a
+                # huge literal table (precomputed answers) pays. The compiler runs no solution code
                 # (no hook of the solution's is armed yet), so nothing else happens in this window.
                 comp = child.request("compile", code=code, cpu_limit_s=cpu_left, wall_limit_s=wall)
                 if not comp.reply.get("ok"):
@@ -604,8 +627,8 @@ class _TaskRunner:
         if comp.rss_before is not None and self.null_load_rss is not None:
             baseline = comp.rss_before + self.null_load_rss
         return _Pass(
-            # compile + load, beyond a minimal solution's (see _calibrate)
-            load=max(0, comp.cost + load.cost - self.null_load),
+            # the load's own work, and compiling only beyond the allowance (COMPILE_ALLOWANCE_BYTES)
+            load=max(0, comp.cost - self.compile_allowance) + max(0, load.cost - self.null_load),
             calls=calls,
             reports=reports,
             idle=idle,

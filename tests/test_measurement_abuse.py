@@ -540,8 +540,8 @@ print(json.dumps(out))
 def test_the_sandboxs_random_bytes_are_one_fixed_stream() -> None:
     """A coin drawn from the OS comes up the same in every pass: /dev/urandom and /dev/random
     read one seeded stream (isolation.random_source) from every open, in every sandbox, and
-    /proc/sys/kernel/random/uuid one UUID (the boot's). So does
-    os.urandom once the seccomp filter refuses getrandom(2): Python then reads /dev/urandom."""
+    /proc/sys/kernel/random/uuid one UUID (the boot's). So does os.urandom: the seccomp filter
+    fails getrandom(2) with ENOSYS, and Python then reads /dev/urandom."""
     draws = []
     for _ in range(2):
         proc = iso.run_bwrap([str(iso.interpreter()), "-S", "-c", _DRAW])
@@ -551,9 +551,7 @@ def test_the_sandboxs_random_bytes_are_one_fixed_stream() -> None:
     for draw in draws:
         assert draw["urandom"] == draw["random"] == first
         assert draw["uuid"] == draws[0]["uuid"][:1] * 2  # the kernel's fresh UUID: fixed too
-    if draws[0]["getrandom"] == "allowed":
-        pytest.xfail("getrandom(2) is not refused yet (seccomp): os.urandom still draws anew")
-    assert draws[0]["getrandom"] in ("ENOSYS", "EPERM")
+    assert draws[0]["getrandom"] == "ENOSYS"
     assert draws[0]["os.urandom"] == draws[1]["os.urandom"] == first
 
 

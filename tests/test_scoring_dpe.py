@@ -4,11 +4,10 @@ answer the cluster references agree on), lazy cluster references with one retry,
 means.
 
 The sandbox tests use a hand-made task, "sum-of-range" (``sumRange(n) == sum(range(n))``), whose
-four cluster references' calls differ by 4x or more each on the pe input n = 120 (measured in
-the sandbox: ~3 ms, ~250 µs, ~3.2 µs, ~0.8 µs); compiling each source is charged too (~0.2M
-instructions), so the two fastest differ by less (~0.26M and ~0.17M). Each sample lies 2x or
-more from the references it is compared with, far outside the few percent of noise of a median
-over rounds. The unit tests replace the profiler with a stub whose costs are written in
+four cluster references differ by 4x or more each on the pe input n = 120 (measured in the
+sandbox: ~3 ms, ~250 µs, ~3.2 µs, ~0.8 µs; compiling their short sources is within the compile
+allowance, profiler.COMPILE_ALLOWANCE_BYTES), and each sample lies 2x or more from the
+references it is compared with, far outside the few percent of noise of a median over rounds. The unit tests replace the profiler with a stub whose costs are written in
 the solutions, to check the bookkeeping (first 10 correct samples, retries, failures) exactly.
 """
 
@@ -251,11 +250,9 @@ def test_samples_match_their_clusters(scored):
     task = by_task(scored)["sum-of-range"]
     fast, triangle, cube, wrong = task["samples"]
     costs = task["reference_costs"]
-    # the cube scanned every cluster: all four references were measured, slow to fast (the two
-    # fastest are mostly the cost of compiling their sources, which is charged)
+    # the cube scanned every cluster: all four references were measured, slow to fast
     assert task["reference_status"] == ["passed"] * 4 and task["reference_errors"] == []
-    assert all(costs[j] > 3 * costs[j + 1] > 0 for j in range(2))
-    assert costs[2] > 1.2 * costs[3] > 0
+    assert all(costs[j] > 3 * costs[j + 1] > 0 for j in range(3))
 
     assert (fast["status"], fast["pe_status"]) == ("passed", "passed")
     assert (fast["cluster"], fast["dps"], fast["dps_norm"]) == (3, 100.0, 100.0)

@@ -123,6 +123,11 @@ def test_memory_and_kernel_work_calls_are_refused(arch: sc.Arch) -> None:
         assert decide(arch, name, 0, 0, 0) == EPERM, name
 
 
+def test_getrandom_falls_back_to_the_seeded_urandom(arch: sc.Arch) -> None:
+    for flags in (0, 1, 2, 4):  # GRND_NONBLOCK, GRND_RANDOM, GRND_INSECURE
+        assert decide(arch, "getrandom", 0, 16, flags) == ENOSYS, flags
+
+
 def test_other_abis_are_refused() -> None:
     x86 = sc.ARCHES["x86_64"]
     program = sc.build(x86)

@@ -61,8 +61,8 @@ BASE_ENV = {
 # random.SystemRandom, secrets, uuid4, a Random() seeded from the OS) would take a cheap path in
 # some passes only, and the fastest passes would credit it with its luckiest draw. A file reads
 # the same bytes from every open: each process draws the same stream. Python reads these files
-# when getrandom(2) is refused (ENOSYS or EPERM), which the seccomp filter must do for os.urandom
-# to be covered too (docs/sandbox.md, "Randomness").
+# when getrandom(2) fails, which the seccomp filter makes it do (ENOSYS), so os.urandom is covered
+# too (docs/sandbox.md, "Randomness").
 RANDOM_BYTES = 16 << 20
 """The size of the sandbox's random stream: a process that reads more from one open gets an
 error (16 MiB: two million SystemRandom draws)."""

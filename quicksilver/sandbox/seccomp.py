@@ -9,7 +9,8 @@ everything a solution could use to leave or reshape its sandbox: new namespaces 
 and what would let it hold memory where no process map shows it (memfds, System V shared memory
 and message queues, POSIX message queues, sockets, ``fcntl(F_SETPIPE_SZ)``) or make the kernel do
 work the icount meter cannot see (``splice``, ``tee``, ``vmsplice``, ``sendfile``,
-``copy_file_range``, kernel AIO).
+``copy_file_range``, kernel AIO). ``getrandom`` fails with ``ENOSYS`` (callers fall back to
+``/dev/urandom``, a fixed seeded stream inside the sandbox).
 ``clone3`` fails with ``ENOSYS``: its flags sit behind a pointer the filter cannot read, and libc
 then falls back to ``clone``, whose flags it can. ``personality`` is allowed only for the query
 (``0xffffffff``), ``PER_LINUX`` and ``ADDR_NO_RANDOMIZE`` (``setarch -R`` for the callgrind meter).
@@ -154,6 +155,12 @@ DENIED = (
     "io_submit",
 )
 
+# Fail with ENOSYS, so that callers fall back: ``getrandom`` (os.urandom, random's seeding, glibc's
+# arc4random, which falls back only on ENOSYS) then reads /dev/urandom, which the sandbox binds to
+# one fixed stream of seeded bytes (isolation.py): a solution's randomness is the same in every
+# pass, on every meter, so it cannot take a cheap path in some passes by a coin from the OS.
+UNIMPLEMENTED = ("getrandom",)
+
 F_SETPIPE_SZ = 1031  # fcntl(2): a pipe's buffer could grow to /proc/sys/fs/pipe-max-size (1 MiB)
 
 # From the kernel's unistd tables (x86_64: arch/x86/entry/syscalls/syscall_64.tbl; aarch64:
@@ -208,6 +215,7 @@ _X86_64 = {
     "ioperm": 173,
     "uselib": 134,
     "fcntl": 72,
+    "getrandom": 318,
     "memfd_create": 319,
     "memfd_secret": 447,
     "shmget": 29,
@@ -272,6 +280,7 @@ _AARCH64 = {
     "quotactl": 60,
     "quotactl_fd": 443,
     "fcntl": 25,
+    "getrandom": 278,
     "memfd_create": 279,
     "memfd_secret": 447,
     "shmget": 194,
@@ -380,6 +389,7 @@ def build(arch: Arch) -> bytes:
         _Insn(BPF_JEQ_K, calls["fcntl"], "fcntl", 0),
     ]
     items += [_Insn(BPF_JEQ_K, calls[name], "eperm", 0) for name in DENIED if name in calls]
+    items += [_Insn(BPF_JEQ_K, calls[n], "enosys", 0) for n in UNIMPLEMENTED if n in calls]
     items += [
         _ret(SECCOMP_RET_ALLOW),
         "clone",
