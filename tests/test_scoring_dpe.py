@@ -361,11 +361,17 @@ def test_reference_failing_on_the_pe_input_is_retried_recorded_and_skipped(tmp_p
 # --- the answers on the performance input, in the sandbox -----------------------------------------
 
 
-def _the_cheat_scored_zero(report: ScoreReport, source: str) -> None:
+def _the_cheat_scored_zero(report: ScoreReport, source: str, *, exact: bool = True) -> None:
+    """``exact``: the honest sample matches the fastest cluster (a count); with a time meter and
+    a few rounds on a shared machine its sub-microsecond call is within the noise of the empty
+    call subtracted from it (tens of microseconds), so it matches some cluster, not a given one."""
     task = by_task(report)["sum-of-range"]
     fast, cheat = task["samples"]
     assert (fast["status"], fast["pe_status"]) == ("passed", "passed")
-    assert (fast["cluster"], fast["dps"], fast["dps_norm"]) == (3, 100.0, 100.0)
+    if exact:
+        assert (fast["cluster"], fast["dps"], fast["dps_norm"]) == (3, 100.0, 100.0)
+    else:
+        assert fast["cluster"] is not None and fast["dps"] > 0, fast
     assert cheat["status"] == "passed"  # right on every test case
     assert cheat["pe_status"] == "failed" and cheat["pe_cost"] is None
     assert (cheat["cluster"], cheat["dps"], cheat["dps_norm"]) == (None, 0.0, 0.0)
@@ -381,7 +387,7 @@ def _the_cheat_scored_zero(report: ScoreReport, source: str) -> None:
     if source == "references":  # the fastest reference's answer, which the three others give
         assert task["pe_expected_detail"].startswith("the answer of cluster 3's reference")
         assert "accepts from the 3 other reference(s)" in task["pe_expected_detail"]
-    assert task["dps"] == 50.0 and task["dps_error"] is None
+    assert task["dps"] == (50.0 if exact else fast["dps"] / 2) and task["dps_error"] is None
     assert task["reference_status"][3] == "passed"
 
 
@@ -415,7 +421,7 @@ def test_a_sample_wrong_only_on_the_pe_input_scores_zero_on_the_cpu_meter(tmp_pa
         cache=ReferenceCache(tmp_path),
         workers=2,
     )
-    _the_cheat_scored_zero(report, "dataset")
+    _the_cheat_scored_zero(report, "dataset", exact=False)
 
 
 @requires_bwrap
