@@ -168,12 +168,21 @@ def test_linked_list_limit() -> None:
 
 
 def _real_lctk() -> Any:
+    """The PyPI package's module (a test dependency), loaded from its installed file under a name
+    of its own: ``import lctk`` may give whichever lctk another test imported first."""
+    from importlib import metadata
+
     try:
-        import lctk as real  # the PyPI package (a test dependency), not the stand-in
-    except ImportError:
+        dist = metadata.distribution("lctk")
+    except metadata.PackageNotFoundError:
         pytest.fail("lctk 0.0.6 is a test dependency (pyproject.toml, dev): run `make setup`")
-    assert Path(real.__file__).resolve().parent != _LCTK_PATH.parent, real.__file__
-    return real
+    assert dist.version == "0.0.6", dist.version
+    path = Path(str(dist.locate_file("lctk/lctk.py")))
+    spec = importlib.util.spec_from_file_location("lctk_0_0_6", path)
+    assert spec is not None and spec.loader is not None, path
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _random_level_order(rng: random.Random) -> list[Any]:
