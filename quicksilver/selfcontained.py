@@ -24,6 +24,8 @@ import ast
 import builtins
 import symtable
 
+from quicksilver import astparse
+
 MERCURY_PRELUDE: tuple[str, ...] = (
     "import re, itertools, collections, heapq, bisect, string, sys, lctk, functools, math, copy",
     "import sortedcontainers",
@@ -42,7 +44,7 @@ it also defines its own ``ListNode`` and ``TreeNode`` classes and ``print`` as a
 
 def _bound(statements: tuple[str, ...]) -> frozenset[str]:
     names: set[str] = set()
-    for node in ast.parse("\n".join(statements)).body:
+    for node in astparse.parse("\n".join(statements)).body:
         if isinstance(node, ast.Import | ast.ImportFrom):
             names.update((a.asname or a.name).split(".")[0] for a in node.names)
     return frozenset(names)
@@ -101,7 +103,7 @@ def add_imports(code: str) -> tuple[str, list[str]]:
     lines = missing_imports(code)
     if not lines:
         return code, []
-    body = ast.parse(code).body
+    body = astparse.parse(code).body
     after = 0  # the source line the imports follow
     for i, node in enumerate(body):
         docstring = (

@@ -13,7 +13,6 @@ uses the checks here (:func:`check_type`, :func:`parses`, :func:`json_field`).
 
 from __future__ import annotations
 
-import ast
 import datetime as _dt
 import json
 import math
@@ -24,6 +23,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from datasets import Features, List, Value
+
+from quicksilver import astparse
 
 if TYPE_CHECKING:
     from datasets import DatasetDict
@@ -311,7 +312,7 @@ def check_type(
 
 def parses(code: str, path: str, out: list[tuple[str, str]]) -> None:
     try:
-        ast.parse(code)
+        astparse.parse(code)
     except (SyntaxError, ValueError) as exc:
         line = getattr(exc, "lineno", None)
         out.append(

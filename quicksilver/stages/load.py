@@ -15,7 +15,6 @@ code, and ``imports_added`` records the lines.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 import logging
@@ -24,6 +23,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Literal
 
+from quicksilver import astparse
 from quicksilver.config import FunctionsSection
 from quicksilver.pipeline.records import Solution, Task, TaskRecord, solution_hash
 from quicksilver.pipeline.stage import Context, Stage
@@ -216,7 +216,7 @@ def load(
                     continue
                 code = normalise_code(sol.code)
                 try:
-                    ast.parse(code, filename=f"{snap.slug}#{pos}")
+                    astparse.parse(code, filename=f"{snap.slug}#{pos}")
                 except SyntaxError as exc:
                     ctx.drop(
                         _solution(snap.slug, pos, sol, code),
