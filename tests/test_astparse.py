@@ -119,3 +119,33 @@ def test_the_race_is_an_infrastructure_fault_and_its_stage_run_is_retried():
     other = SimpleNamespace(data=SystemError("error return without exception set"))
     assert infrastructure_fault(other.data) is None
     assert not infrastructure_failed(None, SimpleNamespace(name="profile-shard-0001"), other)
+
+
+# modules that still call ast.parse themselves, and why
+PENDING = {
+    # being changed elsewhere now; its one parse (ProfileTask.needs_inputs_after) can still race,
+    # and the SystemError it would raise is retried as an infrastructure fault
+    "quicksilver/profiler.py",
+}
+
+
+def test_the_project_parses_through_astparse_only():
+    """Every ast.parse of the build's own code is the serialised one (the sandbox's runtime runs
+    in processes of its own, one thread each)."""
+    import ast
+
+    found = set()
+    for folder in ("quicksilver", "tasks", "flows"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            if "sandbox/runtime/" in rel or rel == "quicksilver/astparse.py":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(), filename=rel)):
+                if (
+                    isinstance(node, ast.Attribute)
+                    and node.attr == "parse"
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id == "ast"
+                ):
+                    found.add(rel)
+    assert found == PENDING, found
