@@ -88,7 +88,7 @@ def checkout_ui(marker: Path = MARKER) -> tuple[str | None, str]:
         body = json.loads(marker.read_text())
         api, pid, start = str(body["api"]), int(body["pid"]), body.get("start")
     except FileNotFoundError:
-        return None, f"no `make ui` of this checkout runs ({marker.name} is absent)"
+        return None, f"no `make ui` of this checkout runs: no {marker.name}"
     except (OSError, ValueError, KeyError, TypeError) as exc:
         return None, f"{marker} is unreadable ({exc}): ignored"
     if start is None or process_start(pid) != start:
