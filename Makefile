@@ -69,11 +69,13 @@ DPE_CONFIG ?= configs/dpe.yaml
 build-dpe: system $(STAMP)
 	$(BIN)/python flows/build_dpe.py --config $(DPE_CONFIG) $(foreach s,$(SET),--set $(s))
 
-# The Prefect UI on 127.0.0.1:4200. While it runs, `make build-dataset` (in another shell) finds
-# it and reports there; without it, the build runs on its own (a temporary local server).
+# The Prefect UI of this checkout on 127.0.0.1:$(UI_PORT). While it runs, it says so in
+# .prefect-ui.json (its URL and pid), and builds of this checkout (`make build-dataset` in another
+# shell) report there; a server of another checkout is never used. Without it, a build runs on
+# its own temporary server. UI_PORT=4201 when 4200 is taken (tasks/prefect_server.py).
+UI_PORT ?= 4200
 ui: $(STAMP)
-	@echo "Prefect UI: http://127.0.0.1:4200  (in another shell: make build-dataset)"
-	$(BIN)/prefect server start --host 127.0.0.1 --port 4200
+	$(BIN)/python -m tasks.prefect_server --port $(UI_PORT)
 
 # Both builds as Prefect deployments (flows/serve.py), to run from the UI, the API or a schedule:
 # on the configured server (PREFECT_API_URL), else `make ui`'s, else a server started here on

@@ -8,9 +8,16 @@ died before its first reply) says nothing about the code that would have run in 
 
 LLM and LeetCode endpoints answering 429 or 5xx are infrastructure faults too, retried where the
 request is made (quicksilver/llm.py through the openai client, the LeetCode client's own loop).
+
+So is an interpreter fault that says nothing about the work: CPython 3.11's ``ast.parse`` race
+between threads (``SystemError: AST constructor recursion depth mismatch``;
+quicksilver/astparse.py serialises the project's own parses, and this catches the rest).
 """
 
 from __future__ import annotations
+
+AST_RACE = "AST constructor recursion depth mismatch"
+"""The text of CPython 3.11's ``SystemError`` when threads parse at once."""
 
 
 class InfrastructureFault(RuntimeError):
@@ -19,10 +26,13 @@ class InfrastructureFault(RuntimeError):
 
 def infrastructure_fault(exc: BaseException | None) -> InfrastructureFault | None:
     """The :class:`InfrastructureFault` that ``exc`` is or was raised from (its ``__cause__`` /
-    ``__context__`` chain, a few links deep), else None."""
+    ``__context__`` chain, a few links deep), or one standing for the interpreter's ``ast.parse``
+    race met there (:data:`AST_RACE`), else None."""
     seen = 0
     while exc is not None and seen < 10:
         if isinstance(exc, InfrastructureFault):
             return exc
+        if isinstance(exc, SystemError) and AST_RACE in str(exc):
+            return InfrastructureFault(f"the interpreter's ast.parse thread race: {exc}")
         exc, seen = exc.__cause__ or exc.__context__, seen + 1
     return None

@@ -26,7 +26,6 @@ must be rejected). A checker that passes becomes the task's ``evaluate_offline``
 
 from __future__ import annotations
 
-import ast
 import itertools
 import json
 import logging
@@ -38,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from quicksilver import astparse
 from quicksilver.config import CheckerSection, SandboxConfig
 from quicksilver.execute import BatchRun, run_calls
 from quicksilver.llm import ChatClient, EndpointFailure, clip
@@ -306,7 +306,7 @@ def extract_checker(answer: str) -> str | None:
     for code in [*reversed(blocks), answer or ""]:
         if _DEFINES.search(code):
             try:
-                ast.parse(code)
+                astparse.parse(code)
             except SyntaxError:
                 continue
             return code.strip("\n") + "\n"

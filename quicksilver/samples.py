@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from quicksilver import astparse
+
 
 @dataclass(frozen=True)
 class Sample:
@@ -100,7 +102,7 @@ def defines_function(code: str, name: str) -> bool:
     """Whether ``code`` defines a top-level function ``name`` (a textual check when it does not
     parse: the judge reports the syntax error)."""
     try:
-        tree = ast.parse(code)
+        tree = astparse.parse(code)
     except (SyntaxError, ValueError):
         return re.search(rf"^def\s+{re.escape(name)}\s*\(", code, re.M) is not None
     return any(

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import errno
 import logging
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from quicksilver.lifecycle import GracefulStop, Interrupted, signal_name
 from quicksilver.pipeline.build import Build
 from quicksilver.preflight import NotReady, check_build_ready
 from tasks.build import BuildFailed
+from tasks.prefect_server import choose_server
 
 # Errors the command line reports in one line of its own: their tracebacks stay out of the console
 # (the Prefect API and UI still get them).
@@ -78,22 +78,6 @@ def make_task_runner(runner: RunnerSection, retries: RetrySection | None = None)
             "scheduler_kwargs": {"allowed_failures": attempts},
         }
     )
-
-
-UI_API = "http://127.0.0.1:4200/api"
-
-
-def local_ui_api(url: str = UI_API) -> str | None:
-    """The API of a Prefect server started with `make ui`, when one answers on 127.0.0.1:4200."""
-    import urllib.request
-
-    if os.environ.get("PREFECT_API_URL"):
-        return None  # the user chose a server already
-    try:
-        with urllib.request.urlopen(f"{url}/health", timeout=1.0) as resp:
-            return url if resp.status == 200 else None
-    except OSError:
-        return None
 
 
 def shared_temporary_server() -> str:
@@ -170,6 +154,8 @@ def run_cli(
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    server = choose_server()  # only a server it is pointed at (tasks/prefect_server.py)
+    print(server.line(), flush=True)
     try:
         check_build_ready(cfg)  # before Prefect starts anything (the flow checks again)
     except NotReady as exc:
@@ -178,12 +164,11 @@ def run_cli(
     updates: dict[Any, Any] = {
         PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None,
     }
-    ui = local_ui_api()
-    if ui:
-        updates[PREFECT_API_URL] = ui
-        print(f"reporting to the Prefect server at {ui} (make ui)")
-    elif cfg.runner.kind == "dask" and not PREFECT_API_URL.value():
+    if server.api is not None:
+        updates[PREFECT_API_URL] = server.api
+    elif cfg.runner.kind == "dask":
         updates[PREFECT_API_URL] = shared_temporary_server()
+        print(f"Prefect: the temporary server is at {updates[PREFECT_API_URL]} (Dask workers)")
     _quiet_console_tracebacks()
     stop = GracefulStop(
         lambda signum: (

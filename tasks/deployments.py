@@ -6,8 +6,9 @@ A deployment run passes a config path and ``--set``-style overrides (``KEY=VALUE
 its parameters; :func:`flow_config` turns them into the config a build flow runs on, as the
 command line does. :func:`serve_builds` serves one deployment per build flow from this process
 (Prefect's ``Runner``, the machinery of ``flow.serve``: no work pool, no worker), against the
-Prefect server that is configured (``PREFECT_API_URL``), else the one ``make ui`` starts on
-127.0.0.1:4200, else one it starts itself there and stops on exit. A schedule (cron or interval)
+Prefect server that is configured (``PREFECT_API_URL``), else the one ``make ui`` of this
+checkout runs (tasks/prefect_server.py), else one it starts itself on 127.0.0.1:4200 and stops
+on exit. A schedule (cron or interval)
 is off unless asked for; stopping the serving process pauses it.
 
 The flows are loaded from their entrypoints (``flows/build_mercury.py:build_mercury``), never
@@ -27,7 +28,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -42,12 +42,11 @@ from prefect.settings import PREFECT_API_URL, temporary_settings
 from quicksilver.config import ConfigError, load_build_config
 from quicksilver.pipeline.build import Build
 from tasks.cli import make_task_runner
+from tasks.prefect_server import UI_HOST, UI_PORT, api_healthy, choose_server, ui_url
 
 log = logging.getLogger("quicksilver.serve")
 _LOCAL = {"send_to_api": False}  # logged outside any flow run: not for Prefect's API handler
 
-UI_HOST = "127.0.0.1"
-UI_PORT = 4200
 SERVER_START_SECONDS = 120.0
 
 
@@ -91,32 +90,26 @@ class BuildFlow:
 # --- the Prefect server -----------------------------------------------------------------------
 
 
-def api_healthy(api: str, timeout: float = 1.0) -> bool:
-    try:
-        with urllib.request.urlopen(f"{api.rstrip('/')}/health", timeout=timeout) as resp:
-            return bool(resp.status == 200)
-    except OSError:
-        return False
-
-
-def ui_url(api: str) -> str:
-    """The UI of a self-hosted server, from its API URL (``.../api`` -> ``...``)."""
-    return api.rstrip("/").removesuffix("/api")
+class ServerUnavailable(RuntimeError):
+    """No Prefect server to serve on: the port is another server's, or ours did not start."""
 
 
 @contextlib.contextmanager
 def prefect_server(host: str = UI_HOST, port: int = UI_PORT) -> Iterator[str]:
     """The API URL of the Prefect server to use: ``PREFECT_API_URL`` when configured (the
-    environment or the Prefect profile), else a server answering on ``host:port`` (``make ui``),
-    else ``prefect server start`` there, stopped when the context ends."""
-    configured = PREFECT_API_URL.value()
-    if configured:
-        yield configured
-        return
+    environment or Prefect's settings), else this checkout's ``make ui`` server, else
+    ``prefect server start`` on ``host:port``, stopped when the context ends. Says which."""
     api = f"http://{host}:{port}/api"
-    if api_healthy(api):
-        yield api
+    chosen = choose_server(probe=api)
+    if chosen.api is not None:
+        log.info("%s", chosen.line(), extra=_LOCAL)
+        yield chosen.api
         return
+    if api_healthy(api):
+        raise ServerUnavailable(
+            f"{api} is taken by a Prefect server that is not this checkout's `make ui`: set "
+            f"PREFECT_API_URL={api} to serve there, or --port to start one elsewhere"
+        )
     prefect = shutil.which("prefect", path=str(Path(sys.executable).parent)) or "prefect"
     log.info("no Prefect server configured: starting one on %s:%d", host, port, extra=_LOCAL)
     with tempfile.TemporaryFile(mode="w+") as output:  # read when the server does not start
@@ -133,7 +126,7 @@ def prefect_server(host: str = UI_HOST, port: int = UI_PORT) -> Iterator[str]:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     output.seek(0)
                     tail = " ".join(output.read().strip().splitlines()[-5:])
-                    raise RuntimeError(f"the Prefect server did not start on {api}: {tail}")
+                    raise ServerUnavailable(f"the Prefect server did not start on {api}: {tail}")
                 time.sleep(0.5)
             yield api
         finally:
@@ -319,6 +312,9 @@ def run_serve(argv: list[str] | None, *, flows: Sequence[BuildFlow], repo: Path)
             print(f"Prefect UI: {ui_url(api)}  (deployments: {ui_url(api)}/deployments)")
             with temporary_settings(updates={PREFECT_API_URL: api}):
                 serve_builds(served, cron=args.cron, interval=args.interval)
+    except ServerUnavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         pass
     return 0

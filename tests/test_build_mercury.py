@@ -1,11 +1,12 @@
 """The Mercury build flow end to end on a small config, under prefect_test_harness.
 
-One build (module-scoped) of eleven bundled questions chosen so that every stage has work: a
+One build (module-scoped) of thirteen bundled questions chosen so that every stage has work: a
 paid-only question, an unsupported type, a single-solution question, near-duplicates, a task the
-offline synthesizer reports, order-free answers, several valid answers, linked lists, an in-place
-problem, a double answer. Then: a rerun reuses every stage (Prefect task runs end Cached); an
-interrupted build (one shard's profile lost) redoes only that shard; `quicksilver score` scores
-each task's own reference solutions as passed.
+offline synthesizer reports, order-free answers, several valid answers, linked lists, a tree, an
+in-place problem, a double answer, solutions that use names only the sandbox injects. Then: a
+rerun reuses every stage (Prefect task runs end Cached); an interrupted build (one shard's profile
+lost) redoes only that shard; `quicksilver score` scores each task's own reference solutions as
+passed; every published solution passes in the Mercury authors' evaluator.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from quicksilver.pipeline.files import read_jsonl
 from quicksilver.records import load_records
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from tests.conftest import requires_bwrap, requires_chromium
+from tests.mercury_evaluator import judge_rows
 
 pytestmark = [requires_bwrap, pytest.mark.flows]
 
@@ -39,6 +41,8 @@ SLUGS = [
     "zeroes-to-end",  # in place
     "two-sorted-median",  # double
     "primes-below",  # a scalar input
+    "mirror-tree",  # TreeNode in and out
+    "window-maxima",  # a solution using SortedList without importing it
 ]
 
 
@@ -354,6 +358,48 @@ def test_score_passes_each_tasks_own_reference_solutions(built, tmp_path):
         )
         assert 0.0 <= second["beyond_memory"] <= 1.0
     assert "NTMU:" in result.output and "Beyond-memory@1:" in result.output
+
+
+def test_every_published_solution_passes_in_the_mercury_evaluator(built):
+    """The rows as the Mercury authors' evaluator runs them (tests/mercury_evaluator.py: their
+    namespace, the rows' own convert_offline / evaluate_offline, the real lctk 0.0.6): every
+    published solution passes, and a stub returning None fails every task."""
+    import pyarrow.parquet as pq
+
+    rows = [
+        row
+        for split in sorted((built["out"] / "parquet").glob("*.parquet"))
+        for row in pq.read_table(split).to_pylist()
+    ]
+    results = judge_rows(rows)
+    solutions = [r for r in results if not r.get("stub")]
+    assert len(solutions) == sum(len(row["solutions"]) for row in rows) > 0
+    failed = [
+        (r["slug"], r["hash"], r["status"], r["error"])
+        for r in solutions
+        if r["status"] != "passed"
+    ]
+    assert failed == []
+    stubs = {r["slug"]: r["status"] for r in results if r.get("stub")}
+    assert set(stubs) == {row["slug_name"] for row in rows}
+    assert "passed" not in stubs.values(), stubs
+    # what made rows fail there before: a solution that used a name only the sandbox injects
+    # (given its import, and saying so), and trees whose level order ends in 0
+    by_slug = {row["slug_name"]: row for row in rows}
+    added = {
+        (row["slug_name"], line)
+        for row in rows
+        for p in row["solution_provenance"]
+        for line in p["imports_added"]
+    }
+    assert ("has-repeated-value", "from collections import Counter") in added
+    assert ("window-maxima", "from sortedcontainers import SortedList") in added
+    for row in rows:
+        code = {s["hash"]: s["solution"] for s in row["solutions"]}
+        for p in row["solution_provenance"]:
+            assert all(line in code[p["hash"]].splitlines() for line in p["imports_added"])
+    tree_cases = json.loads(by_slug["mirror-tree"]["test_cases"])
+    assert any(case["expected"][-1:] == [0] for case in tree_cases), tree_cases
 
 
 def test_prefect_artifacts_show_the_funnel(built):

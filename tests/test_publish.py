@@ -166,6 +166,7 @@ def make_row(
                 "model": None,
                 "url": None,
                 "runtime_reported": None,
+                "imports_added": [],
             },
             {
                 "hash": -7,
@@ -173,6 +174,7 @@ def make_row(
                 "model": None,
                 "url": "https://leetcode.com/problems/two-sum/solutions/1",
                 "runtime_reported": "52ms",
+                "imports_added": ["from collections import Counter"],
             },
         ],
         "runtime_meter": "cpu",
@@ -309,7 +311,14 @@ def test_published_mercury_rows_fit_the_features():
         row.update({k: mercury[k] for k in MERCURY_COLUMNS})
         hashes = [s["hash"] for s in mercury["solutions"]]
         row["solution_provenance"] = [
-            {"hash": h, "source": "mercury", "model": None, "url": None, "runtime_reported": None}
+            {
+                "hash": h,
+                "source": "mercury",
+                "model": None,
+                "url": None,
+                "runtime_reported": None,
+                "imports_added": [],
+            }
             for h in hashes
         ]
         row["reference_runtimes"] = [

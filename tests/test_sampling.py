@@ -119,7 +119,7 @@ def test_target_from_meta_converts_nodes_and_counts_params():
         }
     )
     assert (t.entry_point, t.kind, t.n_params, t.output_param) == ("maxDepth", "class", 1, None)
-    assert "lctk.binaryTree(inputs[0])" in t.convert_offline
+    assert "inputs[0] = tree(inputs[0])" in t.convert_offline  # the row's own helper
     inplace = Target.from_meta(
         json.dumps(
             {

@@ -147,6 +147,47 @@ def test_atomic_write_keeps_the_old_file_on_a_crash(tmp_path: Path, monkeypatch)
     assert [p.name for p in tmp_path.iterdir()] == ["add-up.json"]  # no temp file left behind
 
 
+class _EvaluatorTreeNode:
+    """The TreeNode an evaluator injects (Mercury's: LeetCode's constructor, nothing else)."""
+
+    def __init__(self, val=0, left=None, right=None) -> None:
+        self.val, self.left, self.right = val, left, right
+
+
+@pytest.mark.parametrize(
+    "meta",
+    [
+        '{"name": "f", "params": [{"name": "root", "type": "TreeNode"}], "return": {"type": "TreeNode"}}',
+        '{"name": "f", "params": [{"name": "root", "type": "TreeNode"}], "return": {"type": "void"},'
+        ' "output": {"paramindex": 0}}',
+    ],
+)
+def test_tree_rows_judge_exactly_whatever_lctk_is_installed(meta: str) -> None:
+    """A row with a tree carries its own helpers: a last 0 counts (lctk 0.0.6's binaryTree2Arr
+    would drop it and pass an answer without that leaf), and nodes are the evaluator's class."""
+    sig = parse_signature(meta)
+    convert, evaluate = convert_offline_source(sig), evaluate_offline_source(sig)
+    assert "lctk.binaryTree" not in convert + evaluate
+    ns: dict = {"TreeNode": _EvaluatorTreeNode, "lctk": None}
+    exec(convert.replace("    import lctk\n", ""), ns)
+    exec(evaluate.replace("    import lctk\n", ""), ns)
+
+    def judge(root: object, expected: object) -> bool:
+        if sig.output_param is None:
+            return ns["evaluate_offline"]([None], root, expected)
+        return ns["evaluate_offline"]([root], None, expected)
+
+    for arr in ([1, 2, 0], [0], [5, None, 0, 0], [3, 1, None, None, 2], []):
+        (root,), expected = ns["convert_offline"](([arr], arr))
+        assert root is None if not arr else type(root) is _EvaluatorTreeNode
+        assert judge(root, expected) is True, arr
+    (wrong,), _ = ns["convert_offline"](([[1, 2]], None))  # the last leaf, a 0, is missing
+    assert judge(wrong, [1, 2, 0]) is False
+    shared = _EvaluatorTreeNode(0)
+    with pytest.raises(ValueError, match="not a tree"):
+        judge(_EvaluatorTreeNode(1, shared, shared), [1, 0, 0])
+
+
 def test_signature_and_generated_code_fields() -> None:
     sig = parse_signature(
         '{"name": "f", "params": [{"name": "root", "type": "TreeNode"}, {"name": "k", "type": "integer"}],'
@@ -157,10 +198,11 @@ def test_signature_and_generated_code_fields() -> None:
     try:
         import lctk
 
-        ns: dict = {}
+        ns: dict = {"TreeNode": lctk.TreeNode}  # injected by every evaluator (the prelude's)
         exec(convert_offline_source(sig), ns)
         exec(evaluate_offline_source(sig), ns)
         inputs, _expected = ns["convert_offline"](([[1, 2, None, 3], 2], [4, 5]))
+        assert type(inputs[0]) is lctk.TreeNode
         assert lctk.binaryTree2Arr(inputs[0]) == [1, 2, None, 3] and inputs[1] == 2
         assert ns["evaluate_offline"](inputs, lctk.linkedList([4, 5]), [4, 5]) is True
         assert ns["evaluate_offline"](inputs, lctk.linkedList([5, 4]), [4, 5]) is False

@@ -46,7 +46,14 @@ def with_runtimes(row: dict[str, Any], runtimes: list[float], spread: float = 0.
         for i, (h, r) in enumerate(zip(hashes, runtimes, strict=True))
     ]
     row["solution_provenance"] = [
-        {"hash": h, "source": "bundled", "model": None, "url": None, "runtime_reported": None}
+        {
+            "hash": h,
+            "source": "bundled",
+            "model": None,
+            "url": None,
+            "runtime_reported": None,
+            "imports_added": [],
+        }
         for h in hashes
     ]
     row["reference_runtimes"] = [

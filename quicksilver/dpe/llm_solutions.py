@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from quicksilver import astparse
 from quicksilver.dpe.sas import (
     CACHE_FORMAT,
     FENCE_LINE,
@@ -88,7 +89,7 @@ def _check(code: str, method: str, kind: str = "class") -> tuple[str | None, str
     problem = parse_error(code)
     if problem is not None:
         return None, "syntax-error", problem
-    tree = ast.parse(code)
+    tree = astparse.parse(code)
     if not _defines_method(tree, method, kind):
         if kind == "function":
             return None, "no-function", f"no function {method} (found: {_found(tree)})"
@@ -124,7 +125,7 @@ def extract_solution(
         good = [
             b
             for b in closed
-            if parse_error(b.code) is None and _defines_method(ast.parse(b.code), method, kind)
+            if parse_error(b.code) is None and _defines_method(astparse.parse(b.code), method, kind)
         ]
         if good:
             return _check(good[-1].code, method, kind)
@@ -140,7 +141,7 @@ def extract_solution(
         return None, "no-code", "no Python code in the answer"
     for end in range(len(lines), start, -1):
         code = "\n".join(lines[start:end]).rstrip() + "\n"
-        if parse_error(code) is None and _defines_method(ast.parse(code), method, kind):
+        if parse_error(code) is None and _defines_method(astparse.parse(code), method, kind):
             return _check(code, method, kind)
     return _check("\n".join(lines[start:]).rstrip() + "\n", method, kind)
 

@@ -44,6 +44,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from quicksilver import astparse
 from quicksilver.llm import NOT_CONFIGURED, ChatClient, LLMConfig, Sampled, plural
 from quicksilver.prompts import prompt_environment, prompts_folder, render_messages
 from quicksilver.sources.text import constraint_lines, html_to_text
@@ -149,7 +150,7 @@ def fenced_blocks(answer: str) -> list[FencedBlock]:
 def parse_error(code: str) -> str | None:
     """Why ``code`` does not parse (``syntax error at line N: ...``), or None."""
     try:
-        ast.parse(code)
+        astparse.parse(code)
     except SyntaxError as exc:
         return f"syntax error at line {exc.lineno}: {exc.msg}"
     except ValueError as exc:  # null bytes
@@ -245,7 +246,7 @@ def _check_code(code: str) -> tuple[str | None, str, str]:
     problem = parse_error(code)
     if problem is not None:
         return None, "syntax-error", problem
-    tree = ast.parse(code)
+    tree = astparse.parse(code)
     defs = [n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     entry = next((d for d in reversed(defs) if d.name == SAS_ENTRY), None)
     if entry is None:

@@ -26,6 +26,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from quicksilver import astparse
+
 DATA_FILES_NAME = "DATA_FILES"
 
 
@@ -75,7 +77,7 @@ def _parse(path: Path, module: str) -> _Source:
     key = (str(path), st.st_mtime_ns, st.st_size)
     if key in _PARSED:
         return _PARSED[key]
-    tree = ast.parse(path.read_bytes(), filename=str(path))
+    tree = astparse.parse(path.read_bytes(), filename=str(path))
     is_package = path.name == "__init__.py"
     imports: list[str] = []
     data: list[str] = []

@@ -117,6 +117,9 @@ class Solution(Record):
     model: str | None = None
     url: str | None = None
     runtime_reported: str | None = None  # as a judge reported it, when scraped
+    # load: import lines added so that the code runs where only Mercury's names are injected
+    # (quicksilver/selfcontained.py); ``code`` includes them
+    imports_added: list[str] = []
     lang: str = "python3"
     near_group: int | None = None  # dedup: the hash of its near-duplicate group's first member
     near_detail: str | None = None  # dedup: why it is in that group

@@ -13,7 +13,6 @@ uses the checks here (:func:`check_type`, :func:`parses`, :func:`json_field`).
 
 from __future__ import annotations
 
-import ast
 import datetime as _dt
 import json
 import math
@@ -24,6 +23,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from datasets import Features, List, Value
+
+from quicksilver import astparse
 
 if TYPE_CHECKING:
     from datasets import DatasetDict
@@ -76,7 +77,15 @@ _PROVENANCE = {
     "n_example_cases": Value("int32"),
     "answer_any_order": Value("bool"),
     "solution_provenance": List(
-        {"hash": Value("int64"), "source": _S, "model": _S, "url": _S, "runtime_reported": _S}
+        {
+            "hash": Value("int64"),
+            "source": _S,
+            "model": _S,
+            "url": _S,
+            "runtime_reported": _S,
+            # import lines the build added for names Mercury's evaluator does not inject
+            "imports_added": List(_S),
+        }
     ),
     "runtime_meter": _S,
     "runtime_unit": _S,
@@ -166,7 +175,8 @@ FIELD_DOCS: dict[str, str] = {
     "n_example_cases": "test cases taken from the statement's examples",
     "answer_any_order": "whether a list answer is accepted in any order",
     "solution_provenance": "per solution hash: `source`, `model`, `url`, `runtime_reported` "
-    "(nulls when unknown)",
+    "(nulls when unknown), `imports_added` (the import lines the build put at the top of the "
+    "solution for names Mercury's evaluator does not inject, such as `Counter`; empty for most)",
     "runtime_meter": "meter of `reference_runtimes`: `icount`, `cpu`, `instructions`",
     "instruction_rate": "instruction meters: instructions per CPU second of the build machine, "
     "measured against the cpu meter; it converts the counts into `solutions[].runtime` strings "
@@ -302,7 +312,7 @@ def check_type(
 
 def parses(code: str, path: str, out: list[tuple[str, str]]) -> None:
     try:
-        ast.parse(code)
+        astparse.parse(code)
     except (SyntaxError, ValueError) as exc:
         line = getattr(exc, "lineno", None)
         out.append(

@@ -3,7 +3,17 @@
 LeetCode's metaData names the method, its parameters' types and the return type; from it we write
 ``convert_offline`` (lists -> TreeNode / ListNode where the signature needs them) and
 ``evaluate_offline`` (trees and lists back to lists; in-place problems compare the mutated
-argument) in the style of the original Mercury rows, using ``lctk``.
+argument) in the style of the original Mercury rows.
+
+The sources run wherever the row is judged: in Quicksilver's sandbox and in the Mercury authors'
+evaluator, which imports the real ``lctk`` 0.0.6. Linked lists go through ``lctk`` as in
+Mercury's rows (0.0.6 and the sandbox's stand-in agree on every list a judge meets). Trees do
+not: 0.0.6's ``binaryTree2Arr`` drops every trailing falsy value, so a tree whose last value is 0
+would be compared without it, and a wrong answer missing that leaf would pass. A row with a tree
+therefore carries its own two helpers, defined inside the function (nothing is added to the
+solution's namespace): ``tree`` (LeetCode's level order -> nodes of the ``TreeNode`` class the
+evaluator injects) and ``tree_list`` (a tree -> LeetCode's level order, only trailing nulls
+dropped), the form LeetCode prints and the sandbox's serialiser writes expected outputs in.
 """
 
 from __future__ import annotations
@@ -74,34 +84,90 @@ def parse_signature(meta: dict[str, Any] | str) -> Signature:
     return sig
 
 
-# Node types Mercury's rows can carry: (lctk builder, lctk flattener) per node class; a list of
-# nodes (``ListNode[]`` / ``list<ListNode>``) converts element-wise. Nothing deeper is supported.
-_LCTK = {"TreeNode": ("binaryTree", "binaryTree2Arr"), "ListNode": ("linkedList", "linkedList2Arr")}
+# Node types Mercury's rows can carry: (builder, flattener) per node class, ``lctk``'s for linked
+# lists and the row's own helpers for trees (module docstring); a list of nodes
+# (``ListNode[]`` / ``list<ListNode>``) converts element-wise. Nothing deeper is supported.
+_CONVERTERS = {
+    "TreeNode": ("tree", "tree_list"),
+    "ListNode": ("lctk.linkedList", "lctk.linkedList2Arr"),
+}
 NODE_FORMS = {
     form: (node, many)
-    for node in _LCTK
+    for node in _CONVERTERS
     for form, many in ((node, False), (f"{node}[]", True), (f"list<{node}>", True))
 }
 
+# The helpers a row with trees carries, as lines of a function body.
+TREE_FROM_LIST = """\
+    def tree(vals):
+        # LeetCode's level order (children of every node in turn, None for none) -> TreeNode
+        if not vals or vals[0] is None:
+            return None
+        root = TreeNode(vals[0])
+        queue, head, i = [root], 0, 1
+        while head < len(queue) and i < len(vals):
+            node = queue[head]
+            head += 1
+            if vals[i] is not None:
+                node.left = TreeNode(vals[i])
+                queue.append(node.left)
+            if i + 1 < len(vals) and vals[i + 1] is not None:
+                node.right = TreeNode(vals[i + 1])
+                queue.append(node.right)
+            i += 2
+        return root
+"""
+TREE_TO_LIST = """\
+    def tree_list(root):
+        # a tree -> LeetCode's level order: trailing None dropped, a last 0 kept
+        out, queue, seen, i = [], [root], set(), 0
+        while i < len(queue):
+            node = queue[i]
+            i += 1
+            if node is None:
+                out.append(None)
+                continue
+            if id(node) in seen:
+                raise ValueError("not a tree: a node is reached twice")
+            seen.add(id(node))
+            out.append(node.val)
+            queue.append(node.left)
+            queue.append(node.right)
+        while out and out[-1] is None:
+            out.pop()
+        return out
+"""
+_TREE_HELPERS = (TREE_FROM_LIST, TREE_TO_LIST)
 
-def _lctk_call(expr: str, t: str, which: int) -> str:
+
+def _convert(expr: str, t: str, which: int) -> str:
     if t not in NODE_FORMS:
         return expr
     node, many = NODE_FORMS[t]
-    fn = f"lctk.{_LCTK[node][which]}"
+    fn = _CONVERTERS[node][which]
     return f"[{fn}(x) for x in {expr}]" if many else f"{fn}({expr})"
 
 
 def _to_node(expr: str, t: str) -> str:
-    return _lctk_call(expr, t, 0)
+    return _convert(expr, t, 0)
 
 
 def _from_node(expr: str, t: str) -> str:
-    return _lctk_call(expr, t, 1)
+    return _convert(expr, t, 1)
+
+
+def _tree_helper(t: str, which: int) -> list[str]:
+    """The helper a value of type ``t`` needs in the function body (trees only)."""
+    if t in NODE_FORMS and NODE_FORMS[t][0] == "TreeNode":
+        return _TREE_HELPERS[which].splitlines()
+    return []
 
 
 def convert_offline_source(sig: Signature) -> str:
-    lines = ["def convert_offline(case):", "    import lctk", "    inputs, expected = case"]
+    lines = ["def convert_offline(case):", "    import lctk"]
+    if any(_tree_helper(t, 0) for _, t in sig.params):
+        lines += TREE_FROM_LIST.splitlines()
+    lines.append("    inputs, expected = case")
     if any(base_type(t) in SUPPORTED_NODES for _, t in sig.params):
         lines.append("    inputs = list(inputs)")
         for i, (_, t) in enumerate(sig.params):
@@ -121,10 +187,12 @@ def evaluate_offline_source(
         t = sig.params[sig.output_param][1]
         got = _from_node(f"inputs[{sig.output_param}]", t)
     else:
-        got = _from_node("outputs", sig.returns)
+        t = sig.returns
+        got = _from_node("outputs", t)
     lines = [
         "def evaluate_offline(inputs, outputs, expected):",
         "    import lctk",
+        *_tree_helper(t, 1),
         f"    got = {got}",
     ]
     if tuples_as_lists:

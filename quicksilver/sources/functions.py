@@ -39,6 +39,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from quicksilver import astparse
 from quicksilver.sources.convert import UnsupportedSignature
 
 _INT32 = 2**31
@@ -76,7 +77,7 @@ def calls_in_asserts(code: str, names: Iterable[str]) -> list[Call]:
     """``assert <name>(<literals>) == <literal>`` in ``code``, for each of ``names``."""
     wanted = set(names)
     try:
-        tree = ast.parse(code)
+        tree = astparse.parse(code)
     except SyntaxError:
         return []
     out = []
@@ -127,7 +128,7 @@ def _call_at(line: str, start: int, entry: str) -> tuple[tuple[Any, ...], int] |
     else:
         return None
     try:
-        node = ast.parse(line[start : i + 1], mode="eval").body
+        node = astparse.parse(line[start : i + 1], mode="eval").body
     except SyntaxError:
         return None
     if not isinstance(node, ast.Call) or node.keywords:
@@ -143,7 +144,7 @@ def _answer(text: str) -> tuple[bool, Any]:
     if not text:
         return False, None
     try:
-        return True, ast.literal_eval(text)
+        return True, ast.literal_eval(astparse.parse(text.lstrip(" \t"), mode="eval"))
     except _LITERAL_ERRORS:
         return False, None
 
@@ -269,7 +270,7 @@ def annotation_type(node: ast.expr | None) -> str | None:
 
 def _def_of(prompt: str, entry: str) -> ast.FunctionDef | None:
     try:
-        tree = ast.parse(prompt)
+        tree = astparse.parse(prompt)
     except SyntaxError:
         return None
     for node in ast.walk(tree):

@@ -20,7 +20,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from quicksilver import __version__
+from quicksilver import __version__, astparse
 from quicksilver.sources.functions import calls_in_asserts
 from quicksilver.sources.snapshot import Provenance, Question, SnapshotFile, SnapshotSolution
 
@@ -65,7 +65,7 @@ def slug_of(task_id: str) -> str:
 
 def _signature_meta(prompt: str, entry_point: str) -> str | None:
     try:
-        tree = ast.parse(prompt)
+        tree = astparse.parse(prompt)
     except SyntaxError:
         return None
     for node in ast.walk(tree):

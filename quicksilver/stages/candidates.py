@@ -12,9 +12,9 @@ line that is not a sample (``malformed-sample``), a sample of a task that is not
 
 from __future__ import annotations
 
-import ast
 from typing import Any
 
+from quicksilver import astparse
 from quicksilver.config import CandidatesSection
 from quicksilver.pipeline.records import Solution, TaskRecord, solution_hash
 from quicksilver.pipeline.stage import Context, Stage
@@ -57,7 +57,7 @@ def candidates(
             code = function_solution(task.prompt, task.entry_point, code)
         code = normalise_code(_as_solution(task.prompt, task.entry_point, code))
         try:
-            ast.parse(code)
+            astparse.parse(code)
         except SyntaxError as exc:
             row = {"slug": record.slug, "source": source, "model": model, "code": code}
             ctx.drop(row, "syntax-error", f"{where}: line {exc.lineno}: {exc.msg}")

@@ -40,6 +40,7 @@ import xxhash
 from datasketch import MinHash, MinHashLSH  # type: ignore[import-untyped]
 from datasketch.lsh import _optimal_param  # type: ignore[import-untyped]
 
+from quicksilver import astparse
 from quicksilver.config import DedupSection
 from quicksilver.fsutil import write_text_atomic
 from quicksilver.pipeline.records import Solution, TaskRecord
@@ -315,7 +316,7 @@ def _scan(tree: ast.Module) -> _Scan:
 
 def local_names(code: str) -> set[str]:
     """The identifiers :func:`canonical_source` renames (names bound inside a function)."""
-    return _scan(ast.parse(code)).local
+    return _scan(astparse.parse(code)).local
 
 
 def _rewrite(scan: _Scan, local: set[str], placeholder: str | None) -> None:
@@ -360,7 +361,7 @@ def canonical_source(
     (``rename_locals``) local identifiers renamed ``_1``, ``_2``, ... in order of first
     appearance (or all to ``placeholder``). None if the code does not parse."""
     try:
-        tree = ast.parse(code)
+        tree = astparse.parse(code)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
     scan = _scan(tree)
@@ -382,7 +383,7 @@ def code_tokens(code: str) -> list[str]:
     whole text (comments then count).
     """
     try:
-        tree = ast.parse(code)
+        tree = astparse.parse(code)
     except (SyntaxError, ValueError):
         tree = None
     lines = code.splitlines()

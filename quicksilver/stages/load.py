@@ -6,21 +6,28 @@ example inputs, the statement's known answers). Set aside, each with its reason:
 (``malformed-file``), a question already loaded from another folder (``duplicate-question``, with
 its solutions), solutions in another language (``not-python3``) and code that does not parse
 (``syntax-error``).
+
+A solution that uses a name the sandbox injects and Mercury's evaluator does not (``Counter``,
+``SortedList``, ...) gets the import line for it here, before it is hashed
+(:mod:`quicksilver.selfcontained`): what is tested, measured and published is the self-contained
+code, and ``imports_added`` records the lines.
 """
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 import logging
 import textwrap
+from collections import Counter
 from pathlib import Path
 from typing import Any, Literal
 
+from quicksilver import astparse
 from quicksilver.config import FunctionsSection
 from quicksilver.pipeline.records import Solution, Task, TaskRecord, solution_hash
 from quicksilver.pipeline.stage import Context, Stage
+from quicksilver.selfcontained import add_imports
 from quicksilver.sources.check import is_function_style
 from quicksilver.sources.convert import UnsupportedSignature, parse_example_testcase
 from quicksilver.sources.functions import (
@@ -140,7 +147,9 @@ def _as_json(value: Any) -> Any:
         return None
 
 
-def _solution(slug: str, pos: int, sol: SnapshotSolution, code: str) -> Solution:
+def _solution(
+    slug: str, pos: int, sol: SnapshotSolution, code: str, imports_added: list[str] | None = None
+) -> Solution:
     return Solution(
         slug=slug,
         position=pos,
@@ -148,6 +157,7 @@ def _solution(slug: str, pos: int, sol: SnapshotSolution, code: str) -> Solution
         model=sol.model,
         url=sol.url,
         runtime_reported=sol.runtime,
+        imports_added=imports_added or [],
         lang=sol.lang,
         code=code,
         hash=solution_hash(code),
@@ -167,6 +177,8 @@ def load(
     del records  # the first stage: it reads the snapshot folders
     out: list[TaskRecord] = []
     seen: dict[str, str] = {}
+    amended: Counter[str] = Counter()  # per task: solutions given imports
+    lines: Counter[str] = Counter()  # per import line: solutions given it
     for directory in snapshots:
         loaded = load_snapshot_dir(directory)
         for bad in loaded.rejects:
@@ -204,7 +216,7 @@ def load(
                     continue
                 code = normalise_code(sol.code)
                 try:
-                    ast.parse(code, filename=f"{snap.slug}#{pos}")
+                    astparse.parse(code, filename=f"{snap.slug}#{pos}")
                 except SyntaxError as exc:
                     ctx.drop(
                         _solution(snap.slug, pos, sol, code),
@@ -212,9 +224,22 @@ def load(
                         f"{snap.slug} solution #{pos}: line {exc.lineno}: {exc.msg}",
                     )
                     continue
-                kept.append(_solution(snap.slug, pos, sol, code))
+                code, added = add_imports(code)
+                if added:
+                    log.info("%s solution #%d: added %s", snap.slug, pos, "; ".join(added))
+                    amended[snap.slug] += 1
+                    for line in added:
+                        lines[line] += 1
+                kept.append(_solution(snap.slug, pos, sol, code, added))
             task = task_record(snap, path, max_length=functions.max_length)
             out.append(TaskRecord(task=task, solutions=kept))
+    if amended:
+        ctx.note(
+            f"{sum(amended.values())} solution(s) of {len(amended)} task(s) use names the sandbox "
+            "injects and Mercury's evaluator does not; each was given the import it needs ("
+            + ", ".join(f"{line}: {n}" for line, n in sorted(lines.items()))
+            + "; solution_provenance[].imports_added in the rows)"
+        )
     return out
 
 

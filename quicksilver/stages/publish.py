@@ -10,6 +10,9 @@ score with the original tooling and with ``quicksilver score``. Where ours diffe
   converted at the build machine's measured ``instruction_rate``; ``reference_runtimes`` keep the
   exact counts. A runtime the judge reported with a scraped solution is kept in
   ``solution_provenance[].runtime_reported``;
+- ``solutions[].solution`` is self-contained beyond the names Mercury's evaluator injects: the
+  load stage added the imports a solution needed for others (``Counter``, ``SortedList``, ...:
+  :mod:`quicksilver.selfcontained`), listed in ``solution_provenance[].imports_added``;
 - ``convert_online`` formats a case as LeetCode's judge takes it (one JSON value per line);
 - ``evaluate_offline`` compares in any order when the uniqueness stage found the answer
   order-free (``answer_any_order``), with a tolerance for ``double`` answers.
@@ -160,6 +163,7 @@ def mercury_row(
                 "model": s.model,
                 "url": s.url,
                 "runtime_reported": s.runtime_reported,
+                "imports_added": list(s.imports_added),
             }
             for s in sols
         ],

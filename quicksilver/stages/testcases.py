@@ -32,6 +32,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from quicksilver import astparse
 from quicksilver.config import CasesSection, SandboxConfig
 from quicksilver.execute import (
     SLOW_STATUSES,
@@ -62,7 +63,7 @@ EDGE_ENTRY_NAME = "generate_edge_cases"
 def defines(code: str, name: str) -> bool:
     """Whether ``code`` defines a top-level function ``name`` (read, never run)."""
     try:
-        tree = ast.parse(code)
+        tree = astparse.parse(code)
     except SyntaxError:
         return False
     return any(isinstance(n, ast.FunctionDef) and n.name == name for n in tree.body)

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from quicksilver import astparse
 from quicksilver.config import SandboxConfig
 from quicksilver.execute import BatchRun, case_seeds, run_generator
 from quicksilver.llm import (
@@ -79,7 +80,7 @@ _CODE_START = re.compile(r"^(import\s|from\s+\S+\s+import\s|def\s|class\s|@)")
 
 def _parses(code: str) -> bool:
     try:
-        ast.parse(code)
+        astparse.parse(code)
     except (SyntaxError, ValueError):
         return False
     return True
@@ -120,7 +121,7 @@ def extract_code(answer: str | None) -> str | None:
 def _static_problem(code: str) -> str | None:
     """What makes ``code`` unusable before running it, or None."""
     try:
-        tree = ast.parse(code)
+        tree = astparse.parse(code)
     except SyntaxError as exc:
         return f"syntax error at line {exc.lineno}: {exc.msg}"
     except ValueError as exc:  # e.g. null bytes

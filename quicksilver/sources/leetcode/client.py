@@ -4,7 +4,6 @@ site answers (runtime distributions, Python code blocks)."""
 
 from __future__ import annotations
 
-import ast
 import email.utils
 import json
 import logging
@@ -28,6 +27,7 @@ from pydantic import (
     model_validator,
 )
 
+from quicksilver import astparse
 from quicksilver.sources.leetcode.queries import (
     AUTH_MESSAGE,
     CSRF_ENV,
@@ -563,7 +563,7 @@ def extract_python_blocks(markdown: str) -> list[str]:
         if not code.strip():
             continue
         try:
-            ast.parse(code)
+            astparse.parse(code)
         except (SyntaxError, ValueError):
             continue
         blocks.append(code + "\n")
