@@ -45,6 +45,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
+from quicksilver import astparse
 from quicksilver.config import MeasureConfig, MeterName, SandboxConfig
 from quicksilver.machine import machine_info
 from quicksilver.meters import (
@@ -162,7 +163,7 @@ class ProfileTask:
         """Whether ``evaluate_offline`` reads its ``inputs`` argument (the arguments after the
         call: in-place problems). When it does not, a pass does not serialise them."""
         try:
-            tree = ast.parse(self.evaluate_offline)
+            tree = astparse.parse(self.evaluate_offline)
         except SyntaxError:
             return True  # the judge will say what is wrong with it
         for node in ast.walk(tree):
@@ -1257,7 +1258,8 @@ class _Profile:
             est = _estimate(measure, res.round_costs)
             # a microsecond solution's passes can read below the empty calls subtracted from
             # them (noise); a cost is never negative
-            res.runtime, res.runtime_ci = max(0.0, est.estimate), (max(0.0, est.low), est.high)
+            res.runtime = max(0.0, est.estimate)
+            res.runtime_ci = (max(0.0, est.low), max(0.0, est.high))
             if n < measure.min_rounds:
                 res.flags.append("few-rounds")
             if not res.converged and not {"budget", "modes"} & set(res.flags):

@@ -122,11 +122,7 @@ def test_the_race_is_an_infrastructure_fault_and_its_stage_run_is_retried():
 
 
 # modules that still call ast.parse themselves, and why
-PENDING = {
-    # being changed elsewhere now; its one parse (ProfileTask.needs_inputs_after) can still race,
-    # and the SystemError it would raise is retried as an infrastructure fault
-    "quicksilver/profiler.py",
-}
+PENDING: set[str] = set()
 
 
 def test_the_project_parses_through_astparse_only():
