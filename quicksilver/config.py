@@ -117,7 +117,10 @@ class MeasureConfig(_Strict):
         description="CPU spent on repeated passes of one solution beyond min_rounds, at most",
     )
     charge_tolerance: float = Field(
-        2.0, ge=1, description="cpu meter: a serialisation may cost this many times its calibration"
+        1.5,
+        ge=1,
+        description="cpu meter: a serialisation may cost this many times its calibration (the "
+        "cheapest of 3 trusted serialisations of the same values)",
     )
     charge_slack_ms: float = Field(
         0.1, ge=0, description="cpu meter: ...plus this much, before the excess is charged"

@@ -136,13 +136,29 @@ def _in_a_fork(job: dict[str, Any]) -> dict[str, Any]:
     return {**json.loads(text), "seconds": round(time.monotonic() - start, 3)}
 
 
-def judge_jobs(jobs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each job (``solution``, ``entry_point``, ``convert_offline``, ``evaluate_offline``,
-    ``test_cases``, and anything else, passed through) judged in a fork of its own."""
+def _judge_here(jobs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``judge_jobs`` in this process (a clean interpreter: ``--jobs``)."""
     version = real_lctk_version()
     if version != "0.0.6":
         raise RuntimeError(f"lctk {version} is installed; the Mercury evaluator imports 0.0.6")
     return [{**job, **_in_a_fork(job)} for job in jobs]
+
+
+def judge_jobs(jobs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each job (``solution``, ``entry_point``, ``convert_offline``, ``evaluate_offline``,
+    ``test_cases``, and anything else, passed through) judged in a fork of its own, forked from
+    a separate process running this module: a clean interpreter, where ``import lctk`` is the
+    PyPI package even when the caller (a test session) has imported the sandbox's stand-in."""
+    proc = subprocess.run(
+        [sys.executable, __file__, "--jobs"],
+        input=json.dumps(list(jobs)),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"the Mercury evaluator failed: {proc.stderr.strip()[-2000:]}")
+    return json.loads(proc.stdout)
 
 
 def row_jobs(row: dict[str, Any]) -> list[dict[str, Any]]:
@@ -155,19 +171,8 @@ def row_jobs(row: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def judge_rows(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Judge every published solution and the stub of each row in a separate process running
-    this module (a clean interpreter: nothing of the caller's imports, lctk included)."""
-    jobs = [job for row in rows for job in row_jobs(row)]
-    proc = subprocess.run(
-        [sys.executable, __file__, "--jobs"],
-        input=json.dumps(jobs),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if proc.returncode != 0:
-        raise RuntimeError(f"the Mercury evaluator failed: {proc.stderr.strip()[-2000:]}")
-    return json.loads(proc.stdout)
+    """Judge every published solution and the stub of each row (``judge_jobs``)."""
+    return judge_jobs(job for row in rows for job in row_jobs(row))
 
 
 def _parquet_rows(folder: Path) -> list[dict[str, Any]]:
@@ -179,7 +184,7 @@ def _parquet_rows(folder: Path) -> list[dict[str, Any]]:
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--jobs"]:
-        sys.stdout.write(json.dumps(judge_jobs(json.loads(sys.stdin.read()))))
+        sys.stdout.write(json.dumps(_judge_here(json.loads(sys.stdin.read()))))
         return 0
     if len(argv) != 1:
         sys.stderr.write("usage: python tests/mercury_evaluator.py DATASET/parquet\n")

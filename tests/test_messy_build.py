@@ -29,6 +29,7 @@ from quicksilver.config import SandboxConfig, load_build_config
 from quicksilver.execute import run_outputs
 from quicksilver.pipeline.files import read_jsonl
 from quicksilver.records import load_records
+from quicksilver.selfcontained import add_imports
 from quicksilver.sources.convert import convert_offline_source, parse_signature
 from quicksilver.stages.load import normalise_code, solution_hash
 from tests.conftest import requires_bwrap
@@ -79,7 +80,8 @@ def _hashes(snapshot: dict[str, Any]) -> dict[int, int]:
     out = {}
     for i, sol in enumerate(snapshot["solutions"]):
         try:
-            out[i] = solution_hash(normalise_code(sol["code"]))
+            # the load stage adds the imports a solution needs beyond Mercury's names first
+            out[i] = solution_hash(add_imports(normalise_code(sol["code"]))[0])
         except (SyntaxError, ValueError):
             continue
     return out
