@@ -744,24 +744,25 @@ class _TaskRunner:
         growth is the first round's (later rounds reuse what the first allocated)."""
         rounds = 1 if self.meter.deterministic else HONEST_REPORT_ROUNDS
         child = self._spawn()
+        first: list[Exchange] = []
         costs: list[int] = []
-        growth: list[int | None] = []
         try:
             child.request("stage", items=items, wall_limit_s=self.limits.wall)
             for r in range(rounds):
                 for i in range(len(items)):
                     e = child.request("encode", i=i, wall_limit_s=self.limits.wall)
                     if r == 0:
+                        first.append(e)
                         costs.append(e.cost)
-                        growth.append(
-                            None
-                            if e.span_peak is None or e.rss_before is None
-                            else e.span_peak - e.rss_before
-                        )
                     else:
                         costs[i] = min(costs[i], e.cost)
         finally:
             child.finish()
+        # an exchange's span_peak is filled in by the command after it (or the child's exit)
+        growth = [
+            None if e.span_peak is None or e.rss_before is None else e.span_peak - e.rss_before
+            for e in first
+        ]
         return costs, growth
 
 
