@@ -187,11 +187,35 @@ def test_uniqueness_all_agree_keeps_everything():
     assert len(kept) == 3 and not rejects
 
 
-def test_uniqueness_detects_order_free_answers():
+def test_answers_equal_only_up_to_order_are_no_evidence_that_order_is_free():
+    # only one arrangement may be right (the one that maximises an advantage): without a word in
+    # the statement or an example, the task takes the several-valid-answers path; with no
+    # checker endpoint it is dropped with its reason, never published order-free
     answers = [[[1, 2, 3]], [[3, 2, 1]], [[2, 1, 3]]]
-    out, kept, _, rejects = _run_uniqueness(_task(), answers, [[[9]]])
+    out, kept, counts, rejects = _run_uniqueness(_task(), answers, [[[9]]])
+    assert out is None and not kept
+    assert counts.drops == {"multiple-valid-answers": 1}
+    assert "agree only up to order" in rejects[0]["detail"]
+    assert "no LLM endpoint" in rejects[0]["detail"]
+
+
+def test_an_example_answered_in_another_order_makes_order_free():
+    # the statement's example says [1, 2]; every solution answers [2, 1]: the example is ground
+    # truth, so order is free and a solution answering [1, 2] must pass
+    known = [{"input": [[5]], "expected": [1, 2]}]
+    answers = [[[2, 1], [3, 4]]] * 2 + [[[2, 1], [4, 3]]]
+    out, kept, _, rejects = _run_uniqueness(_task(known=known), answers, [[[5]], [[7]]])
     assert out["classification"] == "equal-up-to-order" and out["any_order"] is True
-    assert len(kept) == 3 and not rejects
+    assert "[1, 2]" in out["decision"]["order_free"] and len(kept) == 3 and not rejects
+
+
+def test_an_example_answered_as_given_keeps_order_strict():
+    # the example's answer as given rules out the other order, as any example answer does
+    known = [{"input": [[5]], "expected": [2, 1]}]
+    answers = [[[2, 1], [3, 4]]] * 2 + [[[1, 2], [3, 4]]]
+    out, kept, _, rejects = _run_uniqueness(_task(known=known), answers, [[[5]], [[7]]])
+    assert out["any_order"] is False and out["classification"] == "minority-wrong"
+    assert len(kept) == 2 and "answered [1, 2], expected [2, 1]" in rejects[0]["detail"]
 
 
 def test_uniqueness_statement_any_order_is_order_free_even_when_all_agree():

@@ -203,6 +203,15 @@ def evaluate_offline_source(
             "        return x",
             "    got = as_lists(got)",
         ]
+    if base_type(t) == "boolean" and not tuples_as_lists:
+        # LeetCode's driver reads a boolean answer by its truth value (judged_answer)
+        lines += [
+            "    def truth(x):",
+            "        if isinstance(x, (list, tuple)):",
+            "            return [truth(v) for v in x]",
+            "        return bool(x) if x is None or isinstance(x, int) else x",
+            "    got = truth(got)",
+        ]
     if sig.returns == "double":
         lines += [
             "    if isinstance(got, (int, float)) and isinstance(expected, (int, float)):",
@@ -219,6 +228,34 @@ def evaluate_offline_source(
     else:
         lines.append("    return got == expected")
     return "\n".join(lines) + "\n"
+
+
+def judged_answer(value: Any, leetcode_type: str, *, leetcode: bool = True) -> Any:
+    """An answer as LeetCode's judge reads it for the declared type (docs/uniqueness.md, "How
+    answers are compared"): an empty tree or list (None) is ``[]``; for ``boolean`` (at any list
+    depth) an int or None is read by its truth value, as LeetCode's driver does (accepted
+    solutions return ``num == 0 or num % 10`` for a boolean). Anything else is left as it is:
+    a float for an ``integer`` compares by value (``2.0 == 2``, as Python's ``==`` and the Mercury
+    evaluator do), a bool is never an integer, a string never a character list. ``leetcode``
+    False (function-style tasks, HumanEval's): booleans compare as Python's ``==`` does."""
+    t = leetcode_type.strip()
+    if t in ("TreeNode", "ListNode"):
+        return [] if value is None else value
+    if t in ("TreeNode[]", "ListNode[]", "list<TreeNode>", "list<ListNode>") and isinstance(
+        value, list
+    ):
+        return [[] if v is None else v for v in value]
+    if leetcode and base_type(t) == "boolean":
+        return _truth(value)
+    return value
+
+
+def _truth(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return [_truth(v) for v in value]
+    if value is None or isinstance(value, int):
+        return bool(value)
+    return value
 
 
 def parse_example_testcase(text: str, n_params: int) -> list[Any]:

@@ -51,7 +51,7 @@ from quicksilver.pipeline.records import (
     json_digest,
 )
 from quicksilver.pipeline.stage import Context, Stage
-from quicksilver.sources.convert import convert_offline_source, parse_signature
+from quicksilver.sources.convert import convert_offline_source, judged_answer, parse_signature
 from quicksilver.synth.shapes import conforms
 
 log = logging.getLogger(__name__)
@@ -71,18 +71,6 @@ def defines(code: str, name: str) -> bool:
 
 def task_seed(base_seed: int, slug: str) -> int:
     return int.from_bytes(hashlib.sha256(f"{base_seed}:{slug}".encode()).digest()[:4], "big")
-
-
-def node_answer(value: Any, leetcode_type: str) -> Any:
-    """An answer as evaluate_offline sees it: an empty tree or list (None) is ``[]``."""
-    t = leetcode_type.strip()
-    if t in ("TreeNode", "ListNode"):
-        return [] if value is None else value
-    if t in ("TreeNode[]", "ListNode[]", "list<TreeNode>", "list<ListNode>") and isinstance(
-        value, list
-    ):
-        return [[] if v is None else v for v in value]
-    return value
 
 
 def _input_problem(value: Any, types: list[str]) -> str | None:
@@ -325,6 +313,7 @@ def cases_for_task(
 
     convert = convert_offline_source(sig)
     answer_type = sig.returns if sig.output_param is None else sig.params[sig.output_param][1]
+    leetcode = record.task.kind != "function"  # LeetCode's reading of a boolean answer
     runner = _Runner(
         entry_point=sig.name,
         convert_offline=convert,
@@ -427,7 +416,9 @@ def cases_for_task(
                 "answers": [
                     CaseResult(
                         status=o.status,
-                        value=node_answer(o.value, answer_type) if o.ok else None,
+                        value=judged_answer(o.value, answer_type, leetcode=leetcode)
+                        if o.ok
+                        else None,
                         error=o.error,
                         cpu=round(o.cpu_seconds, 6),
                     )

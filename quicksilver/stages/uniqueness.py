@@ -3,9 +3,12 @@
 Per task, on the answers the test-case stage collected:
 
 - **all agree** (on every input): keep; the shared answer is the expected output;
-- **equal up to order**: the answers differ only in the order of list elements (at any depth) —
-  or the statement says the answer may be returned in any order — keep the task with an
-  order-insensitive ``evaluate_offline``;
+- **equal up to order**, only on evidence: the statement says the answer may be returned in any
+  order, or one of its examples gives an answer that the solutions give only in another order
+  (the example is ground truth): keep the task with an order-insensitive ``evaluate_offline``.
+  Solutions whose answers differ only in order are no evidence by themselves (only one
+  arrangement may be right: the one that maximises an advantage, say): such a task takes the
+  several-valid-answers path below (a validated checker, or dropped ``multiple-valid-answers``);
 - **a minority wrong**, decided by evidence, in this order:
 
   1. the statement's examples, with their given answers, rule out every solution that answers
@@ -342,20 +345,36 @@ def uniqueness_for_task(
     def drop_task(reason: str, detail: str, lost: list[str], **extra: Any) -> None:
         ctx.drop(record, reason, detail, lost=[by_hash[h] for h in lost], **extra)
 
+    # order is free only on evidence: the statement's words, or an example answer the solutions
+    # give only in another order; solutions that agree up to order are no evidence by themselves
     stated_order_free = says_any_order(statement)
     any_order = stated_order_free
     classification = "all-agree"
+    order_evidence: str | None = None
+    if not any_order:
+        order_evidence = _example_in_another_order(slug, cases, known, per_input, tol)
+        any_order = order_evidence is not None
     disputed = [
         i for i in range(len(cases)) if len(group_answers(per_input(i), any_order, tol)) > 1
     ]
-    if (
-        disputed
-        and not any_order
+
+    def example_given(i: int) -> bool:
+        """Some solution gives input ``i``'s example answer as the statement gives it."""
+        want = known.get(json_digest(cases[i]["input"]))
+        return want is not None and any(
+            a.status == "ok" and answers_equal(a.value, want, tol) for a in per_input(i).values()
+        )
+
+    # answers that differ only in order, and no example that shows the right one (an example
+    # that does is ground truth: the vote below rules out the other orders)
+    order_only = (
+        not any_order
+        and bool(disputed)
         and all(len(group_answers(per_input(i), True, tol)) == 1 for i in disputed)
-    ):
-        any_order = True
+        and not any(example_given(i) for i in disputed)
+    )
+    if order_evidence is not None:
         classification = "equal-up-to-order"
-        disputed = []
     if stated_order_free and classification == "all-agree":
         classification = "all-agree (statement: any order)"
 
@@ -372,7 +391,27 @@ def uniqueness_for_task(
 
     wrong: dict[str, str] = {}
     decision: dict[str, Any] = {"voters": len(hashes), "disputed_inputs": len(disputed)}
+    if order_evidence is not None:
+        decision["order_free"] = order_evidence
     evaluate: str | None = None
+    if order_only:
+        # the answers differ only in order, and nothing says order is free: either several
+        # arrangements are valid (a checker tells) or only one is; equality would fail correct
+        # solutions and an order-free comparison would pass wrong ones
+        decision["rule"] = "several valid answers (order)"
+        evaluate = _checker_or_drop(
+            ctx, record, checker, cases, answers, hashes,
+            _Outcome({}, {}, {}, [], {}, decision), known, sig,
+            [
+                "the solutions' answers agree only up to order, and neither the statement nor "
+                "its examples say that order is free"
+            ],
+            disputed, decision, any_order=False,
+        )  # fmt: skip
+        if evaluate is None:
+            return None
+        classification = "several-valid-answers"
+        disputed = []
     if disputed:
         # 1-2: the statement's examples, then the vote, on the answers themselves
         by_value = _evidence(
@@ -485,6 +524,32 @@ def uniqueness_for_task(
         for h in kept
     ]
     return record.with_solutions(solutions, verdict=verdict)
+
+
+def _example_in_another_order(
+    slug: str,
+    cases: list[dict[str, Any]],
+    known: dict[str, Any],
+    per_input: Callable[[int], dict[str, CaseResult]],
+    tol: float,
+) -> str | None:
+    """Evidence that order is free: a statement example whose given answer no solution gives
+    as it is, and some solution gives in another order (the example's answer is ground truth:
+    the solutions' order is then one of several valid ones). None when no example shows it."""
+    for i, case in enumerate(cases):
+        want = known.get(json_digest(case["input"]))
+        if not isinstance(want, list):
+            continue
+        got = [a.value for a in per_input(i).values() if a.status == "ok"]
+        if not got or any(answers_equal(v, want, tol) for v in got):
+            continue
+        same = [v for v in got if answers_equal(order_free(v), order_free(want), tol)]
+        if same:
+            return (
+                f"{slug}: the statement's example {_short(case['input'], 80)} answers "
+                f"{_short(want, 80)}, the solutions {_short(same[0], 80)}: the same up to order"
+            )
+    return None
 
 
 def _vote_then_properties(

@@ -1,0 +1,80 @@
+"""Answers are read the way LeetCode's judge reads them for the declared type (docs/uniqueness.md,
+"How answers are compared"): the build's answers (``judged_answer``) and the published rows'
+``evaluate_offline`` agree with each other and with LeetCode on the cases real accepted solutions
+showed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from quicksilver.sources.convert import evaluate_offline_source, judged_answer, parse_signature
+from quicksilver.stages.uniqueness import answers_equal
+
+
+def _sig(returns: str, params: str = "integer") -> Any:
+    return parse_signature(
+        {"name": "f", "params": [{"name": "x", "type": params}], "return": {"type": returns}}
+    )
+
+
+def _judge(returns: str, *, function_style: bool = False) -> Any:
+    scope: dict[str, Any] = {}
+    # our own generated source, run here to check what the published rows will do
+    exec(evaluate_offline_source(_sig(returns), tuples_as_lists=function_style), scope)
+    return lambda got, expected: scope["evaluate_offline"]([0], got, expected)
+
+
+@pytest.mark.parametrize(
+    ("got", "expected", "accepted"),
+    [
+        (5, True, True),  # `return num == 0 or num % 10`: accepted solutions, two authors
+        (0, False, True),
+        (None, False, True),  # a path that falls off the end of a boolean method
+        (True, True, True),
+        (0, True, False),
+        (2, False, False),
+        ("true", True, False),  # a string is not a boolean
+        ([1], True, False),
+    ],
+)
+def test_a_boolean_answer_is_read_by_its_truth_value(got: Any, expected: bool, accepted: bool):
+    assert _judge("boolean")(got, expected) is accepted
+    # the build reads the answers it collects the same way, so the vote and the examples see
+    # the same thing as the published judge
+    assert answers_equal(judged_answer(got, "boolean"), expected, 0.0) is accepted
+
+
+def test_a_boolean_list_is_read_element_by_element():
+    assert judged_answer([1, 0, None, True], "boolean[]") == [True, False, False, True]
+    assert judged_answer([[3], [0]], "list<list<boolean>>") == [[True], [False]]
+    assert _judge("boolean[]")([1, 0, 7], [True, False, True]) is True
+    assert _judge("boolean[]")([1, 0], [True, True]) is False
+
+
+@pytest.mark.parametrize(
+    ("got", "expected", "accepted"),
+    [
+        (2.0, 2, True),  # an integral float: Python's == and the Mercury authors' evaluator
+        (2.5, 2, False),
+        (True, 1, False),  # a bool is not an integer answer
+    ],
+)
+def test_an_integer_answer_compares_by_value_never_a_bool(got: Any, expected: int, accepted: bool):
+    assert answers_equal(judged_answer(got, "integer"), expected, 0.0) is accepted
+    if not isinstance(got, bool):  # the published judge is Python's == (True == 1 there)
+        assert _judge("integer")(got, expected) is accepted
+
+
+def test_a_double_answer_is_within_the_relative_tolerance():
+    judge = _judge("double")
+    assert judge(0.333333, 1 / 3) is True
+    assert judge(0.3333, 1 / 3) is False
+    assert answers_equal(2.000001, 2.0, 1e-5) and not answers_equal(2.001, 2.0, 1e-5)
+
+
+def test_function_style_tasks_keep_pythons_own_equality():
+    # HumanEval-style functions are not judged by LeetCode's driver: 5 is not True there
+    assert judged_answer(5, "boolean", leetcode=False) == 5
+    assert _judge("boolean", function_style=True)(5, True) is False
