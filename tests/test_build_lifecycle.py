@@ -106,17 +106,17 @@ def test_build_stops_before_any_stage_when_untrusted_code_cannot_run(tmp_path, f
         )
     out = tmp_path / "out"
     out.mkdir()  # an existing output folder stays empty
-    start = time.monotonic()
+    # "before any stage" is shown by what exists afterwards, not by the wall clock (a loaded
+    # machine took 42 s here); the timeout only ends a hang
     proc = subprocess.run(
         _argv(flow, out, "only=[primes-below]"),
         capture_output=True,
         text=True,
         env=_env(tmp_path, PATH=path),
         cwd=ROOT,
-        timeout=60,
+        timeout=600,
         check=False,
     )
-    assert time.monotonic() - start < 30
     assert proc.returncode == 3
     assert proc.stderr.splitlines() == [expected]
     assert list(out.iterdir()) == []
