@@ -2,10 +2,11 @@
 
 EvalPerf's thresholds are in instructions (w = 10,000 for the clustering, 10,000 for the fastest
 solution's minimum cost). With the ``cpu`` meter they must become seconds, and a Mercury row's
-runtime strings are in the judge's format ("1.23ms") whatever the meter. The factor is measured
-here: the same trusted workload (plain Python loops, dict and list work, a sort: what solutions
-do) is profiled with the deterministic ``icount`` meter (instructions) and with the ``cpu`` meter
-(seconds, the median of several passes) in one run, and ``rate = instructions / seconds``.
+runtime strings are in the judge's format (whole milliseconds, "76ms") whatever the meter. The
+factor is measured here: the same trusted workload (plain Python loops, dict and list work, a
+sort: what solutions do) is profiled with the deterministic ``icount`` meter (instructions) and
+with the ``cpu`` meter (seconds, the median of several passes) in one run, and
+``rate = instructions / seconds``.
 
 The result is cached per machine (``machine_id``: CPU model, cores, kernel, Python) under the
 user's cache folder, with when and how it was measured, and recorded wherever it is used.

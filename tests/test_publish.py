@@ -916,3 +916,22 @@ def test_cli_publish_subprocess_reads_endpoint_and_token_from_environment(writte
         repo = server.repo("org/cli")
         assert set(repo.tags) == {"v1"} and "README.md" in repo.files("v1")
         assert server.unknown == [] and server.errors == []
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "rate", "written"),
+    [
+        (0.0845, "s", None, "85ms"),  # "84.5ms" broke the Mercury authors' int(runtime[:-2])
+        (0.69, "ms", None, "1ms"),
+        (0.3, "ms", None, "0ms"),  # LeetCode writes "0ms" for the fastest
+        (76.0, "ms", None, "76ms"),
+        (2.5e9, "instructions", 1e9, "2500ms"),  # a count at the build machine's rate
+    ],
+)
+def test_a_runtime_is_written_in_whole_milliseconds_as_the_judge_does(
+    value: float, unit: str, rate: float | None, written: str
+) -> None:
+    from quicksilver.stages.publish import format_runtime
+
+    text = format_runtime(value, unit, instruction_rate=rate)
+    assert text == written and int(text[:-2]) >= 0  # what the authors' DPO script does with it

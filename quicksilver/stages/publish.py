@@ -5,11 +5,11 @@ The field meanings follow the published Mercury dataset (see docs/publishing.md)
 score with the original tooling and with ``quicksilver score``. Where ours differ, it is said here:
 
 - ``solutions[].runtime`` is the runtime measured by this build (the cost of the whole test set
-  on the build machine, ``runtime_meter`` / ``runtime_unit``), formatted like the judge's
-  ("1.23ms"), for every solution alike: an instruction count (the default ``icount`` meter) is
-  converted at the build machine's measured ``instruction_rate``; ``reference_runtimes`` keep the
-  exact counts. A runtime the judge reported with a scraped solution is kept in
-  ``solution_provenance[].runtime_reported``;
+  on the build machine, ``runtime_meter`` / ``runtime_unit``), in whole milliseconds as the
+  judge writes them ("76ms"), for every solution alike: an instruction count (the default
+  ``icount`` meter) is converted at the build machine's measured ``instruction_rate``;
+  ``reference_runtimes`` keep the exact counts. A runtime the judge reported with a scraped
+  solution is kept in ``solution_provenance[].runtime_reported``;
 - ``solutions[].solution`` is self-contained beyond the names Mercury's evaluator injects: the
   load stage added the imports a solution needed for others (``Counter``, ``SortedList``, ...:
   :mod:`quicksilver.selfcontained`), listed in ``solution_provenance[].imports_added``;
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import time
 from typing import Any
 
@@ -58,14 +59,16 @@ UNIT_SCALE_MS = {"s": 1e3, "ms": 1.0, "us": 1e-3, "ns": 1e-6}
 
 
 def format_runtime(value: float, unit: str, *, instruction_rate: float | None = None) -> str:
-    """A measured runtime as the judge writes it ("76ms"). An instruction count becomes the time
-    it takes at this machine's measured ``instruction_rate`` (instructions per CPU second);
-    without a rate it keeps its unit."""
+    """A measured runtime as LeetCode's judge writes it: whole milliseconds ("76ms", "0ms" below
+    half a millisecond), so the Mercury authors' own tooling reads it (their DPO script parses
+    ``int(runtime[:-2])``). The exact figures stay in ``reference_runtimes``. An instruction count
+    becomes the time it takes at this machine's measured ``instruction_rate`` (instructions per
+    CPU second); without a rate it keeps its unit."""
     if unit == "instructions" and instruction_rate:
         value, unit = value / instruction_rate, "s"
     if unit in UNIT_SCALE_MS:
         ms = value * UNIT_SCALE_MS[unit]
-        return f"{ms:.3g}ms"
+        return f"{max(0, math.floor(ms + 0.5))}ms"
     return f"{value:.4g} {unit}"
 
 
