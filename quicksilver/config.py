@@ -778,7 +778,15 @@ def load_build_config(
         key, sep, raw = item.partition("=")
         if not sep or not key:
             raise ConfigError(f"override {item!r}: expected dotted.key=value")
-        _set_path(data, key.strip(), yaml.safe_load(raw))
+        try:
+            value = yaml.safe_load(raw)
+        except yaml.YAMLError as exc:
+            problem = str(getattr(exc, "problem", None) or exc).strip()
+            raise ConfigError(
+                f"override {item!r}: the value is not valid YAML ({problem}); quote lists and "
+                "strings for the shell: --set 'only=[two-sum, add-digits]'"
+            ) from exc
+        _set_path(data, key.strip(), value)
     try:
         return cls.model_validate(data)
     except ValidationError as exc:

@@ -426,6 +426,9 @@ def test_config_rejects_bad_values_with_the_key(tmp_path: Path):
     with pytest.raises(ConfigError, match="not valid YAML"):
         (tmp_path / "y.yaml").write_text("a: [1,\n")
         load_build_config(tmp_path / "y.yaml")
+    # an override whose value the shell cut short is one line naming it, not YAML's traceback
+    with pytest.raises(ConfigError, match=r"override 'only=\[two-sum': the value is not valid"):
+        load_build_config(None, ["only=[two-sum"])
     cfg = load_build_config(Path("configs/mercury.yaml"), ["testcases.n=5"])
     assert (
         cfg.testcases.n == 5
