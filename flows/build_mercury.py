@@ -4,7 +4,7 @@
 
 A thin flow over the Mercury build's list of stages (quicksilver/builds.py, docs/mercury-build.md):
 load -> dedup -> filters -> generators, then per shard of tasks testcases -> uniqueness -> profile
-(shards run on the task runner the config names: threads or processes here, a Dask or Ray cluster
+(shards run on the task runner the config names: threads or processes here, a Dask cluster
 elsewhere), then splits -> publish. Tasks pass the configuration and shard names, never records:
 every stage writes its records to <out_dir>/stages/<stage>/ and the next one reads them there.
 

@@ -383,11 +383,10 @@ class ViewsSection(_Strict):
 
 
 class RunnerSection(_Strict):
-    kind: Literal["thread", "process", "dask", "ray"] = Field(
+    kind: Literal["thread", "process", "dask"] = Field(
         "thread",
         description="Prefect task runner for the sharded stages: thread, process, or dask (a "
-        "local cluster of `workers` processes, or the scheduler at `address`); ray is not "
-        "supported yet",
+        "local cluster of `workers` processes, or the scheduler at `address`)",
     )
     workers: int | None = Field(
         None,

@@ -934,8 +934,3 @@ def score_report_html(
         ),
     ]
     return render_page(title, meta, sections)
-
-
-def write_score_report(data: Mapping[str, Any], path: Path, *, dataset: str, samples: str) -> Path:
-    """Write the score report's page to ``path`` (atomically)."""
-    return write_text_atomic(path, score_report_html(data, dataset=dataset, samples=samples))

@@ -49,8 +49,7 @@ def make_task_runner(runner: RunnerSection, retries: RetrySection | None = None)
 
     ``dask``: the scheduler at ``runner.address``, or a local cluster of ``runner.workers`` (or
     one per core) worker processes with one thread each; a task whose worker dies is given to
-    another worker ``retries.attempts`` times (docs/mercury-build.md, "Retries"). ``ray`` is not
-    supported yet: a :class:`ConfigError` says so."""
+    another worker ``retries.attempts`` times (docs/mercury-build.md, "Retries")."""
     from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
     from quicksilver.pipeline.files import cpu_count
@@ -60,8 +59,6 @@ def make_task_runner(runner: RunnerSection, retries: RetrySection | None = None)
         return ThreadPoolTaskRunner(max_workers=workers)
     if runner.kind == "process":
         return ProcessPoolTaskRunner(max_workers=workers)
-    if runner.kind == "ray":
-        raise ConfigError("runner.kind: ray is not supported yet; use thread, process or dask")
     try:
         from prefect_dask import DaskTaskRunner
     except ImportError as exc:  # pragma: no cover - a dependency of the project

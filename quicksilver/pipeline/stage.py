@@ -49,7 +49,7 @@ class Stage:
     part of its key. ``sharded``: run per shard of tasks. ``version``: bump it to refuse results of
     older logic even when no source file changed. ``inputs``: files a source stage reads (the
     snapshots), part of its key. ``writes``: files besides its records and rejects it writes into
-    its folder (:meth:`Context.write_text`). ``weighs``: the work its output says the later
+    its folder (:meth:`Context.path`). ``weighs``: the work its output says the later
     stages of a shard will take (the scheduler starts ``heavy`` stages of the heaviest shards
     first). ``alone``: with this config, run shard after shard once every other sharded stage is
     done, nothing beside it (a cpu meter measuring must not share the machine).
@@ -65,13 +65,12 @@ class Stage:
     weighs: Callable[[list[TaskRecord]], float] | None = None
     heavy: bool = False
     alone: Callable[[Any], bool] | None = None
-    modules: tuple[str, ...] = ()
 
     @property
     def code(self) -> tuple[str, ...]:
-        """The modules whose source (and imports) the key covers: the logic's own module, and
-        ``modules`` when a stage's logic reaches code by other means."""
-        return (self.logic.__module__, *self.modules)
+        """The modules whose source (and imports) the key covers: the logic's own module (and,
+        through the key, what it imports)."""
+        return (self.logic.__module__,)
 
     def settings(self, config: Any) -> dict[str, Any]:
         """The config values this stage reads, by keyword."""

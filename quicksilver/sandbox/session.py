@@ -67,11 +67,6 @@ def shutting_down() -> bool:
     return _SHUTTING_DOWN.is_set()
 
 
-def reset_shutdown() -> None:
-    """Allow sandboxes again (tests, or a long-lived process that recovered)."""
-    _SHUTTING_DOWN.clear()
-
-
 def sweep_orphans(root: Path | None = None) -> list[Path]:
     """Remove sandbox work folders whose owning process is gone (a crash or SIGKILL left them).
 

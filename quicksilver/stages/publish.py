@@ -68,6 +68,8 @@ def format_runtime(value: float, unit: str, *, instruction_rate: float | None = 
         value, unit = value / instruction_rate, "s"
     if unit in UNIT_SCALE_MS:
         ms = value * UNIT_SCALE_MS[unit]
+        if not math.isfinite(ms):  # the row's schema check names it (reference_runtimes)
+            return f"{ms}ms"
         return f"{max(0, math.floor(ms + 0.5))}ms"
     return f"{value:.4g} {unit}"
 
