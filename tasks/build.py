@@ -11,6 +11,7 @@ shard once the chains are done. At the end the funnel is published as Prefect ar
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
@@ -22,6 +23,7 @@ from quicksilver.funnel import funnel_markdown, funnel_rows, print_funnel
 from quicksilver.lifecycle import Interrupted
 from quicksilver.pipeline.build import Build
 from quicksilver.pipeline.files import cpu_count
+from quicksilver.pipeline.lock import build_lock
 from quicksilver.pipeline.runner import Runner
 from quicksilver.preflight import check_build_ready
 from quicksilver.sandbox.session import shutting_down, sweep_orphans
@@ -75,10 +77,15 @@ def raise_for_failed_shards(runner: Runner, failed: list[tuple[str, Any]]) -> No
 
 def run_build(build: Build, config: dict[str, Any]) -> dict[str, Any]:
     """Build the dataset (inside a flow); returns the funnel and where the dataset is."""
-    logger = get_run_logger()
     logging.getLogger("quicksilver").setLevel(logging.INFO)  # Prefect's setup leaves it at WARNING
     cfg = build.config.model_validate(config)
     start_build(cfg)
+    with build_lock(Path(cfg.out_dir)):  # one build per output folder (a second stops at once)
+        return _run_stages(build, cfg, config)
+
+
+def _run_stages(build: Build, cfg: Any, config: dict[str, Any]) -> dict[str, Any]:
+    logger = get_run_logger()
     runner = Runner(build, cfg)
     stages = list(build.stages)
     sharded_at = [i for i, s in enumerate(stages) if s.sharded]

@@ -4,7 +4,8 @@ line out when something goes wrong.
     python flows/build_mercury.py --config configs/mercury.yaml --set testcases.n=8
 
 Exit codes: 0 built; 1 the build failed (shards, a write, no task left to publish: one line on
-stderr); 2 a bad config; 3 the build cannot run here (the preflight's line, nothing written);
+stderr); 2 a bad config; 3 the build cannot run here (the preflight's line, nothing written) or
+another build holds its output folder (quicksilver/pipeline/lock.py);
 128 + signal when stopped by SIGTERM / SIGINT (finished work kept, no process left behind).
 """
 
@@ -29,6 +30,7 @@ from quicksilver.fsutil import WriteError
 from quicksilver.funnel import print_funnel
 from quicksilver.lifecycle import GracefulStop, Interrupted, signal_name
 from quicksilver.pipeline.build import Build
+from quicksilver.pipeline.lock import OutDirBusy, build_lock
 from quicksilver.preflight import NotReady, check_build_ready
 from tasks.build import BuildFailed
 from tasks.prefect_server import choose_server
@@ -40,6 +42,7 @@ ONE_LINE_ERRORS: tuple[type[BaseException], ...] = (
     ConfigError,
     Interrupted,
     NotReady,
+    OutDirBusy,
     WriteError,
 )
 
@@ -155,7 +158,9 @@ def run_cli(
     print(server.line(), flush=True)
     try:
         check_build_ready(cfg)  # before Prefect starts anything (the flow checks again)
-    except NotReady as exc:
+        with build_lock(Path(cfg.out_dir)):  # a busy folder, said before Prefect starts (the
+            pass  # flow holds the lock for the whole build)
+    except (NotReady, OutDirBusy) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 3
     updates: dict[Any, Any] = {
@@ -182,7 +187,14 @@ def run_cli(
             if stop.stopped:
                 stop.announce()
                 return stop.exit_code
-            codes = {ConfigError: 2, NotReady: 3, BuildFailed: 1, WriteError: 1, Interrupted: 1}
+            codes = {
+                ConfigError: 2,
+                NotReady: 3,
+                OutDirBusy: 3,
+                BuildFailed: 1,
+                WriteError: 1,
+                Interrupted: 1,
+            }
             code = next((c for cls, c in codes.items() if isinstance(exc, cls)), None)
             if code is None:
                 raise

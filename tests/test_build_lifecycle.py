@@ -357,3 +357,24 @@ def test_flow_called_directly_checks_before_its_first_stage(prefect_harness, tmp
         f"NotReady: snapshot folder {missing} does not exist (snapshots in the config)"
     )
     assert not out.exists()
+
+
+@requires_bwrap  # the preflight runs first
+def test_a_second_build_on_a_busy_out_dir_stops_at_once_in_one_line(tmp_path):
+    from quicksilver.pipeline.lock import build_lock
+
+    out = tmp_path / "out"
+    with build_lock(out):  # another build holds it (this process)
+        proc = subprocess.run(
+            _argv("mercury", out, "only=[primes-below]"),
+            capture_output=True,
+            text=True,
+            env=_env(tmp_path),
+            cwd=ROOT,
+            timeout=600,
+            check=False,
+        )
+    assert proc.returncode == 3, proc.stderr
+    line = _error_line(proc.stderr)
+    assert line.startswith(f"error: {out} is being built by another build (pid {os.getpid()} on ")
+    assert sorted(p.name for p in out.iterdir()) == [".build.lock"]  # nothing of its own written
