@@ -3,15 +3,21 @@
 - JSONL, one sample per line: ``{"task_id" | "slug_name": ..., "completion" | "solution": ...}``
   (extra fields are kept, e.g. ``model``);
 - Mercury's JSON: ``{slug: [{"task_id": ..., "completion": ...}, ...], ...}``;
-- a JSON list of the JSONL objects.
+- a JSON list of the JSONL objects;
+- bigcode-evaluation-harness's ``generations.json``: a list per task of the task's programs, in
+  the dataset's order, with no task names: the i-th list belongs to the split's i-th row (the
+  sample's task is ``#i``, :data:`POSITIONAL`; scoring resolves it against the split it scores);
+- an evalplus sample folder: one folder per task (``HumanEval_0``, ``two-sum``), its ``.py``
+  files the samples (``0.py``, ``1.py``, ... in numeric order).
 
 A malformed line or entry (invalid JSON, a byte that is not UTF-8, no task or code) is set aside
 with its place (``file:line`` or ``file[i]``) and reason; the others still load.
 
 For function-style tasks (HumanEval) a ``completion`` is often only the body that continues the
 task's prompt: :func:`function_solution` makes the whole solution of it, as evalplus and the
-bigcode harness do. A sample's ``task_id`` may be the benchmark's own (``HumanEval/0``): its
-:func:`slug_form` is the slug the snapshot converter gave the task.
+bigcode harness do; for LeetCode's class-style tasks :func:`class_solution` does the same with
+a completion that holds only the method's body. A sample's ``task_id`` may be the benchmark's
+own (``HumanEval/0``): its :func:`slug_form` is the slug the snapshot converter gave the task.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +56,8 @@ class SampleSet:
 
 
 _TASK_KEYS = ("task_id", "slug_name", "slug", "problem")
+POSITIONAL = re.compile(r"#(\d+)")
+"""A task named by its place in the split (bigcode's generations.json): ``#0`` is the first row."""
 _CODE_KEYS = ("completion", "solution", "code")
 
 
@@ -120,8 +129,59 @@ def function_solution(prompt: str, entry_point: str, completion: str) -> str:
     return prompt + completion
 
 
+def class_solution(prompt: str, completion: str) -> str:
+    """A LeetCode (class-style) task's solution from a completion: a completion that defines
+    ``class Solution`` is the whole solution; otherwise it is the body of the prompt's last
+    method, put under it (indented as the prompt's body when it is not already). A completion
+    that still does not parse is returned as it is: the judge reports its error."""
+    if re.search(r"^class\s+Solution\b", completion, re.M):
+        return completion
+    lines = prompt.rstrip().split("\n")
+    defs = [i for i, ln in enumerate(lines) if re.match(r"\s*def\s+\w+\s*\(", ln)]
+    if not defs or not completion.strip():
+        return completion
+    head = "\n".join(lines[: defs[-1] + 1])
+    indent = " " * (len(lines[defs[-1]]) - len(lines[defs[-1]].lstrip()) + 4)
+    body = completion.strip("\n")
+    first = next(ln for ln in body.split("\n") if ln.strip())
+    if not first.startswith(indent):
+        body = textwrap.indent(textwrap.dedent(body), indent)
+    code = f"{head}\n{body}\n"
+    try:
+        astparse.parse(code)
+    except (SyntaxError, ValueError):
+        return completion
+    return code
+
+
+def _load_folder(path: Path) -> SampleSet:
+    """An evalplus sample folder: ``<task>/<n>.py`` (module docstring)."""
+    result = SampleSet()
+    for folder in sorted(p for p in path.iterdir() if p.is_dir()):
+        files = sorted(
+            folder.glob("*.py"),
+            key=lambda f: (0, int(f.stem), "") if f.stem.isdigit() else (1, 0, f.name),
+        )
+        for idx, f in enumerate(files):
+            source = str(f)
+            try:
+                code = f.read_bytes().decode("utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                result.rejects.append((source, f"cannot read: {exc}"))
+                continue
+            if not code.strip():
+                result.rejects.append((source, f"task {folder.name}: an empty file"))
+                continue
+            result.samples.append(Sample(folder.name, code, idx, source, {}, len(result.samples)))
+    if not result.samples and not result.rejects:
+        result.rejects.append((str(path), "a folder with no <task>/<n>.py sample files"))
+    return result
+
+
 def load_samples(path: str | Path) -> SampleSet:
     path = Path(path)
+    if path.is_dir():
+        return _load_folder(path)
     result = SampleSet()
     counts: dict[str, int] = {}
     try:
@@ -182,7 +242,12 @@ def load_samples(path: str | Path) -> SampleSet:
                 continue
             add(obj, f"{path}:{n}")
         return result
-    if isinstance(doc, list):
+    if isinstance(doc, list) and doc and all(isinstance(x, list) for x in doc):
+        # bigcode-evaluation-harness: a list of programs per task, in the dataset's order
+        for i, programs in enumerate(doc):
+            for j, code in enumerate(programs):
+                add({"solution": code}, f"{path}[{i}][{j}]", task_hint=f"#{i}")
+    elif isinstance(doc, list):
         for i, obj in enumerate(doc):
             add(obj, f"{path}[{i}]")
     elif isinstance(doc, dict) and not _pick(doc, _CODE_KEYS):

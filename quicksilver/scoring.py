@@ -56,7 +56,7 @@ from quicksilver.metrics import (
 )
 from quicksilver.profiler import Job, ProfileTask, RunResult, profile_many, profile_solution
 from quicksilver.records import TaskRecord
-from quicksilver.samples import Sample, function_solution, slug_form
+from quicksilver.samples import Sample, class_solution, function_solution, slug_form
 
 log = logging.getLogger(__name__)
 
@@ -1228,6 +1228,8 @@ def score(
     cache = cache or ReferenceCache()
     window: ReleaseWindow | None = None
     left_out: set[str] = set()
+    # bigcode's generations.json names no task: its i-th list is the split's i-th row
+    by_position = {f"#{i}": rec for i, rec in enumerate(records)}
     if released_after is not None:
         records, others, window = release_window(records, released_after)
         left_out = {
@@ -1235,6 +1237,7 @@ def score(
             for rec in others
             for name in {rec.task_key, rec.slug_name, rec.id, rec.task_id or ""} - {""}
         }
+        left_out |= {name for name, rec in by_position.items() if rec in others}
         if not records:
             raise ValueError(
                 f"no task of the dataset was released after {released_after.isoformat()} "
@@ -1253,6 +1256,8 @@ def score(
     outside = 0
     for name, group in samples.items():
         found = index.get(name) or index.get(slug_form(name))  # HumanEval/0: humaneval-0
+        if found is None and name in by_position and name not in left_out:
+            found = by_position[name]
         if found is None and name in left_out:
             outside += len(group)
             continue
@@ -1265,6 +1270,10 @@ def score(
                     s, code=function_solution(found.prompt, found.entry_point, s.code)
                 )
                 for s in group
+            ]
+        elif found.prompt:  # a LeetCode completion may be only the method's body
+            group = [
+                dataclasses.replace(s, code=class_solution(found.prompt, s.code)) for s in group
             ]
         wanted.setdefault(found.task_key, (found, []))[1].extend(group)
     # One task may be named by its slug in some samples and its id in others: number its

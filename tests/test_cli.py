@@ -518,6 +518,44 @@ def test_score_mercury_samples_file_gives_the_same_result(scored, dataset):
     }
 
 
+def _jsonl_samples() -> list[tuple[str, str]]:
+    rows = [json.loads(line) for line in SAMPLES_JSONL.read_text().splitlines() if line.strip()]
+    return [
+        (str(r.get("task_id") or r["slug_name"]), r.get("completion") or r["solution"])
+        for r in rows
+    ]
+
+
+@requires_bwrap
+def test_score_samples_as_evaluation_harnesses_write_them(scored, dataset):
+    """bigcode-evaluation-harness's generations.json (a list of programs per task, in the
+    dataset's order, no names) and an evalplus folder (<task>/<n>.py) whose files hold only the
+    method's body, completed from the task's prompt: the same result as the JSONL."""
+    samples = _jsonl_samples()
+    order = ["two-sum", "228", "invert-binary-tree", "top-k-frequent-elements"]  # the file's rows
+    generations = [[code for task, code in samples if task == name] for name in order]
+    assert [len(g) for g in generations] == [1, 1, 0, 1]
+    bigcode = dataset["root"] / "generations.json"
+    bigcode.write_text(json.dumps(generations))
+    folder = dataset["root"] / "evalplus"
+    for task, code in samples:
+        body = "\n".join(code.split("\n")[2:])  # no class line, no def line: the body only
+        assert "class Solution" not in body and "def " not in body.split("\n")[0]
+        (folder / task).mkdir(parents=True)
+        (folder / task / "0.py").write_text(body)
+    expected = {
+        "two-sum": ["passed"],
+        "summary-ranges": ["passed"],
+        "top-k-frequent-elements": ["failed"],
+    }
+    for path, name in ((bigcode, "bigcode.json"), (folder, "evalplus.json")):
+        _, report = run_score(dataset["file"], path, dataset["root"] / name, scored["cache"])
+        assert report["sample_rejects"] == [] and report["missing_tasks"] == [], name
+        statuses = {t["task_id"]: [s["status"] for s in t["samples"]] for t in report["tasks"]}
+        assert statuses == expected, name
+        assert report["pass_at_1"] == pytest.approx(scored["report"]["pass_at_1"])
+
+
 @requires_bwrap
 def test_score_mercury_samples_pretty_printed_without_indent(scored, dataset):
     """A Mercury samples file from json.dump(..., indent=0) has lines starting with '{'.

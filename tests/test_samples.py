@@ -5,7 +5,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from quicksilver.samples import Sample, SampleSet, load_samples
+import pytest
+
+from quicksilver.samples import (
+    POSITIONAL,
+    Sample,
+    SampleSet,
+    class_solution,
+    load_samples,
+    slug_form,
+)
 
 CODE_A = "class Solution:\n    def f(self, x):\n        return x\n"
 CODE_B = "class Solution:\n    def f(self, x):\n        return x + 0\n"
@@ -262,3 +271,60 @@ def test_empty_sample_set() -> None:
     empty = SampleSet()
     assert empty.by_task() == {}
     assert empty.samples == [] and empty.rejects == []
+
+
+PROMPT = "class Solution:\n    def add(self, a: int, b: int) -> int:\n        "
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "        return a + b\n",  # continues the prompt, indented as its body
+        "return a + b",  # the body alone, not indented
+        "\n    total = a + b\n    return total\n",  # indented less than the body
+    ],
+)
+def test_a_method_body_is_completed_from_the_prompt(completion: str) -> None:
+    code = class_solution(PROMPT, completion)
+    scope: dict = {}
+    exec(code, scope)  # our own test text, not a sample's
+    assert scope["Solution"]().add(2, 3) == 5
+
+
+def test_a_whole_class_or_text_that_does_not_parse_is_left_as_it_is() -> None:
+    whole = "class Solution:\n    def add(self, a, b):\n        return a + b\n"
+    assert class_solution(PROMPT, whole) == whole
+    broken = "return (a +"
+    assert class_solution(PROMPT, broken) == broken  # the judge reports its syntax error
+
+
+def test_bigcode_generations_name_tasks_by_their_place(tmp_path: Path) -> None:
+    path = tmp_path / "generations.json"
+    path.write_text(json.dumps([["def f(): return 1\n", "def f(): return 2\n"], [], ["x = 1\n"]]))
+    loaded = load_samples(path)
+    assert loaded.rejects == []
+    assert [(s.task, s.index, s.source.rsplit("/", 1)[1]) for s in loaded.samples] == [
+        ("#0", 0, "generations.json[0][0]"),
+        ("#0", 1, "generations.json[0][1]"),
+        ("#2", 0, "generations.json[2][0]"),
+    ]
+    assert POSITIONAL.fullmatch(loaded.samples[0].task)
+
+
+def test_an_evalplus_folder_reads_each_task_folders_files_in_numeric_order(tmp_path: Path) -> None:
+    for task, files in {"HumanEval_0": ["10", "2", "0"], "two-sum": ["0", "1"]}.items():
+        (tmp_path / task).mkdir()
+        for n in files:
+            (tmp_path / task / f"{n}.py").write_text(f"# {task} {n}\n")
+    (tmp_path / "two-sum" / "1.py").write_text("  \n")  # an empty sample: set aside, named
+    loaded = load_samples(tmp_path)
+    assert [(s.task, s.code.split()[-1]) for s in loaded.samples] == [
+        ("HumanEval_0", "0"),
+        ("HumanEval_0", "2"),
+        ("HumanEval_0", "10"),
+        ("two-sum", "0"),
+    ]
+    assert slug_form(loaded.samples[0].task) == "humaneval-0"  # the converter's slug
+    assert [(Path(src).name, why) for src, why in loaded.rejects] == [
+        ("1.py", "task two-sum: an empty file")
+    ]
