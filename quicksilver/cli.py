@@ -276,6 +276,14 @@ def score(
             "it (default: 0 with icount, 0.1 with cpu; docs/metrics.md)"
         ),
     ] = None,
+    complete_from_prompt: Annotated[
+        bool,
+        typer.Option(
+            help="put a LeetCode sample that is only the method's body under the task's prompt "
+            "(as evalplus-style harnesses do); without it such samples are judged as they are "
+            "and counted in the report"
+        ),
+    ] = False,
     verbose: bool = False,
 ) -> None:
     """Score model samples against a dataset (Pass@k, Beyond@k, percentile, DPS)."""
@@ -375,6 +383,7 @@ def score(
                 released_after=cutoff,
                 trained_on=view_slugs(dataset) if cutoff is not None else None,
                 dps_tolerance=dps_tolerance,
+                complete_from_prompt=complete_from_prompt,
             )
     except (SandboxUnavailable, SandboxStartError) as exc:  # no verdict: nothing was judged
         err.print(f"[red]error:[/] {exc}")

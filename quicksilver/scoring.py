@@ -289,6 +289,8 @@ class ScoreReport:
     sample_rejects: list[tuple[str, str]]
     window: ReleaseWindow | None = None
     dps_tolerance: float = 0.0
+    # LeetCode samples that were only a method's body: completed from the prompt, or not
+    bodies: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON report ``quicksilver score --json`` writes (and ``quicksilver compare`` reads).
@@ -312,6 +314,8 @@ class ScoreReport:
             "missing_tasks": self.missing_tasks,
             "sample_rejects": [{"source": a, "reason": b} for a, b in self.sample_rejects],
         }
+        if self.bodies:
+            out["method_bodies"] = self.bodies
         if self.window is not None:
             out["released_after"] = self.window.to_dict()
         dpe_tasks = [t for t in self.tasks if t.dpe]
@@ -1195,6 +1199,7 @@ def score(
     released_after: dt.date | None = None,
     trained_on: Mapping[str, set[str]] | None = None,
     dps_tolerance: float | None = None,
+    complete_from_prompt: bool = False,
 ) -> ScoreReport:
     """Score ``samples`` (keyed by task_id or slug_name) against ``records``.
 
@@ -1215,6 +1220,11 @@ def score(
     counted, and the report says how large the subset is and how many undated tasks it lacks.
     ``trained_on``: the dataset's training views ({view: slugs}, :func:`view_slugs`); the
     subset's tasks that they hold are counted and warned about (one line).
+    ``complete_from_prompt``: a LeetCode sample that is only the method's body is put under the
+    task's prompt (:func:`quicksilver.samples.class_solution`, as evalplus-style harnesses do);
+    without it such a sample is judged as it is (and fails, as in the Mercury authors'
+    evaluator), and the report counts them (``method_bodies``). A function-style task's body is
+    always completed (HumanEval's convention).
     """
     if retry_factor < 1:
         raise ValueError(f"retry_factor must be >= 1, got {retry_factor}")
@@ -1253,6 +1263,7 @@ def score(
             index.setdefault(str(name), rec)
     wanted: dict[str, tuple[TaskRecord, list[Sample]]] = {}
     missing: list[str] = []
+    bodies: list[str] = []  # LeetCode samples that are only a method's body
     outside = 0
     for name, group in samples.items():
         found = index.get(name) or index.get(slug_form(name))  # HumanEval/0: humaneval-0
@@ -1272,9 +1283,15 @@ def score(
                 for s in group
             ]
         elif found.prompt:  # a LeetCode completion may be only the method's body
-            group = [
-                dataclasses.replace(s, code=class_solution(found.prompt, s.code)) for s in group
-            ]
+            completed = [class_solution(found.prompt, s.code) for s in group]
+            for s, code in zip(group, completed, strict=True):
+                if code != s.code:
+                    bodies.append(f"{found.task_key}#{s.index}")
+            if complete_from_prompt:
+                group = [
+                    dataclasses.replace(s, code=code)
+                    for s, code in zip(group, completed, strict=True)
+                ]
         wanted.setdefault(found.task_key, (found, []))[1].extend(group)
     # One task may be named by its slug in some samples and its id in others: number its
     # samples afresh so that every sample keeps its own identity.
@@ -1284,6 +1301,16 @@ def score(
     if missing:
         log.warning(
             "%d sample task(s) not in the dataset: %s", len(missing), ", ".join(missing[:10])
+        )
+    if bodies:
+        log.warning(
+            "%d LeetCode sample(s) hold only a method's body (%s): %s",
+            len(bodies),
+            ", ".join(bodies[:5]),
+            "completed from the task's prompt"
+            if complete_from_prompt
+            else "judged as they are (they fail); --complete-from-prompt puts them under the "
+            "task's prompt, as evalplus-style harnesses do",
         )
 
     tasks: dict[str, ProfileTask] = {
@@ -1509,4 +1536,7 @@ def score(
         list(sample_rejects or []),
         dataclasses.replace(window, samples_left_out=outside) if window is not None else None,
         tolerance,
+        {"count": len(bodies), "completed": complete_from_prompt, "samples": bodies[:50]}
+        if bodies
+        else {},
     )

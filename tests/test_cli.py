@@ -530,7 +530,7 @@ def _jsonl_samples() -> list[tuple[str, str]]:
 def test_score_samples_as_evaluation_harnesses_write_them(scored, dataset):
     """bigcode-evaluation-harness's generations.json (a list of programs per task, in the
     dataset's order, no names) and an evalplus folder (<task>/<n>.py) whose files hold only the
-    method's body, completed from the task's prompt: the same result as the JSONL."""
+    method's body, completed from the task's prompt when asked: the same result as the JSONL."""
     samples = _jsonl_samples()
     order = ["two-sum", "228", "invert-binary-tree", "top-k-frequent-elements"]  # the file's rows
     generations = [[code for task, code in samples if task == name] for name in order]
@@ -548,12 +548,27 @@ def test_score_samples_as_evaluation_harnesses_write_them(scored, dataset):
         "summary-ranges": ["passed"],
         "top-k-frequent-elements": ["failed"],
     }
-    for path, name in ((bigcode, "bigcode.json"), (folder, "evalplus.json")):
-        _, report = run_score(dataset["file"], path, dataset["root"] / name, scored["cache"])
+    runs = [
+        (bigcode, "bigcode.json", [], expected),
+        (folder, "evalplus.json", ["--complete-from-prompt"], expected),
+        # without the flag the bodies are judged as they are, as the authors' evaluator does,
+        # and counted
+        (folder, "bodies.json", [], {t: ["error"] for t in expected}),
+    ]
+    for path, name, flags, statuses_wanted in runs:
+        _, report = run_score(
+            dataset["file"], path, dataset["root"] / name, scored["cache"], *flags
+        )
         assert report["sample_rejects"] == [] and report["missing_tasks"] == [], name
         statuses = {t["task_id"]: [s["status"] for s in t["samples"]] for t in report["tasks"]}
-        assert statuses == expected, name
-        assert report["pass_at_1"] == pytest.approx(scored["report"]["pass_at_1"])
+        assert statuses == statuses_wanted, name
+        bodies = report.get("method_bodies", {})
+        if path == folder:
+            assert bodies["count"] == 3 and bodies["completed"] is bool(flags), name
+        else:
+            assert bodies == {}, name
+        if statuses_wanted == expected:
+            assert report["pass_at_1"] == pytest.approx(scored["report"]["pass_at_1"])
 
 
 @requires_bwrap
