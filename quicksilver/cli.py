@@ -29,6 +29,26 @@ err = Console(stderr=True)
 log = logging.getLogger("quicksilver")
 
 
+def _version(value: bool) -> None:
+    if value:
+        from quicksilver import __version__
+
+        print(f"quicksilver {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="print the version and exit"
+        ),
+    ] = False,
+) -> None:
+    """Build code-efficiency benchmarks and score solutions against them."""
+
+
 def _mount_subcommands() -> None:
     from quicksilver.sources.leetcode_cli import scrape_app
     from quicksilver.sources.snapshot_cli import snapshot_app

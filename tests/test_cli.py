@@ -828,3 +828,13 @@ def test_doctor_json():
     assert memory["ok"] is (source != cgroup.MEMORY_SOURCE_RSS), memory["detail"]
     assert report["machine"]["machine_id"]
     assert Counter(c["name"] for c in report["checks"]).most_common(1)[0][1] == 1
+
+
+def test_version_is_one_line() -> None:
+    from typer.testing import CliRunner
+
+    from quicksilver import __version__
+    from quicksilver.cli import app
+
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.stdout == f"quicksilver {__version__}\n"
