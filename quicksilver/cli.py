@@ -387,24 +387,41 @@ def score(
             dps,
         )
 
+    def _run_score() -> Any:
+        return run_score(
+            loaded.records,
+            sample_set.by_task(),
+            k=k,
+            meter=meter,
+            sandbox=sandbox,
+            measure=measure,
+            cache=cache,
+            workers=workers,
+            on_sample=on_sample,
+            sample_rejects=sample_set.rejects,
+            released_after=cutoff,
+            trained_on=view_slugs(dataset) if cutoff is not None else None,
+            dps_tolerance=dps_tolerance,
+            complete_from_prompt=complete_from_prompt,
+        )
+
+    from quicksilver.lifecycle import GracefulStop, signal_name
+
+    stop = GracefulStop(
+        lambda signum: (
+            f"error: stopped by {signal_name(signum)}: no report written; the references "
+            f"measured so far are kept in the cache ({cache.root}): run the same command "
+            "again to go on"
+        )
+    )
     try:
-        with _live(table):
-            report = run_score(
-                loaded.records,
-                sample_set.by_task(),
-                k=k,
-                meter=meter,
-                sandbox=sandbox,
-                measure=measure,
-                cache=cache,
-                workers=workers,
-                on_sample=on_sample,
-                sample_rejects=sample_set.rejects,
-                released_after=cutoff,
-                trained_on=view_slugs(dataset) if cutoff is not None else None,
-                dps_tolerance=dps_tolerance,
-                complete_from_prompt=complete_from_prompt,
-            )
+        try:
+            with _live(table):
+                report = stop.run(lambda: _run_score())
+        finally:
+            if stop.stopped:  # whatever the work left behind, a stopped run writes nothing
+                stop.announce()
+                raise typer.Exit(stop.exit_code)
     except (SandboxUnavailable, SandboxStartError) as exc:  # no verdict: nothing was judged
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(3) from exc

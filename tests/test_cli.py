@@ -11,6 +11,7 @@ import ctypes
 import json
 import os
 import platform
+import signal
 import struct
 import subprocess
 import sys
@@ -22,6 +23,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
+from quicksilver.machine import machine_info
 from quicksilver.records import TaskRecord, load_json
 from quicksilver.sandbox import cgroup
 from tests.conftest import requires_bwrap, requires_chromium
@@ -838,3 +840,66 @@ def test_version_is_one_line() -> None:
 
     result = CliRunner().invoke(app, ["--version"])
     assert result.exit_code == 0 and result.stdout == f"quicksilver {__version__}\n"
+
+
+@requires_bwrap
+def test_score_stopped_by_sigterm_says_so_in_one_line_and_writes_no_report(dataset, tmp_path):
+    report = tmp_path / "report.json"
+    cache = tmp_path / "cache"  # cold: the references are being counted when the signal comes
+    proc = subprocess.Popen(
+        [
+            str(QUICKSILVER),
+            "score",
+            "--dataset",
+            str(dataset["file"]),
+            "--samples",
+            str(SAMPLES_JSONL),
+            "--json",
+            str(report),
+            "--cache-dir",
+            str(cache),
+            *SCORE_LIMITS,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "COLUMNS": "400", "NO_COLOR": "1"},
+    )
+    # wait until a sandbox runs under it, then stop it
+    deadline = time.monotonic() + 120
+    while not any("bwrap" in _cmdline_of(p) for p in _descendants(proc.pid)):
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "score never started a sandbox"
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, stderr
+    errors = [line for line in stderr.splitlines() if line.startswith("error:")]
+    assert errors == [
+        "error: stopped by SIGTERM: no report written; the references measured so far are kept "
+        f"in the cache ({cache}/{machine_info()['machine_id']}): run the same command again to "
+        "go on"
+    ], stderr
+    assert "Traceback" not in stderr and not report.exists()
+
+
+def _descendants(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        children = []
+        for task in Path(f"/proc/{p}/task").glob("*"):  # every thread's children
+            try:
+                children += (task / "children").read_text().split()
+            except OSError:
+                continue
+        out += [int(c) for c in children]
+        todo += [int(c) for c in children]
+    return out
+
+
+def _cmdline_of(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
