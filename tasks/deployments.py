@@ -201,7 +201,7 @@ def serve_builds(
     class _Runner(Runner):
         def handle_sigterm(self, *args: Any, **kwargs: Any) -> None:
             # Prefect's handler exits at once, before the schedules are paused: stop as Ctrl-C does
-            _as_ctrl_c()
+            _as_ctrl_c(signal.SIGTERM)
 
     schedule = schedule_of(cron, interval)
     runner = _Runner(name="quicksilver", pause_on_shutdown=True, limit=limit)
@@ -221,7 +221,12 @@ def serve_builds(
             "serving the deployment %s/%s (%s)", one.flow.name, one.spec.name, when, extra=_LOCAL
         )
     names = [f"{one.flow.name}/{one.spec.name}" for one in served]
-    asyncio.run(_serve_then_pause(runner, names))
+    try:
+        asyncio.run(_serve_then_pause(runner, names))
+    except KeyboardInterrupt:
+        if not _STOPPING:  # Ctrl-C itself (SIGTERM was recorded by its handler)
+            _STOPPING.append("SIGINT")
+        raise
 
 
 async def _serve_then_pause(runner: Any, names: Sequence[str]) -> None:
@@ -237,18 +242,37 @@ async def _serve_then_pause(runner: Any, names: Sequence[str]) -> None:
     finally:
         async with get_client() as client:
             for name in names:
-                with contextlib.suppress(ObjectNotFound):
+                try:
                     deployment = await client.read_deployment_by_name(name)
                     if not deployment.paused:
                         await client.pause_deployment(deployment.id)
                         log.info("paused the deployment %s", name, extra=_LOCAL)
+                except ObjectNotFound:
+                    continue
+                except Exception as exc:  # the server went first: nothing left to pause there
+                    log.warning("could not pause %s: %s", name, exc, extra=_LOCAL)
 
 
-def _as_ctrl_c(*_: Any) -> None:
+_STOPPING: list[str] = []  # the signal that stops serving, once one came
+
+
+class _QuietTeardown(logging.Filter):
+    """Once serving stops, Prefect's background observers meet the server going away and log
+    it with a traceback each (85 lines for one SIGTERM): teardown noise, not news. Dropped;
+    the command's own last line says what happened."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (_STOPPING and record.name.startswith("prefect") and record.exc_info)
+
+
+def _as_ctrl_c(signum: int, _frame: Any = None) -> None:
     """Stop as Ctrl-C does, by sending this process SIGINT: asyncio.run then cancels the serving
     task and lets the runner pause the schedules before it returns. (Raising KeyboardInterrupt
     from a SIGTERM handler instead lands wherever the loop happens to be, and under load the
     pause was skipped.)"""
+    if _STOPPING:  # already stopping (a second SIGTERM, or the runner's handler after ours)
+        return
+    _STOPPING.append(signal.Signals(signum).name)
     os.kill(os.getpid(), signal.SIGINT)
 
 
@@ -256,7 +280,12 @@ def _stop_on_signals() -> None:
     """SIGTERM stops as Ctrl-C does, and Ctrl-C stops even when started in the background (where
     the shell ignores SIGINT)."""
     signal.signal(signal.SIGTERM, _as_ctrl_c)
+    # SIGINT keeps Python's own handler: asyncio.run replaces only that one with its own, which
+    # cancels the serving task (and so lets the runner pause the schedules)
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    for logger in (logging.getLogger(), logging.getLogger("prefect")):
+        for handler in logger.handlers:
+            handler.addFilter(_QuietTeardown())
 
 
 def run_serve(argv: list[str] | None, *, flows: Sequence[BuildFlow], repo: Path) -> int:
@@ -316,5 +345,12 @@ def run_serve(argv: list[str] | None, *, flows: Sequence[BuildFlow], repo: Path)
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        pass
+        if not _STOPPING:
+            _STOPPING.append("SIGINT")
+    if _STOPPING:
+        print(
+            f"serve: stopped by {_STOPPING[0]}: schedules paused, the deployments no longer "
+            "served by this process",
+            file=sys.stderr,
+        )
     return 0

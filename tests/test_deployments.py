@@ -207,3 +207,10 @@ def test_a_schedule_is_served_and_paused_when_serving_stops(prefect_harness, tmp
     with get_client(sync_client=True) as client:
         after = client.read_deployment_by_name("build-dpe/dpe")
     assert after.paused  # no scheduled run piles up while nothing serves it
+    # SIGTERM is one line, not Prefect's teardown tracebacks
+    said = (home / "serve.log").read_text()
+    assert "Traceback" not in said, said[-3000:]
+    assert said.rstrip().splitlines()[-1] == (
+        "serve: stopped by SIGTERM: schedules paused, the deployments no longer served by this "
+        "process"
+    ), said[-3000:]
