@@ -212,22 +212,33 @@ def funnel_markdown(
 _SHOWN_NOTES = ("splits", "publish")
 
 
+WIDE = 110
+"""Columns from which the funnel table holds the reasons too."""
+
+
 def print_funnel(
     funnel: list[dict[str, Any]], *, title: str, console: Console | None = None
 ) -> None:
     """The funnel table, then the notes of the splits and publish stages (a split left out, a
-    task set aside, nothing to publish)."""
+    task set aside, nothing to publish). On a console narrower than :data:`WIDE` the reasons
+    follow the table, one line per stage, so that no stage name or reason is cut."""
+    if console is None:
+        console = Console()
+        if not console.is_terminal:  # a log file or a pipe: do not wrap the table at 80 columns
+            console = Console(width=160)
+    wide = console.width >= WIDE
     table = Table(title=title)
-    for col, justify in (
+    columns = [
         ("stage", "left"),
-        ("tasks in", "right"),
-        ("tasks out", "right"),
-        ("solutions in", "right"),
-        ("solutions out", "right"),
-        ("dropped (reason: count)", "left"),
+        ("tasks\nin", "right"),
+        ("tasks\nout", "right"),
+        ("solutions\nin", "right"),
+        ("solutions\nout", "right"),
+        *([("dropped (reason: count)", "left")] if wide else []),
         ("s", "right"),
-    ):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    ]
+    for col, justify in columns:
+        table.add_column(col, justify=justify, no_wrap=col != "dropped (reason: count)")  # type: ignore[arg-type]
     for r in funnel:
         table.add_row(
             r["stage"],
@@ -235,14 +246,16 @@ def print_funnel(
             str(r["tasks_out"]),
             str(r["solutions_in"]),
             str(r["solutions_out"]),
-            drops_summary(r, sep="\n"),
+            *([drops_summary(r, sep="\n")] if wide else []),
             f"{r.get('seconds', 0.0):.1f}",
         )
-    if console is None:
-        console = Console()
-        if not console.is_terminal:  # a log file or a pipe: do not wrap the table at 80 columns
-            console = Console(width=160)
     console.print(table)
+    if not wide:
+        for r in funnel:
+            if drop_parts(r):
+                console.print(
+                    f"dropped at {r['stage']}: {drops_summary(r)}", soft_wrap=False, markup=False
+                )
     for r in funnel:
         if r["stage"] in _SHOWN_NOTES:
             for note in r.get("notes", []):

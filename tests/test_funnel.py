@@ -212,3 +212,30 @@ def test_drop_totals_over_stages():
         {"reason": "invalid-input", "tasks": 0, "solutions": 0, "other": 4},
         {"reason": "syntax-error", "tasks": 0, "solutions": 2, "other": 0},
     ]
+
+
+def test_the_funnel_fits_80_columns_without_cutting_a_name(tmp_path):
+    funnel = _funnel_with_notes(tmp_path)
+    funnel.append(
+        {
+            **StageCounts("pe_profile", 30, 28, 300, 250).to_dict(),
+            "drops": {"exact-duplicate": 40, "slower-than-peers": 10},
+            "drop_tasks": {},
+            "drop_solutions": {"exact-duplicate": 40, "slower-than-peers": 10},
+        }
+    )
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    print_funnel(funnel, title="DPE build", console=console)
+    text = console.file.getvalue()
+    assert "…" not in text and max(len(line) for line in text.splitlines()) <= 80, text
+    for row in funnel:
+        assert f"│ {row['stage']} " in text  # every stage name whole
+    flat = " ".join(text.split())  # the lines after the table wrap at 80 columns
+    assert (
+        "dropped at pe_profile: exact-duplicate: 40 solutions; slower-than-peers: 10 solutions"
+        in flat
+    )
+    assert (
+        "dropped at uniqueness: ambiguous-output: 1 task (4 solutions); wrong-answer: 1 solution"
+        in flat
+    )
