@@ -761,3 +761,21 @@ def test_stage_keys_follow_config_inputs_and_logic(tmp_path, monkeypatch):
     changed = build.key("dedup")
     monkeypatch.setattr(keys, "code_digest", lambda modules: "edited")
     assert build.key("dedup") != changed  # its logic changed
+
+
+def test_a_time_meter_profiles_alone_in_both_builds():
+    """A cpu meter must not measure beside other work: Mercury's profile stage, like DPE's
+    pe_profile, runs shard after shard with nothing beside it; icount counts beside anything."""
+    from quicksilver.config import DPEBuildConfig
+    from quicksilver.stages.pe_profile import PE_PROFILE
+    from quicksilver.stages.profile import PROFILE
+
+    for stage, cls, section in (
+        (PROFILE, None, "profile"),
+        (PE_PROFILE, DPEBuildConfig, "pe_profile"),
+    ):
+        assert stage.alone is not None
+        for meter, alone in (("cpu", True), ("icount", False)):
+            kwargs = {"cls": cls} if cls else {}
+            cfg = load_build_config(None, [f"{section}.measure.meter={meter}"], **kwargs)
+            assert stage.alone(cfg) is alone, (stage.name, meter)

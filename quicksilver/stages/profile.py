@@ -125,4 +125,6 @@ PROFILE = Stage(
     reads=("profile", "filters.min_solutions"),
     sharded=True,
     heavy=True,
+    # a time meter measures alone (shard after shard, nothing beside it), as DPE's pe_profile
+    alone=lambda cfg: not cfg.profile.measure.deterministic,
 )
