@@ -42,7 +42,7 @@ from tasks.deployments import flow_config  # noqa: E402
 def build_dpe(
     config: dict[str, Any] | None = None,
     config_path: str | None = None,
-    overrides: list[str] | None = None,
+    overrides: list[str] | str | None = None,
 ) -> dict[str, Any]:
     """Build the DPE dataset from ``config`` (the whole config: the command line), or from
     ``config_path`` and ``overrides`` (``KEY=VALUE``, as --set: a deployment run, flows/serve.py);

@@ -12,6 +12,7 @@ checks that each section is read by some stage of its build).
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from pathlib import Path
 from typing import Any, Literal, Self, TypeVar
@@ -775,8 +776,14 @@ def load_build_config(
         data = loaded
     for item in overrides or []:
         key, sep, raw = item.partition("=")
-        if not sep or not key:
+        key = key.strip()
+        if not sep or not re.fullmatch(r"[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*)*", key):
             raise ConfigError(f"override {item!r}: expected dotted.key=value")
+        if not raw.strip():
+            raise ConfigError(
+                f"override {item!r}: no value (write {key}=null to clear it); a value the shell "
+                "or a CLI cut off is refused rather than read as null"
+            )
         try:
             value = yaml.safe_load(raw)
         except yaml.YAMLError as exc:

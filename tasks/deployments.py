@@ -54,12 +54,19 @@ def flow_config(
     build: Build,
     config: dict[str, Any] | None,
     config_path: str | None,
-    overrides: Sequence[str] | None,
+    overrides: Sequence[str] | str | None,
 ) -> dict[str, Any]:
     """The config a build flow runs on: ``config`` as given (the command line passes the whole
     config), else the YAML at ``config_path`` with ``overrides`` (``KEY=VALUE``, as ``--set``),
     validated (a :class:`ConfigError` fails the run with the reason). Relative paths stay
-    relative to the working directory, as on the command line."""
+    relative to the working directory, as on the command line.
+
+    ``overrides`` may also be one string of ``KEY=VALUE`` parts separated by ``;``
+    (``only=[two-sum]; testcases.n=8``): the form the Prefect CLI passes through untouched
+    (``--param`` parses a value as JSON when it can, and a list that is not JSON arrives as one
+    string)."""
+    if isinstance(overrides, str):
+        overrides = [part.strip() for part in overrides.split(";") if part.strip()]
     if config is not None:
         if config_path is not None or overrides:
             raise ConfigError("give a whole config, or a config_path and overrides, not both")

@@ -45,6 +45,20 @@ def test_flow_config_from_a_path_and_overrides(tmp_path):
     assert flow_config(MERCURY, whole, None, None) is whole  # the command line's way
     dpe = flow_config(DPE, None, "configs/dpe.yaml", ["sampling.max_scale_exp=9"])
     assert dpe["sampling"]["max_scale_exp"] == 9
+    # one string, parts separated by ";": the form the Prefect CLI leaves alone
+    one = flow_config(
+        MERCURY, None, "configs/mercury.yaml", "only=[two-sum, add-up]; testcases.n=7"
+    )
+    assert one["only"] == ["two-sum", "add-up"] and one["testcases"]["n"] == 7
+
+
+def test_the_prefect_cli_passes_the_string_form_through_untouched():
+    from prefect.cli._utilities import load_json_key_values
+
+    (value,) = load_json_key_values(
+        ["overrides=only=[two-sum, add-up]; testcases.n=7"], "parameter"
+    ).values()
+    assert value == "only=[two-sum, add-up]; testcases.n=7"
 
 
 @pytest.mark.parametrize(
@@ -55,6 +69,10 @@ def test_flow_config_from_a_path_and_overrides(tmp_path):
         (None, "configs/mercury.yaml", ["no.such.key=1"], "no"),
         (None, "configs/mercury.yaml", ["testcases.n"], "expected dotted.key=value"),
         (None, "configs/absent.yaml", None, "cannot read"),
+        # what the Prefect CLI makes of --param 'overrides=[only=[two-sum]]' (not JSON: one
+        # string), and a value cut off: refused by name, never a silent full build
+        (None, "configs/mercury.yaml", "[only=[two-sum]]", r"'\[only=\[two-sum\]\]': expected"),
+        (None, "configs/mercury.yaml", ["only="], r"'only=': no value \(write only=null"),
     ],
 )
 def test_flow_config_says_what_is_wrong(config, path, overrides, says):
