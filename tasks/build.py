@@ -75,9 +75,18 @@ def raise_for_failed_shards(runner: Runner, failed: list[tuple[str, Any]]) -> No
     )
 
 
+def quiet_progress_bars() -> None:
+    """No raw tqdm bars from ``datasets`` in a build's log (a log is read, not watched: each
+    bar's redraws became lines of their own); the stages log what they did."""
+    import datasets
+
+    datasets.disable_progress_bars()
+
+
 def run_build(build: Build, config: dict[str, Any]) -> dict[str, Any]:
     """Build the dataset (inside a flow); returns the funnel and where the dataset is."""
     logging.getLogger("quicksilver").setLevel(logging.INFO)  # Prefect's setup leaves it at WARNING
+    quiet_progress_bars()
     cfg = build.config.model_validate(config)
     start_build(cfg)
     with build_lock(Path(cfg.out_dir)):  # one build per output folder (a second stops at once)

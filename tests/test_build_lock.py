@@ -1,5 +1,6 @@
-"""One build per output folder (quicksilver/pipeline/lock.py): a second build stops at once with
-one line naming the folder and the holder; a holder killed with SIGKILL leaves no stale lock."""
+"""A build's own process: one build per output folder (quicksilver/pipeline/lock.py: a second
+build stops at once with one line naming the folder and the holder; a holder killed with SIGKILL
+leaves no stale lock), and no raw progress bars in its log."""
 
 from __future__ import annotations
 
@@ -56,3 +57,16 @@ def test_a_killed_holder_leaves_no_stale_lock(tmp_path: Path) -> None:
         holder.wait()
     with build_lock(out):  # the kernel released it with the process
         pass
+
+
+def test_a_build_turns_the_datasets_progress_bars_off() -> None:
+    import datasets
+
+    from tasks.build import quiet_progress_bars
+
+    datasets.enable_progress_bars()
+    try:
+        quiet_progress_bars()
+        assert not datasets.is_progress_bar_enabled()
+    finally:
+        datasets.enable_progress_bars()
