@@ -12,6 +12,7 @@ another build holds its output folder (quicksilver/pipeline/lock.py);
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import logging
 import sys
@@ -80,17 +81,54 @@ def make_task_runner(runner: RunnerSection, retries: RetrySection | None = None)
     )
 
 
-def shared_temporary_server() -> str:
-    """Start the temporary Prefect server now and return its API URL, for a build whose tasks
-    run in other processes (Dask workers). Left to Prefect, the server starts lazily and its URL
-    is not in the settings the workers receive: each worker would start a temporary server of
-    its own, report its task runs there (the flow would never see them finish) and leave it
-    running when the worker is killed. Stopped at exit, as Prefect's own temporary server is."""
-    from prefect.server.api.server import SubprocessASGIServer
+TEMPORARY_SERVER_SECONDS = 120
+"""How long the temporary Prefect server may take to answer, per attempt (Prefect's default is
+20 s, which a busy 2-core machine exceeds: the README's first command failed so)."""
+TEMPORARY_SERVER_ATTEMPTS = 2
 
+
+class ServerStartFailed(RuntimeError):
+    """The temporary Prefect server did not answer in time, on every attempt."""
+
+
+def shared_temporary_server(
+    attempts: int = TEMPORARY_SERVER_ATTEMPTS, seconds: float | None = None
+) -> str:
+    """Start the temporary Prefect server now and return its API URL (stopped at exit, as
+    Prefect's own temporary server is). Started here rather than lazily by Prefect's client:
+
+    - it gets the time a busy machine needs (``seconds``: :data:`TEMPORARY_SERVER_SECONDS`, or
+      ``PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS`` when that is longer) and a second
+      attempt, and when it still does not answer, :class:`ServerStartFailed` says what to do;
+    - its URL is in the settings that tasks in other processes (Dask workers) receive: left to
+      Prefect, each worker would start a temporary server of its own, report its task runs there
+      (the flow would never see them finish) and leave it running when the worker is killed."""
+    from prefect.server.api.server import SubprocessASGIServer
+    from prefect.settings import PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS
+
+    wait = seconds or max(
+        TEMPORARY_SERVER_SECONDS, PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS.value()
+    )
     server = SubprocessASGIServer()  # the instance Prefect's client would start itself
-    server.start()
-    return server.api_url
+    for attempt in range(1, attempts + 1):
+        try:
+            server.start(timeout=int(wait))
+            return server.api_url
+        except RuntimeError as exc:
+            with contextlib.suppress(Exception):
+                server.stop()
+            logging.getLogger("quicksilver").warning(
+                "the temporary Prefect server did not answer within %.0f s (attempt %d of %d): %s",
+                wait,
+                attempt,
+                attempts,
+                str(exc).split(" stdout:")[0],
+            )
+    raise ServerStartFailed(
+        f"the temporary Prefect server did not start ({attempts} attempts of {wait:.0f} s; a "
+        "busy machine?): run `make ui` in another shell and build again (the build then reports "
+        "there), or point PREFECT_API_URL at a running Prefect server"
+    )
 
 
 DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS})
@@ -168,9 +206,13 @@ def run_cli(
     }
     if server.api is not None:
         updates[PREFECT_API_URL] = server.api
-    elif cfg.runner.kind == "dask":
-        updates[PREFECT_API_URL] = shared_temporary_server()
-        print(f"Prefect: the temporary server is at {updates[PREFECT_API_URL]} (Dask workers)")
+    else:
+        try:
+            updates[PREFECT_API_URL] = shared_temporary_server()
+        except ServerStartFailed as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 3
+        print(f"Prefect: the temporary server is at {updates[PREFECT_API_URL]}", flush=True)
     _quiet_console_tracebacks()
     stop = GracefulStop(
         lambda signum: (

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import signal
 import socket
@@ -15,6 +16,7 @@ import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -216,3 +218,59 @@ def test_make_ui_says_where_it_runs_while_it_runs(unconfigured, tmp_path):
         out, _ = proc.communicate()
     assert not marker.exists(), out
     assert f"Prefect UI: http://127.0.0.1:{port}" in out
+
+
+class _SlowServer:
+    """Prefect's SubprocessASGIServer as a busy machine shows it: no answer in time, ``fails``
+    times."""
+
+    api_url = "http://127.0.0.1:9/api"
+    fails = 1
+    calls: ClassVar[list[object]] = []
+
+    def start(self, timeout: int | None = None) -> None:
+        type(self).calls.append(timeout)
+        if sum(isinstance(c, int) for c in type(self).calls) <= type(self).fails:
+            raise RuntimeError(
+                "Timed out while attempting to connect to ephemeral Prefect API server. stdout: x"
+            )
+
+    def stop(self) -> None:
+        type(self).calls.append("stop")
+
+
+def test_a_slow_temporary_server_gets_time_and_a_second_attempt(monkeypatch):
+    from tasks.cli import shared_temporary_server
+
+    said: list[str] = []
+
+    class _Said(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            said.append(record.getMessage())
+
+    monkeypatch.setattr("prefect.server.api.server.SubprocessASGIServer", _SlowServer)
+    monkeypatch.setattr(_SlowServer, "calls", [])
+    handler = _Said()
+    logging.getLogger("quicksilver").addHandler(handler)
+    try:
+        assert shared_temporary_server() == _SlowServer.api_url
+    finally:
+        logging.getLogger("quicksilver").removeHandler(handler)
+    assert _SlowServer.calls == [120, "stop", 120]  # 120 s each, not Prefect's 20
+    assert len(said) == 1 and "did not answer within 120 s (attempt 1 of 2)" in said[0]
+    assert "stdout" not in said[0]
+
+
+def test_a_temporary_server_that_never_answers_says_what_to_do(monkeypatch):
+    from tasks.cli import ServerStartFailed, shared_temporary_server
+
+    monkeypatch.setattr("prefect.server.api.server.SubprocessASGIServer", _SlowServer)
+    monkeypatch.setattr(_SlowServer, "calls", [])
+    monkeypatch.setattr(_SlowServer, "fails", 99)
+    with pytest.raises(ServerStartFailed) as exc:
+        shared_temporary_server(seconds=5)
+    assert str(exc.value) == (
+        "the temporary Prefect server did not start (2 attempts of 5 s; a busy machine?): run "
+        "`make ui` in another shell and build again (the build then reports there), or point "
+        "PREFECT_API_URL at a running Prefect server"
+    )
