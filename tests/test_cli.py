@@ -23,11 +23,13 @@ from typing import Any
 import pandas as pd
 import pytest
 
+from quicksilver.lifecycle import descendants
 from quicksilver.machine import machine_info
 from quicksilver.records import TaskRecord, load_json
 from quicksilver.sandbox import cgroup
 from tests.conftest import requires_bwrap, requires_chromium
 from tests.private_mounts import fill, requires_private_mounts, run_with_mounts
+from tests.test_build_lifecycle import _cmdline
 
 HERE = Path(__file__).parent
 TASKS = HERE / "fixtures" / "tasks"
@@ -867,7 +869,7 @@ def test_score_stopped_by_sigterm_says_so_in_one_line_and_writes_no_report(datas
     )
     # wait until a sandbox runs under it, then stop it
     deadline = time.monotonic() + 120
-    while not any("bwrap" in _cmdline_of(p) for p in _descendants(proc.pid)):
+    while not any("bwrap" in _cmdline(p) for p in descendants(proc.pid)):
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline, "score never started a sandbox"
         time.sleep(0.05)
@@ -881,25 +883,3 @@ def test_score_stopped_by_sigterm_says_so_in_one_line_and_writes_no_report(datas
         "go on"
     ], stderr
     assert "Traceback" not in stderr and not report.exists()
-
-
-def _descendants(pid: int) -> list[int]:
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        children = []
-        for task in Path(f"/proc/{p}/task").glob("*"):  # every thread's children
-            try:
-                children += (task / "children").read_text().split()
-            except OSError:
-                continue
-        out += [int(c) for c in children]
-        todo += [int(c) for c in children]
-    return out
-
-
-def _cmdline_of(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except OSError:
-        return ""

@@ -338,6 +338,8 @@ def uniqueness_for_task(
     hashes = list(by_hash)
     cases = [c.row() for c in record.tests.cases]
     known = {json_digest(t["input"]): t["expected"] for t in task.known_tests}
+    # input index -> the statement's answer, for the inputs that are its examples
+    examples = {i: known[d] for i, c in enumerate(cases) if (d := json_digest(c["input"])) in known}
 
     def per_input(i: int, among: list[str] | None = None) -> dict[str, CaseResult]:
         return {h: answers[h][i] for h in (hashes if among is None else among)}
@@ -352,7 +354,7 @@ def uniqueness_for_task(
     classification = "all-agree"
     order_evidence: str | None = None
     if not any_order:
-        order_evidence = _example_in_another_order(slug, cases, known, per_input, tol)
+        order_evidence = _example_in_another_order(slug, cases, examples, per_input, tol)
         any_order = order_evidence is not None
     disputed = [
         i for i in range(len(cases)) if len(group_answers(per_input(i), any_order, tol)) > 1
@@ -360,7 +362,7 @@ def uniqueness_for_task(
 
     def example_given(i: int) -> bool:
         """Some solution gives input ``i``'s example answer as the statement gives it."""
-        want = known.get(json_digest(cases[i]["input"]))
+        want = examples.get(i)
         return want is not None and any(
             a.status == "ok" and answers_equal(a.value, want, tol) for a in per_input(i).values()
         )
@@ -384,10 +386,8 @@ def uniqueness_for_task(
         }
 
     def value_example(i: int) -> Any | None:
-        digest = json_digest(cases[i]["input"])
-        if digest not in known:
-            return None
-        return order_free(known[digest]) if any_order else known[digest]
+        want = examples.get(i)
+        return order_free(want) if any_order and want is not None else want
 
     wrong: dict[str, str] = {}
     decision: dict[str, Any] = {"voters": len(hashes), "disputed_inputs": len(disputed)}
@@ -529,15 +529,14 @@ def uniqueness_for_task(
 def _example_in_another_order(
     slug: str,
     cases: list[dict[str, Any]],
-    known: dict[str, Any],
+    examples: dict[int, Any],
     per_input: Callable[[int], dict[str, CaseResult]],
     tol: float,
 ) -> str | None:
     """Evidence that order is free: a statement example whose given answer no solution gives
     as it is, and some solution gives in another order (the example's answer is ground truth:
     the solutions' order is then one of several valid ones). None when no example shows it."""
-    for i, case in enumerate(cases):
-        want = known.get(json_digest(case["input"]))
+    for i, want in examples.items():
         if not isinstance(want, list):
             continue
         got = [a.value for a in per_input(i).values() if a.status == "ok"]
@@ -546,7 +545,7 @@ def _example_in_another_order(
         same = [v for v in got if answers_equal(order_free(v), order_free(want), tol)]
         if same:
             return (
-                f"{slug}: the statement's example {_short(case['input'], 80)} answers "
+                f"{slug}: the statement's example {_short(cases[i]['input'], 80)} answers "
                 f"{_short(want, 80)}, the solutions {_short(same[0], 80)}: the same up to order"
             )
     return None
