@@ -14,16 +14,25 @@ every core busy, and a per-minute line), which shows whether the build keeps eve
 The numbers go in docs/performance.md. ``--set KEY=VALUE`` overrides are passed on to both
 builds; ``--only icount`` (or cpu) runs one build.
 
+Also printed, per sharded stage: the slowest and the median shard's seconds, their ratio and the
+tasks of the slowest shard (a long pole shows there). ``--busy`` adds a cold icount build with
+one core kept busy by another process (a spinning Python loop, the whole build long) to the same
+run, so that the quiet and the loaded build times sit side by side.
+
     python bench/build.py                   # ~25-40 minutes on 2 cores
     python bench/build.py --order cpu-first --json /tmp/build-bench.json
+    python bench/build.py --only icount --busy   # quiet and one-core-busy icount builds
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -34,6 +43,8 @@ from typing import Any
 from common import header, machine_ticks, parser, ratio, run_flow, start, table, write_json
 
 log = logging.getLogger("bench.build")
+
+BUSY = "icount, one core busy"
 
 
 class CpuSampler:
@@ -80,11 +91,54 @@ class CpuSampler:
         }
 
 
-def run_build(meter: str, out: Path, extra: Sequence[str]) -> dict[str, Any]:
+@contextlib.contextmanager
+def one_core_busy(busy: bool) -> Any:
+    """Another process spinning on one core while the block runs (nothing when not ``busy``)."""
+    if not busy:
+        yield
+        return
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        yield
+    finally:
+        spinner.kill()
+        spinner.wait()
+
+
+def shard_balance(out: Path) -> dict[str, dict[str, Any]]:
+    """Per sharded stage: the slowest and the median shard's seconds and the slowest's tasks."""
+    out_stages: dict[str, dict[str, Any]] = {}
+    for folder in sorted(p for p in (out / "stages").glob("*") if p.is_dir()):
+        shards = sorted(folder.glob("_SUCCESS.shard-*.json"))
+        if len(shards) < 2:
+            continue
+        seconds = {
+            m.name.split(".")[1]: float(json.loads(m.read_text()).get("seconds", 0.0))
+            for m in shards
+        }
+        slowest = max(seconds, key=lambda k: seconds[k])
+        slugs: list[str] = []
+        records = folder / f"{slowest}.jsonl"
+        if records.exists():
+            for line in records.read_text().splitlines():
+                with contextlib.suppress(ValueError, AttributeError, KeyError):
+                    slugs.append(json.loads(line)["task"]["slug"])
+        med = statistics.median(seconds.values())
+        out_stages[folder.name] = {
+            "shards": len(seconds),
+            "slowest_seconds": round(seconds[slowest], 1),
+            "median_seconds": round(med, 1),
+            "slowest_over_median": round(seconds[slowest] / med, 2) if med > 0 else None,
+            "slowest_tasks": slugs,
+        }
+    return out_stages
+
+
+def run_build(meter: str, out: Path, extra: Sequence[str], *, busy: bool = False) -> dict[str, Any]:
     """One cold build through the flow's command line; its wall time and per-stage funnel."""
     if out.exists():
         shutil.rmtree(out)
-    with CpuSampler() as cpu:
+    with one_core_busy(busy), CpuSampler() as cpu:
         sets = [f"profile.measure.meter={meter}", *extra]
         wall = run_flow("build_mercury.py", "mercury.yaml", out, sets)
     stages: dict[str, dict[str, Any]] = {}
@@ -105,8 +159,10 @@ def run_build(meter: str, out: Path, extra: Sequence[str]) -> dict[str, Any]:
         log.warning("could not read the built rows: %s", exc)
     return {
         "meter": meter,
+        "busy_core": busy,
         "wall_seconds": wall,
         "stages": stages,
+        "shards": shard_balance(out),
         "kept": kept,
         "cpu_use": cpu.summary(),
     }
@@ -116,19 +172,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = parser(__doc__, sets=True)
     p.add_argument("--order", choices=("icount-first", "cpu-first"), default="icount-first")
     p.add_argument("--only", choices=("icount", "cpu"), default=None, help="run one build")
+    p.add_argument(
+        "--busy",
+        action="store_true",
+        help="add a cold icount build with one core kept busy by another process",
+    )
     args = p.parse_args(argv)
     console = start()
     extra = list(args.set)
     meters = ["icount", "cpu"] if args.order == "icount-first" else ["cpu", "icount"]
     if args.only:
         meters = [args.only]
+    if args.busy:
+        meters.append(BUSY)
     m, _ = header(console)
     runs = {}
     with tempfile.TemporaryDirectory(prefix="qs-bench-build-") as tmp:
-        for meter in meters:
-            log.info("cold %s build ...", meter)
-            runs[meter] = run_build(meter, Path(tmp) / meter, extra)
-            log.info("%s build: %.0f s", meter, runs[meter]["wall_seconds"])
+        for label in meters:
+            log.info("cold %s build ...", label)
+            meter = "icount" if label == BUSY else label
+            runs[label] = run_build(meter, Path(tmp) / meter, extra, busy=label == BUSY)
+            log.info("%s build: %.0f s", label, runs[label]["wall_seconds"])
     t = table(
         "Cold Mercury build (make build-dataset), same run: seconds of work per stage",
         ("stage", "left"),
@@ -166,6 +230,34 @@ def main(argv: Sequence[str] | None = None) -> int:
             " ".join(f"{x:.1f}" for x in c["per_minute"]),
         )
     console.print(u)
+    v = table(
+        "Shards: the slowest against the median (a long pole shows here)",
+        ("build", "left"),
+        ("stage", "left"),
+        "shards",
+        "slowest s",
+        "median s",
+        "slowest / median",
+        ("slowest shard's tasks", "left"),
+    )
+    for label in meters:
+        for stage, b in runs[label]["shards"].items():
+            v.add_row(
+                label,
+                stage,
+                str(b["shards"]),
+                f"{b['slowest_seconds']:.0f}",
+                f"{b['median_seconds']:.0f}",
+                "-" if b["slowest_over_median"] is None else f"{b['slowest_over_median']:.1f}x",
+                ", ".join(b["slowest_tasks"]),
+            )
+    console.print(v)
+    if BUSY in runs and "icount" in runs:
+        quiet, busy = runs["icount"]["wall_seconds"], runs[BUSY]["wall_seconds"]
+        console.print(
+            f"cold icount build: {quiet:.0f} s quiet, {busy:.0f} s with one core busy "
+            f"({ratio(busy, quiet)} of quiet)"
+        )
     for meter in meters:
         console.print(f"{meter}: kept (tasks, solutions) per split {runs[meter]['kept']}")
     write_json(args.json, {"machine": m, "order": meters, "runs": runs})

@@ -267,11 +267,35 @@ class CasesSection(_Strict):
     )
     min_cases: int = Field(8, ge=1, description="a task with fewer usable inputs is dropped")
     memory_mb: int = Field(2048, ge=64, description="memory for generators and solutions")
+    judge_seconds: float = Field(
+        30.0,
+        gt=0,
+        description="the judge's budget per solution for the whole test set: the Mercury "
+        "authors' evaluator gives each solution 30 s (docs/mercury-build.md, 'The test set's "
+        "budget')",
+    )
+    test_set_cpu_seconds: float = Field(
+        10.0,
+        gt=0,
+        description="the test set is sized so that every kept solution runs all of it within "
+        "this many seconds of CPU here (at most judge_seconds; a third of it by default, room "
+        "for a slower machine and the evaluator's own overhead): generated inputs are left "
+        "out, the examples, edge cases and the largest input that fits stay",
+    )
 
     @property
     def call_floor(self) -> float:
         """The floor in force: never above the ceiling (``solution_cpu_seconds``)."""
         return min(self.call_floor_seconds, self.solution_cpu_seconds)
+
+    @model_validator(mode="after")
+    def _budget_within_the_judges(self) -> CasesSection:
+        if self.test_set_cpu_seconds > self.judge_seconds:
+            raise ValueError(
+                f"test_set_cpu_seconds ({self.test_set_cpu_seconds:g}) is above judge_seconds "
+                f"({self.judge_seconds:g}): a kept solution could fail the judge's budget"
+            )
+        return self
 
 
 class CheckerSection(_WithLLM):

@@ -76,6 +76,7 @@ def with_answers(record: TaskRecord, cases_row: dict[str, Any]) -> TaskRecord:
         base_seed=cases_row["base_seed"],
         cases=[Case.model_validate(c) for c in cases_row["cases"]],
         call_limits=cases_row.get("call_limits", {}),
+        budget=cases_row.get("budget", {}),
     )
     return record.with_solutions(sols, tests=tests)
 
@@ -125,6 +126,7 @@ def cases_row(record: TaskRecord) -> dict[str, Any]:
         "n_edge": record.tests.n_edge,
         "n_examples": record.tests.n_examples,
         "call_limits": record.tests.call_limits,
+        "budget": record.tests.budget,
     }
 
 

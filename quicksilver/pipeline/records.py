@@ -185,6 +185,7 @@ class Tests(Record):
     base_seed: int
     cases: list[Case]
     call_limits: dict[str, Any] = {}  # the per-call CPU limits and the rule that set them
+    budget: dict[str, Any] = {}  # the test set's CPU budget per solution, its cost, the rule
 
     @property
     def n_generated(self) -> int:

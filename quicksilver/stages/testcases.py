@@ -17,7 +17,14 @@ Per task (a shard of tasks per call, so shards run on any Prefect task runner):
    dropped (``slower-than-peers``): the slow solution goes, not the input. An input that too few
    solutions finish is discarded (``solution-timeout``); inputs on which most solutions raised
    are discarded as ``invalid-input`` (the generator wrote something the task does not accept);
-4. a task left with fewer than ``min_cases`` inputs is dropped (``too-few-cases``).
+4. the test set is sized to its budget (:func:`fit_to_budget`): every kept solution must run all
+   of it within ``test_set_cpu_seconds`` of CPU, at most the judge's ``judge_seconds`` (the
+   Mercury evaluator's 30 s per solution). The examples stay; edge cases, the most expensive
+   generated input and then the others in the generator's order stay while every solution's
+   total fits; the rest are left out (``over-budget``), and a solution over the budget on the
+   examples alone is dropped (``over-budget``). The budget and the cost are recorded
+   (``tests.budget``);
+5. a task left with fewer than ``min_cases`` inputs is dropped (``too-few-cases``).
 
 The answers are kept per solution and input; the uniqueness stage decides the expected outputs.
 """
@@ -91,6 +98,56 @@ LIMIT_RULE = (
     "solution_cpu_seconds; every solution runs first with call_floor_seconds, then the calls "
     "it did not finish run again with their input's limit"
 )
+
+
+BUDGET_RULE = (
+    "every kept solution runs the whole test set within test_set_cpu_seconds of CPU (at most "
+    "judge_seconds, the judge's budget per solution): the examples always stay, then the edge "
+    "cases, the most expensive generated input and the other generated inputs in the "
+    "generator's order, each while every solution's total stays within the budget"
+)
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A test set sized to its budget (:func:`fit_to_budget`)."""
+
+    kept: list[int]  # positions of the cases kept, in their order
+    left_out: list[int]  # generated or edge cases that did not fit
+    over: list[int]  # solutions (positions in ``costs``) over the budget on the examples alone
+    cost: float  # the slowest kept solution's CPU over the kept cases
+
+
+def fit_to_budget(kinds: list[str], costs: list[list[float]], budget: float) -> Fit:
+    """Which cases stay so that every solution's total CPU over them is within ``budget``.
+
+    ``kinds[i]`` is case i's kind (example, edge, generated), ``costs[s][i]`` solution s's CPU
+    on it. The examples are the statement's ground truth and always stay; a solution over the
+    budget on them alone is named in ``over`` and the rest are fitted without it. Then, in this
+    order, a case stays when every other solution's total still fits: the edge cases (the
+    smallest and extreme inputs), the most expensive generated input (the largest size stays),
+    and the other generated inputs in the generator's (random) order, so the sizes kept keep the
+    generator's spread rather than every case at the maximum.
+    """
+    examples = [i for i, k in enumerate(kinds) if k == "example"]
+    over = [s for s, c in enumerate(costs) if sum(c[i] for i in examples) > budget]
+    fitted = [c for s, c in enumerate(costs) if s not in over]
+    totals = [sum(c[i] for i in examples) for c in fitted]
+    edges = [i for i, k in enumerate(kinds) if k == "edge"]
+    generated = [i for i, k in enumerate(kinds) if k not in ("example", "edge")]
+    order = list(edges)
+    if generated:
+        heaviest = max(generated, key=lambda i: max((c[i] for c in fitted), default=0.0))
+        order += [heaviest] + [i for i in generated if i != heaviest]
+    kept = set(examples)
+    left_out = []
+    for i in order:
+        if all(t + c[i] <= budget for t, c in zip(totals, fitted, strict=True)):
+            kept.add(i)
+            totals = [t + c[i] for t, c in zip(totals, fitted, strict=True)]
+        else:
+            left_out.append(i)
+    return Fit(sorted(kept), sorted(left_out), over, max(totals, default=0.0))
 
 
 @dataclass
@@ -400,6 +457,30 @@ def cases_for_task(
             )
             continue
         keep_idx.append(i)
+    # 4. the test set within its budget: every kept solution runs all of it as the judge would
+    costs = [[outcomes[s.hash][i].cpu_seconds for i in keep_idx] for s in alive]
+    fit = fit_to_budget([inputs[i].kind for i in keep_idx], costs, section.test_set_cpu_seconds)
+    for sol in [alive[k] for k in fit.over]:
+        spent = sum(
+            outcomes[sol.hash][i].cpu_seconds for i in keep_idx if inputs[i].kind == "example"
+        )
+        drop_solution(
+            sol,
+            "over-budget",
+            f"needs {spent:.3g} s of CPU for the statement's examples alone, over the test set's "
+            f"budget of {section.test_set_cpu_seconds:g} s",
+        )
+    for j in fit.left_out:
+        case = inputs[keep_idx[j]]
+        need = max(c[j] for c in costs)
+        ctx.drop(
+            {"slug": slug, **case.row()},
+            "over-budget",
+            f"{slug}: {case.kind} input left out: the test set's budget of "
+            f"{section.test_set_cpu_seconds:g} s of CPU per solution is spent (it costs up to "
+            f"{need:.3g} s)",
+        )
+    keep_idx = [keep_idx[j] for j in fit.kept]
     kept_inputs = [inputs[i] for i in keep_idx]
     if len(kept_inputs) < section.min_cases:
         ctx.drop(
@@ -439,6 +520,13 @@ def cases_for_task(
             "rule": LIMIT_RULE,
             "per_input": [limits[i] for i in keep_idx],
         },
+        budget={
+            "judge_seconds": section.judge_seconds,
+            "budget_seconds": section.test_set_cpu_seconds,
+            "cost_seconds": round(fit.cost, 3),
+            "left_out": len(fit.left_out),
+            "rule": BUDGET_RULE,
+        },
     )
     return record.with_solutions(answered, tests=tests)
 
@@ -454,10 +542,13 @@ def testcases(
             out.append(done)
             assert done.tests is not None
             log.info(
-                "%s: %d test inputs, %d solutions",
+                "%s: %d test inputs, %d solutions, the slowest runs them in %.2f s of CPU "
+                "(budget %g s)",
                 done.slug,
                 len(done.tests.cases),
                 len(done.solutions),
+                done.tests.budget["cost_seconds"],
+                done.tests.budget["budget_seconds"],
             )
     return out
 

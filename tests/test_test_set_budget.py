@@ -1,0 +1,131 @@
+"""The test set's budget (issue 29 item 1): every kept solution runs the whole
+test set within ``testcases.test_set_cpu_seconds`` (at most the judge's ``judge_seconds``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from quicksilver.config import CasesSection
+from quicksilver.stages.testcases import fit_to_budget
+from tests.conftest import requires_bwrap
+
+
+def test_the_examples_stay_then_edges_the_heaviest_input_and_the_rest_in_order():
+    kinds = [
+        "example",
+        "example",
+        "edge",
+        "edge",
+        "generated",
+        "generated",
+        "generated",
+        "generated",
+    ]
+    costs = [
+        [0.1, 0.1, 0.2, 3.0, 1.0, 5.0, 0.5, 0.5],  # the slow solution decides
+        [0.0, 0.0, 0.1, 0.3, 0.1, 0.5, 0.1, 0.1],
+    ]
+    fit = fit_to_budget(kinds, costs, budget=9.0)
+    # examples 0.2, edges 3.2 -> 3.4, the heaviest (5.0) -> 8.4, then 1.0 does not fit, 0.5 does
+    assert fit.kept == [0, 1, 2, 3, 5, 6] and fit.left_out == [4, 7] and fit.over == []
+    assert fit.cost == pytest.approx(8.9)
+    assert all(sum(c[i] for i in fit.kept) <= 9.0 for c in costs)
+
+
+def test_a_budget_that_holds_everything_leaves_nothing_out():
+    kinds = ["example", "generated", "edge", "generated"]
+    costs = [[0.1, 0.2, 0.3, 0.4], [0.4, 0.3, 0.2, 0.1]]
+    fit = fit_to_budget(kinds, costs, budget=1.0)
+    assert fit.kept == [0, 1, 2, 3] and fit.left_out == [] and fit.cost == pytest.approx(1.0)
+
+
+def test_the_heaviest_input_goes_when_it_cannot_fit_and_lighter_ones_fill_the_budget():
+    kinds = ["example", "edge", "generated", "generated", "generated"]
+    costs = [[0.5, 2.0, 0.4, 9.0, 0.4]]
+    fit = fit_to_budget(kinds, costs, budget=3.5)
+    assert fit.kept == [0, 1, 2, 4] and fit.left_out == [3]
+
+
+def test_a_solution_over_the_budget_on_the_examples_alone_is_named_and_not_fitted():
+    kinds = ["example", "generated", "generated"]
+    costs = [[5.0, 0.1, 0.1], [0.1, 0.4, 0.4]]
+    fit = fit_to_budget(kinds, costs, budget=1.0)
+    assert fit.over == [0] and fit.kept == [0, 1, 2] and fit.cost == pytest.approx(0.9)
+
+
+def test_the_budget_may_not_exceed_the_judges():
+    with pytest.raises(ValueError, match="above judge_seconds"):
+        CasesSection(judge_seconds=30, test_set_cpu_seconds=31)
+    section = CasesSection()
+    assert section.test_set_cpu_seconds <= section.judge_seconds == 30
+
+
+@requires_bwrap
+def test_testcases_sizes_a_heavy_test_set_to_its_budget_and_records_it():
+    from quicksilver.config import SandboxConfig
+    from tests.stagekit import testcases_shard
+
+    meta = {
+        "name": "f",
+        "params": [{"name": "n", "type": "integer"}],
+        "return": {"type": "integer"},
+    }
+    task = {
+        "slug": "heavy",
+        "meta": meta,
+        "statement": "Return the sum of 0 .. n-1.",
+        "question": {
+            "isPaidOnly": False,
+            "metaData": json.dumps(meta),
+            "content": "<p>x</p>",
+            "difficulty": "Hard",
+        },
+        "prompt": "class Solution:\n    def f(self, n): pass\n",
+        "known_tests": [],
+        "examples": [[3], [10]],
+    }
+    # sizes spread over [0, 3e6]: the loop costs ~0.1 s of CPU at the top, the formula nothing
+    gen = (
+        "import random\n"
+        "def generate_test_case():\n    return [random.randint(0, 3_000_000)]\n"
+        "def generate_edge_cases():\n    return [[0], [1], [3_000_000]]\n"
+    )
+    loop = "class Solution:\n    def f(self, n):\n        s = 0\n        for i in range(n):\n            s += i\n        return s\n"
+    formula = "class Solution:\n    def f(self, n):\n        return n * (n - 1) // 2\n"
+    sols = [
+        {"slug": "heavy", "hash": 1, "position": 0, "code": loop},
+        {"slug": "heavy", "hash": 2, "position": 1, "code": formula},
+    ]
+    wide = CasesSection(n=24, seed=9, min_cases=3, test_set_cpu_seconds=30)
+    everything = testcases_shard(
+        [task], sols, [{"slug": "heavy", "generator_code": gen}], wide, sandbox=SandboxConfig()
+    )
+    (full,) = everything["records"]
+    loop_total = sum(a["cpu"] for a in full["answers"]["1"])
+    assert full["budget"]["left_out"] == 0 and loop_total > 0.6, full["budget"]
+    budget = round(loop_total / 3, 3)
+    tight = CasesSection(n=24, seed=9, min_cases=3, test_set_cpu_seconds=budget)
+    out = testcases_shard(
+        [task], sols, [{"slug": "heavy", "generator_code": gen}], tight, sandbox=SandboxConfig()
+    )
+    (rec,) = out["records"]
+    b = rec["budget"]
+    assert b["budget_seconds"] == budget and b["judge_seconds"] == 30 and b["left_out"] > 0
+    # every kept solution runs the whole test set within the budget; both solutions stay
+    assert rec["solutions"] == [1, 2]
+    for h in ("1", "2"):
+        assert sum(a["cpu"] for a in rec["answers"][h]) <= budget + 1e-6
+    assert b["cost_seconds"] == pytest.approx(sum(a["cpu"] for a in rec["answers"]["1"]), abs=2e-3)
+    inputs = [c["input"][0] for c in rec["cases"]]
+    kinds = [c["kind"] for c in rec["cases"]]
+    # the examples and the small edge cases stay; the answers are still every input's own
+    assert kinds.count("example") == 2 and {3, 10, 0, 1} <= set(inputs)
+    assert [a["value"] for a in rec["answers"]["2"]] == [n * (n - 1) // 2 for n in inputs]
+    # not every case at the maximum, and not only the smallest: a large input stays
+    assert max(inputs) > 1_000_000 and len(inputs) < len(full["cases"])
+    left = [r for r in out["rejects"] if r["reason"] == "over-budget"]
+    assert len(left) == b["left_out"] == len(full["cases"]) - len(rec["cases"])
+    assert all("heavy:" in r["detail"] and "budget" in r["detail"] for r in left)
+    assert out["counts"].drops["over-budget"] == len(left)
