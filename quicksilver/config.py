@@ -154,6 +154,25 @@ class MeasureConfig(_Strict):
     workers: int | None = Field(
         None, ge=1, description="tasks profiled in parallel; default one per core"
     )
+    native_first: bool = Field(
+        False,
+        description="icount: judge each solution natively first (same sandbox, same CPU limit, "
+        "no emulator); one that fails there gets that verdict without being counted, in native "
+        "time instead of up to slowdown x the limit under the emulator. The counted pass is "
+        "judged again and may take at most native_margin x its native CPU time (docs/profiler.md, "
+        "'Native first'). On for `quicksilver score` and `quicksilver run` (samples nobody has "
+        "run yet); off in the builds, whose solutions the testcases stage has run natively",
+    )
+    native_margin: float = Field(
+        4.0,
+        ge=1,
+        description="icount with native_first: the counted pass's CPU limit is this many times "
+        "the native pass's CPU, in native seconds (the emulator's own slowdown is on top), at "
+        "least native_floor_seconds and at most the sandbox's limit",
+    )
+    native_floor_seconds: float = Field(
+        1.0, gt=0, description="icount with native_first: the counted pass's CPU limit, at least"
+    )
     split_above_seconds: float | None = Field(
         None,
         gt=0,

@@ -515,17 +515,24 @@ class _TaskRunner:
 
     # -- passes ---------------------------------------------------------------------------------
 
-    def run_pass(self, code: str, *, sample: bool = False) -> _Pass:
+    def run_pass(
+        self, code: str, *, sample: bool = False, cpu_seconds: float | None = None
+    ) -> _Pass:
         """Load ``code`` in a fresh child and call it once on every case, in order.
 
         ``sample``: the host also samples the child's memory during the load, every call and
-        every report (the sampled pass: its time-memory integral, :func:`_pass_tmu`)."""
+        every report (the sampled pass: its time-memory integral, :func:`_pass_tmu`).
+        ``cpu_seconds``: the pass's CPU limit in native seconds (default the sandbox's), its wall
+        limit following it."""
         # the emulator runs ~15x slower (meter.slowdown): readings as dense per unit of work as
         # natively, and a fifteenth of the host CPU the sampler takes beside the pass
         every = TMU_SAMPLE_INTERVAL_S * self.scale if sample else None
         limits = self.limits
         wall = limits.wall
         cpu_left = limits.cpu_seconds
+        if cpu_seconds is not None and cpu_seconds < cpu_left:
+            cpu_left = cpu_seconds
+            wall = min(wall, 2 * cpu_seconds + 5)
         child = self._spawn()
         idle = 0
         cpu_ns = 0
@@ -784,6 +791,7 @@ class _Solution:
     load_memory: list[int | None] = field(default_factory=list)  # per pass (bytes)
     memory_sources: list[str | None] = field(default_factory=list)  # per pass
     tmu: _Tmu | None = None  # from the sampled pass
+    native_cpu: float | None = None  # CPU seconds of its native pass ("Native first")
     done: bool = False
 
 
@@ -1011,6 +1019,12 @@ class _Profile:
         self.keep_outputs = keep_outputs
         self.runner = _TaskRunner(task, meter, sandbox, measure, isolation)
         m = self.runner.meter
+        # under a deterministic meter, every solution is judged natively first ("Native first")
+        self.native = (
+            _TaskRunner(task, "cpu", sandbox, measure, isolation)
+            if m.deterministic and measure.native_first
+            else None
+        )
         mid = str(machine_info()["machine_id"])
         self.solutions = [
             _Solution(
@@ -1044,21 +1058,28 @@ class _Profile:
 
     def _run(self) -> list[RunResult]:
         runner = self.runner
+        # the native verdicts first, in their own zygote and judge, closed before the meter's
+        # zygote starts: the counted passes run exactly as they would without them
+        self._native_verdicts()
         try:
-            try:
-                runner.start()
-            except _Verdict as v:
-                return self._all(v.status, str(v))
-            except (SandboxError, MeterError, OSError) as exc:
-                if isinstance(exc, ShuttingDown):
-                    raise
-                return self._all("error", f"could not start the sandbox: {exc}")
-            except Exception as exc:  # a task's problem is its solutions' verdict, not a crash
-                return self._all("error", _unexpected(exc, self.task.task_id, "the task's setup"))
-            for sol in self.solutions:
-                self._verdict(sol)
-            if self.measure_cost and not runner.meter.deterministic:
-                self._rounds()
+            if any(not sol.done for sol in self.solutions):
+                try:
+                    runner.start()
+                except _Verdict as v:
+                    return self._all(v.status, str(v))
+                except (SandboxError, MeterError, OSError) as exc:
+                    if isinstance(exc, ShuttingDown):
+                        raise
+                    return self._all("error", f"could not start the sandbox: {exc}")
+                except Exception as exc:  # a task's problem is its solutions' verdict
+                    return self._all(
+                        "error", _unexpected(exc, self.task.task_id, "the task's setup")
+                    )
+                for sol in self.solutions:
+                    if not sol.done:
+                        self._verdict(sol)
+                if self.measure_cost and not runner.meter.deterministic:
+                    self._rounds()
         finally:
             runner.close()
         for sol in self.solutions:
@@ -1071,32 +1092,117 @@ class _Profile:
         return [s.result for s in self.solutions]
 
     def _all(self, status: Status, message: str) -> list[RunResult]:
+        """Every solution without a verdict yet gets this one (the task could not start)."""
         for sol in self.solutions:
-            sol.result.status, sol.result.error = status, message
+            if not sol.done:
+                sol.result.status, sol.result.error = status, message
         return [s.result for s in self.solutions]
+
+    @staticmethod
+    def _judged(
+        runner: _TaskRunner, items: list[dict[str, Any]], res: RunResult, prefix: str = ""
+    ) -> None:
+        """Every case's answer judged by the task's ``evaluate_offline`` (in ``runner``'s
+        judge): the first failure is the verdict (a :class:`_Verdict`, its text after
+        ``prefix``)."""
+        verdicts = runner.judge(items)
+        for i, v in enumerate(verdicts):
+            if not v.get("ok"):
+                raise _Verdict(
+                    "error", f"{prefix}case {i}: evaluate_offline failed: {v.get('error')}", i
+                )
+            res.cases[i].passed = bool(v["passed"])
+            if not v["passed"]:
+                raise _Verdict("failed", prefix + _wrong_answer(items[i], i), i)
+
+    def _native_verdicts(self) -> None:
+        """Every solution judged natively first (``self.native``, "Native first" in
+        docs/profiler.md): a failure there is its verdict, prefixed "natively:", and it is not
+        counted; a solution that passes gets the CPU limit of its counted pass
+        (:meth:`_counted_limit`)."""
+        native = self.native
+        if native is None:
+            return
+        try:
+            try:
+                native.start()
+            except ShuttingDown:
+                raise
+            except Exception as exc:  # counted as before, only without the native verdicts
+                log.warning(
+                    "%s: the native judge did not start (%s): solutions are judged under the "
+                    "meter only",
+                    self.task.task_id,
+                    exc,
+                )
+                self.native = None
+                return
+            for sol in self.solutions:
+                self._native_verdict(native, sol)
+        finally:
+            native.close()
+
+    def _native_verdict(self, native: _TaskRunner, sol: _Solution) -> None:
+        res = sol.result
+        try:
+            try:
+                npass = native.run_pass(sol.code)
+            except _Verdict as v:
+                raise _Verdict(v.status, f"natively: {v}", v.case) from None
+            finally:
+                out = native.last_output
+                res.stdout, res.stderr = out["stdout"], out["stderr"]
+                res.output_dropped_bytes = out["dropped_bytes"]
+            self._judged(native, npass.items, res, "natively: ")
+            sol.native_cpu = npass.cpu_ns / 1e9
+        except _Verdict as v:
+            res.status, res.error, res.failed_case = v.status, str(v), v.case
+            sol.done = True
+        except ShuttingDown:
+            raise
+        except SandboxError as exc:
+            status, message = _status_of_exception(exc)
+            res.status, res.error = status, f"natively: {message}"
+            sol.done = True
+        except Exception as exc:  # one solution never stops the others (docs/sandbox.md)
+            res.status = "error"
+            res.error = _unexpected(exc, self.task.task_id, "the native verdict")
+            sol.done = True
+
+    def _counted_limit(self, sol: _Solution) -> float | None:
+        """The counted pass's CPU limit (native seconds) after a native pass: ``native_margin``
+        x its CPU, ``native_floor_seconds`` at least; None without a native pass."""
+        if sol.native_cpu is None:
+            return None
+        m = self.measure
+        return max(m.native_floor_seconds, m.native_margin * sol.native_cpu)
 
     def _verdict(self, sol: _Solution) -> None:
         runner = self.runner
         res = sol.result
         try:
+            limit = self._counted_limit(sol)
             try:
                 # the verdict pass is the sampled one (its memory curve, for the time-memory
                 # integral): the first pass of the solution, so that nothing it did in an
                 # earlier pass can lighten it, and, with a time meter, not timed
-                first = runner.run_pass(sol.code, sample=self.measure_cost)
+                first = runner.run_pass(sol.code, sample=self.measure_cost, cpu_seconds=limit)
+            except _Verdict as v:
+                if v.status != "timeout" or sol.native_cpu is None:
+                    raise
+                raise _Verdict(
+                    "timeout",
+                    f"{v} under the meter, though it finished natively in "
+                    f"{sol.native_cpu:.3g} s of CPU (a counted pass may take "
+                    f"{self.measure.native_margin:g}x that, "
+                    f"{self.measure.native_floor_seconds:g} s at least)",
+                    v.case,
+                ) from None
             finally:
                 out = runner.last_output
                 res.stdout, res.stderr = out["stdout"], out["stderr"]
                 res.output_dropped_bytes = out["dropped_bytes"]
-            verdicts = runner.judge(first.items)
-            for i, v in enumerate(verdicts):
-                if not v.get("ok"):
-                    raise _Verdict(
-                        "error", f"case {i}: evaluate_offline failed: {v.get('error')}", i
-                    )
-                res.cases[i].passed = bool(v["passed"])
-                if not v["passed"]:
-                    raise _Verdict("failed", _wrong_answer(first.items[i], i), i)
+            self._judged(runner, first.items, res)
             res.status = "passed"
             sol.items = first.items
             if self.keep_outputs:
