@@ -110,6 +110,13 @@ def _sweep_sandboxes() -> None:
     sweep_orphans()
 
 
+def _interval(ci: Any, fmt: str) -> str:
+    """`` (95% CI low-high)`` for a report's interval over tasks; nothing without one."""
+    if not isinstance(ci, list) or len(ci) != 2:
+        return ""
+    return f" (95% CI {fmt.format(ci[0])}-{fmt.format(ci[1])})"
+
+
 def _configs(
     timeout: float | None,
     memory: int | None,
@@ -124,7 +131,8 @@ def _configs(
     if memory is not None:
         limits["memory_mb"] = memory
     sandbox = SandboxConfig(allow_weak=allow_weak, limits=SandboxLimits(**limits))
-    measure_kw: dict[str, Any] = {"meter": meter}
+    # samples nobody has run yet: judged natively before they are counted (docs/profiler.md)
+    measure_kw: dict[str, Any] = {"meter": meter, "native_first": True}
     if max_rounds is not None:
         measure_kw["max_rounds"] = max_rounds
         measure_kw["min_rounds"] = min(6, max_rounds)
@@ -449,15 +457,21 @@ def score(
         )
     lines += [
         f"tasks: {data['n_tasks']} (unscorable for Beyond: {data['n_unscorable']}{dpe_note})",
-        f"Pass@{k}: {data[key_pass]:.3f}   Beyond@{k}: "
-        + ("-" if data[key_beyond] is None else f"{data[key_beyond]:.3f}")
+        f"Pass@{k}: {data[key_pass]:.3f}{_interval(data.get(key_pass + '_ci'), '{:.3f}')}   "
+        f"Beyond@{k}: "
+        + (
+            "-"
+            if data[key_beyond] is None
+            else f"{data[key_beyond]:.3f}{_interval(data.get(key_beyond + '_ci'), '{:.3f}')}"
+        )
         + ("" if data["gap"] is None else f"   Gap: {data['gap']:.3f}"),
     ]
     if "dps" in data:
         dps_line = (
             "DPS: -   DPS_norm: -"
             if data["dps"] is None
-            else f"DPS: {data['dps']:.1f}   DPS_norm: {data['dps_norm']:.1f}"
+            else f"DPS: {data['dps']:.1f}{_interval(data.get('dps_ci'), '{:.1f}')}   "
+            f"DPS_norm: {data['dps_norm']:.1f}"
         )
         lines.append(
             f"{dps_line}   (over {data['dps_tasks']} of {data['dpe_tasks']} DPE tasks: those "
@@ -556,6 +570,16 @@ def compare(
             )
     tl = result.tally
     lines.append(f"A better: {tl.wins_a}   ties: {tl.ties}   B better: {tl.wins_b}")
+    sig = result.significance
+    if sig is not None and sig.n:
+        ci = _interval(sig.delta_interval, "{:+.1f}")
+        p = "-" if sig.p_value is None else f"{sig.p_value:.3g}"
+        lines.append(
+            f"A - B over {sig.n} task(s): mean {sig.mean_delta:+.1f} points{ci}; "
+            f"paired Wilcoxon signed-rank p = {p}"
+            + (f" ({sig.note})" if sig.note else "")
+            + ("" if sig.p_value is None or sig.p_value < 0.05 else ": not significant at 5%")
+        )
     for label, names in (
         ("passed by A only", result.only_a),
         ("passed by B only", result.only_b),

@@ -6,7 +6,9 @@ one correct sample, and for a DPE task a DPS (its references could be profiled).
 set we give each task's DPS (and Beyond where the report has it) side by side, the means of each
 over the common set, and wins / ties / losses: DPS within ``tie`` points (default 1) is a tie;
 tasks without DPS are decided on Beyond, scaled to points (x100). Tasks only one side passed are
-listed, not scored.
+listed, not scored. Whether A and B differ beyond the luck of the task draw: Wilcoxon's paired
+signed-rank test on those per-task differences, with a bootstrap interval on their mean
+(``significance``, quicksilver.significance).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from statistics import fmean
 from typing import Any, Literal
+
+from quicksilver.significance import PairedTest, paired_test
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +143,8 @@ class Comparison:
     not_in_a: list[str]  # tasks B's report has and A's lacks
     not_in_b: list[str]
     warnings: list[str] = field(default_factory=list)
+    # on the deciding metric's per-task differences (A - B, points): quicksilver.significance
+    significance: PairedTest | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -240,7 +246,9 @@ def compare_reports(
         warnings.append("no task was passed by both sides: nothing to compare")
     for w in warnings:
         log.warning("%s", w)
+    significance = paired_test([t.delta for t in common if t.delta is not None])
     return Comparison(
+        significance=significance,
         a=label_a,
         b=label_b,
         tie_points=tie,

@@ -57,6 +57,7 @@ from quicksilver.metrics import (
 from quicksilver.profiler import Job, ProfileTask, RunResult, profile_many, profile_solution
 from quicksilver.records import TaskRecord
 from quicksilver.samples import Sample, class_solution, function_solution, slug_form
+from quicksilver.significance import interval_settings, mean_interval
 
 log = logging.getLogger(__name__)
 
@@ -298,6 +299,8 @@ class ScoreReport:
         With DPE tasks present it also holds ``dps`` / ``dps_norm`` (means over the DPE tasks with
         at least one correct sample and a score; None if there is none), ``dps_tasks`` (how many
         tasks those means cover), ``dpe_tasks`` and ``dps_unscorable`` ({task: reason}).
+        ``pass_at_K_ci``, ``beyond_at_K_ci`` and ``dps_ci`` are 95% intervals over tasks
+        (``[low, high]``, None with fewer than two tasks), made as ``intervals`` says.
         """
         s = self.summary.to_dict()
         tasks_by_id = {t["task_id"]: t for t in s.pop("tasks")}
@@ -314,6 +317,14 @@ class ScoreReport:
             "missing_tasks": self.missing_tasks,
             "sample_rejects": [{"source": a, "reason": b} for a, b in self.sample_rejects],
         }
+        # intervals over tasks (another draw of tasks gives another mean): quicksilver.significance
+        k = self.summary.k
+        rows = list(tasks_by_id.values())
+        out[f"pass_at_{k}_ci"] = mean_interval([r["pass_at_k"] for r in rows])
+        out[f"beyond_at_{k}_ci"] = mean_interval(
+            [r["beyond"] for r in rows if r.get("beyond") is not None and not r.get("unscorable")]
+        )
+        out["intervals"] = interval_settings()
         if self.bodies:
             out["method_bodies"] = self.bodies
         if self.window is not None:
@@ -323,6 +334,7 @@ class ScoreReport:
             counted = [t for t in dpe_tasks if t.n_correct > 0 and t.dps is not None]
             out["dps"] = fmean(t.dps or 0.0 for t in counted) if counted else None
             out["dps_norm"] = fmean(t.dps_norm or 0.0 for t in counted) if counted else None
+            out["dps_ci"] = mean_interval([t.dps or 0.0 for t in counted])
             out["dps_tolerance"] = self.dps_tolerance
             out["dps_tasks"] = len(counted)
             out["dpe_tasks"] = len(dpe_tasks)
