@@ -35,7 +35,10 @@ from tests.test_build_mercury import _flow_module
 pytestmark = [requires_bwrap, pytest.mark.flows]
 
 ROOT = Path(__file__).resolve().parents[1]
-SLUGS = ["zeroes-to-end", "primes-below", "reverse-chain", "three-color-sort"]
+# no task with a solution near a limit: primes-below's trial division (1.0-1.3 s on its largest
+# input, against the 1 s floor) was kept by one build and dropped by the next on a quiet machine,
+# which says nothing about retries or Dask (its limits are tested in test_build_dpe.py)
+SLUGS = ["zeroes-to-end", "has-repeated-value", "reverse-chain", "three-color-sort"]
 BY_NATURE = ("build_config_sha256",)
 
 
@@ -46,9 +49,6 @@ def _config(out: Path, *extra: str) -> Any:
         "testcases.n=6",
         "testcases.min_cases=3",
         "testcases.solution_cpu_seconds=5",
-        # primes-below's slowest kept solution sits on 10x the median's time (1.0-1.3 s against
-        # ~1.05 s): 20x gives every build the same solutions (test_build_dpe says more)
-        "testcases.call_limit_factor=20",
         "synthesis.size_cap=40",
         "splits.eval_size=1",
         "runner.shard_size=1",
@@ -147,16 +147,14 @@ def test_a_sandbox_that_fails_to_start_is_retried_and_changes_nothing(
     again = {name: n for name, n in runs.items() if n > 1}
     assert len(again) == 1 and next(iter(again)).startswith("testcases-shard-"), runs
     assert next(iter(again.values())) == 2
-    # the solutions' own failures are verdicts, recorded once (not retried into duplicates)
+    # what the stage set aside is recorded once (not retried into duplicates)
     rejects = [
         json.dumps(r, sort_keys=True)
         for f in sorted((out / "stages" / "testcases").glob("*.rejects.jsonl"))
         for r in read_jsonl(f)
     ]
-    assert len(rejects) == len(set(rejects))
-    assert any(
-        '"reason": "slower-than-peers"' in r for r in rejects
-    )  # zeroes-to-end's two slow ones
+    assert rejects and len(rejects) == len(set(rejects))  # duplicate generated inputs, at least
+    assert any('"reason": "duplicate-input"' in r for r in rejects)
 
 
 def _sandbox_worker(parent: int) -> int | None:
