@@ -399,7 +399,9 @@ class _TaskRunner:
 
     # -- the zygote -----------------------------------------------------------------------------
 
-    def start(self) -> None:
+    def start(self, *, calibrate: bool = True) -> None:
+        """Start the zygote; ``calibrate=False`` for a judge-only runner (the native verdicts read
+        a pass's answers and CPU, never its net costs or memory)."""
         self.session.start()
         wall = self.limits.wall
         ex = self.session.request(
@@ -426,7 +428,8 @@ class _TaskRunner:
             self.session.set_memory_limit(self.limits.memory_mb << 20)
         except OSError as exc:
             raise SandboxError(f"could not cap the sandbox's memory: {exc}") from exc
-        self._calibrate()
+        if calibrate:
+            self._calibrate()
 
     def _calibrate(self) -> None:
         """The cost of an empty call, of loading a minimal solution, and of compiling the allowance
@@ -1125,7 +1128,7 @@ class _Profile:
             return
         try:
             try:
-                native.start()
+                native.start(calibrate=False)
             except ShuttingDown:
                 raise
             except Exception as exc:  # counted as before, only without the native verdicts
