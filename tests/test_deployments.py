@@ -214,9 +214,13 @@ def test_a_schedule_is_served_and_paused_when_serving_stops(prefect_harness, tmp
     home = tmp_path / "home"
     with serving(PREFECT_API_URL.value(), home, "--build", "dpe", "--cron", yearly) as proc:
         deadline = time.monotonic() + 180
-        while True:  # the deployment may be there already, from another test, without it
+        # The deployment may be there already, from another test's serving process: without
+        # this schedule, or with it and paused (that process stopped), and still Ready for a
+        # while. Wait until this process has registered the schedule and resumed the deployment.
+        while True:
             deployment = _deployment("build-dpe/dpe", proc)
-            if deployment.schedules or time.monotonic() > deadline:
+            registered = [s for s in deployment.schedules if s.schedule.cron == yearly]
+            if (registered and not deployment.paused) or time.monotonic() > deadline:
                 break
             time.sleep(1)
         (schedule,) = deployment.schedules

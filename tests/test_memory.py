@@ -256,7 +256,15 @@ def _profile_one_case(meter: str, codes: list[str]) -> list[RunResult]:
 
 @pytest.mark.parametrize("meter", METERS)
 def test_holding_100_mb_twice_as_long_doubles_the_extra_tmu(meter: str) -> None:
-    light, half, full = _profile_one_case(meter, [LIGHT, HOLDS_HALF, HOLDS_ALL])
+    # A cpu meter's integral is one sampled pass's, and on a loaded machine one pass's figure
+    # can be off by a third (seen: HOLDS_HALF read as holding 75% of the time): with that meter
+    # each figure is the median of three profiles, each solution's read side by side with the
+    # others'. icount's is exact (one profile).
+    runs = [_profile_one_case(meter, [LIGHT, HOLDS_HALF, HOLDS_ALL])]
+    if meter == "cpu":
+        runs += [_profile_one_case(meter, [LIGHT, HOLDS_HALF, HOLDS_ALL]) for _ in range(2)]
+    by_tmu = [sorted(column, key=lambda r: r.tmu or 0.0) for column in zip(*runs, strict=True)]
+    light, half, full = (column[len(column) // 2] for column in by_tmu)
     for res in (light, half, full):
         assert res.passed, res.error
         assert res.tmu is not None and res.tmu > 0, "the time-memory integral was not measured"
