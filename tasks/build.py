@@ -29,6 +29,7 @@ from quicksilver.preflight import check_build_ready
 from quicksilver.sandbox.session import shutting_down, sweep_orphans
 from tasks.chains import ShardChain, cluster_threads, run_chains
 from tasks.report import publish_report
+from tasks.results import RESULTS_FOLDER, keep_plain_results
 from tasks.stages import stored
 
 
@@ -97,6 +98,8 @@ def _run_stages(build: Build, cfg: Any, config: dict[str, Any]) -> dict[str, Any
     logger = get_run_logger()
     runner = Runner(build, cfg)
     stages = list(build.stages)
+    for stage in stages:  # before any stage task reads Prefect's cache (tasks/results.py)
+        keep_plain_results(runner.dir(stage.name).path / RESULTS_FOLDER)
     sharded_at = [i for i, s in enumerate(stages) if s.sharded]
     first, last = (sharded_at[0], sharded_at[-1]) if sharded_at else (len(stages), len(stages) - 1)
     for stage in stages[:first]:

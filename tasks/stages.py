@@ -23,6 +23,7 @@ from prefect.logging import get_run_logger
 
 from quicksilver.pipeline.build import Build
 from quicksilver.pipeline.runner import Runner
+from tasks.results import RESULTS_FOLDER, SERIALIZER
 from tasks.retries import retry_options
 
 
@@ -71,6 +72,7 @@ def stage_task(build: Build, stage_name: str) -> Task[..., dict[str, Any]]:
             name=name,
             cache_key_fn=cache_key_of(build),
             persist_result=True,
+            result_serializer=SERIALIZER,
             task_run_name=f"{stage.name}-{{part}}",
         )
         def run_shard(config: dict[str, Any], part: str) -> dict[str, Any]:
@@ -78,7 +80,12 @@ def stage_task(build: Build, stage_name: str) -> Task[..., dict[str, Any]]:
 
         return run_shard
 
-    @task(name=name, cache_key_fn=cache_key_of(build), persist_result=True)
+    @task(
+        name=name,
+        cache_key_fn=cache_key_of(build),
+        persist_result=True,
+        result_serializer=SERIALIZER,
+    )
     def run(config: dict[str, Any]) -> dict[str, Any]:
         return log_summary(runner_of(build, config).run(stage.name))
 
@@ -86,13 +93,14 @@ def stage_task(build: Build, stage_name: str) -> Task[..., dict[str, Any]]:
 
 
 def stored(runner: Runner, stage: str, part: str = "") -> Task[..., dict[str, Any]]:
-    """The stage's task with its results persisted beside its files (deleted together), and
+    """The stage's task with its results persisted beside its files (deleted together; plain
+    JSON, :mod:`tasks.results`), and
     Prefect's cache refreshed unless the runner says the stage is done: a deleted output, a crash
     before the manifest, a cold run all run the stage, whatever Prefect remembers. A run that
     fails on an infrastructure fault is retried as the config's ``retries`` says
     (:mod:`tasks.retries`); no other failure is."""
     return stage_task(runner.build, stage).with_options(
-        result_storage=runner.dir(stage).path / ".prefect-results",
+        result_storage=runner.dir(stage).path / RESULTS_FOLDER,
         refresh_cache=not runner.done(stage, part),
         **retry_options(runner.cfg.retries),
     )

@@ -292,6 +292,55 @@ def test_rerun_reuses_every_stage(built):
     assert {p: p.stat().st_mtime_ns for p in (out / "parquet").glob("*.parquet")} == before
 
 
+class _Touch:
+    """Unpickling it creates a file: what a hostile cached result would do."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = str(path)
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        return (open, (self.path, "w"))
+
+
+def test_cached_results_are_plain_json_and_a_planted_pickle_never_runs(built, tmp_path, caplog):
+    """docs/mercury-build.md, "Reruns": a build folder from elsewhere may hold a pickled Prefect
+    result; a rerun deletes it unread, with one line naming it, and reuses the stage anyway."""
+    from prefect._internal.result_records import ResultRecord, ResultRecordMetadata
+    from prefect.serializers import PickleSerializer
+
+    from tasks.results import is_plain_record
+
+    out = built["out"]
+    records = sorted(p for p in (out / "stages").glob("*/.prefect-results/*") if p.is_file())
+    assert {p.parts[-3] for p in records} >= {"load", "dedup", "profile", "publish"}
+    for p in records:  # what the build wrote is JSON with the project's decoder
+        assert is_plain_record(p.read_bytes()), p
+        assert json.loads(p.read_bytes())["metadata"]["serializer"]["object_decoder"] == (
+            "tasks.results.decode_object"
+        )
+    marker = tmp_path / "unpickled"
+    evil = ResultRecord(
+        metadata=ResultRecordMetadata(serializer=PickleSerializer(), storage_key="x"),
+        result=_Touch(marker),
+    ).serialize()
+    planted = sorted((out / "stages" / "load" / ".prefect-results").iterdir())
+    assert planted
+    for p in planted:  # the load stage's cache entry is a pickle now
+        p.write_bytes(evil)
+    with caplog.at_level("WARNING", logger="quicksilver.results"):
+        result, states, _ = _run(built["flow"], built["config"])
+    assert not marker.exists(), "a cached result was unpickled"
+    said = [r.getMessage() for r in caplog.records if r.name == "quicksilver.results"]
+    assert len(said) == len(planted) and all("not written as plain JSON" in m for m in said)
+    assert {str(p) for p in planted} == {m.split(": ", 1)[0] for m in said}
+    # the stage ran as a task again (its manifest says done: the runner reused its files)
+    assert states["mercury-load"] == "Completed"
+    assert {s for name, s in states.items() if name != "mercury-load"} == {"Cached"}, states
+    assert result["funnel"] == built["result"]["funnel"]
+    for p in (out / "stages" / "load" / ".prefect-results").iterdir():
+        assert is_plain_record(p.read_bytes()), p
+
+
 def test_interrupted_build_redoes_only_the_unfinished_shard(built):
     out = built["out"]
     profile_dir = out / "stages" / "profile"
