@@ -172,15 +172,16 @@ def drop_totals(funnel: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 
 def funnel_rows(funnel: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The funnel as table rows (a Prefect table artifact): tasks and solutions in and out, the
+    stage's seconds, then its drop reasons one per line (the long column last and the table
+    narrow: the UI does not wrap a cell)."""
     return [
         {
             "stage": r["stage"],
-            "tasks in": r["tasks_in"],
-            "tasks out": r["tasks_out"],
-            "solutions in": r["solutions_in"],
-            "solutions out": r["solutions_out"],
-            "dropped (reason: count)": drops_summary(r),
-            "seconds": r.get("seconds", 0.0),
+            "tasks (in → out)": f"{r['tasks_in']} → {r['tasks_out']}",
+            "solutions (in → out)": f"{r['solutions_in']} → {r['solutions_out']}",
+            "seconds": round(float(r.get("seconds", 0.0)), 1),
+            "dropped (reason: count)": drops_summary(r, sep="\n"),
         }
         for r in funnel
     ]
@@ -194,13 +195,13 @@ def funnel_markdown(
         "",
         f"Dataset: `{dataset}` (parquet/, hf/, README.md)",
         "",
-        "| stage | tasks in | tasks out | solutions in | solutions out | dropped | seconds |",
-        "|---|---:|---:|---:|---:|---|---:|",
+        "| stage | tasks in | tasks out | solutions in | solutions out | seconds | dropped |",
+        "|---|---:|---:|---:|---:|---:|---|",
     ]
-    for r in funnel:
+    for r in funnel:  # one reason per line: a rendered table does not wrap its cells
         lines.append(
             f"| {r['stage']} | {r['tasks_in']} | {r['tasks_out']} | {r['solutions_in']} | "
-            f"{r['solutions_out']} | {drops_summary(r)} | {r.get('seconds', 0.0):.1f} |"
+            f"{r['solutions_out']} | {r.get('seconds', 0.0):.1f} | {drops_summary(r, '<br>')} |"
         )
     notes = [f"{r['stage']}: {n}" for r in funnel for n in r.get("notes", [])]
     if notes:

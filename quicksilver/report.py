@@ -244,10 +244,30 @@ def build_report(root: Path, funnel: Sequence[Mapping[str, Any]], *, title: str)
 # --- tables (the HTML page and the Prefect artifacts) --------------------------------------------
 
 
+_SI = ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
+
+
 def _num(value: float | None, digits: int = 4) -> str:
+    """A number as people read it: ``digits`` significant digits, and from 10,000 on three
+    significant digits with an SI prefix (``7.13 G`` instructions, ``84.5 k``), never
+    ``7.133e+09``; ``-`` for none."""
     if value is None:
         return "-"
+    if math.isfinite(value) and abs(value) >= 1e4:
+        scale, prefix = next((s, p) for s, p in _SI if abs(value) >= s)
+        return f"{value / scale:.3g} {prefix}"
     return f"{value:.{digits}g}"
+
+
+def _ratio(value: float) -> str:
+    """``8,450x``, ``12.3x``, ``1.05x``."""
+    return f"{value:,.0f}x" if value >= 100 else f"{value:.3g}x"
+
+
+def _short_unit(unit: str | None) -> str:
+    """A column header's unit: ``instr.`` for instructions (a narrow table keeps its columns in
+    view)."""
+    return {"instructions": "instr."}.get(unit or "", unit or "cost")
 
 
 def _pct(value: float | None) -> str:
@@ -265,19 +285,35 @@ def task_rows(report: BuildReport) -> list[dict[str, Any]]:
             "split": t.split,
             "difficulty": t.difficulty,
             "solutions": len(t.points),
-            "references": sum(p.reference for p in t.points),
-            f"fastest ({report.unit})": _num(min(costs)) if costs else "-",
-            f"slowest ({report.unit})": _num(max(costs)) if costs else "-",
-            "slowest / fastest": _num(max(costs) / min(costs), 3)
-            if costs and min(costs) > 0
-            else "-",
+            f"fastest ({_short_unit(report.unit)})": _num(min(costs)) if costs else "-",
+            f"slowest ({_short_unit(report.unit)})": _num(max(costs)) if costs else "-",
+            "slowest/fastest": _ratio(max(costs) / min(costs)) if costs and min(costs) > 0 else "-",
         }
-        if report.kind == "dpe":
+        if report.kind == "dpe":  # (in a Mercury build every solution is a reference)
+            row["references"] = sum(p.reference for p in t.points)
             row["clusters"] = len(t.clusters)
             row["sizes (slowest first)"] = " ".join(str(c.size) for c in t.clusters)
-            row["scores"] = " ".join(f"{c.score:g}" for c in t.clusters)
+            row["scores"] = " ".join(_num(c.score, 3) for c in t.clusters)
         out.append(row)
     return out
+
+
+def spread_informative(report: BuildReport) -> bool:
+    """Whether the spread of the measurements says anything: some measurement has a spread
+    (a CI wider than a point, a CV above 0), did not converge or carries a flag. Under the
+    icount meter every count is exact (one pass, CI and CV 0): a table of 0.00% and a plot of
+    zeros say nothing, so the report says that in a sentence instead (:data:`EXACT_SPREAD`)."""
+    return any(
+        (p.relative_ci or 0) > 0 or (p.cv or 0) > 0 or p.converged is False or p.flags
+        for t in report.tasks
+        for p in t.points
+    )
+
+
+EXACT_SPREAD = (
+    "Every measurement is exact (meter {meter}: one counted pass per solution, no spread, "
+    "nothing that did not converge): no table or plot of zeros."
+)
 
 
 def spread_rows(report: BuildReport) -> list[dict[str, Any]]:
@@ -310,8 +346,8 @@ def cluster_rows(report: BuildReport) -> list[dict[str, Any]]:
             "task": t.task,
             "cluster": c.index,
             "size": c.size,
-            "score": c.score,
-            f"reference cost ({report.unit})": _num(c.reference_cost),
+            "score": _num(c.score, 4),
+            f"reference cost ({_short_unit(report.unit)})": _num(c.reference_cost),
             "reference hash": str(c.reference_hash) if c.reference_hash is not None else "-",
         }
         for t in report.tasks
@@ -370,7 +406,11 @@ def report_markdown(report: BuildReport, html_path: Path | str | None = None) ->
         "",
         "## Spread of the measurements",
         "",
-        *_markdown_table(spread_rows(report)),
+        *(
+            _markdown_table(spread_rows(report))
+            if spread_informative(report)
+            else [EXACT_SPREAD.format(meter=report.meter or "-")]
+        ),
     ]
     if report.kind == "dpe":
         lines += ["", "## Clusters", "", *_markdown_table(cluster_rows(report))]
@@ -647,6 +687,32 @@ PLOT_IDS = ("plot-funnel", "plot-drops", "plot-costs", "plot-spread", "plot-clus
 """The plot divs a build report can hold (the DPE one has all five)."""
 
 
+def _spread_section(report: BuildReport) -> Section:
+    """The report's spread section: the plot and the table, or one sentence when every
+    measurement is exact (:func:`spread_informative`)."""
+    if report.tasks and not spread_informative(report):
+        return Section(
+            "spread",
+            "Spread of the measurements",
+            EXACT_SPREAD.format(meter=report.meter or "-"),
+            [],
+            [],
+        )
+    return Section(
+        "spread",
+        "Spread of the measurements",
+        "How tight each solution's measurement is: "
+        + (
+            "the robust coefficient of variation (1.4826 MAD / median) over its rounds"
+            if report.kind == "dpe"
+            else "its 95% CI's width relative to its runtime (0 under the exact icount meter)"
+        )
+        + ", rounds taken, and the measurements that did not converge, with their flags.",
+        [_plot(spread_figure(report), "plot-spread")] if report.tasks else [],
+        [_table(spread_rows(report))],
+    )
+
+
 def build_report_html(report: BuildReport) -> str:
     meta = [
         f"dataset: {report.dataset}",
@@ -686,19 +752,7 @@ def build_report_html(report: BuildReport) -> str:
             [_plot(distribution_figure(report), "plot-costs")] if report.tasks else [],
             [_table(task_rows(report))],
         ),
-        Section(
-            "spread",
-            "Spread of the measurements",
-            "How tight each solution's measurement is: "
-            + (
-                "the robust coefficient of variation (1.4826 MAD / median) over its rounds"
-                if report.kind == "dpe"
-                else "its 95% CI's width relative to its runtime (0 under the exact icount meter)"
-            )
-            + ", rounds taken, and the measurements that did not converge, with their flags.",
-            [_plot(spread_figure(report), "plot-spread")] if report.tasks else [],
-            [_table(spread_rows(report))],
-        ),
+        _spread_section(report),
     ]
     if report.kind == "dpe":
         sections.append(

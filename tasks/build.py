@@ -14,7 +14,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from prefect.artifacts import create_markdown_artifact, create_table_artifact
+from prefect.artifacts import create_markdown_artifact
 from prefect.futures import PrefectFuture
 from prefect.logging import get_run_logger
 
@@ -27,6 +27,7 @@ from quicksilver.pipeline.lock import build_lock
 from quicksilver.pipeline.runner import Runner
 from quicksilver.preflight import check_build_ready
 from quicksilver.sandbox.session import shutting_down, sweep_orphans
+from tasks.artifacts import table_artifact
 from tasks.chains import ShardChain, cluster_threads, run_chains
 from tasks.report import publish_report
 from tasks.results import RESULTS_FOLDER, keep_plain_results
@@ -141,9 +142,7 @@ def _run_stages(build: Build, cfg: Any, config: dict[str, Any]) -> dict[str, Any
         stored(runner, stage.name)(config)
     funnel = runner.funnel()
     try:
-        create_table_artifact(
-            key=f"{build.name}-funnel", table=funnel_rows(funnel), description="Counts per stage"
-        )
+        table_artifact(f"{build.name}-funnel", funnel_rows(funnel), "Counts per stage")
         create_markdown_artifact(
             key=f"{build.name}-summary",
             markdown=funnel_markdown(funnel, runner.root, build.title),

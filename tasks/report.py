@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from prefect.artifacts import create_markdown_artifact, create_table_artifact
+from prefect.artifacts import create_markdown_artifact
 from prefect.logging import get_run_logger
 
 from quicksilver.pipeline.build import Build
@@ -27,10 +27,12 @@ from quicksilver.report import (
     cluster_rows,
     drop_rows,
     report_markdown,
+    spread_informative,
     spread_rows,
     task_rows,
     write_build_report,
 )
+from tasks.artifacts import table_artifact
 
 
 def publish_report(build: Build, root: Path, funnel: Sequence[dict[str, Any]]) -> Path | None:
@@ -45,10 +47,11 @@ def publish_report(build: Build, root: Path, funnel: Sequence[dict[str, Any]]) -
         return None
     logger.info("build report (open it in a browser): %s", path)
     tables = {
-        "tasks": (task_rows(report), "Published tasks: solutions, references, cost range"),
-        "spread": (spread_rows(report), "Spread of the measurements per task"),
+        "tasks": (task_rows(report), f"Published tasks: solutions, cost range ({report.unit})"),
         "drops": (drop_rows(report), "Drops by reason over all stages"),
     }
+    if spread_informative(report):  # under icount: exact, nothing to show (the report says so)
+        tables["spread"] = (spread_rows(report), "Spread of the measurements per task")
     if report.kind == "dpe":
         tables["clusters"] = (cluster_rows(report), "Clusters and their scores")
     try:
@@ -58,7 +61,7 @@ def publish_report(build: Build, root: Path, funnel: Sequence[dict[str, Any]]) -
             description=f"Build report (plots: {path})",
         )
         for name, (rows, description) in tables.items():
-            create_table_artifact(key=f"{build.name}-{name}", table=rows, description=description)
+            table_artifact(f"{build.name}-{name}", rows, description)
     except Exception as exc:  # artifacts are a view; the build does not depend on them
         logger.warning("could not record the build report as Prefect artifacts: %s", exc)
     return path

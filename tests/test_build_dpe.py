@@ -221,7 +221,7 @@ def test_build_report_shows_the_clusters_and_renders(built, tmp_path):
     rows = {r.task_id: r for r in load_records(out / "hf").records}
     for task_id, rec in rows.items():
         i = cells.index(task_id)
-        scores = " ".join(f"{s:g}" for s in rec.scores)
+        scores = " ".join(f"{s:.3g}" for s in rec.scores)  # three significant digits
         assert scores in cells[i : i + 12], (task_id, cells[i : i + 12])
     assert 'id="plot-clusters"' in page
     with get_client(sync_client=True) as client:
@@ -246,7 +246,7 @@ def test_build_report_renders_in_a_browser(built, tmp_path):
 
     parser = _RenderedPlots(PLOT_IDS)
     parser.feed(_rendered_dom(built["out"] / "report.html", tmp_path / "profile"))
-    assert parser.drawn == set(PLOT_IDS)
+    assert parser.drawn == set(PLOT_IDS) - {"plot-spread"}  # icount: exact, a sentence instead
 
 
 def test_score_gives_dps_against_the_built_dataset(built, tmp_path):

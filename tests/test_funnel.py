@@ -189,14 +189,20 @@ def test_the_printed_table_and_the_artifacts_say_tasks_and_solutions(tmp_path):
     assert "publish: train: no task; left out" in text  # the publish notes follow the table
 
     rows = {r["stage"]: r for r in funnel_rows(funnel)}
+    # one reason per line, the long column last (a rendered table does not wrap its cells)
+    assert list(rows["uniqueness"]) == [
+        "stage", "tasks (in → out)", "solutions (in → out)", "seconds", "dropped (reason: count)"
+    ]  # fmt: skip
+    assert rows["uniqueness"]["tasks (in → out)"] == "3 → 2"
+    assert rows["uniqueness"]["solutions (in → out)"] == "11 → 6"
     assert rows["uniqueness"]["dropped (reason: count)"] == (
-        "ambiguous-output: 1 task (4 solutions); wrong-answer: 1 solution"
+        "ambiguous-output: 1 task (4 solutions)\nwrong-answer: 1 solution"
     )
     markdown = funnel_markdown(funnel, tmp_path)
     assert (
-        "| uniqueness | 3 | 2 | 11 | 6 | ambiguous-output: 1 task (4 solutions); "
+        "| uniqueness | 3 | 2 | 11 | 6 | 2.0 | ambiguous-output: 1 task (4 solutions)<br>"
         "wrong-answer: 1 solution |" in markdown
-    )
+    ), markdown
     assert "- publish: train: no task; left out" in markdown
 
 
@@ -239,3 +245,19 @@ def test_the_funnel_fits_80_columns_without_cutting_a_name(tmp_path):
         "dropped at uniqueness: ambiguous-output: 1 task (4 solutions); wrong-answer: 1 solution"
         in flat
     )
+
+
+def test_table_artifact_cells_render_as_they_read():
+    """The Prefect UI renders a table artifact's cells as Markdown (tasks/artifacts.py)."""
+    from tasks.artifacts import ui_cell, ui_rows
+
+    assert ui_cell("-") == "\\-"  # not an empty bullet
+    assert ui_cell("+ x") == "\\+ x" and ui_cell("* x") == "\\* x"
+    assert ui_cell("# heading") == "\\# heading" and ui_cell("> quote") == "\\> quote"
+    assert ui_cell("1. first") == "1\\. first"
+    assert ui_cell("a-b - c") == "a-b - c" and ui_cell("min-solutions: 1") == "min-solutions: 1"
+    assert ui_cell("a: 1\nb: 2\n-") == "a: 1<br>b: 2<br>\\-"
+    assert ui_cell(3) == 3 and ui_cell(2.5) == 2.5 and ui_cell(None) is None
+    assert ui_rows([{"stage": "load", "dropped": "-", "n": 1}]) == [
+        {"stage": "load", "dropped": "\\-", "n": 1}
+    ]

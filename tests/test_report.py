@@ -168,7 +168,8 @@ def test_build_report_says_the_funnel_the_drops_and_every_task():
     assert rows["two-sorted-median"]["split"] == "eval"
     assert rows["two-sorted-median"]["fastest (s)"] == "1.5"
     assert rows["two-sorted-median"]["slowest (s)"] == "9"
-    assert rows["zeroes-to-end"]["references"] == 3
+    assert rows["zeroes-to-end"]["solutions"] == 3 and "references" not in rows["zeroes-to-end"]
+    assert rows["two-sorted-median"]["slowest/fastest"] == "6x"
     for slug in rows:
         assert slug in cells
     # the spread: the CI's width relative to the runtime, rounds, the unconverged one, flags
@@ -208,7 +209,7 @@ def test_dpe_report_shows_the_clusters_and_their_scores():
     cells = _cells(page)
     assert "longest-mirror-substring" in cells and "primes-below" in cells
     md = report_markdown(report, "/out/dpe/report.html")
-    assert "## Clusters" in md and "| primes-below | 3 | 1 | 100.0 |" in md
+    assert "## Clusters" in md and "| primes-below | 3 | 1 | 100 | 2.8 M |" in md
     assert "ambiguous-output: 5 tasks (37 solutions)" in md
     assert "`/out/dpe/report.html`" in md
 
@@ -217,7 +218,7 @@ def test_markdown_has_the_funnel_drops_and_tasks():
     md = report_markdown(report_from_rows(MERCURY, FUNNEL, title="Mercury build", dataset="/o"))
     assert "| filters | 11 | 8 | 181 | 142 |" in md
     assert "| paid-only | 1 | 37 | 0 | filters |" in md
-    assert "| two-sorted-median | eval | Hard | 4 | 4 |" in md
+    assert "| two-sorted-median | eval | Hard | 4 | 1.5 | 9 | 6x |" in md
     assert "## Spread of the measurements" in md and "## Clusters" not in md
 
 
@@ -402,7 +403,8 @@ def test_every_plot_renders_in_a_headless_browser(tmp_path, kind):
     else:
         rows = MERCURY if kind == "mercury" else DPE
         page = build_report_html(report_from_rows(rows, FUNNEL, title="b", dataset="/o"))
-        ids = PLOT_IDS if kind == "dpe" else PLOT_IDS[:4]
+        # the DPE rows are icount's (exact: no spread plot, a sentence says so)
+        ids = tuple(i for i in PLOT_IDS if i != "plot-spread") if kind == "dpe" else PLOT_IDS[:4]
     path = tmp_path / "report.html"
     path.write_text(page, encoding="utf-8")
     dom = _rendered_dom(path, tmp_path / "profile")
@@ -411,3 +413,31 @@ def test_every_plot_renders_in_a_headless_browser(tmp_path, kind):
     assert parser.drawn == set(ids), f"not drawn: {set(ids) - parser.drawn}"
     # plotly drew the data: the task names are tick labels inside the SVGs
     assert re.search(r"<text[^>]*>[^<]*(zeroes-to-end|primes-below)", dom)
+
+
+def test_numbers_are_formatted_for_people():
+    from quicksilver.report import _num, _ratio
+
+    assert _num(7_133_000_000) == "7.13 G" and _num(38_830_000_000) == "38.8 G"
+    assert _num(84_500) == "84.5 k" and _num(20_000_000) == "20 M" and _num(1.2e13) == "12 T"
+    assert _num(9999) == "9999" and _num(16.666666666666668) == "16.67" and _num(4.27) == "4.27"
+    assert _num(0.0123456) == "0.01235" and _num(None) == "-" and _num(0.6666, 3) == "0.667"
+    assert _ratio(8450.2) == "8,450x" and _ratio(12.34) == "12.3x" and _ratio(1.049) == "1.05x"
+
+
+def test_an_exact_meter_gets_a_sentence_not_a_spread_of_zeros():
+    """Under icount every count is exact: no spread plot or table of 0.00%, one sentence."""
+    from quicksilver.report import EXACT_SPREAD, spread_informative
+
+    exact = report_from_rows(DPE, FUNNEL, title="b", dataset="/o")
+    assert exact.meter == "icount" and not spread_informative(exact)
+    sentence = EXACT_SPREAD.format(meter="icount")
+    page = build_report_html(exact)
+    assert sentence in page and 'id="plot-spread"' not in page
+    md = report_markdown(exact)
+    assert sentence in md and "median CV" not in md
+    measured = report_from_rows(MERCURY, FUNNEL, title="b", dataset="/o")
+    assert spread_informative(measured)
+    page = build_report_html(measured)
+    assert sentence not in page and 'id="plot-spread"' in page
+    assert "median CI width" in report_markdown(measured)

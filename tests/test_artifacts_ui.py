@@ -1,0 +1,146 @@
+"""The build's table artifacts as the Prefect UI shows them (tasks/artifacts.py): rendered by a
+real `prefect server` UI in headless Chromium, a cell reads as its text (a lone "-" is not an
+empty bullet) and a stage's drop reasons are lines of one cell."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from quicksilver.funnel import funnel_rows
+from tasks.prefect_server import api_healthy
+from tests.conftest import requires_chromium
+
+FUNNEL = [
+    {"stage": "load", "tasks_in": 46, "tasks_out": 46, "solutions_in": 300, "solutions_out": 300,
+     "drops": {}, "seconds": 0.6},
+    {"stage": "uniqueness", "tasks_in": 37, "tasks_out": 36, "solutions_in": 242,
+     "solutions_out": 229, "seconds": 6.7,
+     "drops": {"multiple-valid-answers": 1, "near-duplicate": 2, "wrong-answer": 4},
+     "drop_tasks": {"multiple-valid-answers": 1},
+     "drop_solutions": {"multiple-valid-answers": 7, "near-duplicate": 2, "wrong-answer": 4}},
+]  # fmt: skip
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def ui(tmp_path_factory) -> Iterator[str]:
+    """A Prefect server with its UI on a free port (the UI calls this server's API)."""
+    home = tmp_path_factory.mktemp("prefect-ui")
+    port = _free_port()
+    api = f"http://127.0.0.1:{port}/api"
+    prefect = shutil.which("prefect", path=str(Path(sys.executable).parent)) or "prefect"
+    env = {
+        **os.environ,
+        "PREFECT_HOME": str(home),
+        "PREFECT_UI_API_URL": api,
+        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+    }
+    env.pop("PREFECT_API_URL", None)
+    log = (home / "server.log").open("w")
+    proc = subprocess.Popen(
+        [prefect, "server", "start", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 180
+        while not api_healthy(api):
+            assert proc.poll() is None, (home / "server.log").read_text()[-3000:]
+            assert time.monotonic() < deadline, "the Prefect server did not start in 180 s"
+            time.sleep(0.5)
+        yield api
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _rendered(api: str, artifact_id: object, profile: Path) -> str:
+    """The artifact's page in the UI once its table is drawn (Chromium's DOM after the scripts)."""
+    url = api.removesuffix("/api") + f"/artifacts/artifact/{artifact_id}"
+    for budget in (20_000, 60_000):  # a loaded machine may need longer to draw
+        proc = subprocess.run(
+            [
+                "chromium",
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                f"--user-data-dir={profile}",
+                f"--virtual-time-budget={budget}",
+                "--dump-dom",
+                url,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=240,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        if "<table" in proc.stdout and "uniqueness" in proc.stdout:
+            return proc.stdout
+    raise AssertionError(f"the UI drew no table for {url}: {proc.stdout[-2000:]}")
+
+
+def _table(dom: str) -> str:
+    match = re.search(r"<table.*?</table>", dom, re.S)
+    assert match, dom[-2000:]
+    return match.group(0)
+
+
+@requires_chromium
+def test_the_funnel_artifact_renders_its_cells_as_they_read(ui: str, tmp_path: Path) -> None:
+    from prefect import flow
+    from prefect.artifacts import create_table_artifact
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    from tasks.artifacts import table_artifact
+
+    rows = funnel_rows(FUNNEL)
+
+    @flow
+    def record() -> tuple[object, object]:  # as a build records its funnel
+        ours = table_artifact("funnel-ui-check", rows, "Counts per stage")
+        raw = create_table_artifact(key="funnel-ui-raw", table=rows, description="unescaped")
+        return ours, raw
+
+    with temporary_settings(updates={PREFECT_API_URL: ui}):
+        ours, raw = record()
+    # the check can fail: the UI turns the raw rows' lone "-" into a list item
+    assert "<li" in _table(_rendered(ui, raw, tmp_path / "raw"))
+    table = _table(_rendered(ui, ours, tmp_path / "ours"))
+    assert "<li" not in table and "<ul" not in table, table
+    text = re.sub(r"<[^>]+>", "|", table)
+    cells = [c.strip() for c in text.split("|") if c.strip()]
+    assert cells[:5] == [
+        "stage", "tasks (in → out)", "solutions (in → out)", "seconds", "dropped (reason: count)"
+    ]  # fmt: skip
+    assert cells[5:10] == ["load", "46 → 46", "300 → 300", "0.6", "-"]
+    assert cells[10:14] == ["uniqueness", "37 → 36", "242 → 229", "6.7"]
+    assert cells[14:17] == [
+        "multiple-valid-answers: 1 task (7 solutions)",
+        "near-duplicate: 2 solutions",
+        "wrong-answer: 4 solutions",
+    ]
+    # the reasons are lines of one cell, not one long line that pushes the table out of view
+    tags = r"(?:\s*<[^>]*>\s*)*"  # the UI wraps the break in a sanitising span
+    assert re.search(rf"7 solutions\){tags}<br\s*/?>{tags}near-duplicate", table), table
