@@ -32,6 +32,7 @@ from tasks.chains import ShardChain, cluster_threads, run_chains
 from tasks.report import publish_report
 from tasks.results import RESULTS_FOLDER, keep_plain_results
 from tasks.stages import stored
+from tasks.stale_runs import lock_record, mark_crashed
 
 
 class BuildFailed(RuntimeError):
@@ -91,7 +92,10 @@ def run_build(build: Build, config: dict[str, Any]) -> dict[str, Any]:
     quiet_progress_bars()
     cfg = build.config.model_validate(config)
     start_build(cfg)
-    with build_lock(Path(cfg.out_dir)):  # one build per output folder (a second stops at once)
+    # one build per output folder (a second stops at once); a build killed on it before this
+    # one is marked Crashed where it still shows as running (tasks/stale_runs.py)
+    with build_lock(Path(cfg.out_dir), lock_record()) as held:
+        mark_crashed(held.previous)
         return _run_stages(build, cfg, config)
 
 

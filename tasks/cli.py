@@ -31,7 +31,7 @@ from quicksilver.fsutil import WriteError
 from quicksilver.funnel import print_funnel
 from quicksilver.lifecycle import GracefulStop, Interrupted, signal_name
 from quicksilver.pipeline.build import Build
-from quicksilver.pipeline.lock import OutDirBusy, build_lock
+from quicksilver.pipeline.lock import OutDirBusy, check_free
 from quicksilver.preflight import NotReady, check_build_ready
 from tasks.build import BuildFailed
 from tasks.prefect_server import choose_server
@@ -196,8 +196,8 @@ def run_cli(
     print(server.line(), flush=True)
     try:
         check_build_ready(cfg)  # before Prefect starts anything (the flow checks again)
-        with build_lock(Path(cfg.out_dir)):  # a busy folder, said before Prefect starts (the
-            pass  # flow holds the lock for the whole build)
+        check_free(Path(cfg.out_dir))  # a busy folder, said before Prefect starts (the flow
+        # holds the lock for the whole build)
     except (NotReady, OutDirBusy) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 3

@@ -5,6 +5,7 @@ no process left behind, a rerun redoes only the rest)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -332,6 +333,87 @@ def test_sigterm_keeps_finished_shards_leaves_no_process_and_a_rerun_redoes_the_
     assert manifest("profile", "shard-0001").exists()
     assert json.loads((stages / "publish" / "_SUCCESS.json").read_text())["counts"]["tasks_out"]
     assert (out / "README.md").is_file()
+
+
+_RUN_STATES = """
+import json, sys
+from uuid import UUID
+from prefect.client.orchestration import get_client
+from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+run_id = UUID(sys.argv[1])
+with get_client(sync_client=True) as client:
+    run = client.read_flow_run(run_id)
+    tasks = client.read_task_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[run_id])))
+    print(json.dumps({"flow": run.state.type.value, "message": run.state.message,
+                      "tasks": {t.name: t.state.type.value for t in tasks}}))
+"""
+
+
+def _run_states(env: dict[str, str], run_id: str) -> dict[str, Any]:
+    """A flow run's state and its task runs' states, read through the Prefect API (a temporary
+    server on the build's Prefect home: the database the builds reported to)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _RUN_STATES, run_id],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@requires_bwrap
+def test_a_killed_build_is_shown_crashed_once_the_next_build_starts(tmp_path):
+    """SIGKILL leaves the flow run Running (heartbeats are off); the next build on the same
+    output folder finds the killed one's record in the lock file and marks it Crashed
+    (tasks/stale_runs.py)."""
+    out = tmp_path / "build"
+    env = _env(tmp_path)
+    argv = _argv("mercury", out, *STOPPABLE)
+    log = (tmp_path / "first.log").open("w+")
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.DEVNULL, stderr=log, env=env, cwd=ROOT, start_new_session=True
+    )
+    lock = out / ".build.lock"
+    deadline = time.monotonic() + 600
+    record: dict[str, Any] = {}
+    stages = out / "stages"
+    while True:  # shard-0001's profile runs in a sandbox right now (a task run is Running)
+        assert proc.poll() is None, Path(log.name).read_text()
+        assert time.monotonic() < deadline, "the build never reached shard-0001's profile"
+        ready = all(
+            (stages / s / f"_SUCCESS.{part}.json").exists()
+            for s, part in [(s, "shard-0000") for s in SHARDED] + [("uniqueness", "shard-0001")]
+        )
+        if ready and not (stages / "profile" / "_SUCCESS.shard-0001.json").exists():
+            with contextlib.suppress(OSError, ValueError):
+                record = json.loads(lock.read_text())
+            running = [_cmdline(p) for p in descendants(proc.pid)]
+            if record.get("flow_run_id") and any("bwrap" in cmd for cmd in running):
+                break
+        time.sleep(0.02)
+    family = [proc.pid, *descendants(proc.pid)]
+    os.killpg(proc.pid, signal.SIGKILL)  # the build, its temporary server, everything it started
+    for pid in family:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    proc.wait()
+    run_id = record["flow_run_id"]
+    killed = _run_states(env, run_id)
+    assert killed["flow"] == "RUNNING", killed  # what the UI showed for ever before
+    assert "RUNNING" in killed["tasks"].values(), killed
+
+    rerun = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=ROOT, timeout=900)
+    assert rerun.returncode == 0, rerun.stderr
+    assert "was killed while running: marked Crashed" in rerun.stderr, rerun.stderr[-3000:]
+    after = _run_states(env, run_id)
+    assert after["flow"] == "CRASHED", after
+    assert after["message"].startswith(f"killed: the build (pid {proc.pid} on "), after
+    assert "RUNNING" not in after["tasks"].values(), after
+    assert lock.read_text() == ""  # the rerun ended in its own process: nothing to mark
 
 
 def _flow_module(name: str) -> Any:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from quicksilver.pipeline.lock import LOCK_NAME, OutDirBusy, build_lock
+from quicksilver.pipeline.lock import LOCK_NAME, OutDirBusy, build_lock, check_free
 
 
 def test_a_second_holder_is_refused_naming_the_first(tmp_path: Path) -> None:
@@ -55,8 +55,51 @@ def test_a_killed_holder_leaves_no_stale_lock(tmp_path: Path) -> None:
     finally:
         holder.send_signal(signal.SIGKILL)
         holder.wait()
-    with build_lock(out):  # the kernel released it with the process
-        pass
+    with build_lock(out) as held:  # the kernel released it with the process
+        # and the killed holder's record is there for this build to name (tasks/stale_runs.py)
+        assert held.previous is not None and held.previous["pid"] == holder.pid
+
+
+def test_only_a_killed_holder_leaves_its_record(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with build_lock(out, {"flow_run_id": "run-1"}) as held:
+        assert held.previous is None
+    with build_lock(out) as held:  # the first ended normally: it emptied the file
+        assert held.previous is None
+    with pytest.raises(RuntimeError), build_lock(out, {"flow_run_id": "run-2"}):
+        raise RuntimeError("a stage failed")  # an exception (a SIGTERM is one) ends it too
+    assert (out / LOCK_NAME).read_text() == ""
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent(
+                f"""
+                import time
+                from pathlib import Path
+                from quicksilver.pipeline.lock import build_lock
+                with build_lock(Path({str(out)!r}), {{"flow_run_id": "run-3"}}):
+                    print("held", flush=True)
+                    time.sleep(600)
+                """
+            ),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(OutDirBusy):  # the command line's check changes nothing
+            check_free(out)
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    check_free(out)  # free now, and the record is still there for the build
+    with build_lock(out, {"flow_run_id": "run-4"}) as held:
+        assert held.previous is not None
+        assert (held.previous["flow_run_id"], held.previous["pid"]) == ("run-3", holder.pid)
+    with build_lock(out) as held:
+        assert held.previous is None
 
 
 def test_a_build_turns_the_datasets_progress_bars_off() -> None:
