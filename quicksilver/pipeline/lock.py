@@ -64,6 +64,13 @@ def _record(fd: int) -> dict[str, Any] | None:
     return info if isinstance(info, dict) else None
 
 
+def _busy(out_dir: Path, path: Path) -> OutDirBusy:
+    return OutDirBusy(
+        f"{out_dir} is being built by another build ({_holder(path)}): wait for it to finish, "
+        "or give this build another folder (--set out_dir=...)"
+    )
+
+
 def check_free(out_dir: Path) -> None:
     """Raise :class:`OutDirBusy` when another build holds ``out_dir``; change nothing (the
     command line says so before Prefect starts; the flow then holds the lock)."""
@@ -75,10 +82,7 @@ def check_free(out_dir: Path) -> None:
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise OutDirBusy(
-                f"{out_dir} is being built by another build ({_holder(path)}): wait for it to "
-                "finish, or give this build another folder (--set out_dir=...)"
-            ) from None
+            raise _busy(out_dir, path) from None
     finally:
         os.close(fd)
 
@@ -94,10 +98,7 @@ def build_lock(out_dir: Path, extra: Mapping[str, Any] | None = None) -> Iterato
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise OutDirBusy(
-                f"{out_dir} is being built by another build ({_holder(path)}): wait for it to "
-                "finish, or give this build another folder (--set out_dir=...)"
-            ) from None
+            raise _busy(out_dir, path) from None
         previous = _record(fd)
         info = {
             **(extra or {}),
