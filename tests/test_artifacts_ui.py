@@ -4,6 +4,7 @@ empty bullet) and a stage's drop reasons are lines of one cell."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -16,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from quicksilver.funnel import funnel_rows
 from tasks.prefect_server import api_healthy
 from tests.conftest import requires_chromium
 
@@ -107,24 +107,43 @@ def _table(dom: str) -> str:
     return match.group(0)
 
 
+_RECORD = """
+import json, sys
+from prefect import flow
+from prefect.artifacts import create_table_artifact
+from quicksilver.funnel import funnel_rows
+from tasks.artifacts import table_artifact
+
+rows = funnel_rows(json.loads(sys.argv[1]))
+
+
+@flow
+def record():  # as a build records its funnel
+    ours = table_artifact("funnel-ui-check", rows, "Counts per stage")
+    raw = create_table_artifact(key="funnel-ui-raw", table=rows, description="unescaped")
+    return str(ours), str(raw)
+
+
+print(json.dumps(record()))
+"""
+
+
 @requires_chromium
 def test_the_funnel_artifact_renders_its_cells_as_they_read(ui: str, tmp_path: Path) -> None:
-    from prefect import flow
-    from prefect.artifacts import create_table_artifact
-    from prefect.settings import PREFECT_API_URL, temporary_settings
-
-    from tasks.artifacts import table_artifact
-
-    rows = funnel_rows(FUNNEL)
-
-    @flow
-    def record() -> tuple[object, object]:  # as a build records its funnel
-        ours = table_artifact("funnel-ui-check", rows, "Counts per stage")
-        raw = create_table_artifact(key="funnel-ui-raw", table=rows, description="unescaped")
-        return ours, raw
-
-    with temporary_settings(updates={PREFECT_API_URL: ui}):
-        ours, raw = record()
+    # recorded by a process of its own, as a build does: this process's Prefect client and its
+    # settings stay on the session's test server (the UI server stops with this module)
+    env = {**os.environ, "PREFECT_API_URL": ui, "PREFECT_HOME": str(tmp_path / "home")}
+    proc = subprocess.run(
+        [sys.executable, "-c", _RECORD, json.dumps(FUNNEL)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=Path(__file__).resolve().parents[1],
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    ours, raw = json.loads(proc.stdout.strip().splitlines()[-1])
     # the check can fail: the UI turns the raw rows' lone "-" into a list item
     assert "<li" in _table(_rendered(ui, raw, tmp_path / "raw"))
     table = _table(_rendered(ui, ours, tmp_path / "ours"))

@@ -345,7 +345,7 @@ with get_client(sync_client=True) as client:
     run = client.read_flow_run(run_id)
     tasks = client.read_task_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[run_id])))
     print(json.dumps({"flow": run.state.type.value, "message": run.state.message,
-                      "tasks": {t.name: t.state.type.value for t in tasks}}))
+                      "tasks": {t.name: t.state.type.value if t.state else None for t in tasks}}))
 """
 
 
