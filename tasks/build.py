@@ -31,6 +31,7 @@ from tasks.artifacts import table_artifact
 from tasks.chains import ShardChain, cluster_threads, run_chains
 from tasks.report import publish_report
 from tasks.results import RESULTS_FOLDER, keep_plain_results
+from tasks.server_watch import window_closed
 from tasks.stages import stored
 from tasks.stale_runs import lock_record, mark_crashed
 
@@ -145,13 +146,14 @@ def _run_stages(build: Build, cfg: Any, config: dict[str, Any]) -> dict[str, Any
     for stage in stages[last + 1 :]:
         stored(runner, stage.name)(config)
     funnel = runner.funnel()
-    try:
-        table_artifact(f"{build.name}-funnel", funnel_rows(funnel), "Counts per stage")
-        create_markdown_artifact(
-            key=f"{build.name}-summary",
-            markdown=funnel_markdown(funnel, runner.root, build.title),
-        )
-    except Exception as exc:  # artifacts are a view; the build does not depend on them
-        logger.warning("could not record the Prefect artifacts: %s", exc)
+    if not window_closed():  # the Prefect server is still there (tasks/server_watch.py)
+        try:
+            table_artifact(f"{build.name}-funnel", funnel_rows(funnel), "Counts per stage")
+            create_markdown_artifact(
+                key=f"{build.name}-summary",
+                markdown=funnel_markdown(funnel, runner.root, build.title),
+            )
+        except Exception as exc:  # artifacts are a view; the build does not depend on them
+            logger.warning("could not record the Prefect artifacts: %s", exc)
     publish_report(build, runner.root, funnel)  # <out_dir>/report.html and its artifacts
     return {"dataset": str(runner.root), "funnel": funnel}

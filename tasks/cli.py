@@ -22,6 +22,7 @@ from typing import Any
 from prefect.settings import (
     PREFECT_API_URL,
     PREFECT_FLOWS_HEARTBEAT_FREQUENCY,
+    get_current_settings,
     temporary_settings,
 )
 from prefect.task_runners import TaskRunner
@@ -35,6 +36,7 @@ from quicksilver.pipeline.lock import OutDirBusy, check_free
 from quicksilver.preflight import NotReady, check_build_ready
 from tasks.build import BuildFailed
 from tasks.prefect_server import choose_server
+from tasks.server_watch import ServerWatch, finish_without_server
 
 # Errors the command line reports in one line of its own: their tracebacks stay out of the console
 # (the Prefect API and UI still get them).
@@ -46,6 +48,16 @@ ONE_LINE_ERRORS: tuple[type[BaseException], ...] = (
     OutDirBusy,
     WriteError,
 )
+
+
+EXIT_CODES: dict[type[BaseException], int] = {
+    ConfigError: 2,
+    NotReady: 3,
+    OutDirBusy: 3,
+    BuildFailed: 1,
+    WriteError: 1,
+    Interrupted: 1,
+}
 
 
 def make_task_runner(runner: RunnerSection, retries: RetrySection | None = None) -> TaskRunner[Any]:
@@ -221,27 +233,31 @@ def run_cli(
         )
     )
     with temporary_settings(updates=updates):
-        try:
-            result = stop.run(
-                lambda: build_flow.with_options(task_runner=runner)(cfg.model_dump(mode="json"))
-            )
-        except Exception as exc:
-            if stop.stopped:
-                stop.announce()
-                return stop.exit_code
-            codes = {
-                ConfigError: 2,
-                NotReady: 3,
-                OutDirBusy: 3,
-                BuildFailed: 1,
-                WriteError: 1,
-                Interrupted: 1,
-            }
-            code = next((c for cls, c in codes.items() if isinstance(exc, cls)), None)
-            if code is None:
-                raise
-            print("error: " + " ".join(str(exc).split()), file=sys.stderr)  # one line
-            return code
+        # the server is a window on the build: if it goes away, the build finishes without it
+        watch = ServerWatch(str(updates[PREFECT_API_URL]), get_current_settings())
+        with watch.running():
+            try:
+                try:
+                    result = stop.run(
+                        lambda: build_flow.with_options(task_runner=runner)(
+                            cfg.model_dump(mode="json")
+                        )
+                    )
+                except Exception:
+                    if stop.stopped or not watch.lost:
+                        raise
+                    # the flow could not report its end: finish what it did not do (usually
+                    # nothing but the report) with the runner alone
+                    result = stop.run(lambda: finish_without_server(build, cfg))
+            except Exception as exc:
+                if stop.stopped:
+                    stop.announce()
+                    return stop.exit_code
+                code = next((c for cls, c in EXIT_CODES.items() if isinstance(exc, cls)), None)
+                if code is None:
+                    raise
+                print("error: " + " ".join(str(exc).split()), file=sys.stderr)  # one line
+                return code
     if stop.stopped:
         stop.announce()
         return stop.exit_code

@@ -33,6 +33,7 @@ from quicksilver.report import (
     write_build_report,
 )
 from tasks.artifacts import table_artifact
+from tasks.server_watch import window_closed
 
 
 def publish_report(build: Build, root: Path, funnel: Sequence[dict[str, Any]]) -> Path | None:
@@ -54,6 +55,8 @@ def publish_report(build: Build, root: Path, funnel: Sequence[dict[str, Any]]) -
         tables["spread"] = (spread_rows(report), "Spread of the measurements per task")
     if report.kind == "dpe":
         tables["clusters"] = (cluster_rows(report), "Clusters and their scores")
+    if window_closed():  # the Prefect server went away during the build (tasks/server_watch.py)
+        return path
     try:
         create_markdown_artifact(
             key=f"{build.name}-report",

@@ -7,18 +7,15 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tasks.prefect_server import api_healthy
 from tests.conftest import requires_chromium
+from tests.prefect_servers import prefect_server
 
 FUNNEL = [
     {"stage": "load", "tasks_in": 46, "tasks_out": 46, "solutions_in": 300, "solutions_out": 300,
@@ -31,47 +28,11 @@ FUNNEL = [
 ]  # fmt: skip
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def ui(tmp_path_factory) -> Iterator[str]:
     """A Prefect server with its UI on a free port (the UI calls this server's API)."""
-    home = tmp_path_factory.mktemp("prefect-ui")
-    port = _free_port()
-    api = f"http://127.0.0.1:{port}/api"
-    prefect = shutil.which("prefect", path=str(Path(sys.executable).parent)) or "prefect"
-    env = {
-        **os.environ,
-        "PREFECT_HOME": str(home),
-        "PREFECT_UI_API_URL": api,
-        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-    }
-    env.pop("PREFECT_API_URL", None)
-    log = (home / "server.log").open("w")
-    proc = subprocess.Popen(
-        [prefect, "server", "start", "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        deadline = time.monotonic() + 180
-        while not api_healthy(api):
-            assert proc.poll() is None, (home / "server.log").read_text()[-3000:]
-            assert time.monotonic() < deadline, "the Prefect server did not start in 180 s"
-            time.sleep(0.5)
-        yield api
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    with prefect_server(tmp_path_factory.mktemp("prefect-ui")) as server:
+        yield server.api
 
 
 def _rendered(api: str, artifact_id: object, profile: Path) -> str:

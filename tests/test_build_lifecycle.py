@@ -21,6 +21,7 @@ import pytest
 
 from quicksilver.lifecycle import alive, descendants
 from tests.conftest import requires_bwrap
+from tests.prefect_servers import prefect_server
 from tests.private_mounts import requires_private_mounts, run_with_mounts
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -460,3 +461,46 @@ def test_a_second_build_on_a_busy_out_dir_stops_at_once_in_one_line(tmp_path):
     line = _error_line(proc.stderr)
     assert line.startswith(f"error: {out} is being built by another build (pid {os.getpid()} on ")
     assert sorted(p.name for p in out.iterdir()) == [".build.lock"]  # nothing of its own written
+
+
+# --- the Prefect server goes away ---------------------------------------------------------------
+
+
+@requires_bwrap
+def test_a_build_whose_prefect_server_goes_away_finishes_and_says_so_once(tmp_path):
+    """The server a build reports to is killed mid-build (after shard-0000's first stage): the
+    build finishes without it (tasks/server_watch.py), writes its dataset and funnel, says so
+    in one warning line, with no traceback nor Prefect's retry noise, and exits 0."""
+    out = tmp_path / "build"
+    with prefect_server(tmp_path / "server-home") as server:
+        env = _env(tmp_path, PREFECT_API_URL=server.api)
+        proc = subprocess.Popen(
+            _argv("mercury", out, *STOPPABLE),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
+        first = out / "stages" / "testcases" / "_SUCCESS.shard-0000.json"
+        deadline = time.monotonic() + 600
+        while not first.exists():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the build never finished its first shard"
+            time.sleep(0.05)
+        server.kill()
+        stdout, stderr = proc.communicate(timeout=900)
+    assert proc.returncode == 0, stderr[-5000:]
+    # the sharded stages after the outage ran, and the dataset is there
+    assert (out / "stages" / "profile" / "_SUCCESS.shard-0001.json").exists(), stderr[-5000:]
+    assert list((out / "parquet").rglob("*.parquet")), sorted(p.name for p in out.iterdir())
+    assert (out / "report.html").exists()
+    assert f"dataset: {out} (parquet/, hf/, README.md)" in stdout
+    assert re.search(r"publish\s*│\s*2\s*│\s*2\s*│", stdout), stdout  # the funnel: both tasks
+    said = [line for line in stderr.splitlines() if "stopped answering" in line]
+    assert len(said) == 1, stderr[-5000:]
+    assert f"the Prefect server at {server.api} stopped answering" in said[0]
+    assert "Traceback" not in stderr, stderr[-5000:]
+    assert "Error logging to API" not in stderr, stderr[-5000:]
+    assert "Unable to connect" not in stderr, stderr[-5000:]
+    assert not [line for line in stderr.splitlines() if "| ERROR" in line], stderr[-5000:]
