@@ -61,13 +61,13 @@ doctor: $(STAMP)
 CONFIG ?= configs/mercury.yaml
 SET ?=
 build-dataset: system $(STAMP)
-	$(BIN)/python flows/build_mercury.py --config $(CONFIG) $(foreach s,$(SET),--set $(s))
+	$(BIN)/python flows/build_mercury.py --config $(CONFIG) $(if $(V),-v) $(foreach s,$(SET),--set $(s))
 
 # Build the DPE / EvalPerf-format dataset from the bundled corpus (configs/dpe.yaml) into
 # data/build/dpe/, offline unless an LLM endpoint is configured. DPE_CONFIG=... and SET=... override.
 DPE_CONFIG ?= configs/dpe.yaml
 build-dpe: system $(STAMP)
-	$(BIN)/python flows/build_dpe.py --config $(DPE_CONFIG) $(foreach s,$(SET),--set $(s))
+	$(BIN)/python flows/build_dpe.py --config $(DPE_CONFIG) $(if $(V),-v) $(foreach s,$(SET),--set $(s))
 
 # The Prefect UI of this checkout on 127.0.0.1:$(UI_PORT). While it runs, it says so in
 # .prefect-ui.json (its URL and pid), and builds of this checkout (`make build-dataset` in another

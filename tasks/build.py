@@ -22,13 +22,14 @@ from quicksilver.fsutil import WriteError
 from quicksilver.funnel import funnel_markdown, funnel_rows, print_funnel
 from quicksilver.lifecycle import Interrupted
 from quicksilver.pipeline.build import Build
-from quicksilver.pipeline.files import cpu_count
+from quicksilver.pipeline.files import cpu_count, read_jsonl
 from quicksilver.pipeline.lock import build_lock
 from quicksilver.pipeline.runner import Runner
 from quicksilver.preflight import check_build_ready
 from quicksilver.sandbox.session import shutting_down, sweep_orphans
 from tasks.artifacts import table_artifact
-from tasks.chains import ShardChain, cluster_threads, run_chains
+from tasks.chains import ShardChain, cluster_threads, completed_summary, run_chains
+from tasks.progress import BuildProgress, Step
 from tasks.report import publish_report
 from tasks.results import RESULTS_FOLDER, keep_plain_results
 from tasks.server_watch import window_closed
@@ -100,22 +101,80 @@ def run_build(build: Build, config: dict[str, Any]) -> dict[str, Any]:
         return _run_stages(build, cfg, config)
 
 
+def _steps(
+    runner: Runner, stages: list[Any], shard_list: list[tuple[str, list[str]]]
+) -> list[Step]:
+    """The build's steps still to show: each whole stage, or each stage of each shard, with the
+    seconds its manifest from an earlier run recorded and, for a shard, its tasks and solutions
+    (from the records the first sharded stage reads)."""
+
+    def recorded(stage: str, part: str = "") -> float | None:
+        seconds = (runner.dir(stage).manifest(part) or {}).get("seconds")
+        return float(seconds) if isinstance(seconds, (int, float)) else None
+
+    if not shard_list:
+        return [Step(s.name, "", 0, 0, recorded(s.name)) for s in stages if not s.sharded]
+    first = next(s for s in stages if s.sharded)
+    solutions: dict[str, int] = {}
+    for path in runner.input_files(first, shard_list[0][0])[:1]:
+        for row in read_jsonl(path):
+            solutions[row["task"]["slug"]] = len(row.get("solutions") or [])
+    return [
+        Step(
+            s.name,
+            part,
+            len(slugs),
+            sum(solutions.get(x, 0) for x in slugs),
+            recorded(s.name, part),
+        )
+        for part, slugs in shard_list
+        for s in stages
+        if s.sharded
+    ]
+
+
+def _whole(runner: Runner, stage: str, config: dict[str, Any], progress: BuildProgress) -> None:
+    progress.start(stage)
+    summary = stored(runner, stage)(config)
+    progress.finish(stage, "", summary)
+
+
 def _run_stages(build: Build, cfg: Any, config: dict[str, Any]) -> dict[str, Any]:
-    logger = get_run_logger()
     runner = Runner(build, cfg)
     stages = list(build.stages)
     for stage in stages:  # before any stage task reads Prefect's cache (tasks/results.py)
         keep_plain_results(runner.dir(stage.name).path / RESULTS_FOLDER)
+    slots = cfg.runner.workers or cluster_threads() or cpu_count()
+    with BuildProgress(build.name, build.title, slots=slots) as progress:
+        progress.plan(_steps(runner, stages, []))
+        failed = _run_sharded(runner, stages, config, progress, slots)
+        raise_for_failed_shards(runner, failed)
+        sharded_at = [i for i, s in enumerate(stages) if s.sharded]
+        for stage in stages[sharded_at[-1] + 1 if sharded_at else len(stages) :]:
+            _whole(runner, stage.name, config, progress)
+    return _finish(build, runner)
+
+
+def _run_sharded(
+    runner: Runner,
+    stages: list[Any],
+    config: dict[str, Any],
+    progress: BuildProgress,
+    slots: int,
+) -> list[tuple[str, Any]]:
+    """The whole stages before the sharded ones, then the sharded ones (see the module
+    docstring); returns (shard, state) per shard that failed."""
+    logger = get_run_logger()
+    cfg = runner.cfg
     sharded_at = [i for i, s in enumerate(stages) if s.sharded]
     first, last = (sharded_at[0], sharded_at[-1]) if sharded_at else (len(stages), len(stages) - 1)
     for stage in stages[:first]:
-        stored(runner, stage.name)(config)
-
-    shard_list = runner.shards() if sharded_at else []
-    if sharded_at:
-        logger.info(
-            "%d task(s) in %d shard(s)", sum(len(s) for _, s in shard_list), len(shard_list)
-        )
+        _whole(runner, stage.name, config, progress)
+    if not sharded_at:
+        return []
+    shard_list = runner.shards()
+    logger.info("%d task(s) in %d shard(s)", sum(len(s) for _, s in shard_list), len(shard_list))
+    progress.plan(_steps(runner, stages, shard_list))
     sharded = stages[first : last + 1]
     alone = [s for s in sharded if s.alone is not None and s.alone(cfg)]
     chained = [s for s in sharded if s not in alone]
@@ -131,20 +190,26 @@ def _run_stages(build: Build, cfg: Any, config: dict[str, Any]) -> dict[str, Any
     ]
     failed = run_chains(
         chains,
-        slots=cfg.runner.workers or cluster_threads() or cpu_count(),
+        slots=slots,
         cost=lambda chain, i: runner.shard_work(chain.part) if chained[i].heavy else 0,
+        events=progress,
     )
     if not failed:
         # a stage that must not share the machine (a cpu meter measuring): shard after shard
         for stage in alone:
             for part, _ in shard_list:
+                progress.start(stage.name, part)
                 state: Any = stored(runner, stage.name, part)(config, part, return_state=True)
                 if not state.is_completed():
                     failed.append((part, state))
-    raise_for_failed_shards(runner, failed)
+                else:
+                    progress.finish(stage.name, part, completed_summary(state))
+    return failed
 
-    for stage in stages[last + 1 :]:
-        stored(runner, stage.name)(config)
+
+def _finish(build: Build, runner: Runner) -> dict[str, Any]:
+    """The funnel as Prefect artifacts and the build's report; returns the funnel and where the
+    dataset is."""
     funnel = runner.funnel()
     if not window_closed():  # the Prefect server is still there (tasks/server_watch.py)
         try:
@@ -154,6 +219,6 @@ def _run_stages(build: Build, cfg: Any, config: dict[str, Any]) -> dict[str, Any
                 markdown=funnel_markdown(funnel, runner.root, build.title),
             )
         except Exception as exc:  # artifacts are a view; the build does not depend on them
-            logger.warning("could not record the Prefect artifacts: %s", exc)
+            get_run_logger().warning("could not record the Prefect artifacts: %s", exc)
     publish_report(build, runner.root, funnel)  # <out_dir>/report.html and its artifacts
     return {"dataset": str(runner.root), "funnel": funnel}

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from prefect.futures import PrefectFuture, as_completed
 from prefect.logging import get_run_logger
@@ -39,6 +39,23 @@ def cluster_threads() -> int | None:
     return sum(client.nthreads().values()) or None
 
 
+class StepEvents(Protocol):
+    """Who hears when a shard's stage starts and ends (tasks/progress.py)."""
+
+    def start(self, stage: str, part: str = "") -> None: ...
+
+    def finish(self, stage: str, part: str = "", summary: dict[str, Any] | None = None) -> None: ...
+
+
+def completed_summary(state: Any) -> dict[str, Any] | None:
+    """The stage's summary a completed task run returned (None when it cannot be read)."""
+    try:
+        value = state.result(raise_on_failure=False)
+    except Exception:
+        return None
+    return value if isinstance(value, dict) else None
+
+
 @dataclass
 class ShardChain:
     """One shard's stages, in order; ``submit(i)`` submits stage ``i`` and returns its future."""
@@ -56,12 +73,14 @@ def run_chains(
     *,
     slots: int,
     cost: Callable[[ShardChain, int], float] | None = None,
+    events: StepEvents | None = None,
 ) -> list[tuple[str, Any]]:
     """Run every chain to its end (or its first failure); returns (shard, state) per failure.
 
     ``cost(chain, i)`` estimates the work of stage ``i`` of ``chain`` when it becomes ready (for
     example from the previous stage's output); larger goes first among ready stages of the same
     depth. After a stop request (SIGTERM) nothing new is submitted; what runs is waited for.
+    ``events`` hears each stage run start and complete.
     """
     logger = get_run_logger()
     ready: list[tuple[ShardChain, int, float]] = [(c, 0, 0.0) for c in chains if c.stages]
@@ -74,6 +93,8 @@ def run_chains(
             while ready and len(in_flight) < slots:
                 chain, index, _ = ready.pop(0)
                 fut = chain.submit(index)
+                if events is not None:
+                    events.start(chain.stages[index], chain.part)
                 chain.futures.append(fut)
                 in_flight[fut] = (chain, index)
         else:
@@ -88,6 +109,8 @@ def run_chains(
             chain.failed = state
             continue
         chain.done = index + 1
+        if events is not None:
+            events.finish(chain.stages[index], chain.part, completed_summary(state))
         if index + 1 < len(chain.stages):
             estimate = cost(chain, index + 1) if cost is not None else 0.0
             ready.append((chain, index + 1, estimate))

@@ -16,6 +16,7 @@ import contextlib
 import errno
 import logging
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -174,6 +175,29 @@ def _quiet_console_tracebacks() -> None:
             handler.addFilter(_OneLineErrors())
 
 
+@contextlib.contextmanager
+def _silent(logger: str) -> Iterator[None]:
+    target = logging.getLogger(logger)
+    was, target.disabled = target.disabled, True
+    try:
+        yield
+    finally:
+        target.disabled = was
+
+
+def quiet_console(verbose: bool) -> None:
+    """The console shows warnings and errors only, unless ``verbose``: a build's INFO lines
+    (about 300 of them) still reach the Prefect UI, and the progress (tasks/progress.py) says
+    where the build is."""
+    level = logging.INFO if verbose else logging.WARNING
+    for handler in logging.getLogger().handlers:
+        if isinstance(handler, logging.StreamHandler) and getattr(handler, "stream", None) in (
+            sys.stderr,
+            sys.stdout,
+        ):
+            handler.setLevel(level)
+
+
 def run_cli(
     argv: list[str] | None,
     *,
@@ -194,8 +218,15 @@ def run_cli(
         metavar="KEY=VALUE",
         help=f"override a config value, e.g. --set {example} (repeatable)",
     )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="every INFO line in the console (by default: warnings, errors and the progress)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    quiet_console(verbose=args.verbose)
     try:
         # relative paths stay relative (to the working directory): the published card and the
         # build's config digest then do not depend on where the repository is checked out
@@ -207,7 +238,8 @@ def run_cli(
     server = choose_server()  # only a server it is pointed at (tasks/prefect_server.py)
     print(server.line(), flush=True)
     try:
-        check_build_ready(cfg)  # before Prefect starts anything (the flow checks again)
+        with _silent("quicksilver.preflight"):  # its warnings: said once, by the flow's check
+            check_build_ready(cfg)  # before Prefect starts anything (the flow checks again)
         check_free(Path(cfg.out_dir))  # a busy folder, said before Prefect starts (the flow
         # holds the lock for the whole build)
     except (NotReady, OutDirBusy) as exc:

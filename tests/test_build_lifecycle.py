@@ -69,7 +69,7 @@ def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 
 def _argv(flow: str, out: Path, *sets: str) -> list[str]:
-    argv = [sys.executable, str(FLOWS[flow]), "--set", f"out_dir={out}"]
+    argv = [sys.executable, str(FLOWS[flow]), "-v", "--set", f"out_dir={out}"]
     for s in sets:
         argv += ["--set", s]
     return argv

@@ -469,12 +469,18 @@ def test_prefect_artifacts_show_the_funnel(built):
     with get_client(sync_client=True) as client:
         artifacts = client.read_artifacts(
             artifact_filter=ArtifactFilter(
-                key=ArtifactFilterKey(any_=["mercury-funnel", "mercury-summary"]),
+                key=ArtifactFilterKey(
+                    any_=["mercury-funnel", "mercury-summary", "mercury-progress"]
+                ),
                 flow_run_id=ArtifactFilterFlowRunId(any_=[built["run_id"]]),
             )
         )
     by_key = {a.key: a for a in artifacts}
-    assert set(by_key) == {"mercury-funnel", "mercury-summary"}
+    assert set(by_key) == {"mercury-funnel", "mercury-summary", "mercury-progress"}
+    # the build's progress, as the UI shows it (tasks/progress.py): done, every step counted
+    progress = by_key["mercury-progress"]
+    assert progress.type == "progress" and float(progress.data) == 100.0, progress
+    assert progress.description and "steps · tasks" in progress.description, progress.description
     table = by_key["mercury-funnel"].data
     table = json.loads(table) if isinstance(table, str) else table
     stages = [row["stage"] for row in table]
