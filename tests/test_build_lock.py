@@ -9,6 +9,8 @@ import signal
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -28,18 +30,20 @@ def test_a_second_holder_is_refused_naming_the_first(tmp_path: Path) -> None:
         assert (out / LOCK_NAME).exists()
 
 
-def test_a_killed_holder_leaves_no_stale_lock(tmp_path: Path) -> None:
-    out = tmp_path / "out"
+@contextmanager
+def _held_by_a_child(out: Path, extra: dict[str, str] | None = None) -> Iterator[int]:
+    """Another process holds ``out``'s lock (with ``extra`` in its record) while the block runs;
+    it is killed with SIGKILL when the block ends. Yields its pid."""
     holder = subprocess.Popen(
         [
             sys.executable,
             "-c",
             textwrap.dedent(
                 f"""
-                import sys, time
+                import time
                 from pathlib import Path
                 from quicksilver.pipeline.lock import build_lock
-                with build_lock(Path({str(out)!r})):
+                with build_lock(Path({str(out)!r}), {extra or {}!r}):
                     print("held", flush=True)
                     time.sleep(600)
                 """
@@ -50,14 +54,23 @@ def test_a_killed_holder_leaves_no_stale_lock(tmp_path: Path) -> None:
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        with pytest.raises(OutDirBusy, match=f"pid {holder.pid} on "), build_lock(out):
-            pass
+        yield holder.pid
     finally:
         holder.send_signal(signal.SIGKILL)
         holder.wait()
+
+
+def test_a_killed_holder_leaves_no_stale_lock(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with (
+        _held_by_a_child(out) as pid,
+        pytest.raises(OutDirBusy, match=f"pid {pid} on "),
+        build_lock(out),
+    ):
+        pass
     with build_lock(out) as held:  # the kernel released it with the process
         # and the killed holder's record is there for this build to name (tasks/stale_runs.py)
-        assert held.previous is not None and held.previous["pid"] == holder.pid
+        assert held.previous is not None and held.previous["pid"] == pid
 
 
 def test_only_a_killed_holder_leaves_its_record(tmp_path: Path) -> None:
@@ -69,35 +82,13 @@ def test_only_a_killed_holder_leaves_its_record(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError), build_lock(out, {"flow_run_id": "run-2"}):
         raise RuntimeError("a stage failed")  # an exception (a SIGTERM is one) ends it too
     assert (out / LOCK_NAME).read_text() == ""
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            textwrap.dedent(
-                f"""
-                import time
-                from pathlib import Path
-                from quicksilver.pipeline.lock import build_lock
-                with build_lock(Path({str(out)!r}), {{"flow_run_id": "run-3"}}):
-                    print("held", flush=True)
-                    time.sleep(600)
-                """
-            ),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        with pytest.raises(OutDirBusy):  # the command line's check changes nothing
-            check_free(out)
-    finally:
-        holder.send_signal(signal.SIGKILL)
-        holder.wait()
+    # the command line's check changes nothing
+    with _held_by_a_child(out, {"flow_run_id": "run-3"}) as pid, pytest.raises(OutDirBusy):
+        check_free(out)
     check_free(out)  # free now, and the record is still there for the build
     with build_lock(out, {"flow_run_id": "run-4"}) as held:
         assert held.previous is not None
-        assert (held.previous["flow_run_id"], held.previous["pid"]) == ("run-3", holder.pid)
+        assert (held.previous["flow_run_id"], held.previous["pid"]) == ("run-3", pid)
     with build_lock(out) as held:
         assert held.previous is None
 
