@@ -545,4 +545,10 @@ def test_build_report_renders_in_a_browser(built, tmp_path):
     parser = _RenderedPlots(PLOT_IDS)
     parser.feed(_rendered_dom(built["out"] / "report.html", tmp_path / "profile"))
     # a Mercury report has no clusters plot, and an icount one no spread plot (all zeros)
-    assert parser.drawn == {"plot-funnel", "plot-drops", "plot-costs"}
+    assert parser.drawn == {
+        "plot-funnel",
+        "plot-drops",
+        "plot-costs",
+        "plot-time-stages",
+        "plot-time-tasks",
+    }
