@@ -140,6 +140,26 @@ def test_no_flow_imports_another_and_the_core_is_prefect_free():
     assert prefect == []
 
 
+def stage_crossings(graph: dict[str, set[str]]) -> list[str]:
+    """Stage modules that import another stage module (what several stages need lives below
+    them: a stage's key follows its imports, so it would cover the other stage's files)."""
+    return sorted(
+        f"{a} imports {b}"
+        for a, targets in graph.items()
+        if a.startswith("quicksilver.stages.")
+        for b in targets
+        if b.startswith("quicksilver.stages.") and b != a
+    )
+
+
+def test_no_stage_imports_another_stage():
+    assert stage_crossings(_graph()) == []
+    # and the check can fail
+    assert stage_crossings({"quicksilver.stages.sas": {"quicksilver.stages.candidates"}}) == [
+        "quicksilver.stages.sas imports quicksilver.stages.candidates"
+    ]
+
+
 def test_a_cycle_or_an_upward_import_would_be_found(tmp_path):
     """The checks can fail: two modules that import each other, and a core module that reaches
     into the stages."""

@@ -18,13 +18,7 @@ from quicksilver import astparse
 from quicksilver.config import CandidatesSection
 from quicksilver.pipeline.records import Solution, TaskRecord, solution_hash
 from quicksilver.pipeline.stage import Context, Stage
-from quicksilver.stages.generators import synth_input
-from quicksilver.stages.load import normalise_code
-
-
-def ordered(solutions: list[Solution]) -> list[Solution]:
-    """A task's solutions in a stable order: snapshot solutions by position, then model ones."""
-    return sorted(solutions, key=lambda s: (s.source == "llm", s.position))
+from quicksilver.pipeline.synthesis import normalise_code, synth_input
 
 
 def _as_solution(prompt: str, entry_point: str | None, code: str) -> str:

@@ -15,39 +15,16 @@ Every kept record says which path wrote its generator and which model (or synthe
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from quicksilver.config import ConfigError, SandboxConfig, SynthesisSection
-from quicksilver.pipeline.records import Generator, Solution, Task, TaskRecord
+from quicksilver.pipeline.records import Generator, TaskRecord
 from quicksilver.pipeline.stage import Context, Stage
-from quicksilver.sources.functions import constraints_html
-from quicksilver.sources.text import constraint_lines
-from quicksilver.synth import GeneratorResult, SynthInput
+from quicksilver.pipeline.synthesis import synth_input
+from quicksilver.synth import GeneratorResult
 
 log = logging.getLogger(__name__)
-
-
-def synth_input(task: Task, solutions: Sequence[Solution]) -> SynthInput:
-    """What a synthesizer sees of a task (the first solution is its reference). A task whose
-    statement has no Constraints section but whose example calls gave bounds (function-style:
-    ``Task.constraints``) is seen with those bounds as its Constraints section."""
-    q = task.question
-    content = q.get("content") or ""
-    if task.constraints and constraint_lines(content) is None:
-        # a function-style task: the bounds its example calls state (load stage)
-        content += constraints_html(task.constraints)
-    return SynthInput(
-        slug=task.slug,
-        title=q.get("title") or task.slug,
-        content_html=content,
-        meta=task.meta,
-        prompt=task.prompt,
-        examples=tuple(tuple(e) for e in task.examples),
-        reference_code=solutions[0].code if solutions else None,
-        kind=task.kind,
-    )
 
 
 def _llm(section: SynthesisSection, sandbox: SandboxConfig) -> Any | None:

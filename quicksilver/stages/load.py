@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import textwrap
 from collections import Counter
 from pathlib import Path
 from typing import Any, Literal
@@ -27,6 +26,7 @@ from quicksilver import astparse
 from quicksilver.config import FunctionsSection
 from quicksilver.pipeline.records import Solution, Task, TaskRecord, solution_hash
 from quicksilver.pipeline.stage import Context, Stage
+from quicksilver.pipeline.synthesis import normalise_code
 from quicksilver.selfcontained import add_imports
 from quicksilver.sources.check import is_function_style
 from quicksilver.sources.convert import UnsupportedSignature, parse_example_testcase
@@ -42,12 +42,6 @@ from quicksilver.sources.text import html_to_text
 log = logging.getLogger(__name__)
 
 PYTHON3 = {"python3"}
-
-
-def normalise_code(code: str) -> str:
-    """Line endings to LF, trailing spaces off each line, common indent and blank edges removed."""
-    lines = [ln.rstrip() for ln in code.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
-    return textwrap.dedent("\n".join(lines)).strip("\n") + "\n"
 
 
 def _examples(snap: SnapshotFile, n_params: int | None) -> tuple[list[list[Any]], str | None]:

@@ -25,12 +25,12 @@ import logging
 from quicksilver.config import PEProfileSection, SamplingSection
 from quicksilver.dpe.answers import AnswerVote, vote
 from quicksilver.pipeline.files import cpu_count
+from quicksilver.pipeline.judging import evaluate_offline_for
 from quicksilver.pipeline.records import Cost, PEProfile, Solution, TaskRecord
 from quicksilver.pipeline.stage import Context, Stage
+from quicksilver.pipeline.synthesis import ordered
 from quicksilver.profiler import Job, RunResult, profile_many
 from quicksilver.sources.convert import convert_offline_source, parse_signature
-from quicksilver.stages.candidates import ordered
-from quicksilver.stages.uniqueness import evaluate_offline_for
 
 log = logging.getLogger(__name__)
 

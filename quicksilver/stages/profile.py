@@ -13,11 +13,11 @@ import logging
 from quicksilver.config import ProfileSection
 from quicksilver.machine import machine_id
 from quicksilver.pipeline.files import cpu_count
+from quicksilver.pipeline.judging import evaluate_offline_for
 from quicksilver.pipeline.records import Profile, Runtime, Solution, TaskRecord
 from quicksilver.pipeline.stage import Context, Stage, enough_solutions, keep_or_drop
 from quicksilver.profiler import Case, Job, ProfileTask, profile_many
 from quicksilver.sources.convert import convert_offline_source, parse_signature
-from quicksilver.stages.uniqueness import evaluate_offline_for
 
 log = logging.getLogger(__name__)
 

@@ -37,6 +37,7 @@ from typing import Any
 from quicksilver import __version__
 from quicksilver.config import BuildConfig
 from quicksilver.machine import machine_info
+from quicksilver.pipeline.judging import evaluate_offline_for, test_cases
 from quicksilver.pipeline.records import TaskRecord, json_digest
 from quicksilver.pipeline.stage import Context, Stage
 from quicksilver.publishing.card import CardContext
@@ -44,7 +45,6 @@ from quicksilver.publishing.schema import UNRATED
 from quicksilver.publishing.views import training_views
 from quicksilver.publishing.writer import publish_valid
 from quicksilver.sources.convert import convert_offline_source, parse_signature
-from quicksilver.stages.uniqueness import evaluate_offline_for
 
 log = logging.getLogger(__name__)
 
@@ -95,15 +95,6 @@ def meta_info(question: dict[str, Any]) -> dict[str, Any]:
             }
         }
     }
-
-
-def test_cases(record: TaskRecord) -> list[dict[str, Any]]:
-    """The task's test cases as published: ``{"input": [args...], "expected": value}``."""
-    assert record.tests is not None and record.verdict is not None
-    return [
-        {"input": case.input, "expected": expected}
-        for case, expected in zip(record.tests.cases, record.verdict.expected, strict=True)
-    ]
 
 
 def mercury_row(

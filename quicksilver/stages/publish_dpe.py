@@ -18,6 +18,7 @@ from typing import Any
 from quicksilver import __version__
 from quicksilver.config import DPEBuildConfig
 from quicksilver.machine import machine_info
+from quicksilver.pipeline.judging import evaluate_offline_for, test_cases
 from quicksilver.pipeline.records import TaskRecord, json_digest
 from quicksilver.pipeline.stage import Context, Stage
 from quicksilver.publishing.card import CardContext, render_dpe_card
@@ -28,8 +29,6 @@ from quicksilver.sources.convert import (
     convert_offline_source,
     parse_signature,
 )
-from quicksilver.stages.publish import test_cases
-from quicksilver.stages.uniqueness import evaluate_offline_for
 
 log = logging.getLogger(__name__)
 

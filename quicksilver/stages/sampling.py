@@ -22,8 +22,8 @@ from quicksilver.config import SamplingSection, SandboxConfig, SelectionSection
 from quicksilver.meters import MeterError
 from quicksilver.pipeline.records import PEInput, TaskRecord
 from quicksilver.pipeline.stage import Context, Stage
+from quicksilver.pipeline.synthesis import ordered
 from quicksilver.sandbox.session import SandboxError
-from quicksilver.stages.candidates import ordered
 
 log = logging.getLogger(__name__)
 

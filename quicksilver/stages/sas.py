@@ -15,8 +15,7 @@ from typing import Any
 from quicksilver.config import SaSSection
 from quicksilver.pipeline.records import PerfGenerators, TaskRecord
 from quicksilver.pipeline.stage import Context, Stage
-from quicksilver.stages.candidates import ordered
-from quicksilver.stages.generators import synth_input
+from quicksilver.pipeline.synthesis import ordered, synth_input
 
 
 def sas(ctx: Context, records: list[TaskRecord], *, sas: SaSSection) -> list[TaskRecord]:

@@ -73,7 +73,7 @@ from quicksilver.multianswer import (
 )
 from quicksilver.pipeline.records import CaseResult, Solution, TaskRecord, Verdict, json_digest
 from quicksilver.pipeline.stage import Context, Stage, enough_solutions, keep_or_drop
-from quicksilver.sources.convert import Signature, evaluate_offline_source, parse_signature
+from quicksilver.sources.convert import Signature, parse_signature
 from quicksilver.sources.text import says_any_order, says_many_answers
 
 log = logging.getLogger(__name__)
@@ -906,20 +906,6 @@ def uniqueness(
             decided.append(result)
     return keep_or_drop(
         ctx, decided, enough_solutions(min_solutions, when="after the uniqueness stage")
-    )
-
-
-def evaluate_offline_for(record: TaskRecord) -> str:
-    """The task's judge: the checker the uniqueness stage kept it with, else equality with the
-    expected output (in any order when the verdict says so). The profile stage, the published
-    rows and therefore scoring all judge with it."""
-    assert record.verdict is not None, "the uniqueness stage has decided the task"
-    if record.verdict.evaluate_offline:
-        return record.verdict.evaluate_offline
-    return evaluate_offline_source(
-        parse_signature(record.task.meta),
-        any_order=record.verdict.any_order,
-        tuples_as_lists=record.task.kind == "function",  # a function's tuple is published a list
     )
 
 
