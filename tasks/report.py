@@ -26,10 +26,15 @@ from quicksilver.report import (
     build_report,
     cluster_rows,
     drop_rows,
+    dropped_name_rows,
+    extreme_rows,
+    input_rows,
     report_markdown,
     spread_informative,
     spread_rows,
+    stage_time_rows,
     task_rows,
+    task_time_rows,
     write_build_report,
 )
 from tasks.artifacts import table_artifact
@@ -50,6 +55,11 @@ def publish_report(build: Build, root: Path, funnel: Sequence[dict[str, Any]]) -
     tables = {
         "tasks": (task_rows(report), f"Published tasks: solutions, cost range ({report.unit})"),
         "drops": (drop_rows(report), "Drops by reason over all stages"),
+        "dropped": (dropped_name_rows(report), "Dropped tasks by name, per stage and reason"),
+        "time": (stage_time_rows(report), "Where the build's time went, per stage"),
+        "slowest": (task_time_rows(report), "The slowest tasks (a shard's seconds split by work)"),
+        "inputs": (input_rows(report), "The inputs each task was tested on"),
+        "extreme": (extreme_rows(report), "Tasks whose slowest reference is far above the fastest"),
     }
     if spread_informative(report):  # under icount: exact, nothing to show (the report says so)
         tables["spread"] = (spread_rows(report), "Spread of the measurements per task")

@@ -520,6 +520,7 @@ def test_build_report_beside_the_dataset(built, tmp_path):
 
     # no spread table: the icount build's counts are exact (the report says so in a sentence)
     keys = ["mercury-report", "mercury-tasks", "mercury-spread", "mercury-drops"]
+    keys += ["mercury-dropped", "mercury-time", "mercury-slowest", "mercury-inputs"]
     with get_client(sync_client=True) as client:
         artifacts = client.read_artifacts(
             artifact_filter=ArtifactFilter(
@@ -535,6 +536,17 @@ def test_build_report_beside_the_dataset(built, tmp_path):
     tasks = by_key["mercury-tasks"].data
     tasks = json.loads(tasks) if isinstance(tasks, str) else tasks
     assert {row["task"] for row in tasks} == slugs
+
+    def table(key: str) -> list[dict[str, Any]]:
+        data = by_key[key].data
+        return json.loads(data) if isinstance(data, str) else data
+
+    # the report's other tables, as the UI shows them: dropped tasks by name, time, inputs
+    dropped = json.dumps(table("mercury-dropped"))
+    assert "needs-llm-generator" in dropped and "paid-only" in dropped
+    assert {row["stage"] for row in table("mercury-time")} >= {"load", "profile", "publish"}
+    assert {row["task"] for row in table("mercury-inputs")} == slugs
+    assert table("mercury-slowest")
 
 
 @requires_chromium
