@@ -61,21 +61,21 @@ doctor: $(STAMP)
 CONFIG ?= configs/mercury.yaml
 SET ?=
 build-dataset: system $(STAMP)
-	$(BIN)/python flows/build_mercury.py --config $(CONFIG) $(if $(V),-v) $(foreach s,$(SET),--set $(s))
+	$(BIN)/quicksilver build mercury --config $(CONFIG) $(if $(V),-v) $(foreach s,$(SET),--set $(s))
 
 # Build the DPE / EvalPerf-format dataset from the bundled corpus (configs/dpe.yaml) into
 # data/build/dpe/, offline unless an LLM endpoint is configured. DPE_CONFIG=... and SET=... override.
 DPE_CONFIG ?= configs/dpe.yaml
 build-dpe: system $(STAMP)
-	$(BIN)/python flows/build_dpe.py --config $(DPE_CONFIG) $(if $(V),-v) $(foreach s,$(SET),--set $(s))
+	$(BIN)/quicksilver build dpe --config $(DPE_CONFIG) $(if $(V),-v) $(foreach s,$(SET),--set $(s))
 
 # The Prefect UI of this checkout on 127.0.0.1:$(UI_PORT). While it runs, it says so in
 # .prefect-ui.json (its URL and pid), and builds of this checkout (`make build-dataset` in another
 # shell) report there; a server of another checkout is never used. Without it, a build runs on
-# its own temporary server. UI_PORT=4201 when 4200 is taken (tasks/prefect_server.py).
+# its own temporary server. UI_PORT=4201 when 4200 is taken (quicksilver/orchestration/prefect_server.py).
 UI_PORT ?= 4200
 ui: $(STAMP)
-	$(BIN)/python -m tasks.prefect_server --port $(UI_PORT)
+	$(BIN)/python -m quicksilver.orchestration.prefect_server --port $(UI_PORT)
 
 # Both builds as Prefect deployments (flows/serve.py), to run from the UI, the API or a schedule:
 # on the configured server (PREFECT_API_URL), else `make ui`'s, else a server started here on

@@ -58,7 +58,8 @@ SMALL = [
     "runner.shard_size=2",
     "runner.workers=2",
 ]
-ARTIFACTS = {  # what a Mercury build sends (tasks/build.py, tasks/report.py)
+# what a Mercury build sends (quicksilver/orchestration/build.py, .../report.py)
+ARTIFACTS = {
     "mercury-funnel": "table",
     "mercury-summary": "markdown",
     "mercury-report": "markdown",

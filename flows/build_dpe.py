@@ -11,54 +11,31 @@ shard, alone on the machine), then select (EvalPerf's task filters and the adapt
 -> publish (EvalPerf-format Parquet + HF + card).
 
 Caching, resuming, task runners, artifacts and the `make ui` server work as in the Mercury flow:
-both are the same few lines over their build's list (tasks/build.py, tasks/cli.py).
+both are the same few lines over their build's list
+(quicksilver/orchestration/build.py, quicksilver/orchestration/cli.py).
+
+The flow is ``quicksilver.orchestration.flows.build_dpe`` (``quicksilver build dpe`` runs it from
+an installed package); this file runs it as a script in a checkout and is the deployment's
+entrypoint (flows/serve.py).
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
-from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:  # run as a script: make `tasks` importable
+if str(REPO) not in sys.path:  # run as a script from a checkout without an install
     sys.path.insert(0, str(REPO))
-os.environ.setdefault("PREFECT_LOGGING_EXTRA_LOGGERS", "quicksilver")
-# the core's worker threads (the profiler's parallel zygotes) log outside any flow-run
-# context: their records go to the console, not to the API, without a UserWarning each
-os.environ.setdefault("PREFECT_LOGGING_TO_API_WHEN_MISSING_FLOW", "ignore")
-os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 
-from prefect import flow  # noqa: E402
+from quicksilver.orchestration.flows import build_dpe  # noqa: E402
+from quicksilver.orchestration.flows import main as _main  # noqa: E402
 
-from quicksilver.builds import DPE  # noqa: E402
-from tasks.build import run_build  # noqa: E402
-from tasks.cli import run_cli  # noqa: E402
-from tasks.deployments import flow_config  # noqa: E402
-
-
-@flow(name="build-dpe", log_prints=False)
-def build_dpe(
-    config: dict[str, Any] | None = None,
-    config_path: str | None = None,
-    overrides: list[str] | str | None = None,
-) -> dict[str, Any]:
-    """Build the DPE dataset from ``config`` (the whole config: the command line), or from
-    ``config_path`` and ``overrides`` (``KEY=VALUE``, as --set: a deployment run, flows/serve.py);
-    returns the funnel and where the dataset is."""
-    return run_build(DPE, flow_config(DPE, config, config_path, overrides))
+__all__ = ["build_dpe", "main"]
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run_cli(
-        argv,
-        build=DPE,
-        build_flow=build_dpe,
-        default_config="configs/dpe.yaml",
-        example="sampling.max_scale_exp=12",
-        description=__doc__.split("\n\n")[0],
-    )
+    return _main("dpe", argv)
 
 
 if __name__ == "__main__":

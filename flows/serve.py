@@ -10,7 +10,7 @@ a run from the UI (Run > Custom run) or ``prefect deployment run build-mercury/m
 ...`` may change both. A schedule is off unless ``--cron`` or ``--interval`` (seconds) asks for
 one; stopping this process pauses it. It reports to the configured Prefect server
 (``PREFECT_API_URL``), else to ``make ui``'s on 127.0.0.1:4200, else starts one there for as
-long as it runs (`make serve`). Details: docs/running.md, tasks/deployments.py.
+long as it runs (`make serve`). Details: docs/running.md, quicksilver/orchestration/deployments.py.
 
 Not a flow: an entry point. It loads the flows from their files (never imports them).
 """
@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:  # run as a script: make `tasks` importable
+if str(REPO) not in sys.path:  # run as a script from a checkout without an install
     sys.path.insert(0, str(REPO))
 os.environ.setdefault("PREFECT_LOGGING_EXTRA_LOGGERS", "quicksilver")
 # the core's worker threads (the profiler's parallel zygotes) log outside any flow-run
@@ -31,7 +31,7 @@ os.environ.setdefault("PREFECT_LOGGING_TO_API_WHEN_MISSING_FLOW", "ignore")
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 
 from quicksilver.builds import DPE, MERCURY  # noqa: E402
-from tasks.deployments import BuildFlow, run_serve  # noqa: E402
+from quicksilver.orchestration.deployments import BuildFlow, run_serve  # noqa: E402
 
 FLOWS = (
     BuildFlow("mercury", MERCURY, "flows/build_mercury.py:build_mercury", "configs/mercury.yaml"),

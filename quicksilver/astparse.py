@@ -13,7 +13,8 @@ overlap. A parse in code we do not own (a library's, or a module that still call
 can still overlap one of ours, so :func:`parse` parses again when it meets the mismatch (the error
 says nothing about the code, and the counter is set afresh at the start of every parse); what
 still fails is an :class:`~quicksilver.faults.InfrastructureFault`, which fails the stage run and
-Prefect runs it again (tasks/retries.py), as :func:`~quicksilver.faults.infrastructure_fault`
+Prefect runs it again (quicksilver/orchestration/retries.py), as
+:func:`~quicksilver.faults.infrastructure_fault`
 treats the bare ``SystemError`` from such other code. ``tests/test_astparse.py`` provokes the
 race: on 3.11 bare ``ast.parse`` fails within a few hundred parses in four threads, ours never;
 3.12.1 and 3.13.0 did not fail here, and the lock costs them one uncontended acquire.

@@ -163,6 +163,25 @@ def _fmt_cost(value: float | None, unit: str) -> str:
     return f"{value:,.0f}"
 
 
+@app.command(
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    add_help_option=False,
+)
+def build(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="mercury | dpe")],
+) -> None:
+    """Build a benchmark: the Mercury or the DPE build flow (Prefect). Options after the name:
+    --config PATH, --set KEY=VALUE (repeatable), -v; `quicksilver build mercury --help`."""
+    if name not in ("mercury", "dpe"):
+        err.print(f"error: no build {name!r}: mercury or dpe")
+        raise typer.Exit(2)
+    # imported here: Prefect only for a build (the other commands start without it)
+    from quicksilver.orchestration.flows import main
+
+    raise typer.Exit(main(name, list(ctx.args), prog=f"quicksilver build {name}"))
+
+
 @app.command()
 def run(
     task: Annotated[Path, typer.Option("--task", help="task record (JSON row, Mercury format)")],

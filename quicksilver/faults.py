@@ -4,7 +4,8 @@ A solution that times out, answers wrong or crashes has a *verdict*: it is recor
 retried. A sandbox that could not be started (bubblewrap's setup failed, the harness or zygote
 died before its first reply) says nothing about the code that would have run in it: that is an
 :class:`InfrastructureFault`, and the Prefect layer runs the stage or shard again
-(``retries:`` in a build config; tasks/retries.py). The core only raises these; it never retries.
+(``retries:`` in a build config; quicksilver/orchestration/retries.py). The core only raises these;
+it never retries.
 
 LLM and LeetCode endpoints answering 429 or 5xx are infrastructure faults too, retried where the
 request is made (quicksilver/llm.py through the openai client, the LeetCode client's own loop).

@@ -15,7 +15,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from tasks.prefect_server import api_healthy
+from quicksilver.orchestration.prefect_server import api_healthy
 
 
 def free_port() -> int:

@@ -1,4 +1,4 @@
-"""The build's table artifacts as the Prefect UI shows them (tasks/artifacts.py): rendered by a
+"""The build's table artifacts as the Prefect UI shows them (quicksilver/orchestration/artifacts.py): rendered by a
 real `prefect server` UI in headless Chromium, a cell reads as its text (a lone "-" is not an
 empty bullet) and a stage's drop reasons are lines of one cell."""
 
@@ -73,7 +73,7 @@ import json, sys
 from prefect import flow
 from prefect.artifacts import create_table_artifact
 from quicksilver.funnel import funnel_rows
-from tasks.artifacts import table_artifact
+from quicksilver.orchestration.artifacts import table_artifact
 
 rows = funnel_rows(json.loads(sys.argv[1]))
 

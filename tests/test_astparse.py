@@ -18,7 +18,7 @@ from types import SimpleNamespace
 import pytest
 
 from quicksilver.faults import AST_RACE, InfrastructureFault, infrastructure_fault
-from tasks.retries import infrastructure_failed
+from quicksilver.orchestration.retries import infrastructure_failed
 
 ROOT = Path(__file__).resolve().parents[1]
 AFFECTED = sys.version_info[:2] == (3, 11)

@@ -370,7 +370,7 @@ def _run_states(env: dict[str, str], run_id: str) -> dict[str, Any]:
 def test_a_killed_build_is_shown_crashed_once_the_next_build_starts(tmp_path):
     """SIGKILL leaves the flow run Running (heartbeats are off); the next build on the same
     output folder finds the killed one's record in the lock file and marks it Crashed
-    (tasks/stale_runs.py)."""
+    (quicksilver/orchestration/stale_runs.py)."""
     out = tmp_path / "build"
     env = _env(tmp_path)
     argv = _argv("mercury", out, *STOPPABLE)
@@ -469,7 +469,7 @@ def test_a_second_build_on_a_busy_out_dir_stops_at_once_in_one_line(tmp_path):
 @requires_bwrap
 def test_a_build_whose_prefect_server_goes_away_finishes_and_says_so_once(tmp_path):
     """The server a build reports to is killed mid-build (after shard-0000's first stage): the
-    build finishes without it (tasks/server_watch.py), writes its dataset and funnel, says so
+    build finishes without it (quicksilver/orchestration/server_watch.py), writes its dataset and funnel, says so
     in one warning line, with no traceback nor Prefect's retry noise, and exits 0."""
     out = tmp_path / "build"
     with prefect_server(tmp_path / "server-home") as server:

@@ -69,7 +69,7 @@ def test_a_killed_holder_leaves_no_stale_lock(tmp_path: Path) -> None:
     ):
         pass
     with build_lock(out) as held:  # the kernel released it with the process
-        # and the killed holder's record is there for this build to name (tasks/stale_runs.py)
+        # and the killed holder's record is there for this build to name (quicksilver/orchestration/stale_runs.py)
         assert held.previous is not None and held.previous["pid"] == pid
 
 
@@ -96,7 +96,7 @@ def test_only_a_killed_holder_leaves_its_record(tmp_path: Path) -> None:
 def test_a_build_turns_the_datasets_progress_bars_off() -> None:
     import datasets
 
-    from tasks.build import quiet_progress_bars
+    from quicksilver.orchestration.build import quiet_progress_bars
 
     datasets.enable_progress_bars()
     try:

@@ -308,7 +308,7 @@ def test_cached_results_are_plain_json_and_a_planted_pickle_never_runs(built, tm
     from prefect._internal.result_records import ResultRecord, ResultRecordMetadata
     from prefect.serializers import PickleSerializer
 
-    from tasks.results import is_plain_record
+    from quicksilver.orchestration.results import is_plain_record
 
     out = built["out"]
     records = sorted(p for p in (out / "stages").glob("*/.prefect-results/*") if p.is_file())
@@ -316,7 +316,7 @@ def test_cached_results_are_plain_json_and_a_planted_pickle_never_runs(built, tm
     for p in records:  # what the build wrote is JSON with the project's decoder
         assert is_plain_record(p.read_bytes()), p
         assert json.loads(p.read_bytes())["metadata"]["serializer"]["object_decoder"] == (
-            "tasks.results.decode_object"
+            "quicksilver.orchestration.results.decode_object"
         )
     marker = tmp_path / "unpickled"
     evil = ResultRecord(
@@ -477,7 +477,7 @@ def test_prefect_artifacts_show_the_funnel(built):
         )
     by_key = {a.key: a for a in artifacts}
     assert set(by_key) == {"mercury-funnel", "mercury-summary", "mercury-progress"}
-    # the build's progress, as the UI shows it (tasks/progress.py): done, every step counted
+    # the build's progress, as the UI shows it (quicksilver/orchestration/progress.py): done, every step counted
     progress = by_key["mercury-progress"]
     assert progress.type == "progress" and float(progress.data) == 100.0, progress
     assert progress.description and "steps · tasks" in progress.description, progress.description

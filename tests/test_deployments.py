@@ -1,4 +1,4 @@
-"""The build flows' deployments (flows/serve.py, tasks/deployments.py).
+"""The build flows' deployments (flows/serve.py, quicksilver/orchestration/deployments.py).
 
 End to end: a real Prefect server on 127.0.0.1 (the session's test server, on a free port), the
 serving process started against it as `make serve` starts it, a deployment run triggered through
@@ -25,7 +25,7 @@ import pytest
 
 from quicksilver.builds import DPE, MERCURY
 from quicksilver.config import ConfigError
-from tasks.deployments import flow_config, schedule_of
+from quicksilver.orchestration.deployments import flow_config, schedule_of
 from tests.conftest import requires_bwrap
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -248,8 +248,8 @@ def test_the_funnel_fits_80_columns_without_cutting_a_name(tmp_path):
 
 
 def test_table_artifact_cells_render_as_they_read():
-    """The Prefect UI renders a table artifact's cells as Markdown (tasks/artifacts.py)."""
-    from tasks.artifacts import ui_cell, ui_rows
+    """The Prefect UI renders a table artifact's cells as Markdown (quicksilver/orchestration/artifacts.py)."""
+    from quicksilver.orchestration.artifacts import ui_cell, ui_rows
 
     assert ui_cell("-") == "\\-"  # not an empty bullet
     assert ui_cell("+ x") == "\\+ x" and ui_cell("* x") == "\\* x"

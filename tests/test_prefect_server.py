@@ -1,4 +1,4 @@
-"""Which Prefect server a build reports to (tasks/prefect_server.py): only one it is pointed at
+"""Which Prefect server a build reports to (quicksilver/orchestration/prefect_server.py): only one it is pointed at
 (PREFECT_API_URL, Prefect's settings, or `make ui` of the same checkout), never another that
 merely answers on the port, and its first line says which."""
 
@@ -20,7 +20,7 @@ from typing import ClassVar
 
 import pytest
 
-from tasks.prefect_server import (
+from quicksilver.orchestration.prefect_server import (
     checkout_ui,
     choose_server,
     process_start,
@@ -170,11 +170,19 @@ def _free_port() -> int:
 
 @contextlib.contextmanager
 def make_ui(marker: Path, port: int, home: Path) -> Iterator[subprocess.Popen[str]]:
-    """``python -m tasks.prefect_server`` (what `make ui` runs) with its marker at ``marker``."""
+    """``python -m quicksilver.orchestration.prefect_server`` (what `make ui` runs) with its marker at ``marker``."""
     env = {**os.environ, "PREFECT_HOME": str(home)}
     env.pop("PREFECT_API_URL", None)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tasks.prefect_server", "--port", str(port), "--marker", marker],
+        [
+            sys.executable,
+            "-m",
+            "quicksilver.orchestration.prefect_server",
+            "--port",
+            str(port),
+            "--marker",
+            marker,
+        ],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -207,7 +215,15 @@ def test_make_ui_says_where_it_runs_while_it_runs(unconfigured, tmp_path):
             f"Prefect: reporting to {api} (`make ui` of this checkout, pid {body['pid']})"
         )
         second = subprocess.run(
-            [sys.executable, "-m", "tasks.prefect_server", "--port", "9", "--marker", marker],
+            [
+                sys.executable,
+                "-m",
+                "quicksilver.orchestration.prefect_server",
+                "--port",
+                "9",
+                "--marker",
+                marker,
+            ],
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -240,7 +256,7 @@ class _SlowServer:
 
 
 def test_a_slow_temporary_server_gets_time_and_a_second_attempt(monkeypatch):
-    from tasks.cli import shared_temporary_server
+    from quicksilver.orchestration.cli import shared_temporary_server
 
     said: list[str] = []
 
@@ -262,7 +278,7 @@ def test_a_slow_temporary_server_gets_time_and_a_second_attempt(monkeypatch):
 
 
 def test_a_temporary_server_that_never_answers_says_what_to_do(monkeypatch):
-    from tasks.cli import ServerStartFailed, shared_temporary_server
+    from quicksilver.orchestration.cli import ServerStartFailed, shared_temporary_server
 
     monkeypatch.setattr("prefect.server.api.server.SubprocessASGIServer", _SlowServer)
     monkeypatch.setattr(_SlowServer, "calls", [])

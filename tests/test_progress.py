@@ -1,4 +1,4 @@
-"""Where a build is (tasks/progress.py): the status line, the estimate from recorded costs, a line
+"""Where a build is (quicksilver/orchestration/progress.py): the status line, the estimate from recorded costs, a line
 now and then when nobody watches a terminal, and a live bar when someone does."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import time
 
-from tasks.progress import BuildProgress, Step
+from quicksilver.orchestration.progress import BuildProgress, Step
 
 
 class Clock:

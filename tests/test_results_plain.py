@@ -1,4 +1,4 @@
-"""tasks/results.py: which cached Prefect results a build reads back (only plain JSON written
+"""quicksilver/orchestration/results.py: which cached Prefect results a build reads back (only plain JSON written
 with the project's serializer) and what it does with the rest (deletes them, one line each)."""
 
 from __future__ import annotations
@@ -11,7 +11,12 @@ from typing import Any
 from prefect._internal.result_records import ResultRecord, ResultRecordMetadata
 from prefect.serializers import JSONSerializer, PickleSerializer
 
-from tasks.results import SERIALIZER, decode_object, is_plain_record, keep_plain_results
+from quicksilver.orchestration.results import (
+    SERIALIZER,
+    decode_object,
+    is_plain_record,
+    keep_plain_results,
+)
 
 
 def _record(serializer: Any, result: Any) -> bytes:

@@ -1,4 +1,4 @@
-"""Retries cover infrastructure faults only (quicksilver/faults.py, tasks/retries.py).
+"""Retries cover infrastructure faults only (quicksilver/faults.py, quicksilver/orchestration/retries.py).
 
 A sandbox that cannot start raises SandboxStartError (never a verdict); a solution that crashes
 or times out gets its verdict, once, and nothing is raised; Prefect runs a stage task again only
@@ -20,14 +20,14 @@ from quicksilver.config import (
 )
 from quicksilver.execute import run_calls
 from quicksilver.faults import InfrastructureFault, infrastructure_fault
+from quicksilver.orchestration.cli import make_task_runner
+from quicksilver.orchestration.retries import infrastructure_failed, retry_options
 from quicksilver.sandbox.session import (
     ChildGone,
     LimitExceeded,
     SandboxSession,
     SandboxStartError,
 )
-from tasks.cli import make_task_runner
-from tasks.retries import infrastructure_failed, retry_options
 from tests.conftest import requires_bwrap
 
 

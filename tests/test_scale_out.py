@@ -26,9 +26,9 @@ from typing import Any
 import pytest
 
 from quicksilver.config import load_build_config
+from quicksilver.orchestration.cli import make_task_runner
 from quicksilver.pipeline.files import read_jsonl
 from quicksilver.sandbox.session import ChildGone, SandboxSession
-from tasks.cli import make_task_runner
 from tests.conftest import requires_bwrap
 from tests.test_build_mercury import _flow_module
 

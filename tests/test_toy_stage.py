@@ -121,7 +121,7 @@ def test_a_toy_stage_is_reused_and_rerun_like_any_other(tmp_path):
 def test_the_prefect_layer_runs_a_new_build_list_unchanged(prefect_harness, tmp_path):
     from prefect import flow
 
-    from tasks.build import run_build
+    from quicksilver.orchestration.build import run_build
 
     @flow(name="build-toy")
     def build_toy(config: dict[str, Any]) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 The Mercury and the DPE builds (quicksilver/builds.py) are two lists that share the stages they
 have in common: a shared stage is declared once, in its own file, and placed in both lists. Each
 stage reads the records of the stage before it in its list; the sharded stages run per shard of
-tasks, one shard's stages in order (tasks/chains.py).
+tasks, one shard's stages in order (quicksilver/orchestration/chains.py).
 """
 
 from __future__ import annotations

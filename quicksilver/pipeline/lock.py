@@ -10,7 +10,7 @@ The file's content (pid, host, start time, and what the caller adds: the Prefect
 the holder in that message, and says how the last build ended: a holder that ends, normally or on
 an exception (a SIGTERM is one), empties the file; one killed outright (SIGKILL, the OOM killer, a
 lost machine) cannot, so the next build finds its record (:attr:`Held.previous`) and can mark
-that run as crashed where it is still shown running (tasks/build.py).
+that run as crashed where it is still shown running (quicksilver/orchestration/build.py).
 """
 
 from __future__ import annotations

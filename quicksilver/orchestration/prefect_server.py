@@ -4,12 +4,14 @@ A build reports to a server only when it is pointed at one, and its first line s
 
 1. ``PREFECT_API_URL`` in the environment;
 2. ``PREFECT_API_URL`` in Prefect's own settings (a profile, a settings file);
-3. the server that `make ui` of this checkout runs: `make ui` (``python -m tasks.prefect_server``)
+3. the server that `make ui` of this checkout runs: `make ui` (``python -m
+quicksilver.orchestration.prefect_server``)
    starts ``prefect server start`` and writes :data:`MARKER` in the checkout, with the server's
    API URL, its pid and its start time, and removes it when the server stops. A marker whose
    process is gone (or is another process under a reused pid), or whose server does not answer,
    is not used;
-4. else the temporary server Prefect starts for the run (tasks/cli.py starts it itself for a Dask
+4. else the temporary server Prefect starts for the run (quicksilver/orchestration/cli.py starts it
+itself for a Dask
    build, as before).
 
 Any other server is left alone, even one answering on 127.0.0.1:4200: on a shared machine that is
@@ -30,7 +32,15 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+
+def _checkout() -> Path:
+    """The checkout this package runs from (its `make ui` marker lives there), or, for an
+    installed package, the working directory."""
+    root = Path(__file__).resolve().parents[2]
+    return root if (root / "pyproject.toml").is_file() else Path.cwd()
+
+
+REPO = _checkout()
 MARKER = REPO / ".prefect-ui.json"
 UI_HOST = "127.0.0.1"
 UI_PORT = 4200

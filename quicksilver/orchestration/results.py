@@ -30,7 +30,7 @@ log = logging.getLogger("quicksilver.results")
 RESULTS_FOLDER = ".prefect-results"
 
 # The encoder is Prefect's (it writes what json cannot as tagged dicts); the decoder is ours.
-SERIALIZER = JSONSerializer(object_decoder="tasks.results.decode_object")
+SERIALIZER = JSONSerializer(object_decoder="quicksilver.orchestration.results.decode_object")
 _EXPECTED = SERIALIZER.model_dump(mode="json")
 
 

@@ -21,10 +21,10 @@ from prefect import Task, task
 from prefect.context import TaskRunContext
 from prefect.logging import get_run_logger
 
+from quicksilver.orchestration.results import RESULTS_FOLDER, SERIALIZER
+from quicksilver.orchestration.retries import retry_options
 from quicksilver.pipeline.build import Build
 from quicksilver.pipeline.runner import Runner
-from tasks.results import RESULTS_FOLDER, SERIALIZER
-from tasks.retries import retry_options
 
 
 def runner_of(build: Build, config: dict[str, Any]) -> Runner:
@@ -94,11 +94,11 @@ def stage_task(build: Build, stage_name: str) -> Task[..., dict[str, Any]]:
 
 def stored(runner: Runner, stage: str, part: str = "") -> Task[..., dict[str, Any]]:
     """The stage's task with its results persisted beside its files (deleted together; plain
-    JSON, :mod:`tasks.results`), and
+    JSON, :mod:`quicksilver.orchestration.results`), and
     Prefect's cache refreshed unless the runner says the stage is done: a deleted output, a crash
     before the manifest, a cold run all run the stage, whatever Prefect remembers. A run that
     fails on an infrastructure fault is retried as the config's ``retries`` says
-    (:mod:`tasks.retries`); no other failure is."""
+    (:mod:`quicksilver.orchestration.retries`); no other failure is."""
     return stage_task(runner.build, stage).with_options(
         result_storage=runner.dir(stage).path / RESULTS_FOLDER,
         refresh_cache=not runner.done(stage, part),

@@ -20,6 +20,8 @@ from typing import Any
 from prefect.artifacts import create_markdown_artifact
 from prefect.logging import get_run_logger
 
+from quicksilver.orchestration.artifacts import table_artifact
+from quicksilver.orchestration.server_watch import window_closed
 from quicksilver.pipeline.build import Build
 from quicksilver.report import (
     REPORT_NAME,
@@ -37,8 +39,6 @@ from quicksilver.report import (
     task_time_rows,
     write_build_report,
 )
-from tasks.artifacts import table_artifact
-from tasks.server_watch import window_closed
 
 
 def publish_report(build: Build, root: Path, funnel: Sequence[dict[str, Any]]) -> Path | None:
@@ -65,7 +65,9 @@ def publish_report(build: Build, root: Path, funnel: Sequence[dict[str, Any]]) -
         tables["spread"] = (spread_rows(report), "Spread of the measurements per task")
     if report.kind == "dpe":
         tables["clusters"] = (cluster_rows(report), "Clusters and their scores")
-    if window_closed():  # the Prefect server went away during the build (tasks/server_watch.py)
+    if (
+        window_closed()
+    ):  # the Prefect server went away during the build (quicksilver/orchestration/server_watch.py)
         return path
     try:
         create_markdown_artifact(

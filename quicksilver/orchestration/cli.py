@@ -1,7 +1,8 @@
 """The command line of a build flow: a config and overrides in, the flow on its task runner, one
 line out when something goes wrong.
 
-    python flows/build_mercury.py --config configs/mercury.yaml --set testcases.n=8
+    quicksilver build mercury --config configs/mercury.yaml --set testcases.n=8
+    python flows/build_mercury.py --config configs/mercury.yaml --set testcases.n=8  (a checkout)
 
 Exit codes: 0 built; 1 the build failed (shards, a write, no task left to publish: one line on
 stderr); 2 a bad config; 3 the build cannot run here (the preflight's line, nothing written) or
@@ -32,12 +33,12 @@ from quicksilver.config import ConfigError, RetrySection, RunnerSection, load_bu
 from quicksilver.fsutil import WriteError
 from quicksilver.funnel import print_funnel
 from quicksilver.lifecycle import GracefulStop, Interrupted, signal_name
+from quicksilver.orchestration.build import BuildFailed
+from quicksilver.orchestration.prefect_server import choose_server
+from quicksilver.orchestration.server_watch import ServerWatch, finish_without_server
 from quicksilver.pipeline.build import Build
 from quicksilver.pipeline.lock import OutDirBusy, check_free
 from quicksilver.preflight import NotReady, check_build_ready
-from tasks.build import BuildFailed
-from tasks.prefect_server import choose_server
-from tasks.server_watch import ServerWatch, finish_without_server
 
 # Errors the command line reports in one line of its own: their tracebacks stay out of the console
 # (the Prefect API and UI still get them).
@@ -187,7 +188,8 @@ def _silent(logger: str) -> Iterator[None]:
 
 def quiet_console(verbose: bool) -> None:
     """The console shows warnings and errors only, unless ``verbose``: a build's INFO lines
-    (about 300 of them) still reach the Prefect UI, and the progress (tasks/progress.py) says
+    (about 300 of them) still reach the Prefect UI, and the progress
+    (quicksilver/orchestration/progress.py) says
     where the build is."""
     level = logging.INFO if verbose else logging.WARNING
     for handler in logging.getLogger().handlers:
@@ -206,10 +208,11 @@ def run_cli(
     default_config: str,
     example: str,
     description: str,
+    prog: str | None = None,
 ) -> int:
     """The command line of ``build``'s flow: config + overrides -> the flow on its task runner
     (exit codes in the module docstring)."""
-    parser = argparse.ArgumentParser(description=description)
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--config", default=default_config, help="YAML build config")
     parser.add_argument(
         "--set",
@@ -227,6 +230,13 @@ def run_cli(
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     quiet_console(verbose=args.verbose)
+    if args.config == default_config and not Path(default_config).is_file():
+        print(
+            f"error: no {default_config} in {Path.cwd()} (the default config, relative to the "
+            "working directory): pass --config PATH (a checkout's configs/ has the shipped ones)",
+            file=sys.stderr,
+        )
+        return 2
     try:
         # relative paths stay relative (to the working directory): the published card and the
         # build's config digest then do not depend on where the repository is checked out
@@ -235,7 +245,9 @@ def run_cli(
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    server = choose_server()  # only a server it is pointed at (tasks/prefect_server.py)
+    server = (
+        choose_server()
+    )  # only a server it is pointed at (quicksilver/orchestration/prefect_server.py)
     print(server.line(), flush=True)
     try:
         with _silent("quicksilver.preflight"):  # its warnings: said once, by the flow's check

@@ -9,7 +9,8 @@ disk, a stop on a signal) that a rerun would only repeat.
 
 A Dask worker that dies (its process killed, its machine lost) is not seen here: its task never
 returns. The Dask scheduler gives it to another worker (``distributed.scheduler.allowed-failures``
-times; :func:`tasks.cli.make_task_runner` sets it from ``retries.attempts`` for a local cluster).
+times; :func:`quicksilver.orchestration.cli.make_task_runner` sets it from ``retries.attempts`` for
+a local cluster).
 A rerun of a stage is safe either way: a stage writes its files and manifest only once it
 finished, so a rerun starts from the same inputs.
 """

@@ -2,7 +2,8 @@
 progress artifact in the Prefect UI.
 
 A build is a list of *steps*: each whole-build stage once, each sharded stage once per shard
-(``testcases/shard-0003``). The flow (tasks/build.py, tasks/chains.py) says when a step starts and
+(``testcases/shard-0003``). The flow (quicksilver/orchestration/build.py,
+quicksilver/orchestration/chains.py) says when a step starts and
 when it ends; :class:`BuildProgress` turns that into
 
 - in a terminal, a rich progress bar redrawn every second: the steps done of all, the stage the
@@ -34,7 +35,7 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn
 
-from tasks.server_watch import window_closed
+from quicksilver.orchestration.server_watch import window_closed
 
 log = logging.getLogger("quicksilver")
 

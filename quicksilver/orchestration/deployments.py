@@ -7,7 +7,8 @@ its parameters; :func:`flow_config` turns them into the config a build flow runs
 command line does. :func:`serve_builds` serves one deployment per build flow from this process
 (Prefect's ``Runner``, the machinery of ``flow.serve``: no work pool, no worker), against the
 Prefect server that is configured (``PREFECT_API_URL``), else the one ``make ui`` of this
-checkout runs (tasks/prefect_server.py), else one it starts itself on 127.0.0.1:4200 and stops
+checkout runs (quicksilver/orchestration/prefect_server.py), else one it starts itself on
+127.0.0.1:4200 and stops
 on exit. A schedule (cron or interval)
 is off unless asked for; stopping the serving process pauses it.
 
@@ -40,9 +41,15 @@ from prefect.logging import get_run_logger
 from prefect.settings import PREFECT_API_URL, temporary_settings
 
 from quicksilver.config import ConfigError, load_build_config
+from quicksilver.orchestration.cli import make_task_runner
+from quicksilver.orchestration.prefect_server import (
+    UI_HOST,
+    UI_PORT,
+    api_healthy,
+    choose_server,
+    ui_url,
+)
 from quicksilver.pipeline.build import Build
-from tasks.cli import make_task_runner
-from tasks.prefect_server import UI_HOST, UI_PORT, api_healthy, choose_server, ui_url
 
 log = logging.getLogger("quicksilver.serve")
 _LOCAL = {"send_to_api": False}  # logged outside any flow run: not for Prefect's API handler

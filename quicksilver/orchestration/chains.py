@@ -40,7 +40,7 @@ def cluster_threads() -> int | None:
 
 
 class StepEvents(Protocol):
-    """Who hears when a shard's stage starts and ends (tasks/progress.py)."""
+    """Who hears when a shard's stage starts and ends (quicksilver/orchestration/progress.py)."""
 
     def start(self, stage: str, part: str = "") -> None: ...
 

@@ -2,7 +2,8 @@
 
 :func:`run_build` is the body of a build flow (flows/build_mercury.py, flows/build_dpe.py): the
 preflight, then the build's stages in list order. The whole-build stages run one after another;
-the sharded ones run per shard through :func:`tasks.chains.run_chains` (a shard's next stage is
+the sharded ones run per shard through :func:`quicksilver.orchestration.chains.run_chains` (a
+shard's next stage is
 submitted only when its previous one completed, deepest stage first, the heaviest shard first for
 ``heavy`` stages), except a stage that must run ``alone`` with this config, which runs shard after
 shard once the chains are done. At the end the funnel is published as Prefect artifacts.
@@ -21,20 +22,25 @@ from prefect.logging import get_run_logger
 from quicksilver.fsutil import WriteError
 from quicksilver.funnel import funnel_markdown, funnel_rows, print_funnel
 from quicksilver.lifecycle import Interrupted
+from quicksilver.orchestration.artifacts import table_artifact
+from quicksilver.orchestration.chains import (
+    ShardChain,
+    cluster_threads,
+    completed_summary,
+    run_chains,
+)
+from quicksilver.orchestration.progress import BuildProgress, Step
+from quicksilver.orchestration.report import publish_report
+from quicksilver.orchestration.results import RESULTS_FOLDER, keep_plain_results
+from quicksilver.orchestration.server_watch import window_closed
+from quicksilver.orchestration.stages import stored
+from quicksilver.orchestration.stale_runs import lock_record, mark_crashed
 from quicksilver.pipeline.build import Build
 from quicksilver.pipeline.files import cpu_count, read_jsonl
 from quicksilver.pipeline.lock import build_lock
 from quicksilver.pipeline.runner import Runner
 from quicksilver.preflight import check_build_ready
 from quicksilver.sandbox.session import shutting_down, sweep_orphans
-from tasks.artifacts import table_artifact
-from tasks.chains import ShardChain, cluster_threads, completed_summary, run_chains
-from tasks.progress import BuildProgress, Step
-from tasks.report import publish_report
-from tasks.results import RESULTS_FOLDER, keep_plain_results
-from tasks.server_watch import window_closed
-from tasks.stages import stored
-from tasks.stale_runs import lock_record, mark_crashed
 
 
 class BuildFailed(RuntimeError):
@@ -95,7 +101,8 @@ def run_build(build: Build, config: dict[str, Any]) -> dict[str, Any]:
     cfg = build.config.model_validate(config)
     start_build(cfg)
     # one build per output folder (a second stops at once); a build killed on it before this
-    # one is marked Crashed where it still shows as running (tasks/stale_runs.py)
+    # one is marked Crashed where it still shows as running
+    # (quicksilver/orchestration/stale_runs.py)
     with build_lock(Path(cfg.out_dir), lock_record()) as held:
         mark_crashed(held.previous)
         return _run_stages(build, cfg, config)
@@ -142,7 +149,9 @@ def _whole(runner: Runner, stage: str, config: dict[str, Any], progress: BuildPr
 def _run_stages(build: Build, cfg: Any, config: dict[str, Any]) -> dict[str, Any]:
     runner = Runner(build, cfg)
     stages = list(build.stages)
-    for stage in stages:  # before any stage task reads Prefect's cache (tasks/results.py)
+    for stage in (
+        stages
+    ):  # before any stage task reads Prefect's cache (quicksilver/orchestration/results.py)
         keep_plain_results(runner.dir(stage.name).path / RESULTS_FOLDER)
     slots = cfg.runner.workers or cluster_threads() or cpu_count()
     with BuildProgress(build.name, build.title, slots=slots) as progress:
@@ -211,7 +220,9 @@ def _finish(build: Build, runner: Runner) -> dict[str, Any]:
     """The funnel as Prefect artifacts and the build's report; returns the funnel and where the
     dataset is."""
     funnel = runner.funnel()
-    if not window_closed():  # the Prefect server is still there (tasks/server_watch.py)
+    if (
+        not window_closed()
+    ):  # the Prefect server is still there (quicksilver/orchestration/server_watch.py)
         try:
             table_artifact(f"{build.name}-funnel", funnel_rows(funnel), "Counts per stage")
             create_markdown_artifact(

@@ -1,6 +1,7 @@
 """The Prefect server is a window on a build, not a dependency of it.
 
-A build reports its runs, logs and artifacts to a Prefect server (tasks/prefect_server.py). When
+A build reports its runs, logs and artifacts to a Prefect server
+(quicksilver/orchestration/prefect_server.py). When
 that server goes away mid-build (`make ui` stopped, a shared server restarted, the temporary
 server killed), the work does not need it: the stages read and write their own files, and the
 runner's manifests decide what is done. What Prefect does by itself then is retry every call:
@@ -16,7 +17,8 @@ When it has not answered :data:`MISSES` times in a row, the watch *closes the wi
   lines about connections that fail no longer reach the console (:class:`QuietOutage`);
 - the build skips its artifacts (:func:`window_closed`).
 
-The flow call then fails on its last state change; the command line (tasks/cli.py) finishes
+The flow call then fails on its last state change; the command line
+(quicksilver/orchestration/cli.py) finishes
 whatever the flow did not with the core's runner alone (:func:`finish_without_server`), prints
 the funnel and exits 0. Once closed, the window stays closed for this process: a server that
 comes back is not reported to again (its UI shows the run as it was when the server went away).
@@ -31,7 +33,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from tasks.prefect_server import api_healthy
+from quicksilver.orchestration.prefect_server import api_healthy
 
 log = logging.getLogger("quicksilver")
 
