@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -26,8 +27,15 @@ def installed(tmp_path_factory) -> Path:
     """The project's wheel (built as pip builds it, in an isolated environment), unpacked: the
     package as `pip install` would lay it out, without the checkout."""
     tmp = tmp_path_factory.mktemp("wheel")
+    src = tmp / "src"  # a copy: building in place would leave build/ in the checkout
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, src / name)
+    shutil.copytree(
+        ROOT / "quicksilver", src / "quicksilver", ignore=shutil.ignore_patterns("__pycache__")
+    )
     proc = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp), str(src)],
         capture_output=True,
         text=True,
         timeout=600,
