@@ -14,9 +14,9 @@ Caching, resuming, task runners, artifacts and the `make ui` server work as in t
 both are the same few lines over their build's list
 (quicksilver/orchestration/build.py, quicksilver/orchestration/cli.py).
 
-The flow is ``quicksilver.orchestration.flows.build_dpe`` (``quicksilver build dpe`` runs it from
-an installed package); this file runs it as a script in a checkout and is the deployment's
-entrypoint (flows/serve.py).
+The flow is ``quicksilver.orchestration.flows.build_dpe`` (``quicksilver build dpe`` runs it from an
+installed package); this file runs it as a script in a checkout and is the deployment's entrypoint
+(flows/serve.py).
 """
 
 from __future__ import annotations

@@ -14,9 +14,8 @@ changed reuses every stage, and a rerun after an interruption redoes only the un
 At the end the flow prints the funnel and publishes it as Prefect artifacts (a table of counts
 and drop reasons per stage, and a markdown summary) when a Prefect server is reachable.
 
-The flow is ``quicksilver.orchestration.flows.build_mercury`` (``quicksilver build mercury`` runs
-it from
-an installed package); this file runs it as a script in a checkout and is the deployment's
+The flow is ``quicksilver.orchestration.flows.build_mercury`` (``quicksilver build mercury`` runs it
+from an installed package); this file runs it as a script in a checkout and is the deployment's
 entrypoint (flows/serve.py).
 """
 

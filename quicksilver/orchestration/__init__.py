@@ -2,11 +2,11 @@
 stages' declarations, and what a build flow runs.
 
 - :mod:`quicksilver.orchestration.stages`: one thin task per stage of a build
-(``<build>-<stage>``), its Prefect cache
-  keyed by the stage's key and trusted only when the core says the stage is done;
-- :mod:`quicksilver.orchestration.retries`: which failed runs are run again: infrastructure faults
-only (a sandbox
-  that could not start), as the config's ``retries:`` says; never a solution's verdict;
+  (``<build>-<stage>``), its Prefect cache keyed by the stage's key and trusted only when the
+  core says the stage is done;
+- :mod:`quicksilver.orchestration.retries`: which failed runs are run again: infrastructure
+  faults only (a sandbox that could not start), as the config's ``retries:`` says; never a
+  solution's verdict;
 - :mod:`quicksilver.orchestration.chains`: the sharded stages' scheduler (every worker slot busy);
 - :mod:`quicksilver.orchestration.build`: a build's flow body, from its list of stages;
 - :mod:`quicksilver.orchestration.cli`: a build flow's command line;

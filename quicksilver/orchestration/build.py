@@ -1,12 +1,12 @@
 """A build, run as Prefect tasks: what every build flow does, from the build's list of stages.
 
 :func:`run_build` is the body of a build flow (flows/build_mercury.py, flows/build_dpe.py): the
-preflight, then the build's stages in list order. The whole-build stages run one after another;
-the sharded ones run per shard through :func:`quicksilver.orchestration.chains.run_chains` (a
-shard's next stage is
-submitted only when its previous one completed, deepest stage first, the heaviest shard first for
-``heavy`` stages), except a stage that must run ``alone`` with this config, which runs shard after
-shard once the chains are done. At the end the funnel is published as Prefect artifacts.
+preflight, then the build's stages in list order. The whole-build stages run one after another; the
+sharded ones run per shard through :func:`quicksilver.orchestration.chains.run_chains` (a shard's
+next stage is submitted only when its previous one completed, deepest stage first, the heaviest
+shard first for ``heavy`` stages), except a stage that must run ``alone`` with this config, which
+runs shard after shard once the chains are done. At the end the funnel is published as Prefect
+artifacts.
 """
 
 from __future__ import annotations

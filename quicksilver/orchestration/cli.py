@@ -187,10 +187,9 @@ def _silent(logger: str) -> Iterator[None]:
 
 
 def quiet_console(verbose: bool) -> None:
-    """The console shows warnings and errors only, unless ``verbose``: a build's INFO lines
-    (about 300 of them) still reach the Prefect UI, and the progress
-    (quicksilver/orchestration/progress.py) says
-    where the build is."""
+    """The console shows warnings and errors only, unless ``verbose``: a build's INFO lines (about
+    300 of them) still reach the Prefect UI, and the progress
+    (quicksilver/orchestration/progress.py) says where the build is."""
     level = logging.INFO if verbose else logging.WARNING
     for handler in logging.getLogger().handlers:
         if isinstance(handler, logging.StreamHandler) and getattr(handler, "stream", None) in (

@@ -8,8 +8,7 @@ command line does. :func:`serve_builds` serves one deployment per build flow fro
 (Prefect's ``Runner``, the machinery of ``flow.serve``: no work pool, no worker), against the
 Prefect server that is configured (``PREFECT_API_URL``), else the one ``make ui`` of this
 checkout runs (quicksilver/orchestration/prefect_server.py), else one it starts itself on
-127.0.0.1:4200 and stops
-on exit. A schedule (cron or interval)
+127.0.0.1:4200 and stops on exit. A schedule (cron or interval)
 is off unless asked for; stopping the serving process pauses it.
 
 The flows are loaded from their entrypoints (``flows/build_mercury.py:build_mercury``), never

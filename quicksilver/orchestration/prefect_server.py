@@ -5,14 +5,12 @@ A build reports to a server only when it is pointed at one, and its first line s
 1. ``PREFECT_API_URL`` in the environment;
 2. ``PREFECT_API_URL`` in Prefect's own settings (a profile, a settings file);
 3. the server that `make ui` of this checkout runs: `make ui` (``python -m
-quicksilver.orchestration.prefect_server``)
-   starts ``prefect server start`` and writes :data:`MARKER` in the checkout, with the server's
-   API URL, its pid and its start time, and removes it when the server stops. A marker whose
-   process is gone (or is another process under a reused pid), or whose server does not answer,
-   is not used;
+   quicksilver.orchestration.prefect_server``) starts ``prefect server start`` and writes
+   :data:`MARKER` in the checkout, with the server's API URL, its pid and its start time, and
+   removes it when the server stops. A marker whose process is gone (or is another process under a
+   reused pid), or whose server does not answer, is not used;
 4. else the temporary server Prefect starts for the run (quicksilver/orchestration/cli.py starts it
-itself for a Dask
-   build, as before).
+   itself for a Dask build, as before).
 
 Any other server is left alone, even one answering on 127.0.0.1:4200: on a shared machine that is
 another checkout's `make ui` or another user's, and a build once reported there without a word.

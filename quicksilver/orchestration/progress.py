@@ -2,9 +2,8 @@
 progress artifact in the Prefect UI.
 
 A build is a list of *steps*: each whole-build stage once, each sharded stage once per shard
-(``testcases/shard-0003``). The flow (quicksilver/orchestration/build.py,
-quicksilver/orchestration/chains.py) says when a step starts and
-when it ends; :class:`BuildProgress` turns that into
+(``testcases/shard-0003``). The flow (quicksilver/orchestration/build.py and chains.py) says when
+a step starts and when it ends; :class:`BuildProgress` turns that into
 
 - in a terminal, a rich progress bar redrawn every second: the steps done of all, the stage the
   build is in, the tasks and solutions whose shards are through every sharded stage, what runs

@@ -1,10 +1,9 @@
 """The Prefect server is a window on a build, not a dependency of it.
 
-A build reports its runs, logs and artifacts to a Prefect server
-(quicksilver/orchestration/prefect_server.py). When
-that server goes away mid-build (`make ui` stopped, a shared server restarted, the temporary
-server killed), the work does not need it: the stages read and write their own files, and the
-runner's manifests decide what is done. What Prefect does by itself then is retry every call:
+A build reports its runs, logs and artifacts to a Prefect server (prefect_server.py beside this
+module). When that server goes away mid-build (`make ui` stopped, a shared server restarted, the
+temporary server killed), the work does not need it: the stages read and write their own files, and
+the runner's manifests decide what is done. What Prefect does by itself then is retry every call:
 each queued event and log batch for about 7 s, the flow's last state change five times with
 back-off, a traceback and a warning each; a finished build once spent 6.5 minutes so and exited 1.
 
@@ -18,10 +17,10 @@ When it has not answered :data:`MISSES` times in a row, the watch *closes the wi
 - the build skips its artifacts (:func:`window_closed`).
 
 The flow call then fails on its last state change; the command line
-(quicksilver/orchestration/cli.py) finishes
-whatever the flow did not with the core's runner alone (:func:`finish_without_server`), prints
-the funnel and exits 0. Once closed, the window stays closed for this process: a server that
-comes back is not reported to again (its UI shows the run as it was when the server went away).
+(quicksilver/orchestration/cli.py) finishes whatever the flow did not with the core's runner alone
+(:func:`finish_without_server`), prints the funnel and exits 0. Once closed, the window stays
+closed for this process: a server that comes back is not reported to again (its UI shows the run as
+it was when the server went away).
 """
 
 from __future__ import annotations
