@@ -101,11 +101,14 @@ def test_without_a_terminal_a_stage_ending_and_a_silence_each_print_a_line():
 
 def test_in_a_terminal_a_live_bar_shows_the_same_status():
     out, clock = io.StringIO(), Clock()
-    with _progress(out, clock, live=True) as p:
-        p.plan([Step("load", "", 0, 0, 2.0)])
+    with _progress(out, clock, live=True, width=80) as p:
+        p.plan([Step("load", "", 0, 0, 2.0), Step("profile", "shard-0000", 4, 30, None)])
         p.start("load")
         clock.now += 2
         p.finish("load", "", {"reused": False})
+        p.finish("profile", "shard-0000", {"reused": False})
     shown = out.getvalue()
-    assert "Mercury build" in shown and "1/1 steps · 2s" in shown, shown
+    # in 80 columns: the title whole, the status folded onto more lines rather than cut
+    assert "Mercury build" in shown and "2/2 steps · tasks 4/4 · solutions 30/30" in shown, shown
+    assert "…" not in shown, shown
     assert "progress:" not in shown  # the bar, not log lines

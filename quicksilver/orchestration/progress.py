@@ -33,6 +33,7 @@ from typing import Any, TextIO
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn
+from rich.table import Column
 
 from quicksilver.orchestration.server_watch import window_closed
 
@@ -87,11 +88,13 @@ class BuildProgress:
         out: TextIO | None = None,
         clock: Callable[[], float] = time.monotonic,
         heartbeat: float = HEARTBEAT,
+        width: int | None = None,
     ) -> None:
         self.name, self.title, self.slots = name, title, max(1, slots)
         self.out = out or sys.stderr
         self.live = self.out.isatty() if live is None else live
         self.ui, self.clock, self.heartbeat = ui, clock, heartbeat
+        self.width = width  # the terminal's, unless given
         self.steps: dict[tuple[str, str], Step] = {}
         self.t0 = clock()
         self._lock = threading.Lock()
@@ -277,10 +280,12 @@ class BuildProgress:
     def __enter__(self) -> BuildProgress:
         if self.live:
             self._bar = Progress(
-                TextColumn("[bold]{task.description}"),
-                BarColumn(bar_width=24),
-                TextColumn("{task.fields[status]}"),
-                console=Console(file=self.out),
+                # the title and the bar keep their width; the status wraps rather than being cut
+                # (an 80-column terminal cut the estimate off)
+                TextColumn("[bold]{task.description}", table_column=Column(no_wrap=True)),
+                BarColumn(bar_width=16),
+                TextColumn("{task.fields[status]}", table_column=Column(overflow="fold")),
+                console=Console(file=self.out, width=self.width),
                 transient=False,
                 redirect_stdout=False,
                 redirect_stderr=False,
