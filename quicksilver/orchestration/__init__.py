@@ -27,3 +27,6 @@ os.environ.setdefault("PREFECT_LOGGING_EXTRA_LOGGERS", "quicksilver")
 os.environ.setdefault("PREFECT_LOGGING_TO_API_WHEN_MISSING_FLOW", "ignore")
 # offline machines: the temporary server's telemetry would only log a DNS failure
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+# and the client's notice about it, which Prefect prints on a terminal (the first thing a
+# maintainer's `make build-dataset` showed)
+os.environ.setdefault("DO_NOT_TRACK", "1")
