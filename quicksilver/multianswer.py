@@ -47,6 +47,9 @@ from quicksilver.sources.convert import SUPPORTED_NODES, Signature, base_type
 
 log = logging.getLogger(__name__)
 
+# the template this module renders: part of the keys of the stages that import it (pipeline/keys.py)
+DATA_FILES = ("prompts/answer_checker.j2",)
+
 SCALAR_RETURNS = frozenset({"integer", "long", "double", "boolean", "character"})
 """Return types whose answer is one value: a deterministic statement determines it."""
 

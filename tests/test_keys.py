@@ -207,3 +207,75 @@ def test_editing_a_helper_reruns_the_stages_that_import_it_and_no_other(tmp_path
     assert run_all() == {"load": True, "short": False, "count": True}
     for mod in [m for m in sys.modules if m.startswith(pkg)]:
         del sys.modules[mod]
+
+
+# -- what an edit to an LLM path reruns (issue 27) --------------------------------------------
+
+_RERUNS = """
+import json, sys
+from pathlib import Path
+import quicksilver
+from quicksilver.builds import DPE, MERCURY
+from quicksilver.pipeline.keys import code_digest
+copy = Path(sys.argv[1])
+assert quicksilver.__file__.startswith(str(copy)), quicksilver.__file__
+def digests():
+    return {f"{b.name}/{s.name}": code_digest(s.code) for b in (MERCURY, DPE) for s in b.stages}
+before = digests()
+changed = {}
+for edited in sys.argv[2:]:
+    target = copy / edited
+    text = target.read_text()
+    target.write_text(text + ("\\n# edited\\n" if edited.endswith(".py") else "\\n"))
+    after = digests()
+    changed[edited] = sorted(name for name in before if after[name] != before[name])
+    target.write_text(text)
+    assert digests() == before  # the edit undone: every key as it was
+print(json.dumps({"stages": sorted(before), "changed": changed}))
+"""
+
+# each prompt template reruns the one stage that renders it; the chat client reruns the stages
+# that talk to an endpoint, and no other: not dedup, testcases or profiling (config.py holds the
+# LLM settings, the client lives apart from them)
+RERUNS = {
+    "quicksilver/prompts/sas.j2": ["dpe/sas"],
+    "quicksilver/prompts/dpe_solution.j2": ["dpe/candidates"],
+    "quicksilver/prompts/mercury_generator.j2": ["dpe/generators", "mercury/generators"],
+    "quicksilver/prompts/answer_checker.j2": ["dpe/uniqueness", "mercury/uniqueness"],
+    "quicksilver/llm.py": [
+        "dpe/candidates",
+        "dpe/generators",
+        "dpe/sas",
+        "dpe/uniqueness",
+        "mercury/generators",
+        "mercury/uniqueness",
+    ],
+}
+
+
+def test_editing_a_prompt_template_or_the_chat_client_reruns_only_the_stages_that_use_it(
+    tmp_path: Path,
+) -> None:
+    """Keys of both builds' stages, computed in a copy of the package before and after each
+    edit: only the stages that use the edited file get a new key (a stage whose key and input
+    are unchanged is reused, so these are exactly the stages a rebuild reruns)."""
+    import json
+    import os
+    import shutil
+    import subprocess
+
+    copy = tmp_path / "copy"
+    shutil.copytree(
+        ROOT / "quicksilver", copy / "quicksilver", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", _RERUNS, str(copy), *RERUNS],
+        env={**os.environ, "PYTHONPATH": str(copy)},
+        cwd=copy,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout)
+    assert len(result["stages"]) >= 20, result["stages"]
+    assert result["changed"] == RERUNS

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from quicksilver.config import CheckerSection, SandboxConfig
+from quicksilver.config import CheckerSection, LLMConfig, SandboxConfig
 from quicksilver.dpe.llm_solutions import SolutionSampler, SolutionSamplingConfig
 from quicksilver.dpe.sas import SaSConfig, SaSSynthesizer
-from quicksilver.llm import ChatClient, LLMConfig
+from quicksilver.llm import ChatClient
 from quicksilver.multianswer import CheckerWriter
 from quicksilver.prompts import PROMPTS_DIR
 from quicksilver.synth import SynthInput

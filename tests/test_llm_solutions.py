@@ -10,13 +10,13 @@ import pytest
 from openai_server import Choices, OpenAIServer, Status
 from pydantic import ValidationError
 
+from quicksilver.config import NOT_CONFIGURED, LLMConfig
 from quicksilver.dpe.llm_solutions import (
     SolutionSampler,
     SolutionSamplingConfig,
     extract_solution,
 )
 from quicksilver.synth import SynthInput
-from quicksilver.synth.llm import NOT_CONFIGURED, LLMConfig
 
 STATEMENT = (
     "<p>Return the largest value of <code>nums</code>.</p>\n"

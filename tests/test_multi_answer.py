@@ -388,8 +388,7 @@ def _no_llm_env(monkeypatch):
 
 
 def checker_section(server, tmp_path, **fields: Any):
-    from quicksilver.config import CheckerSection
-    from quicksilver.llm import LLMConfig
+    from quicksilver.config import CheckerSection, LLMConfig
 
     llm = LLMConfig(base_url=server.url, model="checker-model", max_retries=0, request_timeout_s=10)
     return CheckerSection(llm=llm, cache_dir=tmp_path / "llm", **fields)

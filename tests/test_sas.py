@@ -13,6 +13,8 @@ from conftest import requires_bwrap
 from openai_server import Choices, OpenAIServer, Raw, Status
 from pydantic import ValidationError
 
+from quicksilver.config import NOT_CONFIGURED, LLMConfig
+from quicksilver.dpe.llm_answers import normalise_for_dedup
 from quicksilver.dpe.sas import (
     OFFLINE_PERF_SYNTHESIZER,
     SAS_ENTRY,
@@ -20,14 +22,12 @@ from quicksilver.dpe.sas import (
     SaSConfig,
     SaSResult,
     SaSSynthesizer,
-    normalise_for_dedup,
     offline_sas,
     parse_sas_answer,
 )
 from quicksilver.execute import run_generator
 from quicksilver.sources.snapshot import SnapshotFile, load_snapshot_dir
 from quicksilver.synth import SynthInput
-from quicksilver.synth.llm import NOT_CONFIGURED, LLMConfig
 from quicksilver.synth.offline import (
     PERF_SPEC_CAP,
     build_spec,

@@ -12,12 +12,10 @@ from conftest import requires_bwrap
 from openai_server import DROP, Choices, OpenAIServer, Raw, Status
 from pydantic import ValidationError
 
-from quicksilver.config import SandboxConfig
+from quicksilver.config import NOT_CONFIGURED, LLMConfig, SandboxConfig
 from quicksilver.execute import case_seeds
 from quicksilver.synth import SynthInput
 from quicksilver.synth.llm import (
-    NOT_CONFIGURED,
-    LLMConfig,
     LLMSynthesizer,
     conforms,
     extract_code,

@@ -24,7 +24,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from quicksilver import astparse
-from quicksilver.dpe.sas import (
+from quicksilver.config import NOT_CONFIGURED, LLMConfig
+from quicksilver.dpe.llm_answers import (
     CACHE_FORMAT,
     FENCE_LINE,
     fenced_blocks,
@@ -32,11 +33,14 @@ from quicksilver.dpe.sas import (
     parse_error,
     task_variables,
 )
-from quicksilver.llm import NOT_CONFIGURED, ChatClient, LLMConfig
+from quicksilver.llm import ChatClient
 from quicksilver.prompts import prompt_environment, prompts_folder, render_messages
 from quicksilver.synth import SynthInput
 
 log = logging.getLogger(__name__)
+
+# the template this module renders: part of the keys of the stages that import it (pipeline/keys.py)
+DATA_FILES = ("../prompts/dpe_solution.j2",)
 
 _CLASS = re.compile(r"^[ \t]*class[ \t]+Solution\b", re.M)
 _CODE_START = re.compile(r"^(import\s|from\s+\S+\s+import\s|def\s|class\s|@)")

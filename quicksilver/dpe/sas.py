@@ -30,13 +30,9 @@ builds shares. See docs/sas.md.
 from __future__ import annotations
 
 import ast
-import io
-import json
 import logging
 import re
 import sys
-import textwrap
-import tokenize
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -45,22 +41,29 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from quicksilver import astparse
-from quicksilver.llm import NOT_CONFIGURED, ChatClient, LLMConfig, Sampled, plural
+from quicksilver.config import NOT_CONFIGURED, LLMConfig
+from quicksilver.dpe.llm_answers import (
+    CACHE_FORMAT,
+    FENCE_LINE,
+    fenced_blocks,
+    normalise_for_dedup,
+    parse_error,
+    task_variables,
+)
+from quicksilver.llm import ChatClient, Sampled, plural
 from quicksilver.prompts import prompt_environment, prompts_folder, render_messages
-from quicksilver.sources.text import constraint_lines, html_to_text
-from quicksilver.synth import SynthInput
-from quicksilver.synth.llm import is_seed_call
+from quicksilver.synth import SynthInput, is_seed_call
 from quicksilver.synth.offline import (  # OFFLINE_PERF_SYNTHESIZER: re-exported here
     OFFLINE_PERF_SYNTHESIZER,
     synthesize_offline_perf,
 )
-from quicksilver.synth.shapes import describe_type
 
 log = logging.getLogger(__name__)
 
-SAS_ENTRY = "perf_input_gen"
+# the template this module renders: part of the keys of the stages that import it (pipeline/keys.py)
+DATA_FILES = ("../prompts/sas.j2",)
 
-CACHE_FORMAT = "quicksilver-dpe-answer/1"
+SAS_ENTRY = "perf_input_gen"
 
 
 # --------------------------------------------------------------------------------------------
@@ -117,45 +120,10 @@ class SaSResult:
 # Answers: finding the generator in an LLM's text
 # --------------------------------------------------------------------------------------------
 
-_FENCE = re.compile(
-    r"^[ \t]*```[ \t]*(?P<lang>[\w+.-]*)[^\n]*\n(?P<body>.*?)(?P<close>^[ \t]*```[ \t]*$|\Z)",
-    re.S | re.M,
-)
-FENCE_LINE = re.compile(r"^[ \t]*```", re.M)  # an odd count: the answer ends inside a block
-_PY_LANGS = {"", "python", "python3", "py", "py3"}
 _DEFINES = re.compile(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{SAS_ENTRY}[ \t]*\(", re.M)
 _CODE_START = re.compile(r"^(import\s|from\s+\S+\s+import\s|def\s|class\s|@|async\s+def\s)")
 _O1_YES = re.compile(r"O\(1\)[- ]solvable\W{0,6}\s*(?:[*_`\"']+\s*)?yes\b", re.I)
 _O1_ANY = re.compile(r"O\(1\)[- ]solvable", re.I)
-
-
-@dataclass
-class FencedBlock:
-    code: str  # dedented, ending in one newline
-    closed: bool  # False: the answer ended inside it
-
-
-def fenced_blocks(answer: str) -> list[FencedBlock]:
-    """The non-empty Python code blocks of an answer (```python, ```python3, ```py, ```py3 or
-    unlabeled), in order; other languages are skipped."""
-    out = []
-    for m in _FENCE.finditer(answer):
-        if m.group("lang").lower() not in _PY_LANGS or not m.group("body").strip():
-            continue
-        body = textwrap.dedent(m.group("body")).strip("\n") + "\n"
-        out.append(FencedBlock(body, bool(m.group("close"))))
-    return out
-
-
-def parse_error(code: str) -> str | None:
-    """Why ``code`` does not parse (``syntax error at line N: ...``), or None."""
-    try:
-        astparse.parse(code)
-    except SyntaxError as exc:
-        return f"syntax error at line {exc.lineno}: {exc.msg}"
-    except ValueError as exc:  # null bytes
-        return f"the code cannot be parsed: {exc}"
-    return None
 
 
 def _raw_code(answer: str) -> str | None:
@@ -315,31 +283,6 @@ def parse_sas_answer(answer: str | None) -> tuple[str | None, str, str]:
     return _check_code(code)
 
 
-def normalise_for_dedup(code: str) -> str:
-    """``code`` without comments, blank lines and trailing whitespace (docstrings kept): two
-    generators that differ only there are the same generator.
-
-    Comments are found with :mod:`tokenize` (so a ``#`` inside a string stays); code that does not
-    tokenize falls back to dropping lines that start with ``#``.
-    """
-    lines = io.StringIO(code.replace("\r\n", "\n")).readlines()
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO("".join(lines)).readline))
-    except (tokenize.TokenError, SyntaxError):
-        tokens = None
-    if tokens is None:
-        kept = [ln for ln in lines if not ln.lstrip().startswith("#")]
-    else:
-        kept = list(lines)
-        for tok in reversed(tokens):  # right to left: earlier columns stay valid
-            if tok.type == tokenize.COMMENT and tok.start[0] == tok.end[0]:
-                row = tok.start[0] - 1
-                if row < len(kept):
-                    line = kept[row]
-                    kept[row] = line[: tok.start[1]] + line[tok.end[1] :]
-    return "\n".join(ln.rstrip() for ln in kept if ln.strip())
-
-
 # --------------------------------------------------------------------------------------------
 # The offline path
 # --------------------------------------------------------------------------------------------
@@ -366,25 +309,6 @@ def offline_sas(inp: SynthInput) -> SaSResult:
         )
     )
     return out
-
-
-def task_variables(inp: SynthInput) -> dict[str, Any]:
-    """What the DPE templates see of a task (documented in docs/sas.md)."""
-    params = [
-        {"name": n, "type": t, "shape": describe_type(t)}
-        for n, t in zip(inp.param_names, inp.param_types, strict=True)
-    ]
-    return {
-        "slug": inp.slug,
-        "title": inp.title,
-        "statement": html_to_text(inp.content_html),
-        "constraints": constraint_lines(inp.content_html) or [],
-        "starter_code": inp.prompt,
-        "method": str(inp.meta.get("name") or ""),
-        "kind": inp.kind,
-        "params": params,
-        "examples": [json.dumps(list(ex), ensure_ascii=False, default=repr) for ex in inp.examples],
-    }
 
 
 # --------------------------------------------------------------------------------------------

@@ -14,7 +14,10 @@ relative to its own folder::
 
     DATA_FILES = ("runtime/*.py",)
 
-and those files are part of the key of every stage whose logic imports that module.
+and those files are part of the key of every stage whose logic imports that module. An entry
+may climb out of the module's folder (``"../prompts/sas.j2"``): a module that reads one file of a
+shared folder names that file, so that editing SaS's prompt reruns SaS and not every stage that
+talks to an LLM.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.util
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -142,13 +146,27 @@ def import_closure(modules: Iterable[str]) -> list[Path]:
         files.add(path)
         source = _parse(path, name)
         for glob in source.data_globs:
-            files.update(p.resolve() for p in path.parent.glob(glob) if p.is_file())
+            files.update(data_files(path.parent, glob, root))
         for imported in source.imports:
             todo += [p for p in _with_parents(imported) if p not in seen]
     for module in modules:
         if module_file(module, root) is None:
             raise ValueError(f"no module {module} under {root}")
     return sorted(files)
+
+
+def data_files(folder: Path, glob: str, root: Path) -> list[Path]:
+    """The files of one ``DATA_FILES`` glob, relative to the module's ``folder``: a glob in its
+    last part only, and ``..`` allowed before it (a module names the one template of a shared
+    folder it reads: ``"../prompts/sas.j2"``), as long as the files stay under ``root``. An
+    entry that matches no file is an error."""
+    target = Path(os.path.normpath(folder / glob))
+    if not target.parent.resolve().is_relative_to(root.resolve()):
+        raise ValueError(f"{folder}: {DATA_FILES_NAME} entry {glob!r} leaves {root}")
+    found = [p.resolve() for p in target.parent.glob(target.name) if p.is_file()]
+    if not found:  # a renamed template or a wrong path: the key would silently miss the file
+        raise ValueError(f"{folder}: {DATA_FILES_NAME} entry {glob!r} matches no file")
+    return found
 
 
 _DIGESTS: dict[tuple[tuple[str, int, int], ...], str] = {}

@@ -9,7 +9,6 @@ from typing import Any
 import jinja2
 
 PROMPTS_DIR = Path(__file__).resolve().parent
-DATA_FILES = ("*.j2",)  # read at run time: part of the stage keys (pipeline/keys.py)
 
 
 def prompts_folder(folder: Path | str | None = None) -> Path:

@@ -17,6 +17,7 @@ Each result records which path wrote the generator and, for the LLM path, the mo
 
 from __future__ import annotations
 
+import ast
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -66,3 +67,16 @@ class GeneratorResult:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def is_seed_call(func: ast.expr, seeders: set[str]) -> bool:
+    """Whether a call's ``func`` seeds ``random`` (``random.seed`` or a name ``seed`` was imported
+    as, in ``seeders``): generators must not seed, their caller does."""
+    if isinstance(func, ast.Name):
+        return func.id in seeders
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "seed"
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "random"
+    )

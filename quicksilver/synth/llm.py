@@ -34,23 +34,19 @@ from pathlib import Path
 from typing import Any
 
 from quicksilver import astparse
-from quicksilver.config import SandboxConfig
+from quicksilver.config import NOT_CONFIGURED, LLMConfig, SandboxConfig
 from quicksilver.execute import BatchRun, case_seeds, run_generator
-from quicksilver.llm import (
-    NOT_CONFIGURED,
-    ChatClient,
-    EndpointFailure,
-    LLMConfig,
-    clip,
-    plural,
-)
+from quicksilver.llm import ChatClient, EndpointFailure, clip, plural
 from quicksilver.prompts import prompt_environment, prompts_folder
 from quicksilver.sandbox import isolation as iso
 from quicksilver.sources.text import constraint_lines, html_to_text
-from quicksilver.synth import GeneratorResult, SynthInput
+from quicksilver.synth import GeneratorResult, SynthInput, is_seed_call
 from quicksilver.synth.shapes import conforms, describe_type, kind_of, supported_type
 
 log = logging.getLogger(__name__)
+
+# the template this module renders: part of the keys of the stages that import it (pipeline/keys.py)
+DATA_FILES = ("../prompts/mercury_generator.j2",)
 
 ENTRY = "generate_test_case"
 CACHE_FORMAT = "quicksilver-llm-answer/1"
@@ -161,17 +157,6 @@ def _static_problem(code: str) -> str | None:
         if isinstance(node, ast.Call) and is_seed_call(node.func, seeders):
             return "calls random.seed; the caller seeds random before each call, remove it"
     return None
-
-
-def is_seed_call(func: ast.expr, seeders: set[str]) -> bool:
-    if isinstance(func, ast.Name):
-        return func.id in seeders
-    return (
-        isinstance(func, ast.Attribute)
-        and func.attr == "seed"
-        and isinstance(func.value, ast.Name)
-        and func.value.id == "random"
-    )
 
 
 # --------------------------------------------------------------------------------------------
