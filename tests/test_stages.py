@@ -742,19 +742,16 @@ def test_stage_keys_follow_config_inputs_and_logic(tmp_path, monkeypatch):
     def code_digest(stage: str) -> str:
         return keys.code_digest(MERCURY.stage(stage).code)
 
-    def MercuryBuild(cfg):
-        return Runner(MERCURY, cfg)
-
     cfg = load_build_config(Path("configs/mercury.yaml"), [f"out_dir={tmp_path}"])
-    build = MercuryBuild(cfg)
+    build = Runner(MERCURY, cfg)
     assert code_digest("generators") != code_digest("dedup")
     key = build.key("dedup")
     assert build.key("dedup") == key
-    assert MercuryBuild(cfg.model_copy(update={"name": "other"})).key("dedup") == key  # not read
+    assert Runner(MERCURY, cfg.model_copy(update={"name": "other"})).key("dedup") == key  # not read
     other = load_build_config(
         Path("configs/mercury.yaml"), [f"out_dir={tmp_path}", "dedup.ngram=4"]
     )
-    assert MercuryBuild(other).key("dedup") != key
+    assert Runner(MERCURY, other).key("dedup") != key
     (tmp_path / "stages" / "load").mkdir(parents=True)
     (tmp_path / "stages" / "load" / "records.jsonl").write_text('{"task": {"slug": "a"}}\n')
     assert build.key("dedup") != key  # its input changed
