@@ -34,6 +34,15 @@ class Build:
             raise ValueError(f"{self.name}: a stage name appears twice in {names}")
         if not self.stages or self.stages[0].sharded:
             raise ValueError(f"{self.name}: the first stage reads no records; it cannot be sharded")
+        filled: set[str] = set()
+        for stage in self.stages:
+            unfilled = [n for n in stage.needs if n not in filled]
+            if unfilled:
+                raise ValueError(
+                    f"{self.name}: stage {stage.name} needs {', '.join(unfilled)}, which no stage "
+                    f"before it fills (order: {' -> '.join(names)})"
+                )
+            filled.update(stage.fills)
 
     def stage(self, name: str) -> Stage:
         for s in self.stages:

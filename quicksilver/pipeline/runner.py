@@ -43,7 +43,7 @@ from quicksilver.pipeline.files import (
     write_jsonl,
 )
 from quicksilver.pipeline.records import TaskRecord, json_digest
-from quicksilver.pipeline.stage import Context, Stage, StageCounts
+from quicksilver.pipeline.stage import Context, Stage, StageCounts, missing_fills
 from quicksilver.sandbox.session import ShuttingDown, shutting_down
 
 log = logging.getLogger(__name__)
@@ -350,6 +350,9 @@ def apply(
         funnel=funnel or (lambda: []),
     )
     out = stage.logic(ctx, records, **settings)
+    missing = missing_fills(stage, out)
+    if missing is not None:  # our bug, not the data's: the run fails here, at its cause
+        raise RuntimeError(missing)
     return Outcome(out, ctx.rejects, _counts(stage.name, records, out, ctx, source=source))
 
 

@@ -53,6 +53,14 @@ class Stage:
     stages of a shard will take (the scheduler starts ``heavy`` stages of the heaviest shards
     first). ``alone``: with this config, run shard after shard once every other sharded stage is
     done, nothing beside it (a cpu meter measuring must not share the machine).
+
+    ``needs`` and ``fills``: the record fields it reads that an earlier stage sets, and the ones
+    it sets on every record it keeps: a field of :class:`TaskRecord` (``"tests"``) or of each of
+    its solutions (``"solutions.answers"``). A build whose order leaves a need unfilled is refused
+    when it is declared (:class:`~quicksilver.pipeline.build.Build`, at import), and a stage that
+    returns a record without a field it fills fails its run with the field and the task named
+    (:func:`missing_fills`), so a wrong order or a broken stage stops at its cause, not in a later
+    stage's shard.
     """
 
     name: str
@@ -65,6 +73,18 @@ class Stage:
     weighs: Callable[[list[TaskRecord]], float] | None = None
     heavy: bool = False
     alone: Callable[[Any], bool] | None = None
+    needs: tuple[str, ...] = ()
+    fills: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in (*self.needs, *self.fills):
+            owner, _, field_name = name.rpartition(".")
+            fields = {"": TaskRecord.model_fields, "solutions": Solution.model_fields}.get(owner)
+            if fields is None or field_name not in fields:
+                raise ValueError(
+                    f"stage {self.name}: {name!r} is not a field of a task record "
+                    "('tests') or of its solutions ('solutions.answers')"
+                )
 
     @property
     def code(self) -> tuple[str, ...]:
@@ -81,6 +101,28 @@ class Stage:
                 value = getattr(value, part)
             out[path.rsplit(".", 1)[-1] if path else "config"] = value
         return out
+
+
+def missing_fills(stage: Stage, records: Sequence[TaskRecord]) -> str | None:
+    """What ``records`` (a stage's output) lack of the fields ``stage`` fills: one line naming
+    the field and the first tasks without it, or None."""
+    for name in stage.fills:
+        owner, _, field_name = name.rpartition(".")
+        if owner:
+            lacking = [
+                r.slug for r in records if any(getattr(s, field_name) is None for s in r.solutions)
+            ]
+        else:
+            lacking = [r.slug for r in records if getattr(r, field_name) is None]
+        if lacking:
+            shown = ", ".join(lacking[:3]) + (
+                f" and {len(lacking) - 3} more" if len(lacking) > 3 else ""
+            )
+            return (
+                f"stage {stage.name} fills {name}, and returned {len(lacking)} record(s) "
+                f"without it: {shown}"
+            )
+    return None
 
 
 # --- counting -----------------------------------------------------------------------------------

@@ -118,4 +118,4 @@ def _solution_sampler(section: CandidatesSection) -> Any | None:
     )
 
 
-CANDIDATES = Stage("candidates", logic=candidates, reads=("candidates",))
+CANDIDATES = Stage("candidates", logic=candidates, reads=("candidates",), needs=("task",))

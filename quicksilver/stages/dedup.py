@@ -770,4 +770,4 @@ def dedup(ctx: Context, records: list[TaskRecord], *, dedup: DedupSection) -> li
     return [r.with_solutions(by_slug.get(r.slug, [])) for r in records]
 
 
-DEDUP = Stage("dedup", logic=dedup, reads=("dedup",), writes=("params.json",))
+DEDUP = Stage("dedup", logic=dedup, reads=("dedup",), writes=("params.json",), needs=("solutions",))

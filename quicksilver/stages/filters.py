@@ -73,4 +73,4 @@ def filters(ctx: Context, records: list[TaskRecord], *, min_solutions: int) -> l
     return kept
 
 
-FILTERS = Stage("filters", logic=filters, reads=("filters.min_solutions",))
+FILTERS = Stage("filters", logic=filters, reads=("filters.min_solutions",), needs=("solutions",))

@@ -92,4 +92,6 @@ GENERATORS = Stage(
     "generators",
     logic=generators,
     reads=("synthesis", "sandbox", "testcases.seed"),
+    needs=("task",),
+    fills=("generator",),
 )

@@ -246,4 +246,5 @@ LOAD = Stage(
     logic=load,
     reads=("snapshots", "only", "functions"),
     inputs=_snapshot_files,
+    fills=("task", "solutions"),
 )

@@ -221,4 +221,6 @@ PE_PROFILE = Stage(
     sharded=True,
     heavy=True,
     alone=lambda cfg: not cfg.pe_profile.measure.deterministic,
+    needs=("pe_input",),
+    fills=("pe_profile", "solutions.cost"),
 )

@@ -127,4 +127,6 @@ PROFILE = Stage(
     heavy=True,
     # a time meter measures alone (shard after shard, nothing beside it), as DPE's pe_profile
     alone=lambda cfg: not cfg.profile.measure.deterministic,
+    needs=("tests", "verdict"),
+    fills=("profile", "solutions.runtime"),
 )

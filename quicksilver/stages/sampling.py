@@ -216,4 +216,6 @@ SAMPLING = Stage(
     reads=("sampling", "selection", "pe_profile.sandbox"),
     sharded=True,
     heavy=True,
+    needs=("perf_generators", "tests"),
+    fills=("pe_input",),
 )

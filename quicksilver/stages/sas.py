@@ -69,4 +69,12 @@ def _sas_synthesizer(section: SaSSection) -> Any | None:
     )
 
 
-SAS = Stage("sas", logic=sas, reads=("sas",), sharded=True, heavy=True)
+SAS = Stage(
+    "sas",
+    logic=sas,
+    reads=("sas",),
+    sharded=True,
+    heavy=True,
+    needs=("task",),
+    fills=("perf_generators",),
+)

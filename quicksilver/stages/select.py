@@ -67,4 +67,10 @@ def select(
     return out
 
 
-SELECT = Stage("select", logic=select, reads=("selection",))
+SELECT = Stage(
+    "select",
+    logic=select,
+    reads=("selection",),
+    needs=("pe_profile", "solutions.cost"),
+    fills=("selected", "solutions.cluster"),
+)

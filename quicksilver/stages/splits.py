@@ -156,4 +156,4 @@ def splits(ctx: Context, records: list[TaskRecord], *, splits: SplitSection) -> 
     ]
 
 
-SPLITS = Stage("splits", logic=splits, reads=("splits",), writes=("splits.json",))
+SPLITS = Stage("splits", logic=splits, reads=("splits",), writes=("splits.json",), fills=("split",))

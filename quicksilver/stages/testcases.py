@@ -565,4 +565,6 @@ TESTCASES = Stage(
     reads=("testcases", "sandbox"),
     sharded=True,
     weighs=cpu_spent,
+    needs=("generator",),
+    fills=("tests", "solutions.answers"),
 )

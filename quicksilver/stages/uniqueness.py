@@ -914,4 +914,6 @@ UNIQUENESS = Stage(
     logic=uniqueness,
     reads=("uniqueness", "filters.min_solutions", "sandbox"),
     sharded=True,
+    needs=("tests", "solutions.answers"),
+    fills=("verdict",),
 )
