@@ -175,3 +175,15 @@ def test_a_cycle_or_an_upward_import_would_be_found(tmp_path):
     assert (
         _layer("quicksilver.dpe.select") == "core" and _layer("quicksilver.stages.sas") == "stages"
     )
+
+
+def test_docs_say_where_every_test_file_is():
+    """docs/architecture.md's "Where the tests are" names every test file, and only real ones."""
+    import re
+
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    section = doc[doc.index("## Where the tests are") :]
+    named = set(re.findall(r"`(test_\w+\.py)`", section))
+    files = {p.name for p in (ROOT / "tests").glob("test_*.py")}
+    assert files - named == set(), "add these to docs/architecture.md's table"
+    assert named - files == set(), "docs/architecture.md names test files that do not exist"
