@@ -5,8 +5,9 @@ Every LLM path of the builds goes through :class:`ChatClient`: test-generator sy
 (:mod:`quicksilver.dpe.llm_solutions`) and answer checkers (:mod:`quicksilver.multianswer`). Its
 configuration, :class:`~quicksilver.config.LLMConfig`, is a typed section of the build config
 (``synthesis.llm``, ``sas.llm``, ``candidates.llm``, ``uniqueness.checker.llm``), so a misspelt
-key stops the build when the config is read, not when the stage runs. It lives in config.py, not
-here, so that the client is in the keys of the stages that talk to an endpoint and of no other.
+key stops the build when the config is read, not when the stage runs. It lives in
+quicksilver/config/, not here, so that the client is in the keys of the stages that talk to an
+endpoint and of no other.
 
 - **Retries**: the ``openai`` client retries 408/409/429/5xx answers and connection errors
   ``max_retries`` times; what still fails is one line (:func:`describe_endpoint_error`) and an
