@@ -49,9 +49,9 @@ import xxhash
 from datasketch import MinHash
 from rich.console import Console
 
+from quicksilver.config import DedupSection
 from quicksilver.sources.snapshot import SnapshotFile, load_snapshot_dir
 from quicksilver.stages.dedup import (
-    DedupParams,
     deduplicate,
     describe_params,
     jaccard,
@@ -331,11 +331,11 @@ def make_corpus(
 
 
 def _shingle_code(code: str) -> set[str]:
-    params = DedupParams()
+    params = DedupSection()
     return shingles(solution_tokens(code, params), params.ngram)
 
 
-def baseline_signature(shingle_set: set[str], params: DedupParams) -> MinHash:
+def baseline_signature(shingle_set: set[str], params: DedupSection) -> MinHash:
     """datasketch's default usage: a new MinHash (SHA-1 hashfunc), one update per shingle."""
     m = MinHash(num_perm=params.num_perm, seed=params.seed)
     for sh in shingle_set:
@@ -357,7 +357,7 @@ class SideResult:
 def run_side(
     method: str,
     tasks: list[list[set[str]]],
-    params: DedupParams,
+    params: DedupSection,
     bands: int,
     rows: int,
 ) -> SideResult:
@@ -446,7 +446,7 @@ def corpus_rows(files: Sequence[SnapshotFile]) -> list[dict[str, Any]]:
     ]
 
 
-def corpus_confusion(files: Sequence[SnapshotFile], params: DedupParams) -> dict[str, Any]:
+def corpus_confusion(files: Sequence[SnapshotFile], params: DedupSection) -> dict[str, Any]:
     """Removed solutions against the annotations: TP (annotated and removed), FN (annotated,
     kept), FP (removed, not annotated); and the fate of each intended-wrong solution."""
     rows = corpus_rows(files)
@@ -485,7 +485,7 @@ def tune(console: Console, files: Sequence[SnapshotFile], seed: int, n_synth: in
     for label, canonical, rename in grid:
         for ngram in (3, 5):
             for threshold in (0.7, 0.8, 0.85, 0.9, 0.95):
-                params = DedupParams(
+                params = DedupSection(
                     threshold=threshold, ngram=ngram, canonical=canonical, rename_locals=rename
                 )
                 conf = corpus_confusion(files, params)
@@ -553,7 +553,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         write_json(args.json, tune(console, files, args.seed, args.tune_n))
         return 0
 
-    params = DedupParams()
+    params = DedupSection()
     info = describe_params(params)
     bands, rows_per_band = info["bands"], info["rows"]
     console.print(

@@ -13,10 +13,10 @@ import pytest
 import xxhash
 from datasketch import MinHashLSH
 
+from quicksilver.config import DedupSection
 from quicksilver.pipeline.records import solution_hash
 from quicksilver.sources.snapshot import load_snapshot_dir
 from quicksilver.stages.dedup import (
-    DedupParams,
     canonical_source,
     code_tokens,
     collision_probability,
@@ -172,7 +172,7 @@ def test_self_update_is_augmented_only_for_numbers() -> None:
 
 def test_solution_tokens_fall_back_to_the_source_when_it_does_not_parse() -> None:
     py2 = "print 'hello'  # python 2\n"
-    assert solution_tokens(py2, DedupParams()) == ["print", "'", "hello", "'"]
+    assert solution_tokens(py2, DedupSection()) == ["print", "'", "hello", "'"]
 
 
 def test_shingles() -> None:
@@ -204,7 +204,7 @@ def test_weights_move_the_s_curve() -> None:
 
 
 def test_params_are_recorded_in_the_result() -> None:
-    params = DedupParams(threshold=0.8, num_perm=64, ngram=4, fp_weight=0.3, fn_weight=0.7)
+    params = DedupSection(threshold=0.8, num_perm=64, ngram=4, fp_weight=0.3, fn_weight=0.7)
     result = deduplicate([row("t", 0, HASHMAP), row("t", 1, BRUTE)], params)
     p = result.params
     assert (p["bands"], p["rows"]) == derive_bands_rows(0.8, 64, 0.3, 0.7)
@@ -213,7 +213,7 @@ def test_params_are_recorded_in_the_result() -> None:
     assert p["weights"] == {"false_positive": 0.3, "false_negative": 0.7}
     assert p["hashfunc"] == "xxhash.xxh32_intdigest"
     assert "case kept" in p["tokenizer"] and "renamed" in p["identifiers"]
-    defaults = deduplicate([], DedupParams()).params
+    defaults = deduplicate([], DedupSection()).params
     assert (defaults["threshold"], defaults["ngram"], defaults["num_perm"]) == (0.95, 5, 128)
     assert (defaults["bands"], defaults["rows"]) == (3, 42)
 
@@ -224,7 +224,7 @@ def test_params_are_recorded_in_the_result() -> None:
 )
 def test_bad_params_are_refused(kwargs: dict[str, Any]) -> None:
     with pytest.raises(ValueError):  # threshold 1.0 would derive a single LSH band
-        DedupParams(**kwargs)
+        DedupSection(**kwargs)
 
 
 def test_rows_without_the_needed_fields_are_refused() -> None:
@@ -330,7 +330,7 @@ def test_a_group_linked_through_a_middle_solution_keeps_one() -> None:
     # A ~ B ~ C, but A and C are too far apart: union-find still makes one group
     tokens = [f"t{k}" for k in range(60)]
     a, b, c = ("\n".join(tokens[s : s + 40]) + "\n" for s in (0, 8, 16))
-    params = DedupParams(threshold=0.5, ngram=1, fp_weight=0.1, fn_weight=0.9)
+    params = DedupSection(threshold=0.5, ngram=1, fp_weight=0.1, fn_weight=0.9)
     # J(A,B) = J(B,C) = 32/48 and J(A,C) = 24/56; the LSH misses a 2/3 pair with p < 0.001
     assert collision_probability(2 / 3, *derive_bands_rows(0.5, 128, 0.1, 0.9)) > 0.999
     result = deduplicate([row("t", 0, a), row("t", 1, b), row("t", 2, c)], params)
@@ -349,7 +349,7 @@ def test_a_group_linked_through_a_middle_solution_keeps_one() -> None:
 def test_lsh_candidates_below_the_threshold_are_rejected() -> None:
     # weights that only fear misses: (13 bands x 1 row), the one-token pair (Jaccard 0.86)
     # is a candidate with probability 1 - 0.14**13; the exact Jaccard then says no
-    params = DedupParams(threshold=0.95, fp_weight=0.0, fn_weight=1.0)
+    params = DedupSection(threshold=0.95, fp_weight=0.0, fn_weight=1.0)
     bands, rows_per_band = derive_bands_rows(0.95, 128, 0.0, 1.0)
     assert collision_probability(0.8, bands, rows_per_band) > 0.999_999
     result = deduplicate([row("lis", 0, LIS_LEFT), row("lis", 1, LIS_RIGHT)], params)

@@ -32,7 +32,7 @@ import logging
 import re
 import tokenize
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -79,40 +79,6 @@ RENAME_DESCRIPTION = (
 
 
 # ============================================================================ parameters
-
-
-@dataclass(frozen=True)
-class DedupParams:
-    """Knobs of the near-duplicate step (the exact step has none).
-
-    Defaults, measured on the bundled corpus and on synthetic mutants (docs/dedup.md): in the
-    canonical form with locals renamed, every annotated reformatted / commented / renamed copy
-    is *identical* to its original (Jaccard 1.0), while genuinely different solutions that
-    differ by a single token (``bisect_right`` for ``bisect_left``) still reach 0.86 on 5-gram
-    shingles. Jaccard cannot tell a harmless edit from a one-token change of meaning, and in an
-    efficiency benchmark one token can change the complexity class, so the threshold is high:
-    0.95 merges what canonicalisation makes (nearly) identical and little else.
-    """
-
-    threshold: float = 0.95
-    num_perm: int = 128
-    ngram: int = 5
-    fp_weight: float = 0.5
-    fn_weight: float = 0.5
-    seed: int = 1
-    canonical: bool = True  # compare the canonical form (see canonical_source)
-    rename_locals: bool = True  # ... with local identifiers alpha-renamed
-
-    def __post_init__(self) -> None:
-        if not 0.0 < self.threshold <= 1.0:
-            raise ValueError(f"threshold must be in (0, 1], got {self.threshold}")
-        if self.num_perm < 2:
-            raise ValueError(f"num_perm must be at least 2, got {self.num_perm}")
-        if self.ngram < 1:
-            raise ValueError(f"ngram must be at least 1, got {self.ngram}")
-        if self.fp_weight < 0 or self.fn_weight < 0 or self.fp_weight + self.fn_weight <= 0:
-            raise ValueError("fp_weight and fn_weight must be >= 0 and not both 0")
-        derive_bands_rows(self.threshold, self.num_perm, self.fp_weight, self.fn_weight)
 
 
 @lru_cache(maxsize=64)
@@ -413,7 +379,7 @@ def code_tokens(code: str) -> list[str]:
     return out
 
 
-def solution_tokens(code: str, params: DedupParams) -> list[str]:
+def solution_tokens(code: str, params: DedupSection) -> list[str]:
     """What the near-duplicate step compares: tokens of the canonical source (see
     :func:`canonical_source`), or of the source as written when it does not parse."""
     if params.canonical:
@@ -448,7 +414,7 @@ def jaccard(a: set[str], b: set[str]) -> float:
 HASHFUNC = xxhash.xxh32_intdigest
 
 
-def minhash_template(params: DedupParams) -> MinHash:
+def minhash_template(params: DedupSection) -> MinHash:
     """An empty MinHash; every signature is a copy of it, so the permutations are drawn once
     (what ``MinHash.generator`` does inside one call)."""
     return MinHash(num_perm=params.num_perm, seed=params.seed, hashfunc=HASHFUNC)
@@ -522,12 +488,12 @@ class _UnionFind:
             self.parent[max(ra, rb)] = min(ra, rb)
 
 
-def describe_params(params: DedupParams) -> dict[str, Any]:
+def describe_params(params: DedupSection) -> dict[str, Any]:
     """The parameters as recorded in a result: the knobs plus what was derived from them."""
     bands, rows = derive_bands_rows(
         params.threshold, params.num_perm, params.fp_weight, params.fn_weight
     )
-    out = asdict(params)
+    out = params.model_dump(exclude={"near_duplicates"})  # the near step's knobs
     out.update(
         bands=bands,
         rows=rows,
@@ -548,12 +514,12 @@ def describe_params(params: DedupParams) -> dict[str, Any]:
     return out
 
 
-def deduplicate(rows: list[dict[str, Any]], params: DedupParams | None = None) -> DedupResult:
+def deduplicate(rows: list[dict[str, Any]], params: DedupSection | None = None) -> DedupResult:
     """Remove exact and near-duplicate solutions within each task (see the module docstring).
 
     Each row needs ``slug``, ``hash``, ``code`` and ``position``; other keys pass through.
     """
-    params = params or DedupParams()
+    params = params or DedupSection()
     info = describe_params(params)
     template = minhash_template(params)
 
@@ -600,7 +566,7 @@ def deduplicate(rows: list[dict[str, Any]], params: DedupParams | None = None) -
 def _dedup_task(
     rows: list[dict[str, Any]],
     members: list[int],
-    params: DedupParams,
+    params: DedupSection,
     info: dict[str, Any],
     template: MinHash,
     removal: dict[int, dict[str, Any]],
@@ -741,9 +707,8 @@ def dedup(ctx: Context, records: list[TaskRecord], *, dedup: DedupSection) -> li
     """Every task, its exact duplicates removed; near-duplicates removed too (``before-tests``)
     or marked (``after-answers``: the uniqueness stage removes them among passing solutions)."""
     rows = [s.row() for r in records for s in r.solutions]
-    knobs = dedup.model_dump()
-    defer = knobs.pop("near_duplicates") == "after-answers"
-    result = deduplicate(rows, DedupParams(**knobs))
+    defer = dedup.near_duplicates == "after-answers"
+    result = deduplicate(rows, dedup)
     kept, removed = result.kept, result.removed
     if defer:
         kept, removed = defer_near_duplicates(rows, result)

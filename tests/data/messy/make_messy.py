@@ -543,9 +543,10 @@ def big_input(spec: Spec, name: str) -> Input:
 
 
 def jaccard_of(a: str, b: str) -> float:
-    from quicksilver.stages.dedup import DedupParams, jaccard, shingles, solution_tokens
+    from quicksilver.config import DedupSection
+    from quicksilver.stages.dedup import jaccard, shingles, solution_tokens
 
-    p = DedupParams()
+    p = DedupSection()
     return jaccard(
         shingles(solution_tokens(a, p), p.ngram), shingles(solution_tokens(b, p), p.ngram)
     )
