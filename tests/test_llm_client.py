@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from quicksilver.config import CheckerSection, LLMConfig, SandboxConfig
-from quicksilver.dpe.llm_solutions import SolutionSampler, SolutionSamplingConfig
+from quicksilver.dpe.llm_solutions import LLMCandidates, LLMCandidatesConfig
 from quicksilver.dpe.sas import SaSConfig, SaSSynthesizer
 from quicksilver.llm import ChatClient
 from quicksilver.multianswer import CheckerWriter
@@ -58,8 +58,8 @@ def test_every_llm_path_asks_through_the_one_client(tmp_path):
     llm = LLMConfig(base_url="http://unused/v1", model="m")
     paths = [
         LLMSynthesizer(llm, tmp_path).client,
-        SaSSynthesizer(SaSConfig(llm=llm, cache_dir=str(tmp_path))).sampler,
-        SolutionSampler(SolutionSamplingConfig(llm=llm, cache_dir=str(tmp_path))).sampler,
+        SaSSynthesizer(SaSConfig(llm=llm, cache_dir=str(tmp_path))).client,
+        LLMCandidates(LLMCandidatesConfig(llm=llm, cache_dir=str(tmp_path))).client,
         CheckerWriter(CheckerSection(llm=llm, cache_dir=tmp_path), SandboxConfig()).client,
     ]
     assert all(type(p) is ChatClient for p in paths)

@@ -12,8 +12,8 @@ from pydantic import ValidationError
 
 from quicksilver.config import NOT_CONFIGURED, LLMConfig
 from quicksilver.dpe.llm_solutions import (
-    SolutionSampler,
-    SolutionSamplingConfig,
+    LLMCandidates,
+    LLMCandidatesConfig,
     extract_solution,
 )
 from quicksilver.synth import SynthInput
@@ -67,16 +67,16 @@ def _no_llm_env(monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
 
 
-def sampler(server: OpenAIServer, tmp_path: Path, **overrides: Any) -> SolutionSampler:
+def candidates(server: OpenAIServer, tmp_path: Path, **overrides: Any) -> LLMCandidates:
     llm = {"base_url": server.url, "model": "sol-model", "max_retries": 0, "request_timeout_s": 5.0}
     llm.update(overrides.pop("llm", {}))
     fields: dict[str, Any] = {"n": 3, "cache_dir": str(tmp_path / "cache")}
     fields.update(overrides)
-    return SolutionSampler(SolutionSamplingConfig(llm=LLMConfig(**llm), **fields))
+    return LLMCandidates(LLMCandidatesConfig(llm=LLMConfig(**llm), **fields))
 
 
 def test_config_defaults() -> None:
-    cfg = SolutionSamplingConfig()
+    cfg = LLMCandidatesConfig()
     assert (cfg.n, cfg.temperature, cfg.max_tokens, cfg.prompt_template) == (
         8,
         0.8,
@@ -84,7 +84,7 @@ def test_config_defaults() -> None:
         "dpe_solution.j2",
     )
     with pytest.raises(ValidationError):
-        SolutionSamplingConfig(k=2)  # type: ignore[call-arg]
+        LLMCandidatesConfig(k=2)  # type: ignore[call-arg]
 
 
 @pytest.mark.parametrize(
@@ -117,10 +117,10 @@ def test_extract_solution(answer: str | None, code: str | None, category: str) -
 
 
 def test_the_prompt_has_the_task_but_not_the_reference(tmp_path) -> None:
-    cfg = SolutionSamplingConfig(
+    cfg = LLMCandidatesConfig(
         llm=LLMConfig(base_url="http://unused/v1", model="m"), cache_dir=str(tmp_path)
     )
-    system, user = SolutionSampler(cfg).messages(TASK)
+    system, user = LLMCandidates(cfg).messages(TASK)
     assert system["role"] == "system" and "LeetCode" in system["content"]
     text = user["content"]
     assert "Largest Value" in text and "Return the largest value of nums." in text
@@ -138,8 +138,8 @@ def test_answers_become_solutions_or_rejections(server, tmp_path) -> None:
         fenced("def largest(nums):\n    return max(nums)\n"),
         fenced(LOOP),
     )
-    s = sampler(server, tmp_path, n=5, temperature=0.6, max_tokens=512)
-    solutions, rejected = s.sample(TASK, seed=4)
+    s = candidates(server, tmp_path, n=5, temperature=0.6, max_tokens=512)
+    solutions, rejected = s.ask(TASK, seed=4)
     body = server.requests()[0].body
     assert (body["model"], body["n"], body["temperature"], body["max_tokens"], body["seed"]) == (
         "sol-model",
@@ -163,16 +163,16 @@ def test_answers_become_solutions_or_rejections(server, tmp_path) -> None:
 
 def test_endpoint_trouble_is_a_rejection_not_a_crash(server, tmp_path) -> None:
     server.queue(Choices([fenced(FAST)]), Status(503))
-    solutions, rejected = sampler(server, tmp_path).sample(TASK)
+    solutions, rejected = candidates(server, tmp_path).ask(TASK)
     assert [s["answer_index"] for s in solutions] == [0]
     assert rejected[-1]["reason"] == "endpoint-error" and rejected[-1]["answer"] == 1
     assert "HTTP 503" in rejected[-1]["detail"] and "answers 1..2" in rejected[-1]["detail"]
 
 
 def test_not_configured(tmp_path) -> None:
-    s = SolutionSampler(SolutionSamplingConfig(cache_dir=str(tmp_path)))
+    s = LLMCandidates(LLMCandidatesConfig(cache_dir=str(tmp_path)))
     assert not s.configured
-    assert s.sample(TASK) == (
+    assert s.ask(TASK) == (
         [],
         [{"answer": 0, "reason": "not-configured", "detail": NOT_CONFIGURED}],
     )
@@ -180,10 +180,10 @@ def test_not_configured(tmp_path) -> None:
 
 def test_the_cache_replays_without_a_request(server, tmp_path) -> None:
     server.queue(fenced(FAST), fenced(LOOP), "")
-    first = sampler(server, tmp_path).sample(TASK)
+    first = candidates(server, tmp_path).ask(TASK)
     assert server.count == 1
     with OpenAIServer() as other:
-        again = sampler(other, tmp_path).sample(TASK)
+        again = candidates(other, tmp_path).ask(TASK)
         assert other.count == 0
     assert again == first
     (entry,) = (tmp_path / "cache").rglob("*.json")

@@ -1,7 +1,7 @@
 """Candidate solutions sampled from an LLM, for DPE (the paper samples many per task).
 
 DPE clusters the *correct* solutions of a task by cost, so it needs many of them, of different
-speeds. When an OpenAI-compatible endpoint is configured, :class:`SolutionSampler` renders
+speeds. When an OpenAI-compatible endpoint is configured, :class:`LLMCandidates` renders
 ``quicksilver/prompts/dpe_solution.j2`` (the statement, constraints, starter code and example
 arguments; no reference solution, so the answers are the model's own), samples ``n`` answers at
 temperature 0.8 through :class:`quicksilver.llm.ChatClient` (cached on disk, several requests
@@ -46,7 +46,7 @@ _CLASS = re.compile(r"^[ \t]*class[ \t]+Solution\b", re.M)
 _CODE_START = re.compile(r"^(import\s|from\s+\S+\s+import\s|def\s|class\s|@)")
 
 
-class SolutionSamplingConfig(BaseModel):
+class LLMCandidatesConfig(BaseModel):
     """How candidate solutions are sampled. ``llm`` gives the endpoint, model, key variable,
     timeout and retries; its ``temperature``, ``n`` and ``prompt_template`` are not used here."""
 
@@ -150,29 +150,29 @@ def extract_solution(
     return _check("\n".join(lines[start:]).rstrip() + "\n", method, kind)
 
 
-class SolutionSampler:
+class LLMCandidates:
     """Candidate ``class Solution`` answers from an OpenAI-compatible endpoint (module doc)."""
 
-    def __init__(self, config: SolutionSamplingConfig, *, prompts_dir: Path | None = None) -> None:
+    def __init__(self, config: LLMCandidatesConfig, *, prompts_dir: Path | None = None) -> None:
         self.config = config
-        self.sampler = ChatClient(config.llm, Path(config.cache_dir), cache_format=CACHE_FORMAT)
+        self.client = ChatClient(config.llm, Path(config.cache_dir), cache_format=CACHE_FORMAT)
         self.prompts_dir = prompts_folder(prompts_dir or config.llm.prompts_dir)
         self._env = prompt_environment(self.prompts_dir)
-        if self.sampler.configured:  # a missing template is a setup error: say so at once
+        if self.client.configured:  # a missing template is a setup error: say so at once
             self._env.get_template(config.prompt_template)
 
     @property
     def model(self) -> str:
-        return self.sampler.model
+        return self.client.model
 
     @property
     def configured(self) -> bool:
-        return self.sampler.configured
+        return self.client.configured
 
     def messages(self, inp: SynthInput) -> list[dict[str, str]]:
         return render_messages(self._env, self.config.prompt_template, task_variables(inp))
 
-    def sample(
+    def ask(
         self, inp: SynthInput, *, seed: int = 0
     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """(solutions, rejected) for ``inp``; never raises on endpoint or answer trouble.
@@ -188,7 +188,7 @@ class SolutionSampler:
         if not method:
             detail = f"{inp.slug}: metaData names no method, so no solution can be checked"
             return [], [{"answer": 0, "reason": "no-entry-point", "detail": detail}]
-        sampled = self.sampler.sample(
+        sampled = self.client.sample(
             self.messages(inp),
             n=cfg.n,
             temperature=cfg.temperature,

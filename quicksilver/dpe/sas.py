@@ -336,15 +336,15 @@ class SaSSynthesizer:
 
     def __init__(self, config: SaSConfig, *, prompts_dir: Path | None = None) -> None:
         self.config = config
-        self.sampler = ChatClient(config.llm, Path(config.cache_dir), cache_format=CACHE_FORMAT)
+        self.client = ChatClient(config.llm, Path(config.cache_dir), cache_format=CACHE_FORMAT)
         self.prompts_dir = prompts_folder(prompts_dir or config.llm.prompts_dir)
         self._env = prompt_environment(self.prompts_dir)
-        if self.sampler.configured:  # a missing template is a setup error: say so at once
+        if self.client.configured:  # a missing template is a setup error: say so at once
             self._env.get_template(config.prompt_template)
 
     @property
     def model(self) -> str:
-        return self.sampler.model
+        return self.client.model
 
     def messages(self, inp: SynthInput, reference_code: str) -> list[dict[str, str]]:
         """The system message and the user message (few-shot examples, the target task, and the
@@ -357,14 +357,14 @@ class SaSSynthesizer:
         in ``rejected``. Never raises on endpoint or answer trouble."""
         cfg = self.config
         res = SaSResult(slug=inp.slug)
-        if not self.sampler.configured:
+        if not self.client.configured:
             res.reason = NOT_CONFIGURED
             return res
         if not reference_code or not reference_code.strip():
             res.reason = f"{inp.slug}: no ground-truth solution to put in the SaS prompt"
             return res
         messages = self.messages(inp, reference_code)
-        sampled = self.sampler.sample(
+        sampled = self.client.sample(
             messages,
             n=cfg.n,
             temperature=cfg.temperature,

@@ -70,12 +70,12 @@ def candidates(
         )
 
     # 1. an LLM's samples
-    sampler = _solution_sampler(section)
-    if sampler is None:
+    llm = _llm_candidates(section)
+    if llm is None:
         ctx.note("no LLM endpoint configured: no solutions sampled from a model")
     else:
         for record in records:
-            got, rejected = sampler.sample(synth_input(record.task, record.solutions))
+            got, rejected = llm.ask(synth_input(record.task, record.solutions))
             for r in rejected:
                 answer = {k: v for k, v in r.items() if k not in ("reason", "detail")}
                 ctx.drop(
@@ -85,7 +85,7 @@ def candidates(
                 )
             for i, s in enumerate(got):
                 add(record, s["code"], "llm", s["model"], f"{record.slug}: LLM answer {i}")
-        ctx.note(f"solutions sampled from {sampler.model}: n={section.n}")
+        ctx.note(f"solutions sampled from {llm.model}: n={section.n}")
 
     # 2. model sample files
     for spec in section.sample_files:
@@ -105,14 +105,14 @@ def candidates(
     return [r.with_solutions([*r.solutions, *added[r.slug]]) for r in records]
 
 
-def _solution_sampler(section: CandidatesSection) -> Any | None:
-    from quicksilver.dpe.llm_solutions import SolutionSampler, SolutionSamplingConfig
+def _llm_candidates(section: CandidatesSection) -> Any | None:
+    from quicksilver.dpe.llm_solutions import LLMCandidates, LLMCandidatesConfig
 
     llm = section.llm.resolved()
     if not llm.configured or section.n == 0:
         return None
-    return SolutionSampler(
-        SolutionSamplingConfig(
+    return LLMCandidates(
+        LLMCandidatesConfig(
             llm=llm, n=section.n, temperature=section.temperature, cache_dir=str(section.cache_dir)
         )
     )
