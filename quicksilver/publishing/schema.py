@@ -350,8 +350,22 @@ def _check_hash_list(
 
 
 def check_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """All problems of one row as (field path, message)."""
+    """All problems of one row as (field path, message): the fields and their types first, then
+    each group of fields whose types are right (a wrong type is said once, not again as a wrong
+    value)."""
     out: list[tuple[str, str]] = []
+    ok = _check_fields(row, out)
+    _check_identity(row, ok, out)
+    solution_hashes = _check_solutions(row, ok, out)
+    _check_code(row, ok, out)
+    n_cases = _check_test_cases(row, ok, out)
+    _check_provenance(row, ok, out, n_cases, solution_hashes)
+    _check_measurements(row, ok, out, solution_hashes)
+    return out
+
+
+def _check_fields(row: Mapping[str, Any], out: list[tuple[str, str]]) -> dict[str, bool]:
+    """Missing and unexpected fields, and each field's type: which fields are well typed."""
     for name in MERCURY_FEATURES:
         if name not in row:
             out.append((name, "missing"))
@@ -367,10 +381,13 @@ def check_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
         else:
             typed.append(False)
     ok = dict(zip(MERCURY_FEATURES, typed, strict=True))
+    return ok
 
-    def good(*names: str) -> bool:
-        return all(ok[n] for n in names)
 
+def _check_identity(
+    row: Mapping[str, Any], ok: Mapping[str, bool], out: list[tuple[str, str]]
+) -> None:
+    """Mercury's columns that name the question: id, slug, difficulty, the scraped question."""
     # Mercury's columns.
     question: dict[str, Any] | None = (
         row["meta_info"]["data"]["question"] if ok["meta_info"] else None
@@ -429,6 +446,12 @@ def check_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
                     out.append((f"{base}.topicTags[{i}].{key}", "must not be empty"))
     if ok["pretty_content"] and (not row["pretty_content"] or not row["pretty_content"][0].strip()):
         out.append(("pretty_content", "must hold the statement as its first item"))
+
+
+def _check_solutions(
+    row: Mapping[str, Any], ok: Mapping[str, bool], out: list[tuple[str, str]]
+) -> list[int] | None:
+    """The solutions: at least one, distinct hashes, each parses. Their hashes (None: mistyped)."""
     solution_hashes: list[int] | None = None
     if ok["solutions"]:
         solutions = row["solutions"]
@@ -448,6 +471,11 @@ def check_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
                 out.append((f"solutions[{i}].solution", "empty source"))
             else:
                 parses(sol["solution"], f"solutions[{i}].solution", out)
+    return solution_hashes
+
+
+def _check_code(row: Mapping[str, Any], ok: Mapping[str, bool], out: list[tuple[str, str]]) -> None:
+    """The prompt, the entry point, the generator and Mercury's converters parse and agree."""
     if ok["prompt"] and not row["prompt"].strip():
         out.append(("prompt", "must not be empty"))
     if ok["entry_point"]:
@@ -466,6 +494,12 @@ def check_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
     for name in ("convert_online", "convert_offline", "evaluate_offline"):
         if ok[name] and row[name].strip():  # empty means Mercury's default
             parses(row[name], name, out)
+
+
+def _check_test_cases(
+    row: Mapping[str, Any], ok: Mapping[str, bool], out: list[tuple[str, str]]
+) -> int | None:
+    """test_cases is a JSON list of {input, expected}: how many (None: not readable)."""
     n_cases: int | None = None
     if ok["test_cases"]:
         cases = json_field(row["test_cases"], "test_cases", out)
@@ -502,8 +536,22 @@ def check_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
                                 f"must be a list of arguments, got {_kind(case['input'])}",
                             )
                         )
+    return n_cases
 
-    # Provenance.
+
+def _check_provenance(
+    row: Mapping[str, Any],
+    ok: Mapping[str, bool],
+    out: list[tuple[str, str]],
+    n_cases: int | None,
+    solution_hashes: list[int] | None,
+) -> None:
+    """Where the row's parts came from: source, snapshot, generator path and model, case counts,
+    each solution's provenance."""
+
+    def good(*names: str) -> bool:
+        return all(ok[n] for n in names)
+
     if ok["source"] and not row["source"].strip():
         out.append(("source", "must not be empty"))
     if ok["snapshot_sha256"] and not _SHA256.fullmatch(row["snapshot_sha256"]):
@@ -535,6 +583,20 @@ def check_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
         for i, prov in enumerate(row["solution_provenance"]):
             if not prov["source"].strip():
                 out.append((f"solution_provenance[{i}].source", "must not be empty"))
+
+
+def _check_measurements(
+    row: Mapping[str, Any],
+    ok: Mapping[str, bool],
+    out: list[tuple[str, str]],
+    solution_hashes: list[int] | None,
+) -> None:
+    """The meter, the machine, the references' runtimes and memory, the config digest, the
+    release date."""
+
+    def good(*names: str) -> bool:
+        return all(ok[n] for n in names)
+
     for name in ("runtime_meter", "runtime_unit", "machine_id", "quicksilver_version"):
         if ok[name] and not row[name].strip():
             out.append((name, "must not be empty"))
@@ -573,7 +635,6 @@ def check_row(row: Mapping[str, Any]) -> list[tuple[str, str]]:
         out.append(("build_config_sha256", "must be 64 lowercase hex digits"))
     if good("release_date", "release_date_source"):
         out.extend(_release_problems(row["release_date"], row["release_date_source"]))
-    return out
 
 
 def _release_problems(day: str | None, source: str | None) -> list[tuple[str, str]]:
