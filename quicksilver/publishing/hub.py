@@ -156,6 +156,16 @@ def validate_published(dd: DatasetDict) -> None:
         validate_dataset_dict(dd)
 
 
+def _check_names(repo_id: str, revision: str | None) -> None:
+    """The repo id is ORG/NAME and the tag, when given, is usable: checked before any request."""
+    if not _REPO_ID.fullmatch(repo_id):
+        raise PublishError(f"repo id {repo_id!r} is not of the form ORG/NAME")
+    if revision is not None and (
+        not _TAG.fullmatch(revision) or revision in ("main", "HEAD") or ".." in revision
+    ):
+        raise PublishError(f"{revision!r} is not a usable tag name")
+
+
 def publish_to_hub(
     dataset_dir: Path,
     repo_id: str,
@@ -172,18 +182,16 @@ def publish_to_hub(
     splits as Parquet shards under ``data/``, then each training view as its configuration
     (``<view>/train-*``); our card replaces the generated one (its ``configs`` pointed at the
     pushed shards); and ``revision``, when given, tags that commit.
+
+    (Over 120 lines on purpose: the release is one sequence of requests sharing one error context,
+    ``step``, which names the request that failed in the one line a failure gives.)
     """
     import datasets
     from huggingface_hub import HfApi
     from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError
 
     token = resolve_token(token)
-    if not _REPO_ID.fullmatch(repo_id):
-        raise PublishError(f"repo id {repo_id!r} is not of the form ORG/NAME")
-    if revision is not None and (
-        not _TAG.fullmatch(revision) or revision in ("main", "HEAD") or ".." in revision
-    ):
-        raise PublishError(f"{revision!r} is not a usable tag name")
+    _check_names(repo_id, revision)
     dd, card_text = load_published(Path(dataset_dir))
     views = load_views(Path(dataset_dir), dd, card_text)
     splits = {str(name): len(ds) for name, ds in dd.items()}
