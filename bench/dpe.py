@@ -23,7 +23,7 @@ snapshot solutions, exact duplicates dropped, the first one being the reference)
    CPU against scale over the passing steps that cost more than 1 ms.
 
 2. Profiling on the performance-exercising input. The input is chosen by
-   :func:`quicksilver.dpe.sampling.choose_pe_input` (the most expensive candidate on which every
+   :func:`quicksilver.dpe.choosing.choose_pe_input` (the most expensive candidate on which every
    solution finishes within ``finish_cpu_seconds``). The bench does not run the correctness
    stages: a solution is "valid" here when it does not raise; solutions that raise on every
    candidate tried are dropped and listed (wrong answers that do not raise stay: the bench does
@@ -65,12 +65,14 @@ from rich.table import Table
 
 from quicksilver.clustering import adaptive_clusters, w_for_unit
 from quicksilver.config import MeasureConfig, SandboxConfig, SandboxLimits
-from quicksilver.dpe.sampling import (
+from quicksilver.dpe.choosing import (
     Choice,
+    choose_pe_input,
+)
+from quicksilver.dpe.sampling import (
     GeneratorTrace,
     SamplingLimits,
     Target,
-    choose_pe_input,
     sample_generator,
 )
 from quicksilver.dpe.sas import offline_sas

@@ -11,7 +11,7 @@ generator, seed, walls, sandbox and solutions:
   ``2**scale_exp``, costed with icount on the first 3 solutions), then the winner sampled the
   same way (the random generator again if the winner gives no input, as the build does).
 
-Then, per side: the performance-exercising input (:func:`quicksilver.dpe.sampling.choose_pe_input`:
+Then, per side: the performance-exercising input (:func:`quicksilver.dpe.choosing.choose_pe_input`:
 the most expensive candidate every solution finishes within ``finish_cpu_seconds``; a solution
 that raises on every candidate is dropped as invalid, answers are not checked), every remaining
 solution profiled on it with the icount meter (one pass: exact counts), the adaptive clusters
@@ -43,11 +43,13 @@ from quicksilver.config import (
     SelectionSection,
     WorstCaseSection,
 )
+from quicksilver.dpe.choosing import (
+    choose_pe_input,
+)
 from quicksilver.dpe.sampling import (
     Candidate,
     SamplingLimits,
     Target,
-    choose_pe_input,
     sample_generator,
 )
 from quicksilver.dpe.sas import offline_sas

@@ -8,15 +8,17 @@ import pytest
 from pydantic import ValidationError
 
 from quicksilver.dpe.answers import answer_digest
+from quicksilver.dpe.choosing import (
+    InstructionBudget,
+    _ranked,
+    choose_pe_input,
+)
 from quicksilver.dpe.sampling import (
     Candidate,
-    InstructionBudget,
     SamplingError,
     SamplingLimits,
     Target,
-    _ranked,
     canonical_sha256,
-    choose_pe_input,
     int64_violation,
     sample_generator,
 )

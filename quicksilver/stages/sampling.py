@@ -3,7 +3,7 @@
 Each of the task's generators runs in the sandbox at scale 2, 4, 8, ... until a wall (time, memory,
 size, int64) or the input stops growing (:func:`quicksilver.dpe.sampling.sample_generator`); then
 the most expensive input on which every valid solution finishes within
-``sampling.finish_cpu_seconds`` is chosen (:func:`quicksilver.dpe.sampling.choose_pe_input`; near
+``sampling.finish_cpu_seconds`` is chosen (:func:`quicksilver.dpe.choosing.choose_pe_input`; near
 the limit, decided by instruction counts so that rebuilds choose the same input). Every
 solution answered on the chosen input: the record keeps each answer's digest and the answer most
 of them gave, the candidate the pe_profile stage judges them against (quicksilver/dpe/answers.py).
@@ -38,11 +38,13 @@ def sampling(
 ) -> list[TaskRecord]:
     """Per task: sample each generator with the scale doubling until a wall, then choose the most
     expensive input on which every valid solution finishes."""
-    from quicksilver.dpe.sampling import (
+    from quicksilver.dpe.choosing import (
         InstructionBudget,
+        choose_pe_input,
+    )
+    from quicksilver.dpe.sampling import (
         SamplingLimits,
         Target,
-        choose_pe_input,
         sample_generator,
     )
     from quicksilver.dpe.worstcase import search_worst_case, searchable, separation_for
