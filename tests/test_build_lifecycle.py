@@ -405,7 +405,10 @@ def test_a_killed_build_is_shown_crashed_once_the_next_build_starts(tmp_path):
     run_id = record["flow_run_id"]
     killed = _run_states(env, run_id)
     assert killed["flow"] == "RUNNING", killed  # what the UI showed for ever before
-    assert "RUNNING" in killed["tasks"].values(), killed
+    # the killed shard's profile was left unfinished: Running, or not yet that far on the server
+    # (a task run's states travel as events, and on a loaded machine the SIGKILL can come before
+    # its Running event is sent: seen once, the state still None)
+    assert killed["tasks"].get("profile-shard-0001") in ("RUNNING", "PENDING", None), killed
 
     rerun = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=ROOT, timeout=900)
     assert rerun.returncode == 0, rerun.stderr
