@@ -5,86 +5,87 @@ the reply arrives, while the harness is blocked on its command channel. Every un
 process's cost therefore falls into exactly one window: a command's own window, or the idle gap
 between a reply and the next command (which an honest harness leaves empty). The profiler
 decides which windows are timed and charges any unexplained cost in the others.
+
+The pieces: ``errors`` (what goes wrong), ``channel`` (one command/reply channel pair and its
+exchanges), ``memory`` (the host's memory probe and sampler), ``procfs`` (what /proc says of a
+process), ``shutdown`` (stopping every sandbox at once). This module runs the processes and
+re-exports the names callers use.
 """
 
 from __future__ import annotations
 
 import contextlib
-import itertools
 import json
 import logging
 import os
-import platform
 import select
 import shutil
 import signal
 import subprocess
 import tempfile
-import threading
 import time
-import weakref
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from quicksilver.config import SandboxConfig
-from quicksilver.faults import InfrastructureFault
-from quicksilver.meters import Meter, MeterError, _process_cpu_clock
+from quicksilver.meters import Meter, MeterError
 from quicksilver.sandbox import cgroup as memory_cgroup
 from quicksilver.sandbox import isolation as iso
+from quicksilver.sandbox.channel import CapturedOutput, Exchange, _Endpoint, _wait_blocked
+from quicksilver.sandbox.errors import (
+    ChildGone,
+    LimitExceeded,
+    MeterTampering,
+    OutputLimitExceeded,
+    ProtocolViolation,
+    SandboxError,
+    SandboxStartError,
+    ShuttingDown,
+)
+from quicksilver.sandbox.memory import TRACE_POINTS, MemoryProbe, MemorySampler, MemoryTrace
+from quicksilver.sandbox.procfs import _alive, _describe_returncode, _find_child, _vm_size
 from quicksilver.sandbox.runtime import wire
+from quicksilver.sandbox.shutdown import (
+    _LIVE,
+    _LIVE_LOCK,
+    WORK_PREFIX,
+    begin_shutdown,
+    shutting_down,
+    sweep_orphans,
+)
+
+__all__ = [
+    "HARNESS_FDS",
+    "HARNESS_PROTOCOL",
+    "TRACE_POINTS",
+    "WORK_PREFIX",
+    "CapturedOutput",
+    "ChildEnd",
+    "ChildGone",
+    "ChildProcess",
+    "Exchange",
+    "LimitExceeded",
+    "MemoryProbe",
+    "MemorySampler",
+    "MemoryTrace",
+    "MeterTampering",
+    "OutputLimitExceeded",
+    "ProtocolViolation",
+    "SandboxError",
+    "SandboxSession",
+    "SandboxStartError",
+    "ShuttingDown",
+    "begin_shutdown",
+    "shutting_down",
+    "solution_setup",
+    "sweep_orphans",
+]
 
 log = logging.getLogger(__name__)
 
 HARNESS_PROTOCOL = 5  # must match PROTOCOL in runtime/harness.py
 HARNESS_FDS = (40, 41, 42, 43)  # must match FIXED_FDS in runtime/harness.py
-
-WORK_PREFIX = "qs-sandbox-"
-
-# Every running session of this process, so that a signal handler can stop them all at once.
-_LIVE: weakref.WeakSet[SandboxSession] = weakref.WeakSet()
-_LIVE_LOCK = threading.Lock()
-_SHUTTING_DOWN = threading.Event()
-
-
-def begin_shutdown() -> int:
-    """Refuse new sandboxes from now on and kill every running one; returns how many were killed.
-
-    Called from a SIGTERM / SIGINT handler: a command in flight then fails at once with
-    :class:`ShuttingDown` instead of running to its time limit.
-    """
-    _SHUTTING_DOWN.set()
-    with _LIVE_LOCK:
-        sessions = list(_LIVE)
-    for session in sessions:
-        with contextlib.suppress(Exception):
-            session.kill()
-    return len(sessions)
-
-
-def shutting_down() -> bool:
-    return _SHUTTING_DOWN.is_set()
-
-
-def sweep_orphans(root: Path | None = None) -> list[Path]:
-    """Remove sandbox work folders whose owning process is gone (a crash or SIGKILL left them).
-
-    Folder names carry the owner's pid (``qs-sandbox-<pid>-...``); a folder of a live process is
-    left alone, as is anything that does not follow the pattern.
-    """
-    base = Path(root or tempfile.gettempdir())
-    removed = []
-    for path in base.glob(f"{WORK_PREFIX}*"):
-        owner = path.name[len(WORK_PREFIX) :].split("-", 1)[0]
-        if not owner.isdigit() or not path.is_dir() or Path(f"/proc/{owner}").exists():
-            continue  # not ours, or its process (this one included) still runs
-        shutil.rmtree(path, ignore_errors=True)
-        if not path.exists():
-            removed.append(path)
-    if removed:
-        log.info("removed %d orphaned sandbox folder(s) under %s", len(removed), base)
-    return removed
 
 
 def solution_setup(
@@ -108,347 +109,6 @@ def solution_setup(
         },
         "recursion_limit": limits.recursion_limit,
     }
-
-
-class SandboxError(RuntimeError):
-    """Base class for a sandboxed process that did not answer as it should."""
-
-
-class LimitExceeded(SandboxError):
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind  # "cpu", "wall" or "memory"
-
-
-class ChildGone(SandboxError):
-    """The process exited or was killed while a reply was awaited."""
-
-    def __init__(self, message: str, returncode: int | None) -> None:
-        super().__init__(message)
-        self.returncode = returncode
-
-
-class ProtocolViolation(SandboxError):
-    """A reply out of sequence, undecodable, or not a reply at all."""
-
-
-class OutputLimitExceeded(SandboxError):
-    """The process wrote more than ``limits.output_kill_bytes`` to stdout/stderr and was killed.
-
-    Not a LimitExceeded (those are time limits, status ``timeout``): callers report it as an
-    error whose message starts with ``output limit:``.
-    """
-
-
-class MeterTampering(SandboxError):
-    """The meter's readings of a process went backwards: a count or a clock that only grows
-    was found lower than before (between commands, within a command's sampled trace, or across
-    a command). Nothing honest does that; the process is killed and the verdict is
-    ``meter-tampering`` (docs/sandbox.md, "The instruction counter")."""
-
-
-class ShuttingDown(SandboxError):
-    """The process is stopping (SIGTERM / SIGINT): no new sandbox starts, running ones die."""
-
-
-class SandboxStartError(InfrastructureFault):
-    """The sandbox could not be started: bubblewrap's setup failed, or the harness (a zygote)
-    died or did not answer before its first reply. Nothing of the code ran, so this is no verdict
-    on it: an infrastructure fault, retried by the Prefect layer (quicksilver/faults.py). Not a
-    :class:`SandboxError`, so that no handler of a solution's failures takes it for one."""
-
-
-@dataclass
-class Exchange:
-    reply: dict[str, Any]
-    cost: int  # meter units consumed between sending the command and receiving its reply
-    idle: int  # meter units consumed since the previous reply (an honest harness: ~0)
-    cpu_ns: int  # kernel CPU time of the window, whatever the meter
-    # Memory, read by the host from /proc/<pid>/status of the process, plus what the kernel
-    # holds for it when it has a memory cgroup (bytes; None when the endpoint does not track
-    # memory or /proc could not be read). See MemoryProbe.
-    rss_before: int | None = None  # the process's memory right before the command was sent
-    peak: int | None = None  # its peak during the command (the high-water marks at the reply)
-    # peak during the command *and* the idle gap after its reply, up to the next command:
-    # filled in when the next command is sent (the gap is where a signal handler would run)
-    span_peak: int | None = None
-    # the resident size sampled by the host while the command ran (when asked for; see
-    # MemorySampler): the curve a time-memory integral is taken over
-    trace: MemoryTrace | None = None
-
-
-@dataclass
-class MemoryTrace:
-    """Readings of one command's memory curve, all taken by the host (see MemorySampler).
-
-    ``clock`` is the meter's raw reading (the process's CPU nanoseconds, or its instructions
-    under icount), ``rss`` the resident size and ``marks`` the high-water mark (never reset
-    within the command), bytes. The first reading is taken as the command is sent, the last once
-    the process is blocked on its next command again; those in between every ``interval_s``
-    (nominal) of host wall time, less often once a long command has ``TRACE_POINTS`` of them.
-    ``wall_s`` is how long the sampling ran, by the host's clock.
-    """
-
-    interval_s: float
-    clock: list[int] = field(default_factory=list)
-    rss: list[int] = field(default_factory=list)
-    marks: list[int] = field(default_factory=list)
-    wall_s: float = 0.0
-    # the first reading whose clock was below the one before it (a count rewound mid-command)
-    backwards_at: int | None = None
-
-    def add(self, clock: int, rss: int, mark: int) -> None:
-        if self.clock and clock < self.clock[-1] and self.backwards_at is None:
-            self.backwards_at = len(self.clock)
-        self.clock.append(clock)
-        self.rss.append(rss)
-        self.marks.append(max(mark, self.marks[-1]) if self.marks else mark)
-
-
-# readings at the nominal interval before it stretches (MemorySampler._interval): a command of
-# T seconds gets about TRACE_POINTS * (1 + ln(T / (TRACE_POINTS * interval))) readings
-TRACE_POINTS = 2000
-
-
-class MemorySampler:
-    """A host thread that reads a process's resident size every ``interval_s`` while one command
-    runs (stretched for long commands: ``_interval``), paired with the meter's reading of the
-    same moment.
-
-    Everything is read from outside the process: ``/proc/<pid>/status`` (``VmRSS``, ``VmHWM``),
-    its memory cgroup's kernel memory when it has one (``MemoryProbe.reading``), and the meter
-    (the process's CPU clock, or the emulator's counter read from its memory by the host). The
-    process cannot see when it is sampled, nor change what is read. The thread only reads; it
-    never resets the high-water mark, so the command's peak stays what the probe says. Sampling
-    stops at the first reading that fails (the process is gone: the command fails anyway).
-    """
-
-    def __init__(self, probe: MemoryProbe, meter: Meter, trace: MemoryTrace) -> None:
-        self.probe = probe
-        self.meter = meter
-        self.trace = trace
-        self._stop = threading.Event()
-        self._started = time.monotonic()
-        self._thread = threading.Thread(target=self._run, name="qs-memory-sampler", daemon=True)
-        self._thread.start()
-
-    def _interval(self) -> float:
-        """``interval_s`` for the first ``TRACE_POINTS`` readings, then longer in step with the
-        command's age: a call of a minute would otherwise cost 60,000 readings (about 5% of a
-        core, beside a pass that needs the core), where a few thousand draw the same curve."""
-        return max(self.trace.interval_s, (time.monotonic() - self._started) / TRACE_POINTS)
-
-    def _run(self) -> None:
-        while not self._stop.wait(self._interval()):
-            try:
-                clock = self.meter.read()
-            except (MeterError, OSError):
-                return
-            reading = self.probe.reading()
-            if reading is None or self._stop.is_set():
-                return
-            self.trace.add(clock, *reading)
-
-    def stop(self) -> MemoryTrace:
-        """Stop sampling (the readings so far stay) and return the trace."""
-        self._stop.set()
-        self._thread.join()
-        self.trace.wall_s = time.monotonic() - self._started
-        return self.trace
-
-
-class MemoryProbe:
-    """The memory of one sandboxed process, read by the host: its resident set size and, with a
-    memory cgroup (``sandbox/cgroup.py``), what the kernel holds for it beyond its map.
-
-    The kernel keeps a high-water mark of each process's resident set size (``VmHWM`` in
-    ``/proc/<pid>/status``). Writing ``5`` to ``/proc/<pid>/clear_refs`` resets it to the
-    current resident size, so reset-before / read-after brackets one command. Both files are
-    the host's: inside the sandbox ``/proc`` is a read-only mount of another PID namespace and
-    the process runs as another uid, so it can neither reset nor fake the mark; ``resource``
-    and every other function in its own process play no part. The mark covers every thread of
-    the process (they share one address space); a child process (fork) would not be covered,
-    which is why the sandbox refuses forks by default (``limits.processes`` = 1).
-
-    With a cgroup, every figure also counts memory held through the kernel since the probe
-    started: the cgroup's kernel memory growth (pipe buffers, page tables, other objects charged
-    to the process) and the shmem it was charged that the process does not map (a ``memfd`` or a
-    tmpfs file written, never mapped: cgroup shmem growth less ``RssShmem`` growth). Mapped
-    pages stay counted by the resident size alone, so an honest process's figures do not move
-    (no per-CPU batching, no copy-on-write copies of the zygote's pages). A peak adds the
-    high-water marks of the resident size and of the kernel memory, which need not have been
-    reached at the same moment: an upper bound. Shmem has no mark: it is read when a command
-    starts and ends (the larger counts).
-
-    Readings are bytes; a probe whose files cannot be used (no ``clear_refs``, not allowed)
-    says so once in the log and returns None from then on. ``source`` names what the readings
-    rest on (``rss+cgroup-v1``, ``rss``: see ``RunResult.memory_source``).
-    """
-
-    def __init__(self, pid: int, cgroup: memory_cgroup.ChildCgroup | None = None) -> None:
-        self.pid = pid
-        self.broken: str | None = None
-        self.cgroup = cgroup
-        # /proc/<pid>/status, opened once: a pread costs ~10 us, an open-read-close ~40 us
-        try:
-            self._status_fd = os.open(f"/proc/{pid}/status", os.O_RDONLY | os.O_CLOEXEC)
-        except OSError:
-            self._status_fd = -1
-        self._kernel0 = self._shmem0 = self._rss_shmem0 = 0  # the cgroup's starting point
-        self._unmapped = 0  # shmem held but not mapped, as of the last reset
-        if cgroup is not None:
-            status = self._status()
-            try:
-                if status is None:
-                    raise OSError(f"/proc/{pid}/status cannot be read")
-                self._kernel0, self._shmem0 = cgroup.kernel(), cgroup.shmem()
-                self._rss_shmem0 = status[2]
-            except (OSError, ValueError) as exc:
-                log.info("pid %d: kernel-held memory not measured: %s", pid, exc)
-                cgroup.remove()
-                self.cgroup = None
-        self.source = self.cgroup.source if self.cgroup else memory_cgroup.MEMORY_SOURCE_RSS
-
-    def _fail(self, exc: OSError) -> None:
-        if self.broken is None:
-            self.broken = str(exc)
-            log.warning("memory of pid %d cannot be measured: %s", self.pid, exc)
-
-    def _status(self) -> tuple[int, int, int] | None:
-        """VmRSS, VmHWM and RssShmem (bytes), from one read of /proc/<pid>/status."""
-        if self._status_fd < 0:
-            return None
-        try:
-            data = os.pread(self._status_fd, 8192, 0)
-            rss, mark, rss_shmem = (_status_kb(data, key) * 1024 for key in _STATUS_KEYS)
-        except (OSError, ValueError, IndexError):
-            return None
-        return rss, mark, rss_shmem
-
-    def _kernel(self, charged: int) -> int:
-        return max(0, charged - self._kernel0)
-
-    def _unmapped_shmem(self, shmem: int, rss_shmem: int) -> int:
-        return max(0, shmem - self._shmem0 - max(0, rss_shmem - self._rss_shmem0))
-
-    def reset(self) -> int | None:
-        """Reset the high-water marks to the current size, and return that size."""
-        if self.broken is not None:
-            return None
-        try:
-            with open(f"/proc/{self.pid}/clear_refs", "wb", buffering=0) as fh:
-                fh.write(b"5")
-        except OSError as exc:
-            if _alive(self.pid):
-                self._fail(exc)
-            return None
-        cg = self.cgroup
-        try:
-            if cg is not None:
-                cg.reset_peak()
-            status = self._status()
-            if status is None:
-                return None
-            rss, _, rss_shmem = status
-            if cg is None:
-                return rss
-            self._unmapped = self._unmapped_shmem(cg.shmem(), rss_shmem)
-            return rss + self._kernel(cg.kernel()) + self._unmapped
-        except (OSError, ValueError):
-            return None
-
-    def peak(self) -> int | None:
-        """The high-water mark since the last reset."""
-        now = self.reading(full=True)
-        return None if now is None else now[1]
-
-    def reading(self, *, full: bool = False) -> tuple[int, int] | None:
-        """The size and the high-water mark now. Without ``full`` (the sampler's readings) the
-        cgroup adds its kernel memory now and the unmapped shmem of the last reset (one more
-        file read); with it (a command's last reading) the mark takes the kernel memory's own
-        high-water mark, and shmem is read again."""
-        if self.broken is not None:
-            return None
-        status = self._status()
-        if status is None:
-            return None
-        rss, mark, rss_shmem = status
-        cg = self.cgroup
-        if cg is None:
-            return rss, mark
-        try:
-            kernel = self._kernel(cg.kernel())
-            if not full:
-                return rss + kernel + self._unmapped, mark + kernel + self._unmapped
-            unmapped = self._unmapped_shmem(cg.shmem(), rss_shmem)
-            kernel_mark = self._kernel(cg.kernel_peak())
-            return rss + kernel + unmapped, mark + kernel_mark + max(unmapped, self._unmapped)
-        except (OSError, ValueError):
-            return None
-
-    def close(self) -> None:
-        """Close the status file and remove the cgroup (the process has been reaped)."""
-        if self._status_fd >= 0:
-            with contextlib.suppress(OSError):
-                os.close(self._status_fd)
-            self._status_fd = -1
-        if self.cgroup is not None:
-            self.cgroup.remove()
-
-
-_STATUS_KEYS = (b"\nVmRSS:", b"\nVmHWM:", b"\nRssShmem:")
-
-
-def _status_kb(data: bytes, key: bytes) -> int:
-    """The value of field ``key`` (kB) in the text of /proc/<pid>/status."""
-    start = data.index(key) + len(key)
-    return int(data[start : data.index(b"\n", start)].split()[0])
-
-
-@dataclass
-class CapturedOutput:
-    limit: int
-    stdout: bytearray = field(default_factory=bytearray)
-    stderr: bytearray = field(default_factory=bytearray)
-    dropped: int = 0
-
-    def add(self, stream: str, data: bytes) -> None:
-        buf = self.stdout if stream == "stdout" else self.stderr
-        room = max(0, self.limit - len(buf))
-        buf += data[:room]
-        self.dropped += max(0, len(data) - room)
-
-    @property
-    def total(self) -> int:
-        """Bytes written to both streams so far, kept or dropped."""
-        return len(self.stdout) + len(self.stderr) + self.dropped
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "stdout": self.stdout.decode(errors="replace"),
-            "stderr": self.stderr.decode(errors="replace"),
-            "dropped_bytes": self.dropped,
-        }
-
-
-@dataclass
-class _Endpoint:
-    """One command/reply channel pair to one process, and that process's meter readings."""
-
-    cmd_w: int
-    reply_r: int
-    meter: Meter
-    cmd_fd_inside: int  # the harness's end of cmd_w: it blocks reading this fd between commands
-    pid: int = 0  # host pid: its CPU clock bounds each command
-    decoder: wire.FrameDecoder = field(default_factory=wire.FrameDecoder)
-    pending: list[Any] = field(default_factory=list)
-    seq: Iterator[int] = field(default_factory=lambda: itertools.count(1))
-    last_reading: int = 0
-    memory: MemoryProbe | None = None  # the host-side peak-memory probe of this process
-    last_exchange: Exchange | None = None  # its span_peak is filled by the next command
-
-    def cpu(self) -> int:
-        return time.clock_gettime_ns(_process_cpu_clock(self.pid))
 
 
 class SandboxSession:
@@ -1073,82 +733,3 @@ class ChildProcess:
         )
         session._drain_child_channel()
         return self.end
-
-
-_READ_SYSCALL = {"x86_64": 0, "aarch64": 63}.get(platform.machine(), -1)
-
-
-def _wait_blocked(ep: _Endpoint, timeout: float = 2.0) -> bool:
-    """Wait until the harness is blocked reading its next command, so that a reading taken now
-    includes everything it does after a reply (and nothing of the next command).
-
-    Reads /proc/<pid>/syscall: while a process sleeps in a system call it shows the call's number
-    and arguments. True once blocked; False after ``timeout`` (the process kept running: whatever
-    it does then falls into the next command's idle gap, which the profiler charges).
-    """
-    want = f"{_READ_SYSCALL} {ep.cmd_fd_inside:#x} "
-    path = f"/proc/{ep.pid}/syscall"
-    deadline = time.monotonic() + timeout
-    spins = 0
-    while True:
-        try:
-            with open(path) as fh:
-                if fh.read().startswith(want):
-                    return True
-        except OSError:
-            return False  # gone: the caller finds out when it reads the meter
-        if time.monotonic() > deadline:
-            return False
-        spins += 1
-        if spins > 50:
-            time.sleep(0.0002)
-
-
-def _alive(pid: int) -> bool:
-    """The process exists and is not a zombie."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            state = fh.read().rsplit(b") ", 1)[1][:1]
-    except (OSError, IndexError):
-        return False
-    return state not in (b"Z", b"X")
-
-
-def _vm_size(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as fh:
-        for line in fh:
-            if line.startswith("VmSize:"):
-                return int(line.split()[1]) * 1024
-    raise OSError(f"no VmSize for pid {pid}")
-
-
-def _find_child(parent: int, timeout: float = 5.0) -> int:
-    """The host pid of the one child of ``parent`` (the zygote forks one at a time)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = []
-        for entry in os.scandir("/proc"):
-            if not entry.name.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry.name}/stat", "rb") as fh:
-                    fields = fh.read().rsplit(b") ", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            if int(fields[1]) == parent and fields[0] not in (b"Z", b"X"):
-                found.append(int(entry.name))
-        if len(found) == 1:
-            return found[0]
-        if time.monotonic() > deadline:
-            raise SandboxError(f"the zygote (pid {parent}) has {len(found)} children, not one")
-        time.sleep(0.001)
-
-
-def _describe_returncode(rc: int | None) -> str:
-    if rc is None:
-        return "exit status unknown"
-    if rc < 0:
-        return f"killed by {signal.Signals(-rc).name}"
-    if rc > 128 and rc - 128 in {s.value for s in signal.Signals}:
-        return f"exit status {rc} (signal {signal.Signals(rc - 128).name})"
-    return f"exit status {rc}"

@@ -34,8 +34,9 @@ log = logging.getLogger(__name__)
 
 FindingKind = Literal["wrong-answer", "does-not-load", "timeout", "memory", "error"]
 
-# The profiler's messages for a solution that never got to its first call (quicksilver/profiler.py,
-# _TaskRunner.run_pass); tests/test_snapshot_check.py fails if they change.
+# The profiler's messages for a solution that never got to its first call
+# (quicksilver/profiler/runner.py, _TaskRunner._load_step); tests/test_snapshot_check.py fails if
+# they change.
 _COMPILE_PREFIX = "the solution does not compile: "
 _LOAD_PREFIX = "loading the solution: "
 
