@@ -439,9 +439,9 @@ def test_scores_from_unconverged_profiles_are_counted_and_listed(monkeypatch) ->
     """A sample or a reference scored from a profile that did not converge, or whose passes
     split into modes (scored by its median pass), is never scored silently: its flags are on
     it, and the report counts and lists them."""
-    from quicksilver.cli import _unconverged_line
     from quicksilver.profiler import RunResult
     from quicksilver.report import score_report_html, score_task_rows
+    from quicksilver.scoring.summary import unconverged_line
 
     runtimes = {DOUBLE_LOOP: 0.02, ORDERED_PAIRS: 0.04, HASH_MAP: 0.001, COUNTER: 0.002}
     flags = {DOUBLE_LOOP: ["max-rounds"], HASH_MAP: ["modes"]}
@@ -481,7 +481,8 @@ def test_scores_from_unconverged_profiles_are_counted_and_listed(monkeypatch) ->
     ]
     assert data["tasks"][0]["reference_flags"] == [["max-rounds"], []]
     assert data["tasks"][0]["samples"][0]["flags"] == ["modes"]
-    line = _unconverged_line(data)
+    line = unconverged_line(data)
+    assert line in report.summary_lines(data)
     assert "1 sample(s), 1 reference(s)" in line and "max-rounds 1, modes 1" in line
     (row,) = score_task_rows(data)
     assert row["unconverged"] == "reference 0 (max-rounds); sample 0 (modes)"

@@ -12,6 +12,7 @@ from quicksilver.metrics import (
     Summary,
 )
 from quicksilver.scoring.memory import memory_summary, task_memory
+from quicksilver.scoring.summary import summary_lines
 from quicksilver.significance import interval_settings, mean_interval
 
 
@@ -138,6 +139,11 @@ class ScoreReport:
     dps_tolerance: float = 0.0
     # LeetCode samples that were only a method's body: completed from the prompt, or not
     bodies: dict[str, Any] = field(default_factory=dict)
+
+    def summary_lines(self, data: dict[str, Any] | None = None) -> list[str]:
+        """The summary ``quicksilver score`` prints (rich markup), one figure group a line.
+        ``data``: this report's :meth:`to_dict`, when the caller has it already."""
+        return summary_lines(self.to_dict() if data is None else data, self.summary.k)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON report ``quicksilver score --json`` writes (and ``quicksilver compare`` reads).
