@@ -136,6 +136,18 @@ def pe_profile_task(rec: TaskRecord, expected: Sequence[Any]) -> ProfileTask:
     )
 
 
+def reference_answers_task(rec: TaskRecord) -> ProfileTask:
+    """The task on the row's performance-exercising input that only collects answers (every
+    answer accepted): trusted reference code's answers become the expected ones."""
+    return pe_answers_task(
+        rec.task_key,
+        rec.entry_point,
+        [list(args) for args in _pe_inputs(rec)],
+        convert_offline=rec.effective_convert_offline(),
+        kind=rec.task_kind or "class",
+    )
+
+
 @dataclass(frozen=True)
 class PEExpected:
     """The expected answers on a DPE task's performance input, or why there are none.
@@ -262,16 +274,7 @@ def _first_reference_answers(
     found: dict[str, tuple[int, list[Any]] | str] = {}
     failures: dict[str, list[str]] = {key: [] for key in todo}
     nxt = {key: len(rec.reference or []) - 1 for key, rec in todo.items()}
-    tasks = {
-        key: pe_answers_task(
-            rec.task_key,
-            rec.entry_point,
-            [list(args) for args in _pe_inputs(rec)],
-            convert_offline=rec.effective_convert_offline(),
-            kind=rec.task_kind or "class",
-        )
-        for key, rec in todo.items()
-    }
+    tasks = {key: reference_answers_task(rec) for key, rec in todo.items()}
     while True:
         jobs = [
             Job(tasks[key], (todo[key].reference or [])[nxt[key]], key)
