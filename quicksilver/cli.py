@@ -110,13 +110,6 @@ def _sweep_sandboxes() -> None:
     sweep_orphans()
 
 
-def _interval(ci: Any, fmt: str) -> str:
-    """`` (95% CI low-high)`` for a report's interval over tasks; nothing without one."""
-    if not isinstance(ci, list) or len(ci) != 2:
-        return ""
-    return f" (95% CI {fmt.format(ci[0])}-{fmt.format(ci[1])})"
-
-
 def _configs(
     timeout: float | None,
     memory: int | None,
@@ -249,34 +242,6 @@ def run(
     )
 
 
-def _memory_line(data: dict[str, Any]) -> str:
-    """The memory figures of a score report in one line (docs/metrics.md, "Memory")."""
-
-    def fig(value: float | None, tasks: int) -> str:
-        return "-" if value is None else f"{value:.3f} ({tasks} task{'s' if tasks != 1 else ''})"
-
-    return (
-        f"Beyond-memory@1: {fig(data.get('beyond_memory_at_1'), data.get('memory_tasks', 0))}"
-        f"   NMU: {fig(data.get('nmu'), data.get('nmu_tasks', 0))}"
-        f"   NTMU: {fig(data.get('ntmu'), data.get('ntmu_tasks', 0))}"
-    )
-
-
-def _unconverged_line(data: dict[str, Any]) -> str:
-    """How many samples and references were scored from a profile that did not converge or
-    whose passes split into modes (scoring.unconverged_summary), by flag."""
-    counts: dict[str, int] = {}
-    for entry in data["unconverged"]:
-        for flag in entry["flags"]:
-            counts[flag] = counts.get(flag, 0) + 1
-    by_flag = ", ".join(f"{flag} {n}" for flag, n in sorted(counts.items()))
-    return (
-        f"[yellow]scored from unconverged profiles:[/] {data['unconverged_samples']} sample(s), "
-        f"{data['unconverged_references']} reference(s) ({by_flag}; listed under 'unconverged' "
-        "in --json)"
-    )
-
-
 @app.command()
 def score(
     dataset: Annotated[
@@ -340,12 +305,84 @@ def score(
     cutoff = _date_option("--released-after", released_after)
     _sweep_sandboxes()
     from quicksilver.publishing.views import view_slugs
-    from quicksilver.records import RecordError, load_records
-    from quicksilver.samples import load_samples
+    from quicksilver.scoring import ReferenceCache
+    from quicksilver.scoring import score as run_score
+
+    loaded, sample_set, unreadable = _scoring_inputs(dataset, split, samples)
+    sandbox, measure = _configs(timeout, memory, allow_weak_sandbox, meter, max_rounds, budget)
+    cache = ReferenceCache(cache_dir, enabled=not recollect)
+    difficulty = {rec.task_key: rec.difficulty for rec in loaded.records}
+
+    table, on_sample = _score_table(meter, difficulty)
+
+    def _run_score() -> Any:
+        return run_score(
+            loaded.records,
+            sample_set.by_task(),
+            k=k,
+            meter=meter,
+            sandbox=sandbox,
+            measure=measure,
+            cache=cache,
+            workers=workers,
+            on_sample=on_sample,
+            sample_rejects=sample_set.rejects,
+            released_after=cutoff,
+            trained_on=view_slugs(dataset) if cutoff is not None else None,
+            dps_tolerance=dps_tolerance,
+            complete_from_prompt=complete_from_prompt,
+        )
+
+    report = _stoppable_scoring(_run_score, table, cache.root, unreadable)
+    data = report.to_dict()
+    lines = report.summary_lines(data)
+    Console().print(Panel("\n".join(lines), title=f"meter {meter} · isolation {report.isolation}"))
+    if json_out is not None:
+        _write_output(json_out, json.dumps(data, indent=1), "report")
+    if report_out is not None:
+        from quicksilver.report import score_report_html
+
+        page = score_report_html(data, dataset=str(dataset), samples=str(samples))
+        _write_output(report_out, page, "HTML report")
+
+
+def _stoppable_scoring(work: Any, table: Table, cache_root: Path, unreadable: list[str]) -> Any:
+    """``work()`` (the scoring) under the live ``table``; a signal stops it with nothing
+    written, a sandbox that cannot start exits 3, a scoring error 2."""
+    from quicksilver.lifecycle import GracefulStop, signal_name
     from quicksilver.sandbox.isolation import SandboxUnavailable
     from quicksilver.sandbox.session import SandboxStartError
-    from quicksilver.scoring import ReferenceCache, SampleScore, TaskScore
-    from quicksilver.scoring import score as run_score
+
+    stop = GracefulStop(
+        lambda signum: (
+            f"error: stopped by {signal_name(signum)}: no report written; the references "
+            f"measured so far are kept in the cache ({cache_root}): run the same command "
+            "again to go on"
+        )
+    )
+    try:
+        try:
+            with _live(table):
+                report = stop.run(work)
+        finally:
+            if stop.stopped:  # whatever the work left behind, a stopped run writes nothing
+                stop.announce()
+                raise typer.Exit(stop.exit_code)
+    except (SandboxUnavailable, SandboxStartError) as exc:  # no verdict: nothing was judged
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(3) from exc
+    except ValueError as exc:
+        cause = f" ({'; '.join(unreadable)})" if unreadable else ""
+        err.print(f"[red]error:[/] {exc}{cause}", soft_wrap=True)
+        raise typer.Exit(2) from exc
+    return report
+
+
+def _scoring_inputs(dataset: Path, split: str | None, samples: Path) -> tuple[Any, Any, list[str]]:
+    """``quicksilver score``'s dataset rows and samples, and the dataset files that could not be
+    read; exit 2 when either gives nothing usable."""
+    from quicksilver.records import RecordError, load_records
+    from quicksilver.samples import load_samples
 
     try:
         loaded = load_records(dataset, split=split)
@@ -374,9 +411,12 @@ def score(
     if not sample_set.samples:
         err.print(f"[red]error:[/] {samples}: no usable samples")
         raise typer.Exit(2)
-    sandbox, measure = _configs(timeout, memory, allow_weak_sandbox, meter, max_rounds, budget)
-    cache = ReferenceCache(cache_dir, enabled=not recollect)
-    difficulty = {rec.task_key: rec.difficulty for rec in loaded.records}
+    return loaded, sample_set, unreadable
+
+
+def _score_table(meter: str, difficulty: dict[str, str | None]) -> tuple[Table, Any]:
+    """``quicksilver score``'s live table, and the callback that adds a scored sample to it."""
+    from quicksilver.scoring import SampleScore, TaskScore
 
     table = Table(title="Quicksilver score", expand=False)
     for col in ("#", "Problem", "Diff", "Status", "Cost", "Pctl", "Beyond", "DPS"):
@@ -414,113 +454,7 @@ def score(
             dps,
         )
 
-    def _run_score() -> Any:
-        return run_score(
-            loaded.records,
-            sample_set.by_task(),
-            k=k,
-            meter=meter,
-            sandbox=sandbox,
-            measure=measure,
-            cache=cache,
-            workers=workers,
-            on_sample=on_sample,
-            sample_rejects=sample_set.rejects,
-            released_after=cutoff,
-            trained_on=view_slugs(dataset) if cutoff is not None else None,
-            dps_tolerance=dps_tolerance,
-            complete_from_prompt=complete_from_prompt,
-        )
-
-    from quicksilver.lifecycle import GracefulStop, signal_name
-
-    stop = GracefulStop(
-        lambda signum: (
-            f"error: stopped by {signal_name(signum)}: no report written; the references "
-            f"measured so far are kept in the cache ({cache.root}): run the same command "
-            "again to go on"
-        )
-    )
-    try:
-        try:
-            with _live(table):
-                report = stop.run(lambda: _run_score())
-        finally:
-            if stop.stopped:  # whatever the work left behind, a stopped run writes nothing
-                stop.announce()
-                raise typer.Exit(stop.exit_code)
-    except (SandboxUnavailable, SandboxStartError) as exc:  # no verdict: nothing was judged
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(3) from exc
-    except ValueError as exc:
-        cause = f" ({'; '.join(unreadable)})" if unreadable else ""
-        err.print(f"[red]error:[/] {exc}{cause}", soft_wrap=True)
-        raise typer.Exit(2) from exc
-    data = report.to_dict()
-    key_pass = "pass_at_1" if k == 1 else f"pass_at_{k}"
-    key_beyond = "beyond_at_1" if k == 1 else f"beyond_at_{k}"
-    # DPE tasks have no Beyond distribution: they count as unscorable for Beyond; say so
-    dpe_note = f", {data['dpe_tasks']} of them DPE tasks" if "dpe_tasks" in data else ""
-    lines = []
-    if "released_after" in data:
-        w = data["released_after"]
-        lines.append(
-            f"released after {w['after']}: {w['tasks']} task(s) of the dataset; left out: "
-            f"{w['earlier_left_out']} released on or before it, {w['undated_left_out']} undated"
-            + (f", {w['samples_left_out']} sample(s) of them" if w["samples_left_out"] else "")
-            + (
-                f"; {w['in_training_views']} of the window's tasks are in the training views"
-                if w.get("in_training_views")
-                else ""
-            )
-        )
-    lines += [
-        f"tasks: {data['n_tasks']} (unscorable for Beyond: {data['n_unscorable']}{dpe_note})",
-        f"Pass@{k}: {data[key_pass]:.3f}{_interval(data.get(key_pass + '_ci'), '{:.3f}')}   "
-        f"Beyond@{k}: "
-        + (
-            "-"
-            if data[key_beyond] is None
-            else f"{data[key_beyond]:.3f}{_interval(data.get(key_beyond + '_ci'), '{:.3f}')}"
-        )
-        + ("" if data["gap"] is None else f"   Gap: {data['gap']:.3f}"),
-    ]
-    if "dps" in data:
-        dps_line = (
-            "DPS: -   DPS_norm: -"
-            if data["dps"] is None
-            else f"DPS: {data['dps']:.1f}{_interval(data.get('dps_ci'), '{:.1f}')}   "
-            f"DPS_norm: {data['dps_norm']:.1f}"
-        )
-        lines.append(
-            f"{dps_line}   (over {data['dps_tasks']} of {data['dpe_tasks']} DPE tasks: those "
-            "with a correct sample and a score"
-            + (
-                f"; a sample matches a reference up to {100 * data['dps_tolerance']:g}% above it"
-                if data.get("dps_tolerance")
-                else ""
-            )
-            + ")"
-        )
-        for name, why in data["dps_unscorable"].items():
-            lines.append(f"  no DPS for {name}: {why}")
-    if data.get("memory_tasks") or data.get("nmu_tasks") or data.get("ntmu_tasks"):
-        lines.append(_memory_line(data))
-    if data.get("unconverged"):
-        lines.append(_unconverged_line(data))
-    for name, g in data["by_difficulty"].items():
-        lines.append(
-            f"  {name}: Pass {g['pass_at_k']:.3f}  Beyond "
-            + ("-" if g["beyond_at_k"] is None else f"{g['beyond_at_k']:.3f}")
-        )
-    Console().print(Panel("\n".join(lines), title=f"meter {meter} · isolation {report.isolation}"))
-    if json_out is not None:
-        _write_output(json_out, json.dumps(data, indent=1), "report")
-    if report_out is not None:
-        from quicksilver.report import score_report_html
-
-        page = score_report_html(data, dataset=str(dataset), samples=str(samples))
-        _write_output(report_out, page, "HTML report")
+    return table, on_sample
 
 
 def _date_option(flag: str, value: str | None) -> datetime.date | None:
@@ -554,6 +488,7 @@ def compare(
     _logging(verbose)
     _check_output(json_out)
     from quicksilver.compare import ReportError, compare_files
+    from quicksilver.scoring.summary import interval_text
 
     try:
         result = compare_files(report_a, report_b, tie=tie)
@@ -591,7 +526,7 @@ def compare(
     lines.append(f"A better: {tl.wins_a}   ties: {tl.ties}   B better: {tl.wins_b}")
     sig = result.significance
     if sig is not None and sig.n:
-        ci = _interval(sig.delta_interval, "{:+.1f}")
+        ci = interval_text(sig.delta_interval, "{:+.1f}")
         p = "-" if sig.p_value is None else f"{sig.p_value:.3g}"
         lines.append(
             f"A - B over {sig.n} task(s): mean {sig.mean_delta:+.1f} points{ci}; "

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-import quicksilver.scoring as scoring_mod
+import quicksilver.scoring.mercury as scoring_mercury
+import quicksilver.scoring.runs as scoring_runs
 from quicksilver.config import MeasureConfig, SandboxConfig
 from quicksilver.records import TaskRecord, load_json
 from quicksilver.samples import Sample
@@ -249,13 +250,13 @@ SUMMARY_RANGES_WRONG = (
 @requires_bwrap
 def test_reference_cache_skips_profiling_on_a_second_run(summary_ranges, tmp_path, monkeypatch):
     calls: list[int] = []
-    real = scoring_mod.profile_many
+    real = scoring_runs.profile_many
 
     def counting(jobs, **kw):
         calls.append(len(jobs))
         return real(jobs, **kw)
 
-    monkeypatch.setattr(scoring_mod, "profile_many", counting)
+    monkeypatch.setattr(scoring_runs, "profile_many", counting)
     group = samples(**{"summary-ranges": [SUMMARY_RANGES_SAMPLE]})
 
     def run(cache: ReferenceCache) -> ScoreReport:
@@ -404,7 +405,7 @@ def test_reference_weights_come_from_the_row_and_heavy_icount_tasks_split(
             ],
         }
     )
-    assert scoring_mod.expected_seconds(row) == {hashes[0]: 4.0, hashes[1]: 2.0}
+    assert scoring_mercury.expected_seconds(row) == {hashes[0]: 4.0, hashes[1]: 2.0}
     seen: list[tuple[list[float], MeasureConfig]] = []
 
     def fake(jobs, **kw):
@@ -414,19 +415,19 @@ def test_reference_weights_come_from_the_row_and_heavy_icount_tasks_split(
             for j in jobs
         ]
 
-    monkeypatch.setattr(scoring_mod, "profile_many", fake)
+    monkeypatch.setattr(scoring_runs, "profile_many", fake)
     group = samples(**{"summary-ranges": [SUMMARY_RANGES_SAMPLE]})
     score([row], group, sandbox=SANDBOX, measure=MEASURE, cache=ReferenceCache(tmp_path))
     (sample_w, m1), (ref_w, m2) = seen
     assert ref_w == [4.0, 2.0]
     assert sample_w == [3.0]  # the median of its task's references
-    assert m1.split_above_seconds == m2.split_above_seconds == scoring_mod.SPLIT_ABOVE_SECONDS
+    assert m1.split_above_seconds == m2.split_above_seconds == scoring_mercury.SPLIT_ABOVE_SECONDS
     # a row without the build's fields (Mercury's own) weighs nothing, nor an unreadable entry
-    assert scoring_mod.expected_seconds(summary_ranges) == {}
+    assert scoring_mercury.expected_seconds(summary_ranges) == {}
     odd = row.model_copy(
         update={"reference_runtimes": [{"hash": hashes[0], "runtime": "fast"}, {"hash": None}, 3]}
     )
-    assert scoring_mod.expected_seconds(odd) == {}
+    assert scoring_mercury.expected_seconds(odd) == {}
     # the cpu meter never splits (paired): the setting is left as given
     seen.clear()
     score([row], group, meter="cpu", sandbox=SANDBOX, measure=MEASURE, cache=ReferenceCache())
@@ -438,9 +439,9 @@ def test_scores_from_unconverged_profiles_are_counted_and_listed(monkeypatch) ->
     """A sample or a reference scored from a profile that did not converge, or whose passes
     split into modes (scored by its median pass), is never scored silently: its flags are on
     it, and the report counts and lists them."""
-    from quicksilver.cli import _unconverged_line
     from quicksilver.profiler import RunResult
     from quicksilver.report import score_report_html, score_task_rows
+    from quicksilver.scoring.summary import unconverged_line
 
     runtimes = {DOUBLE_LOOP: 0.02, ORDERED_PAIRS: 0.04, HASH_MAP: 0.001, COUNTER: 0.002}
     flags = {DOUBLE_LOOP: ["max-rounds"], HASH_MAP: ["modes"]}
@@ -461,7 +462,7 @@ def test_scores_from_unconverged_profiles_are_counted_and_listed(monkeypatch) ->
             for job in jobs
         ]
 
-    monkeypatch.setattr(scoring_mod, "profile_many", fake)
+    monkeypatch.setattr(scoring_runs, "profile_many", fake)
     report = score(
         [record("slow-refs", "9001", [DOUBLE_LOOP, ORDERED_PAIRS])],
         samples(**{"slow-refs": [HASH_MAP, COUNTER]}),
@@ -480,7 +481,8 @@ def test_scores_from_unconverged_profiles_are_counted_and_listed(monkeypatch) ->
     ]
     assert data["tasks"][0]["reference_flags"] == [["max-rounds"], []]
     assert data["tasks"][0]["samples"][0]["flags"] == ["modes"]
-    line = _unconverged_line(data)
+    line = unconverged_line(data)
+    assert line in report.summary_lines(data)
     assert "1 sample(s), 1 reference(s)" in line and "max-rounds 1, modes 1" in line
     (row,) = score_task_rows(data)
     assert row["unconverged"] == "reference 0 (max-rounds); sample 0 (modes)"

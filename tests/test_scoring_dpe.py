@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-import quicksilver.scoring as scoring_mod
+import quicksilver.scoring.dpe as scoring_dpe
+import quicksilver.scoring.runs as scoring_runs
 from quicksilver.config import MeasureConfig, SandboxConfig
 from quicksilver.dpe.select import ACCEPT_ANY
 from quicksilver.profiler import Job, ProfileTask, RunResult
@@ -217,12 +218,12 @@ REFS = [CUBIC, SQUARE, LINEAR, CLOSED]
 
 
 class CountingProfile:
-    """Wraps scoring.profile_solution (used for the cluster references only)."""
+    """Wraps scoring.dpe.profile_solution (used for the cluster references only)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.calls: list[tuple[str, float, float]] = []  # (code, cpu_seconds, wall)
-        self.real = scoring_mod.profile_solution
-        monkeypatch.setattr(scoring_mod, "profile_solution", self)
+        self.real = scoring_dpe.profile_solution
+        monkeypatch.setattr(scoring_dpe, "profile_solution", self)
 
     def __call__(self, task: ProfileTask, code: str, **kw: Any) -> RunResult:
         sandbox: SandboxConfig = kw["sandbox"]
@@ -459,12 +460,12 @@ def test_an_in_place_answer_is_the_argument_the_test_cases_show():
     )
     rec = TaskRecord.from_row(row)
     ran = [{"output": None, "inputs_after": [[1, 2, 3, 4], 4]}]
-    assert scoring_mod._answers_of(rec, ran) == [[1, 2, 3, 4]]
-    assert scoring_mod._answers_of(rec, [{"output": 7, "inputs_after": None}]) == [7]
+    assert scoring_dpe._answers_of(rec, ran) == [[1, 2, 3, 4]]
+    assert scoring_dpe._answers_of(rec, [{"output": 7, "inputs_after": None}]) == [7]
     # two arguments of the answer's shape: which one holds it cannot be told
     row["test_cases"] = json.dumps([{"input": [[3, 1], [2, 4]], "expected": [1, 3]}])
     with pytest.raises(ValueError, match="which argument holds an in-place answer"):
-        scoring_mod._answers_of(TaskRecord.from_row(row), [{"output": None, "inputs_after": []}])
+        scoring_dpe._answers_of(TaskRecord.from_row(row), [{"output": None, "inputs_after": []}])
 
 
 # --- with a stub profiler ------------------------------------------------------------------------
@@ -501,8 +502,9 @@ class StubProfiler:
         self.pe_measures: list[MeasureConfig] = []
         self.answer_jobs: list[Job] = []  # references run for their answers (no pe_expected)
         self.reference_calls: list[tuple[float, float, float]] = []  # (cost, cpu, wall)
-        monkeypatch.setattr(scoring_mod, "profile_many", self.profile_many)
-        monkeypatch.setattr(scoring_mod, "profile_solution", self.profile_solution)
+        monkeypatch.setattr(scoring_runs, "profile_many", self.profile_many)
+        monkeypatch.setattr(scoring_dpe, "profile_many", self.profile_many)
+        monkeypatch.setattr(scoring_dpe, "profile_solution", self.profile_solution)
 
     @staticmethod
     def result(task: ProfileTask, status: str, runtime: float | None = None) -> RunResult:

@@ -130,15 +130,16 @@ def _count_call(
     sandbox: SandboxConfig | None,
 ) -> tuple[str, float | None, str | None]:
     """(status, instructions of the call, error) of one call under the icount meter."""
-    from quicksilver.profiler import Case, ProfileTask, profile_solution
+    from quicksilver.dpe.select import pe_cost_task
+    from quicksilver.profiler import profile_solution
 
-    task = ProfileTask(
-        task_id="finish-check",
-        entry_point=target.entry_point,
-        cases=(Case(list(args), None),),
-        kind=target.kind,
+    # cost only: the answer is judged elsewhere
+    task = pe_cost_task(
+        "finish-check",
+        target.entry_point,
+        [args],
         convert_offline=target.convert_offline,
-        evaluate_offline="def evaluate_offline(inputs, outputs, expected):\n    return True\n",
+        kind=target.kind,
     )
     base = sandbox or SandboxConfig()
     # twice the limit's worth of emulated time: a call still running then is over any budget

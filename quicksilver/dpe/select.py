@@ -101,8 +101,9 @@ def pe_cost_task(
     difficulty: str | None = None,
 ) -> ProfileTask:
     """A task that measures cost on candidate inputs and judges no answer: the worst-case
-    search's variants (the input it leads to is judged in pe_profile) and the benches. Never for
-    a cost that is published or scored: :func:`pe_profile_task` is."""
+    search's variants (the input it leads to is judged in pe_profile), the sampling's finish
+    check (one call's count) and the benches. Never for a cost that is published or scored:
+    :func:`pe_profile_task` is."""
     return ProfileTask(
         task_id=task_id,
         entry_point=entry_point,

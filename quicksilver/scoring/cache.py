@@ -1,0 +1,95 @@
+"""The per-machine cache of reference profiles: keyed by the solution's hash, the test cases'
+hash, the meter and the profiler's version, so a second run only profiles the samples."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from quicksilver import __version__
+from quicksilver.fsutil import write_text_atomic
+from quicksilver.machine import machine_info
+from quicksilver.profiler import ProfileTask, RunResult
+
+# /2: results carry peak memory; /3: and TMU; /4: memory counts what the kernel holds for the
+# solution (pipe buffers, unmapped shmem: RunResult.memory_source), compile is booked with
+# the load, profiles carry their flags (modes)
+PROFILER_VERSION = f"{__version__}/5"
+
+# Statuses that depend on the limits or the machine's load: a reference is profiled again next
+# time instead of being cached as broken.
+UNCACHED_STATUSES = frozenset({"timeout", "memory"})
+
+
+def default_cache_dir() -> Path:
+    env = os.environ.get("QUICKSILVER_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "quicksilver" / "references"
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def cases_hash(task: ProfileTask) -> str:
+    blob = json.dumps(
+        {
+            "cases": [[c.inputs, c.expected] for c in task.cases],
+            "convert": task.convert_offline,
+            "evaluate": task.evaluate_offline,
+            "entry": task.entry_point,
+            "kind": task.kind,
+        },
+        sort_keys=True,
+        default=repr,
+    )
+    return _sha(blob)[:24]
+
+
+class ReferenceCache:
+    """Reference results on this machine: <dir>/<machine_id>/<meter>/<key>.json."""
+
+    def __init__(self, root: Path | None = None, *, enabled: bool = True) -> None:
+        self.root = (root or default_cache_dir()) / str(machine_info()["machine_id"])
+        self.enabled = enabled
+
+    def key(self, code: str, task: ProfileTask, meter: str) -> str:
+        return _sha(f"{PROFILER_VERSION}\0{meter}\0{cases_hash(task)}\0{code}")[:32]
+
+    def _path(self, key: str, meter: str) -> Path:
+        return self.root / meter / f"{key}.json"
+
+    def get(self, key: str, meter: str) -> dict[str, Any] | None:
+        if not self.enabled:
+            return None
+        try:
+            return json.loads(self._path(key, meter).read_text())
+        except (OSError, ValueError):
+            return None
+
+    def put(self, key: str, meter: str, result: RunResult) -> None:
+        path = self._path(key, meter)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = {
+            "status": result.status,
+            "runtime": result.runtime,
+            "runtime_ci": list(result.runtime_ci) if result.runtime_ci else None,
+            "error": result.error,
+            "unit": result.unit,
+            "meter": result.meter,
+            "flags": list(result.flags),
+            "isolation": result.isolation,
+            "machine_id": result.machine_id,
+            "profiler": PROFILER_VERSION,
+            "peak_memory_bytes": result.peak_memory_bytes,
+            "memory_baseline_bytes": result.memory_baseline_bytes,
+            "tmu": result.tmu,
+            "tmu_samples": result.tmu_samples,
+            "memory_source": result.memory_source,
+        }
+        write_text_atomic(path, json.dumps(data))
