@@ -257,4 +257,4 @@ def publish(ctx: Context, records: list[TaskRecord], *, config: BuildConfig) -> 
     return [r for r in records if r.slug in done]
 
 
-PUBLISH = Stage("publish", logic=publish, reads=("",))
+PUBLISH = Stage("publish", logic=publish, reads=("",), funnel=True)

@@ -244,4 +244,4 @@ def publish_dpe(
     return [r for r in records if r.slug in done]
 
 
-PUBLISH_DPE = Stage("publish", logic=publish_dpe, reads=("",))
+PUBLISH_DPE = Stage("publish", logic=publish_dpe, reads=("",), funnel=True)
