@@ -3,123 +3,22 @@ per-reason counts the dataset cards show.
 
 A stage's ``drops`` (:class:`~quicksilver.pipeline.stage.StageCounts`) count each reason in its own
 unit: tasks for ``ambiguous-output``, solutions for ``wrong-answer``, inputs for
-``invalid-input``. What a dropped task takes with it is only in the stage's rejects file, where a
-dropped task contributes one record for the task and one per solution lost with it
-(docs/mercury-build.md). :func:`tally_rejects` reads those records back into two counts per reason,
-``drop_tasks`` and ``drop_solutions``, which :meth:`Runner.funnel` adds to every funnel row;
-:func:`drop_text` then says "ambiguous-output: 4 tasks (47 solutions)".
-
-Which record is which:
-
-- a **solution** record carries a solution: its ``hash`` (or, before it was hashed, its ``code``);
-- a **task** record carries neither, names a ``slug``, and is not a test input, a generator seed
-  or a model answer (no ``input``, ``seed`` or ``answer``);
-- anything else (inputs, files, samples) is counted by ``drops`` only.
-
-A solution listed twice in one stage (the testcases stage lists a solution that does not load,
-then again with its task when the task is dropped) counts once, for the first reason.
-
-As a guard against records that only look like tasks (a sample naming a task that does not
-exist), task records count only when there are exactly as many as the tasks the stage (or shard)
-dropped, ``tasks_in - tasks_out``; otherwise the reason is shown with its plain count.
+``invalid-input``. Its manifest also counts what the drops set aside per kind and reason
+(``drop_tasks``, ``drop_solutions`` with those lost with a dropped task, ``drop_inputs``), as
+:meth:`~quicksilver.pipeline.stage.Context.drop` counted them when the stage wrote each rejects row
+with its ``dropped`` field (docs/mercury-build.md). :func:`drop_text` then says
+"ambiguous-output: 4 tasks (47 solutions)".
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
-
-SOLUTION_KEYS = ("hash", "code")
-NOT_A_TASK_KEYS = ("input", "seed", "answer")
-
-
-def is_solution_record(record: Mapping[str, Any]) -> bool:
-    return any(k in record for k in SOLUTION_KEYS)
-
-
-def is_task_record(record: Mapping[str, Any]) -> bool:
-    return (
-        not is_solution_record(record)
-        and isinstance(record.get("slug"), str)
-        and not any(k in record for k in NOT_A_TASK_KEYS)
-    )
-
-
-@dataclass
-class RejectTally:
-    """Per reason: tasks dropped and solutions dropped (with a task or on their own)."""
-
-    tasks: Counter[str] = field(default_factory=Counter)
-    solutions: Counter[str] = field(default_factory=Counter)
-
-    def update(self, other: RejectTally) -> None:
-        self.tasks.update(other.tasks)
-        self.solutions.update(other.solutions)
-
-
-def tally_rejects(
-    records: Iterable[Mapping[str, Any]], tasks_dropped: int | None = None
-) -> RejectTally:
-    """Count a stage's (or shard's) reject records per reason; see the module docstring.
-
-    ``tasks_dropped``: how many tasks the stage dropped (``tasks_in - tasks_out``); task records
-    are counted only when there are exactly that many. None: no guard.
-    """
-    tally = RejectTally()
-    tasks: Counter[str] = Counter()
-    seen: set[tuple[Any, ...]] = set()
-    for r in records:
-        reason = str(r.get("reason"))
-        if is_solution_record(r):
-            # a solution listed twice (dropped on its own, then again with its task) is one
-            # solution, lost for the first reason
-            key = (r.get("slug"), r["hash"]) if "hash" in r else (r.get("slug"), r.get("code"))
-            if key not in seen:
-                seen.add(key)
-                tally.solutions[reason] += 1
-        elif is_task_record(r):
-            tasks[reason] += 1
-    if tasks_dropped is None or sum(tasks.values()) == tasks_dropped:
-        tally.tasks = tasks
-    return tally
-
-
-def _stream(path: Path) -> Iterable[dict[str, Any]]:
-    """The records of a JSONL file, one at a time (a rejects file can hold much code)."""
-    if not path.exists():
-        return
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
-                try:
-                    record = json.loads(line)
-                except ValueError:  # a torn line: the counts are a view, not worth a crash
-                    continue
-                if isinstance(record, dict):
-                    yield record
-
-
-_TALLY_CACHE: dict[tuple[str, int, int, int | None], RejectTally] = {}
-
-
-def tally_rejects_file(path: Path, tasks_dropped: int | None = None) -> RejectTally:
-    """:func:`tally_rejects` of a rejects file (remembered while the file is unchanged)."""
-    try:
-        st = path.stat()
-    except OSError:
-        return RejectTally()
-    key = (str(path), st.st_size, st.st_mtime_ns, tasks_dropped)
-    if key not in _TALLY_CACHE:
-        _TALLY_CACHE[key] = tally_rejects(_stream(path), tasks_dropped)
-    cached = _TALLY_CACHE[key]
-    return RejectTally(Counter(cached.tasks), Counter(cached.solutions))
 
 
 def _plural(n: int, noun: str) -> str:
@@ -128,7 +27,7 @@ def _plural(n: int, noun: str) -> str:
 
 def drop_parts(row: Mapping[str, Any]) -> list[tuple[str, int, int, int]]:
     """(reason, count, tasks, solutions) per reason of a funnel row, sorted by reason. ``count``
-    is the stage's own; ``tasks`` and ``solutions`` come from its rejects (0 when unknown)."""
+    is the stage's own; ``tasks`` and ``solutions`` what its drops set aside."""
     drops = {str(k): int(v) for k, v in dict(row.get("drops") or {}).items()}
     tasks = {str(k): int(v) for k, v in dict(row.get("drop_tasks") or {}).items()}
     sols = {str(k): int(v) for k, v in dict(row.get("drop_solutions") or {}).items()}

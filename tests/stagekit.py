@@ -238,6 +238,9 @@ def uniqueness_for_task(
         ctx, with_answers(rec, record), tol, margin=margin, min_support=min_support, **options
     )
     counts.drops.update(ctx.drops)
+    counts.drop_tasks.update(ctx.kinds["task"])
+    counts.drop_solutions.update(ctx.kinds["solution"])
+    counts.drop_inputs.update(ctx.kinds["input"])
     rejects += ctx.rejects
     if out is None:
         return None, []

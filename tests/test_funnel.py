@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.console import Console
 
 from quicksilver.builds import MERCURY
@@ -24,11 +25,11 @@ from quicksilver.funnel import (
     funnel_markdown,
     funnel_rows,
     print_funnel,
-    tally_rejects,
 )
 from quicksilver.pipeline.files import StageDir, write_jsonl
+from quicksilver.pipeline.records import Solution, Task, TaskRecord
 from quicksilver.pipeline.runner import Runner
-from quicksilver.pipeline.stage import StageCounts
+from quicksilver.pipeline.stage import Context, StageCounts
 from tests.stagekit import filter_stage, load_stage, select_stage, uniqueness_shard
 from tests.test_stages import _record, _snapshot, _sols, _task
 
@@ -105,39 +106,48 @@ def test_an_unfinished_shard_is_not_counted(tmp_path):
     assert uq["drop_solutions"] == {"ambiguous-output": 4}
 
 
-def test_records_that_only_look_like_tasks_count_only_as_the_stage_dropped_tasks():
-    # the DPE candidates stage: a sample naming a task that is not in the snapshots; the stage
-    # drops no task (tasks_in == tasks_out), so these are not tasks
-    samples = [
-        {"slug": "no-such-task", "reason": "unknown-task", "detail": "samples.jsonl:3: no task"},
-        {"slug": "other", "reason": "unknown-task", "detail": "samples.jsonl:4: no task"},
+def test_a_reject_row_says_what_was_dropped_and_the_counts_follow():
+    """The DPE candidates stage drops samples naming a task that is not in the snapshots (rows
+    that look like tasks), the testcases stage inputs and generator failures: each row says what
+    it is, as the code that dropped it said, and the counts are per kind."""
+    ctx = Context("x")
+    ctx.drop({"slug": "no-such-task"}, "unknown-task", "samples.jsonl:3", dropped="solution")
+    ctx.drop({"slug": "t", "input": [1], "seed": 3}, "input-type-mismatch", "t", dropped="input")
+    ctx.drop({"slug": "t", "seed": 4}, "generator-error", "t", dropped="input")
+    sol = Solution(slug="t", hash=5, code="x")
+    ctx.drop(TaskRecord(task=Task(slug="t"), solutions=[sol]), "too-few-cases", "t: 2")
+    assert [(r["slug"], r["dropped"], r["reason"]) for r in ctx.rejects] == [
+        ("no-such-task", "solution", "unknown-task"),
+        ("t", "input", "input-type-mismatch"),
+        ("t", "input", "generator-error"),
+        ("t", "task", "too-few-cases"),
+        ("t", "solution", "too-few-cases"),
     ]
-    tally = tally_rejects(samples, tasks_dropped=0)
-    assert tally.tasks == {} and tally.solutions == {}
-    assert drop_text("unknown-task", 2, 0, 0) == "unknown-task: 2"
-    # test inputs and generator seeds are not tasks either, whatever the guard
-    inputs = [
-        {"slug": "t", "input": [1], "seed": 3, "reason": "input-type-mismatch", "detail": "t"},
-        {"slug": "t", "seed": 4, "reason": "generator-error", "detail": "t"},
-        {"slug": "t", "reason": "too-few-cases", "detail": "t: 2 usable input(s)"},
-        {"slug": "t", "hash": 5, "code": "x", "reason": "too-few-cases", "detail": "t: 2"},
-    ]
-    tally = tally_rejects(inputs, tasks_dropped=1)
-    assert tally.tasks == {"too-few-cases": 1} and tally.solutions == {"too-few-cases": 1}
+    assert ctx.kinds == {
+        "task": {"too-few-cases": 1},
+        "solution": {"unknown-task": 1, "too-few-cases": 1},
+        "input": {"input-type-mismatch": 1, "generator-error": 1},
+    }
+    assert drop_text("unknown-task", 1, 0, 1) == "unknown-task: 1 solution"
+
+
+def test_a_record_that_is_not_typed_must_say_what_it_is():
+    with pytest.raises(ValueError, match="dropped="):
+        Context("x").drop({"slug": "t", "input": [1]}, "invalid-input", "t")
 
 
 def test_a_solution_listed_again_with_its_task_counts_once_for_its_first_reason():
     """The testcases stage lists a solution that does not load, then again when its task is
     dropped: one solution lost, because it did not load."""
-    rejects = [
-        {"slug": "t", "hash": 1, "code": "a", "reason": "does-not-load", "detail": "t #0"},
-        {"slug": "t", "reason": "too-few-cases", "detail": "t: 1 usable input(s)"},
-        {"slug": "t", "hash": 1, "code": "a", "reason": "too-few-cases", "detail": "t: 1"},
-        {"slug": "t", "hash": 2, "code": "b", "reason": "too-few-cases", "detail": "t: 1"},
-        {"slug": "u", "hash": 1, "code": "a", "reason": "too-few-cases", "detail": "u: 1"},
-    ]
-    tally = tally_rejects(rejects, tasks_dropped=1)
-    assert tally.solutions == {"does-not-load": 1, "too-few-cases": 2}
+    a, b = Solution(slug="t", hash=1, code="a"), Solution(slug="t", hash=2, code="b")
+    other = Solution(slug="u", hash=1, code="a")
+    ctx = Context("testcases")
+    ctx.drop(a, "does-not-load", "t #0")
+    ctx.drop(TaskRecord(task=Task(slug="t"), solutions=[a, b]), "too-few-cases", "t: 1")
+    ctx.drop(TaskRecord(task=Task(slug="u"), solutions=[other]), "too-few-cases", "u: 1")
+    assert ctx.kinds["solution"] == {"does-not-load": 1, "too-few-cases": 2}
+    assert ctx.kinds["task"] == {"too-few-cases": 2}
+    assert len(ctx.rejects) == 6  # every row is written
 
 
 def test_load_counts_the_solutions_of_a_duplicate_question(tmp_path):
@@ -148,9 +158,9 @@ def test_load_counts_the_solutions_of_a_duplicate_question(tmp_path):
         (tmp_path / folder / "alpha.json").write_text(json.dumps(snap))
     out = load_stage([tmp_path / "a", tmp_path / "b"])
     c: StageCounts = out["counts"]
-    tally = tally_rejects(out["rejects"], c.tasks_in - c.tasks_out)
-    assert tally.tasks == {"duplicate-question": 1}
-    assert tally.solutions == {"duplicate-question": 3}
+    assert c.drop_tasks == {"duplicate-question": 1}
+    assert c.drop_solutions == {"duplicate-question": 3}
+    assert [r["dropped"] for r in out["rejects"]] == ["task", "solution", "solution", "solution"]
     assert c.solutions_in - c.solutions_out == 3
 
 
@@ -162,8 +172,7 @@ def test_dpe_selection_counts_the_profiled_solutions_of_a_dropped_task():
     rec = {"slug": "t", "unit": "instructions", "meter": "icount", "machine_id": "m"}
     out = select_stage([{**rec, "solutions": sols}], [], SelectionSection(min_solutions=5))
     c = out["counts"]
-    tally = tally_rejects(out["rejects"], c.tasks_in - c.tasks_out)
-    assert tally.tasks == {"too-few-solutions": 1} and tally.solutions == {"too-few-solutions": 3}
+    assert c.drop_tasks == {"too-few-solutions": 1} and c.drop_solutions == {"too-few-solutions": 3}
     assert {r["hash"] for r in out["rejects"] if "hash" in r} == {1, 2, 3}
 
 

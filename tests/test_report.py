@@ -561,7 +561,12 @@ def _stage_folder(root: Path) -> None:
     wrong = record("zeroes-to-end").solutions
     for sol in wrong:
         ctx.drop(sol, "wrong-answer", "case 3: wrong answer")
-    ctx.drop({"slug": "cluster-anagrams", "input": [["ab"]]}, "invalid-input", "not a string")
+    ctx.drop(
+        {"slug": "cluster-anagrams", "input": [["ab"]]},
+        "invalid-input",
+        "not a string",
+        dropped="input",
+    )
     stage("uniqueness", "", [], ctx, 2.0)
     # two shards of two tasks each: 40 s and 8 s of testcases, 100 s and 30 s of profiling
     heavy = record("two-sorted-median", [(2.0, 4), (0.5, 2)])  # work 9

@@ -161,6 +161,12 @@ class Runner:
                 "inputs": file_digest(*self.input_files(stage, part)),
                 "part": part,
                 "slugs": self.slugs(part),
+                # what it reads through ctx.funnel(): the counts of the stages before it
+                "funnel": (
+                    [{k: v for k, v in row.items() if k != "seconds"} for row in self.funnel(name)]
+                    if stage.funnel
+                    else None
+                ),
             }
         )
 
@@ -202,7 +208,7 @@ class Runner:
                     part=part,
                     root=self.root,
                     folder=sd.path,
-                    funnel=self.funnel,
+                    funnel=lambda: self.funnel(name),
                     **stage.settings(self.cfg),
                 )
             except ShuttingDown as exc:  # a sandbox refused or killed by the stop
@@ -234,38 +240,28 @@ class Runner:
 
     # -- the funnel -----------------------------------------------------------------------------
 
-    def funnel(self) -> list[dict[str, Any]]:
-        """Counts in and out of every stage (shards merged), in the build's order.
-
-        Each row is the stage's :class:`StageCounts` (``drops``: per reason, in the stage's own
-        unit) plus what its rejects files say per reason (:func:`quicksilver.funnel.
-        tally_rejects`): ``drop_tasks``, the tasks dropped, and ``drop_solutions``, the solutions
-        dropped, those lost with a dropped task included. Only finished stages and shards count.
-        """
-        from quicksilver.funnel import RejectTally, tally_rejects_file
-
+    def funnel(self, before: str | None = None) -> list[dict[str, Any]]:
+        """Counts in and out of every stage (shards merged), in the build's order: each row is
+        the stage's :class:`StageCounts` as its manifests say (``drops`` per reason in the
+        stage's own unit; ``drop_tasks``, ``drop_solutions``, ``drop_inputs`` per kind) and its
+        seconds. Only finished stages and shards count. ``before``: only the stages before that
+        one (what a stage reads through :meth:`Context.funnel`)."""
         out = []
         shard_names = self.shard_names()
-        for stage in self.build.stages:
+        stages = self.build.stages
+        if before is not None:
+            stages = stages[: self.build.stage_names.index(before)]
+        for stage in stages:
             sd = self.dir(stage.name)
             parts = shard_names if stage.sharded else [""]
-            found = [(p, i) for p, i in ((p, sd.manifest(p)) for p in parts) if i is not None]
+            found = [i for i in (sd.manifest(p) for p in parts) if i is not None]
             if not found:
                 continue
-            part_counts = [(p, StageCounts.from_dict(i["counts"])) for p, i in found]
-            counts = StageCounts.merge(stage.name, (c for _, c in part_counts))
-            seconds = sum(i.get("seconds", 0.0) for _, i in found)
-            tally = RejectTally()
-            for part, c in part_counts:
-                tally.update(tally_rejects_file(sd.rejects(part), c.tasks_in - c.tasks_out))
-            out.append(
-                {
-                    **counts.to_dict(),
-                    "drop_tasks": dict(sorted((+tally.tasks).items())),
-                    "drop_solutions": dict(sorted((+tally.solutions).items())),
-                    "seconds": round(seconds, 3),
-                }
+            counts = StageCounts.merge(
+                stage.name, (StageCounts.from_dict(i["counts"]) for i in found)
             )
+            seconds = sum(i.get("seconds", 0.0) for i in found)
+            out.append({**counts.to_dict(), "seconds": round(seconds, 3)})
         return out
 
     # -- the publish dry run (the preflight) ----------------------------------------------------
@@ -306,14 +302,10 @@ def example_funnel(stages: tuple[str, ...]) -> list[dict[str, Any]]:
     for stage in stages:
         counts = StageCounts(stage, 3, 1, 9, 2, notes=[f"{stage}: an example note"])
         counts.drops.update({"example-task": 1, "example-solution": 3, "example-input": 2})
-        rows.append(
-            {
-                **counts.to_dict(),
-                "drop_tasks": {"example-task": 1},
-                "drop_solutions": {"example-task": 4, "example-solution": 3},
-                "seconds": 1.0,
-            }
-        )
+        counts.drop_tasks.update({"example-task": 1})
+        counts.drop_solutions.update({"example-task": 4, "example-solution": 3})
+        counts.drop_inputs.update({"example-input": 2})
+        rows.append({**counts.to_dict(), "seconds": 1.0})
     return rows
 
 
@@ -361,7 +353,14 @@ def _counts(
 ) -> StageCounts:
     """In: what the stage read (a source stage, which reads files: what it returned and
     dropped); out: what it returned; drops and notes: what its logic said."""
-    counts = StageCounts(stage, drops=ctx.drops, notes=list(ctx.notes))
+    counts = StageCounts(
+        stage,
+        drops=ctx.drops,
+        notes=list(ctx.notes),
+        drop_tasks=ctx.kinds["task"],
+        drop_solutions=ctx.kinds["solution"],
+        drop_inputs=ctx.kinds["input"],
+    )
     counts.tasks_out = len(out)
     counts.solutions_out = sum(len(r.solutions) for r in out)
     if source:

@@ -52,7 +52,9 @@ class Stage:
     its folder (:meth:`Context.path`). ``weighs``: the work its output says the later
     stages of a shard will take (the scheduler starts ``heavy`` stages of the heaviest shards
     first). ``alone``: with this config, run shard after shard once every other sharded stage is
-    done, nothing beside it (a cpu meter measuring must not share the machine).
+    done, nothing beside it (a cpu meter measuring must not share the machine). ``funnel``: its
+    logic reads the funnel of the stages before it (:meth:`Context.funnel`: publish's card), so
+    their counts are part of its key.
 
     ``needs`` and ``fills``: the record fields it reads that an earlier stage sets, and the ones
     it sets on every record it keeps: a field of :class:`TaskRecord` (``"tests"``) or of each of
@@ -73,6 +75,7 @@ class Stage:
     weighs: Callable[[list[TaskRecord]], float] | None = None
     heavy: bool = False
     alone: Callable[[Any], bool] | None = None
+    funnel: bool = False
     needs: tuple[str, ...] = ()
     fills: tuple[str, ...] = ()
 
@@ -128,10 +131,18 @@ def missing_fills(stage: Stage, records: Sequence[TaskRecord]) -> str | None:
 # --- counting -----------------------------------------------------------------------------------
 
 
+KINDS = ("task", "solution", "input")
+"""What a drop sets aside, written in its rejects row's ``dropped`` field and counted per reason in
+its stage's manifest (``drop_tasks``, ``drop_solutions``, ``drop_inputs``)."""
+
+
 @dataclass
 class StageCounts:
-    """Tasks and solutions in and out of a stage (or shard), and drops per reason, each reason in
-    the stage's own unit (a task, a solution, an input)."""
+    """Tasks and solutions in and out of a stage (or shard), and drops per reason: ``drops``
+    counts each reason in the unit the stage dropped (one per :meth:`Context.drop`), and
+    ``drop_tasks``, ``drop_solutions`` and ``drop_inputs`` count what those drops set aside per
+    kind (a dropped task's solutions under its reason; a solution listed twice in one stage
+    once, for the first reason)."""
 
     stage: str
     tasks_in: int = 0
@@ -140,6 +151,9 @@ class StageCounts:
     solutions_out: int = 0
     drops: Counter[str] = field(default_factory=Counter)  # reason -> records dropped
     notes: list[str] = field(default_factory=list)
+    drop_tasks: Counter[str] = field(default_factory=Counter)  # reason -> tasks
+    drop_solutions: Counter[str] = field(default_factory=Counter)  # reason -> solutions
+    drop_inputs: Counter[str] = field(default_factory=Counter)  # reason -> inputs
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -149,6 +163,9 @@ class StageCounts:
             "solutions_in": self.solutions_in,
             "solutions_out": self.solutions_out,
             "drops": dict(sorted(self.drops.items())),
+            "drop_tasks": dict(sorted((+self.drop_tasks).items())),
+            "drop_solutions": dict(sorted((+self.drop_solutions).items())),
+            "drop_inputs": dict(sorted((+self.drop_inputs).items())),
             "notes": list(self.notes),
         }
 
@@ -162,6 +179,9 @@ class StageCounts:
             solutions_out=d["solutions_out"],
             drops=Counter(d.get("drops", {})),
             notes=list(d.get("notes", [])),
+            drop_tasks=Counter(d.get("drop_tasks", {})),
+            drop_solutions=Counter(d.get("drop_solutions", {})),
+            drop_inputs=Counter(d.get("drop_inputs", {})),
         )
 
     @classmethod
@@ -173,6 +193,9 @@ class StageCounts:
             out.solutions_in += p.solutions_in
             out.solutions_out += p.solutions_out
             out.drops.update(p.drops)
+            out.drop_tasks.update(p.drop_tasks)
+            out.drop_solutions.update(p.drop_solutions)
+            out.drop_inputs.update(p.drop_inputs)
             out.notes.extend(p.notes)
         return out
 
@@ -196,6 +219,8 @@ class Context:
     notes: list[str] = field(default_factory=list)
     tasks_dropped: int = 0
     solutions_dropped: int = 0
+    kinds: dict[str, Counter[str]] = field(default_factory=lambda: {k: Counter() for k in KINDS})
+    _solutions_seen: set[tuple[Any, ...]] = field(default_factory=set)
 
     def drop(
         self,
@@ -204,29 +229,51 @@ class Context:
         detail: str,
         *,
         lost: Sequence[Solution] | None = None,
+        dropped: str | None = None,
         **extra: Any,
     ) -> None:
         """Set ``record`` aside with why: counted under ``reason`` (one for the record) and written
-        to the stage's rejects file with ``reason``, ``detail`` and ``extra``.
+        to the stage's rejects file with ``reason``, ``detail``, ``extra`` and what it is
+        (``dropped``: ``task``, ``solution`` or ``input``), counted per kind too.
 
         - a :class:`TaskRecord`: the task (one rejects row: its slug and ``extra``), and the
           solutions it takes with it, one row each (``lost``; default all of its solutions);
         - a :class:`Solution`: that solution (its row, code included);
-        - anything else (a test input, a file, a sample): written as given.
+        - anything else (a test input, a sample): written as given; ``dropped`` says what it is.
         """
         self.drops[reason] += 1
         why = {"reason": reason, "detail": detail}
         if isinstance(record, TaskRecord):
             self.tasks_dropped += 1
-            self.rejects.append({"slug": record.slug, **extra, **why})
+            self.kinds["task"][reason] += 1
+            self.rejects.append({"slug": record.slug, **extra, **why, "dropped": "task"})
             gone = record.solutions if lost is None else lost
             self.solutions_dropped += len(gone)
-            self.rejects += [{**s.row(), **why} for s in gone]
+            for s in gone:
+                self._count_solution(s.slug, s.hash, reason)
+            self.rejects += [{**s.row(), **why, "dropped": "solution"} for s in gone]
         elif isinstance(record, Solution):
             self.solutions_dropped += 1
-            self.rejects.append({**record.row(), **extra, **why})
+            self._count_solution(record.slug, record.hash, reason)
+            self.rejects.append({**record.row(), **extra, **why, "dropped": "solution"})
         else:
-            self.rejects.append({**record, **extra, **why})
+            if dropped not in KINDS:
+                raise ValueError(f"{reason}: say what the record is (dropped=one of {KINDS})")
+            if dropped == "solution":
+                self._count_solution(record.get("slug"), record.get("code"), reason)
+            else:
+                self.kinds[dropped][reason] += 1
+            self.rejects.append({**record, **extra, **why, "dropped": dropped})
+
+    def _count_solution(self, slug: Any, ident: Any, reason: str) -> None:
+        """One solution, counted once in a stage (the testcases stage lists a solution that does
+        not load, then again with its task): for the first reason. ``ident``: its hash (its code
+        before it has one; None: a sample that could not be read, always counted)."""
+        if ident is not None:
+            if (slug, ident) in self._solutions_seen:
+                return
+            self._solutions_seen.add((slug, ident))
+        self.kinds["solution"][reason] += 1
 
     def note(self, text: str) -> None:
         """A sentence for the funnel, the card and the run's log."""

@@ -36,8 +36,8 @@ class CardContext:
     name: str
     funnel: list[dict[str, Any]]
     """Per stage: ``{"stage", "tasks_in", "tasks_out", "solutions_in", "solutions_out",
-    "drops": {reason: count}}`` (``StageCounts.to_dict()``), and optionally ``drop_tasks`` and
-    ``drop_solutions`` per reason, from the rejects files (``Runner.funnel``)."""
+    "drops": {reason: count}, "drop_tasks", "drop_solutions", "drop_inputs"}`` (per reason:
+    ``StageCounts.to_dict()`` as the stages' manifests say, ``Runner.funnel``)."""
     parameters: dict[str, Any]
     """The build configuration used (rendered as YAML)."""
     meter: str

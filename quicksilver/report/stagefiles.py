@@ -4,7 +4,8 @@ by name, and where the time of the sharded stages went, per task.
 Read from ``<out_dir>/stages/<stage>/`` as the runner writes it (:mod:`quicksilver.pipeline.
 files`): a stage's records (``records.jsonl``; a sharded stage ``<shard>.jsonl``), its rejects
 (``rejects.jsonl``, ``<shard>.rejects.jsonl``: one row per dropped task, solution or other record,
-each with its ``reason``; :mod:`quicksilver.funnel` says which is which) and its completion
+each with its ``reason`` and what it is, ``dropped``: ``task``, ``solution`` or ``input``) and
+its completion
 manifests (``_SUCCESS.json``, ``_SUCCESS.<shard>.json``) with the seconds it took.
 
 No stage records how long each task took: a sharded stage records one wall time per shard of
@@ -22,8 +23,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-from quicksilver.funnel import is_solution_record, is_task_record
 
 
 def _stream(path: Path) -> Iterator[dict[str, Any]]:
@@ -48,7 +47,7 @@ def _stream(path: Path) -> Iterator[dict[str, Any]]:
 @dataclass
 class DroppedByName:
     """What one stage dropped for one reason: the tasks by name, and per task the solutions and
-    other records (test inputs, files, samples) dropped on their own."""
+    inputs dropped on their own."""
 
     stage: str
     reason: str
@@ -56,7 +55,7 @@ class DroppedByName:
     solutions: dict[str, int] = field(default_factory=dict)
     """Per task slug: solutions dropped on their own (not with a dropped task)."""
     other: dict[str, int] = field(default_factory=dict)
-    """Per task slug (``?`` when the record names none): other records dropped."""
+    """Per task slug (``?`` when the record names none): inputs dropped."""
 
 
 def _reject_files(folder: Path) -> list[Path]:
@@ -72,10 +71,10 @@ def dropped_by_name(root: Path, stages: Sequence[str]) -> list[DroppedByName]:
             for r in _stream(path):
                 g = groups.setdefault(str(r.get("reason")), DroppedByName(stage, str(r["reason"])))
                 slug = str(r.get("slug") or "?")
-                if is_task_record(r):
+                if r.get("dropped") == "task":
                     if slug not in g.tasks:
                         g.tasks.append(slug)
-                elif is_solution_record(r):
+                elif r.get("dropped") == "solution":
                     g.solutions[slug] = g.solutions.get(slug, 0) + 1
                 else:
                     g.other[slug] = g.other.get(slug, 0) + 1
@@ -128,7 +127,9 @@ def _shard_time(folder: Path, stage: str, shard: str, seconds: float) -> ShardTi
         if isinstance(slug, str):
             work[slug] = record_work(r)
     dropped = {
-        str(r["slug"]) for r in _stream(folder / f"{shard}.rejects.jsonl") if is_task_record(r)
+        str(r["slug"])
+        for r in _stream(folder / f"{shard}.rejects.jsonl")
+        if r.get("dropped") == "task"
     }
     slugs = sorted(set(work) | dropped)
     weighted = bool(work) and not (dropped - set(work)) and all(w > 0 for w in work.values())

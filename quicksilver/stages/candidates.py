@@ -54,7 +54,9 @@ def candidates(
             astparse.parse(code)
         except SyntaxError as exc:
             row = {"slug": record.slug, "source": source, "model": model, "code": code}
-            ctx.drop(row, "syntax-error", f"{where}: line {exc.lineno}: {exc.msg}")
+            ctx.drop(
+                row, "syntax-error", f"{where}: line {exc.lineno}: {exc.msg}", dropped="solution"
+            )
             return
         mine = added[record.slug]
         position = len(record.solutions) + len(mine)
@@ -82,6 +84,7 @@ def candidates(
                     {"slug": record.slug, **answer},
                     f"llm-solution-{r['reason']}",
                     f"{record.slug}: {r['detail']}",
+                    dropped="solution",
                 )
             for i, s in enumerate(got):
                 add(record, s["code"], "llm", s["model"], f"{record.slug}: LLM answer {i}")
@@ -91,7 +94,7 @@ def candidates(
     for spec in section.sample_files:
         loaded = load_samples(spec.path)
         for src, reason in loaded.rejects:
-            ctx.drop({"slug": None}, "malformed-sample", f"{src}: {reason}")
+            ctx.drop({"slug": None}, "malformed-sample", f"{src}: {reason}", dropped="solution")
         for sample in loaded.samples:
             target = by_name.get(sample.task) or by_name.get(slug_form(sample.task))
             if target is None:
@@ -99,6 +102,7 @@ def candidates(
                     {"slug": sample.task},
                     "unknown-task",
                     f"{sample.source}: no task {sample.task!r} in the snapshots",
+                    dropped="solution",
                 )
                 continue
             add(target, sample.code, "model", spec.model, sample.source)

@@ -261,5 +261,6 @@ PUBLISH = Stage(
     "publish",
     logic=publish,
     reads=("",),
+    funnel=True,
     needs=("generator", "tests", "verdict", "profile", "split", "solutions.runtime"),
 )

@@ -248,6 +248,7 @@ PUBLISH_DPE = Stage(
     "publish",
     logic=publish_dpe,
     reads=("",),
+    funnel=True,
     needs=(
         "generator",
         "tests",

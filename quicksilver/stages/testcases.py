@@ -318,6 +318,7 @@ def cases_for_task(
                 {"slug": slug, "input": value, "seed": case_seed},
                 "input-type-mismatch",
                 f"{where}: {problem}",
+                dropped="input",
             )
             return
         if key in seen:
@@ -325,6 +326,7 @@ def cases_for_task(
                 {"slug": slug, "input": value, "seed": case_seed},
                 "duplicate-input",
                 f"{where}: the same as an earlier input",
+                dropped="input",
             )
             return
         seen.add(key)
@@ -357,6 +359,7 @@ def cases_for_task(
                 {"slug": slug},
                 "generator-error",
                 f"{slug}: the generator's {EDGE_ENTRY_NAME}() failed: {why}",
+                dropped="input",
             )
     for s, outcome in zip(seeds, gen.outcomes, strict=True):
         if not outcome.ok:
@@ -364,6 +367,7 @@ def cases_for_task(
                 {"slug": slug, "seed": s},
                 "generator-error",
                 f"{slug}: the generator failed on seed {s}: {outcome.status}: {outcome.error}",
+                dropped="input",
             )
             continue
         add(outcome.value, "generated", s)
@@ -409,6 +413,7 @@ def cases_for_task(
                 "invalid-input",
                 f"{slug}: input discarded: {len(errors)} of {len(alive)} solutions raised "
                 f"on it (most often: {first[0][0][:200]})",
+                dropped="input",
             )
     # 2. a solution that does not finish an input enough of its peers finish is the slow one
     #    (not the input); 3. one that did not finish more than max_timeout_share of the inputs
@@ -454,6 +459,7 @@ def cases_for_task(
                 f"{slug}: input discarded: solution(s) "
                 f"{', '.join('#' + str(s.position) for s in heavy)} did not finish it "
                 f"within {limits[i]:g} s of CPU, and too few others did",
+                dropped="input",
             )
             continue
         keep_idx.append(i)
@@ -479,6 +485,7 @@ def cases_for_task(
             f"{slug}: {case.kind} input left out: the test set's budget of "
             f"{section.test_set_cpu_seconds:g} s of CPU per solution is spent (it costs up to "
             f"{need:.3g} s)",
+            dropped="input",
         )
     keep_idx = [keep_idx[j] for j in fit.kept]
     kept_inputs = [inputs[i] for i in keep_idx]
