@@ -549,9 +549,6 @@ def _check_provenance(
     """Where the row's parts came from: source, snapshot, generator path and model, case counts,
     each solution's provenance."""
 
-    def good(*names: str) -> bool:
-        return all(ok[n] for n in names)
-
     if ok["source"] and not row["source"].strip():
         out.append(("source", "must not be empty"))
     if ok["snapshot_sha256"] and not _SHA256.fullmatch(row["snapshot_sha256"]):
@@ -565,7 +562,7 @@ def _check_provenance(
             and not row["generator_model"].strip()
         ):
             out.append(("generator_model", "an llm generator must name its model"))
-    if good("n_generated_cases", "n_example_cases"):
+    if all(ok[n] for n in ("n_generated_cases", "n_example_cases")):
         for name in ("n_generated_cases", "n_example_cases"):
             if row[name] < 0:
                 out.append((name, f"must not be negative, got {row[name]}"))
@@ -593,9 +590,6 @@ def _check_measurements(
 ) -> None:
     """The meter, the machine, the references' runtimes and memory, the config digest, the
     release date."""
-
-    def good(*names: str) -> bool:
-        return all(ok[n] for n in names)
 
     for name in ("runtime_meter", "runtime_unit", "machine_id", "quicksilver_version"):
         if ok[name] and not row[name].strip():
@@ -633,7 +627,7 @@ def _check_measurements(
             out.append(("machine", f"must be a JSON object, got {_kind(machine)}"))
     if ok["build_config_sha256"] and not _SHA256.fullmatch(row["build_config_sha256"]):
         out.append(("build_config_sha256", "must be 64 lowercase hex digits"))
-    if good("release_date", "release_date_source"):
+    if all(ok[n] for n in ("release_date", "release_date_source")):
         out.extend(_release_problems(row["release_date"], row["release_date_source"]))
 
 

@@ -6,11 +6,19 @@ import statistics
 from collections.abc import Mapping
 from typing import Any
 
-from quicksilver.metrics import SampleOutcome, UnscorableTaskError, beyond, percentile
+from quicksilver.metrics import (
+    SampleOutcome,
+    UnscorableTaskError,
+    beyond,
+    beyond_memory,
+    nmu,
+    ntmu,
+    percentile,
+)
 from quicksilver.profiler import Job, ProfileTask, RunResult
 from quicksilver.records import TaskRecord
 from quicksilver.samples import Sample
-from quicksilver.scoring.memory import process_peak, run_tmu, score_memory
+from quicksilver.scoring.memory import process_peak, run_tmu
 from quicksilver.scoring.model import SampleScore, TaskScore
 from quicksilver.scoring.runs import (
     ScoringRun,
@@ -158,3 +166,30 @@ def _reference_figures(key: str, rec: TaskRecord, ref_runs: list[dict[str, Any]]
             list(r.get("flags") or []) if r["status"] == "passed" else [] for r in ref_runs
         ],
     )
+
+
+def score_memory(
+    sc: SampleScore,
+    res: RunResult,
+    ref_mem: list[int | None],
+    canonical: int | None,
+    canonical_tmu: float | None = None,
+) -> None:
+    """The memory figures of one Mercury sample: Beyond-memory against the references' peaks
+    (a failed sample 0; None when no reference has a measured peak), NMU against the
+    canonical solution's peak and NTMU against its TMU (each None unless both passed and were
+    measured)."""
+    mem = res.peak_memory_bytes if res.passed else None
+    sc.peak_memory_bytes = mem
+    if res.passed and mem is None:
+        sc.beyond_memory = None  # passed, but not measured: nothing to place
+    else:
+        try:
+            sc.beyond_memory = beyond_memory(mem, ref_mem)
+        except UnscorableTaskError:
+            sc.beyond_memory = None
+    own = process_peak(run_summary(res))
+    sc.nmu = nmu(own, canonical) if own is not None and canonical is not None else None
+    if res.passed and res.tmu is not None and res.tmu > 0:
+        sc.tmu, sc.tmu_samples = res.tmu, res.tmu_samples
+        sc.ntmu = ntmu(res.tmu, canonical_tmu) if canonical_tmu is not None else None

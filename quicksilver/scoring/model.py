@@ -11,7 +11,6 @@ from typing import Any
 from quicksilver.metrics import (
     Summary,
 )
-from quicksilver.scoring.memory import memory_summary, task_memory
 from quicksilver.scoring.summary import summary_lines
 from quicksilver.significance import interval_settings, mean_interval
 
@@ -241,4 +240,50 @@ def unconverged_summary(tasks: Sequence[TaskScore]) -> dict[str, Any]:
         "unconverged_samples": sum("sample" in x for x in listed),
         "unconverged_references": sum("reference" in x for x in listed),
         "unconverged": listed,
+    }
+
+
+def task_memory(t: TaskScore) -> dict[str, float | None]:
+    """One Mercury task's memory figures: the mean Beyond-memory of its samples (failed ones 0;
+    None unless every sample has one), and the mean NMU and NTMU of its passing samples that
+    have one (None when none has). All None for a DPE task or a task without samples."""
+    out: dict[str, float | None] = {"beyond_memory": None, "nmu": None, "ntmu": None}
+    if t.dpe or not t.samples:
+        return out
+    bm = [s.beyond_memory for s in t.samples]
+    if all(b is not None for b in bm):
+        out["beyond_memory"] = fmean(b for b in bm if b is not None)
+    for key in ("nmu", "ntmu"):
+        ratios = [v for v in (getattr(s, key) for s in t.samples) if v is not None]
+        out[key] = fmean(ratios) if ratios else None
+    return out
+
+
+def memory_summary(tasks: Sequence[TaskScore]) -> dict[str, Any]:
+    """Overall memory figures of the Mercury tasks (docs/metrics.md, "Memory").
+
+    ``beyond_memory_at_1``: per task the mean Beyond-memory of its samples (failed ones 0),
+    then the mean over tasks with at least one reference peak; ``nmu``: per task the mean NMU
+    of its passing samples, then the mean over tasks that have one (EffiBench's mean of
+    per-task ratios); ``ntmu`` likewise with NTMU; ``memory_tasks`` / ``nmu_tasks`` /
+    ``ntmu_tasks`` say how many tasks each mean covers."""
+    per_task_beyond: list[float] = []
+    per_task_nmu: list[float] = []
+    per_task_ntmu: list[float] = []
+    for t in tasks:
+        figures = task_memory(t)
+        for key, into in (
+            ("beyond_memory", per_task_beyond),
+            ("nmu", per_task_nmu),
+            ("ntmu", per_task_ntmu),
+        ):
+            if figures[key] is not None:
+                into.append(figures[key])
+    return {
+        "beyond_memory_at_1": fmean(per_task_beyond) if per_task_beyond else None,
+        "memory_tasks": len(per_task_beyond),
+        "nmu": fmean(per_task_nmu) if per_task_nmu else None,
+        "nmu_tasks": len(per_task_nmu),
+        "ntmu": fmean(per_task_ntmu) if per_task_ntmu else None,
+        "ntmu_tasks": len(per_task_ntmu),
     }
