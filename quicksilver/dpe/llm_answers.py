@@ -9,7 +9,6 @@ It lives apart from both so that neither path's prompt template is in the other'
 from __future__ import annotations
 
 import io
-import json
 import re
 import textwrap
 import tokenize
@@ -17,9 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from quicksilver import astparse
-from quicksilver.sources.text import constraint_lines, html_to_text
-from quicksilver.synth import SynthInput
-from quicksilver.synth.shapes import describe_type
+from quicksilver.synth import SynthInput, statement_variables
 
 CACHE_FORMAT = "quicksilver-dpe-answer/1"
 
@@ -87,18 +84,4 @@ def normalise_for_dedup(code: str) -> str:
 
 def task_variables(inp: SynthInput) -> dict[str, Any]:
     """What the DPE templates see of a task (documented in docs/sas.md)."""
-    params = [
-        {"name": n, "type": t, "shape": describe_type(t)}
-        for n, t in zip(inp.param_names, inp.param_types, strict=True)
-    ]
-    return {
-        "slug": inp.slug,
-        "title": inp.title,
-        "statement": html_to_text(inp.content_html),
-        "constraints": constraint_lines(inp.content_html) or [],
-        "starter_code": inp.prompt,
-        "method": str(inp.meta.get("name") or ""),
-        "kind": inp.kind,
-        "params": params,
-        "examples": [json.dumps(list(ex), ensure_ascii=False, default=repr) for ex in inp.examples],
-    }
+    return {**statement_variables(inp), "kind": inp.kind}

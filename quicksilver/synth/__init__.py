@@ -18,6 +18,7 @@ Each result records which path wrote the generator and, for the LLM path, the mo
 from __future__ import annotations
 
 import ast
+import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -80,3 +81,25 @@ def is_seed_call(func: ast.expr, seeders: set[str]) -> bool:
         and isinstance(func.value, ast.Name)
         and func.value.id == "random"
     )
+
+
+def statement_variables(inp: SynthInput) -> dict[str, Any]:
+    """What every LLM prompt template sees of a task (quicksilver/prompts/README.md): the
+    statement, its constraints, the starter code, the parameters and the examples. Each path adds
+    its own (Mercury's generator: the reference code and the size cap; DPE's: the task's kind)."""
+    from quicksilver.sources.text import constraint_lines, html_to_text
+    from quicksilver.synth.shapes import describe_type
+
+    return {
+        "slug": inp.slug,
+        "title": inp.title,
+        "statement": html_to_text(inp.content_html),
+        "constraints": constraint_lines(inp.content_html) or [],
+        "starter_code": inp.prompt,
+        "method": str(inp.meta.get("name") or ""),
+        "params": [
+            {"name": n, "type": t, "shape": describe_type(t)}
+            for n, t in zip(inp.param_names, inp.param_types, strict=True)
+        ],
+        "examples": [json.dumps(list(ex), ensure_ascii=False, default=repr) for ex in inp.examples],
+    }

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import json
 import logging
 import re
 import sys
@@ -39,9 +38,8 @@ from quicksilver.execute import BatchRun, case_seeds, run_generator
 from quicksilver.llm import ChatClient, EndpointFailure, clip, plural
 from quicksilver.prompts import prompt_environment, prompts_folder
 from quicksilver.sandbox import isolation as iso
-from quicksilver.sources.text import constraint_lines, html_to_text
-from quicksilver.synth import GeneratorResult, SynthInput, is_seed_call
-from quicksilver.synth.shapes import conforms, describe_type, kind_of, supported_type
+from quicksilver.synth import GeneratorResult, SynthInput, is_seed_call, statement_variables
+from quicksilver.synth.shapes import conforms, kind_of, supported_type
 
 log = logging.getLogger(__name__)
 
@@ -224,21 +222,8 @@ class LLMSynthesizer:
 
     def prompt_variables(self, inp: SynthInput) -> dict[str, Any]:
         """What the template sees (documented in quicksilver/prompts/README.md)."""
-        params = [
-            {"name": n, "type": t, "shape": describe_type(t)}
-            for n, t in zip(inp.param_names, inp.param_types, strict=True)
-        ]
         return {
-            "slug": inp.slug,
-            "title": inp.title,
-            "statement": html_to_text(inp.content_html),
-            "constraints": constraint_lines(inp.content_html) or [],
-            "starter_code": inp.prompt,
-            "method": str(inp.meta.get("name") or ""),
-            "params": params,
-            "examples": [
-                json.dumps(list(ex), ensure_ascii=False, default=repr) for ex in inp.examples
-            ],
+            **statement_variables(inp),
             "reference_code": inp.reference_code,
             "size_cap": self.size_cap,
         }
