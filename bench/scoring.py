@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from quicksilver.config import MeasureConfig
-from quicksilver.records import load_records
+from quicksilver.rows import load_records
 from quicksilver.samples import Sample
 from quicksilver.scoring import ReferenceCache, score
 

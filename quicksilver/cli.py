@@ -191,7 +191,7 @@ def run(
     _logging(verbose)
     _sweep_sandboxes()
     from quicksilver.profiler import ProfileTask, profile_solution
-    from quicksilver.records import RecordError, load_records
+    from quicksilver.rows import RecordError, load_records
     from quicksilver.sandbox.isolation import SandboxUnavailable
     from quicksilver.sandbox.session import SandboxStartError
 
@@ -381,7 +381,7 @@ def _stoppable_scoring(work: Any, table: Table, cache_root: Path, unreadable: li
 def _scoring_inputs(dataset: Path, split: str | None, samples: Path) -> tuple[Any, Any, list[str]]:
     """``quicksilver score``'s dataset rows and samples, and the dataset files that could not be
     read; exit 2 when either gives nothing usable."""
-    from quicksilver.records import RecordError, load_records
+    from quicksilver.rows import RecordError, load_records
     from quicksilver.samples import load_samples
 
     try:

@@ -269,7 +269,7 @@ def publish_check(cfg: BuildConfigBase) -> str | None:
     return None
 
 
-_CHATTY = ("quicksilver.publishing", "quicksilver.records")
+_CHATTY = ("quicksilver.publishing", "quicksilver.rows")
 
 
 @contextmanager

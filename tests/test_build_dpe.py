@@ -15,7 +15,7 @@ import pytest
 from quicksilver.config import DPEBuildConfig, load_build_config
 from quicksilver.dpe.sas import OFFLINE_PERF_SYNTHESIZER
 from quicksilver.pipeline.files import read_jsonl
-from quicksilver.records import load_records
+from quicksilver.rows import load_records
 from tests.conftest import HUB_TOKEN, requires_bwrap, requires_chromium
 
 pytestmark = [requires_bwrap, pytest.mark.flows]

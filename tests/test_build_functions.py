@@ -31,7 +31,7 @@ import pytest
 
 from quicksilver.config import DPEBuildConfig, load_build_config
 from quicksilver.pipeline.files import read_jsonl
-from quicksilver.records import load_records
+from quicksilver.rows import load_records
 from tests.conftest import requires_bwrap
 from tests.test_build_dpe import _flow_module as _dpe_flow_module
 from tests.test_build_dpe import _run as _run_dpe

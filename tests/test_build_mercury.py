@@ -22,7 +22,7 @@ import pytest
 
 from quicksilver.config import load_build_config
 from quicksilver.pipeline.files import read_jsonl
-from quicksilver.records import load_records
+from quicksilver.rows import load_records
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from tests.conftest import requires_bwrap, requires_chromium
 from tests.mercury_evaluator import judge_rows

@@ -25,7 +25,7 @@ import pytest
 
 from quicksilver.lifecycle import descendants
 from quicksilver.machine import machine_info
-from quicksilver.records import TaskRecord, load_json
+from quicksilver.rows import TaskRow, load_json
 from quicksilver.sandbox import cgroup
 from tests.conftest import requires_bwrap, requires_chromium
 from tests.private_mounts import fill, requires_private_mounts, run_with_mounts
@@ -281,7 +281,7 @@ def dataset(tmp_path_factory) -> dict[str, Path]:
     )
     # the rows survive the Parquet round trip
     back = pd.read_parquet(single).to_dict("records")
-    assert [TaskRecord.from_row(r).task_key for r in back] == list(rows)
+    assert [TaskRow.from_row(r).task_key for r in back] == list(rows)
     return {"file": single, "splits": splits, "root": root}
 
 

@@ -25,7 +25,7 @@ from quicksilver.pipeline.runner import Runner
 from quicksilver.publishing.card import split_front_matter
 from quicksilver.publishing.schema import check_row
 from quicksilver.publishing.views import SFT_FEATURES
-from quicksilver.records import TaskRecord, load_records
+from quicksilver.rows import TaskRow, load_records
 from quicksilver.scoring import release_window
 from quicksilver.sources.snapshot import SnapshotError, parse_snapshot, read_snapshot
 from quicksilver.stages.splits import split_tasks
@@ -144,7 +144,7 @@ def test_window_tasks_in_the_training_views_are_counted_and_warned_about(tmp_pat
     assert views == view_slugs(tmp_path) == {"sft": {"t-0", "t-1"}}
     assert view_slugs(tmp_path / "hub") == {"dpo": {"t-2"}}
     recs = [
-        TaskRecord.model_validate({**make_row(f"t-{i}", str(i + 1)), "release_date": "2024-07-01"})
+        TaskRow.model_validate({**make_row(f"t-{i}", str(i + 1)), "release_date": "2024-07-01"})
         for i in (1, 5)
     ]
     with caplog.at_level("WARNING", logger="quicksilver.scoring"):
@@ -159,7 +159,7 @@ def test_window_tasks_in_the_training_views_are_counted_and_warned_about(tmp_pat
 
 def test_release_window_counts():
     recs = [
-        TaskRecord.model_validate({**make_row(f"t-{i}", str(i + 1)), "release_date": d})
+        TaskRow.model_validate({**make_row(f"t-{i}", str(i + 1)), "release_date": d})
         for i, d in enumerate(["2024-06-02", "2024-06-01", None])
     ]
     kept, _, window = release_window(recs, dt.date(2024, 6, 1))

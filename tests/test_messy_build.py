@@ -28,7 +28,7 @@ import pytest
 from quicksilver.config import SandboxConfig, load_build_config
 from quicksilver.execute import run_outputs
 from quicksilver.pipeline.files import read_jsonl
-from quicksilver.records import load_records
+from quicksilver.rows import load_records
 from quicksilver.selfcontained import add_imports
 from quicksilver.sources.convert import convert_offline_source, parse_signature
 from quicksilver.stages.load import normalise_code, solution_hash

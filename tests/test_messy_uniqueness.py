@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from quicksilver.records import load_records
+from quicksilver.rows import load_records
 from tests.conftest import requires_bwrap
 from tests.test_build_mercury import _flow_module, _run
 from tests.test_messy_build import _config, _hashes, _is_good, _rejects

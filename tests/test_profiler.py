@@ -12,7 +12,7 @@ import pytest
 from quicksilver.config import MeasureConfig
 from quicksilver.meters import InstructionsMeter, MeterError, perf_event_attr
 from quicksilver.profiler import Case, Job, ProfileTask, profile_many, profile_solution
-from quicksilver.records import load_records
+from quicksilver.rows import load_records
 from tests.conftest import QUICK, quick_sandbox, requires_bwrap, requires_qemu
 
 FIXTURES = Path(__file__).parent / "fixtures" / "records"

@@ -49,7 +49,7 @@ from quicksilver.publishing.schema import (
     validate_splits,
 )
 from quicksilver.publishing.writer import write_dataset
-from quicksilver.records import load_records
+from quicksilver.rows import load_records
 from tests.conftest import HUB_TOKEN
 
 # huggingface_hub's LFS upload passes a file object as ``data=``, which httpx deprecates.

@@ -26,7 +26,7 @@ from quicksilver.pipeline.files import read_jsonl
 from quicksilver.pipeline.runner import Runner, read_records, write_records
 from quicksilver.publishing.card import split_front_matter
 from quicksilver.publishing.hub import load_published, publish_to_hub
-from quicksilver.records import load_records
+from quicksilver.rows import load_records
 from quicksilver.stages import example
 from tests.conftest import HUB_TOKEN, requires_bwrap
 

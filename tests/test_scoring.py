@@ -19,7 +19,7 @@ import pytest
 import quicksilver.scoring.mercury as scoring_mercury
 import quicksilver.scoring.runs as scoring_runs
 from quicksilver.config import MeasureConfig, SandboxConfig
-from quicksilver.records import TaskRecord, load_json
+from quicksilver.rows import TaskRow, load_json
 from quicksilver.samples import Sample
 from quicksilver.sandbox import cgroup
 from quicksilver.scoring import ReferenceCache, ScoreReport, score
@@ -80,8 +80,8 @@ def _cases() -> list[dict[str, Any]]:
 CASES = _cases()
 
 
-def record(slug: str, task_id: str, references: list[str], difficulty: str = "Easy") -> TaskRecord:
-    return TaskRecord.from_row(
+def record(slug: str, task_id: str, references: list[str], difficulty: str = "Easy") -> TaskRow:
+    return TaskRow.from_row(
         {
             "id": task_id,
             "slug_name": slug,
@@ -223,7 +223,7 @@ def test_no_sample_matching_the_dataset_is_an_error(tmp_path):
 
 
 @pytest.fixture
-def summary_ranges() -> TaskRecord:
+def summary_ranges() -> TaskRow:
     records = {r.task_key: r for r in load_json(MERCURY_ROWS).records}
     return records["summary-ranges"]
 
@@ -331,7 +331,7 @@ def test_row_with_cluster_references_but_no_pe_input_is_a_mercury_row(tmp_path: 
     row = record("dpe-task", "9100", [HASH_MAP]).to_row()
     row["reference"] = [ORDERED_PAIRS, DOUBLE_LOOP, HASH_MAP]  # slowest cluster first
     row["scores"] = [20.0, 50.0, 100.0]
-    rec = TaskRecord.from_row(row)
+    rec = TaskRow.from_row(row)
     report = score(
         [rec],
         samples(**{"dpe-task": [DOUBLE_LOOP, WRONG]}),

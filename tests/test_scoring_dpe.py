@@ -25,7 +25,7 @@ import quicksilver.scoring.runs as scoring_runs
 from quicksilver.config import MeasureConfig, SandboxConfig
 from quicksilver.dpe.select import ACCEPT_ANY
 from quicksilver.profiler import Job, ProfileTask, RunResult
-from quicksilver.records import TaskRecord
+from quicksilver.rows import TaskRow
 from quicksilver.samples import Sample
 from quicksilver.scoring import (
     ReferenceCache,
@@ -110,12 +110,12 @@ def dpe_record(
     scores: list[float] | None = None,
     pe_input: str | None = None,
     pe_expected: str | None = None,
-) -> TaskRecord:
+) -> TaskRow:
     """A DPE row; without ``pe_expected`` (as EvalPerf's own rows and older builds) scoring takes
     the expected answer on the pe input from the cluster references."""
     cases = [{"input": [n], "expected": sum(range(n))} for n in (0, 1, 5, 10)]
     extra = {} if pe_expected is None else {"pe_expected": pe_expected}
-    return TaskRecord.from_row(
+    return TaskRow.from_row(
         {
             "id": slug,
             "slug_name": slug,
@@ -207,7 +207,7 @@ def test_pe_profile_task_is_one_case_per_call_judged_by_the_rows_own_judge():
 def test_dpe_problem_names_what_is_wrong_with_the_row(change, reason):
     row = dpe_record([CUBIC, SQUARE, LINEAR, CLOSED]).to_row()
     row.update(change)
-    problem = dpe_problem(TaskRecord.from_row(row))
+    problem = dpe_problem(TaskRow.from_row(row))
     assert problem is not None and reason in problem
 
 
@@ -458,14 +458,14 @@ def test_an_in_place_answer_is_the_argument_the_test_cases_show():
     row["test_cases"] = json.dumps(
         [{"input": [[3, 1, 2], 2], "expected": [1, 2, 3]}, {"input": [[5], 1], "expected": [5]}]
     )
-    rec = TaskRecord.from_row(row)
+    rec = TaskRow.from_row(row)
     ran = [{"output": None, "inputs_after": [[1, 2, 3, 4], 4]}]
     assert scoring_dpe._answers_of(rec, ran) == [[1, 2, 3, 4]]
     assert scoring_dpe._answers_of(rec, [{"output": 7, "inputs_after": None}]) == [7]
     # two arguments of the answer's shape: which one holds it cannot be told
     row["test_cases"] = json.dumps([{"input": [[3, 1], [2, 4]], "expected": [1, 3]}])
     with pytest.raises(ValueError, match="which argument holds an in-place answer"):
-        scoring_dpe._answers_of(TaskRecord.from_row(row), [{"output": None, "inputs_after": []}])
+        scoring_dpe._answers_of(TaskRow.from_row(row), [{"output": None, "inputs_after": []}])
 
 
 # --- with a stub profiler ------------------------------------------------------------------------
@@ -579,7 +579,7 @@ STUB_REFS = [stub(8.0), stub(4.0), stub(2.0), stub(1.0)]  # slowest first
 
 
 def stub_score(
-    records: list[TaskRecord], group: dict[str, list[Sample]], cache_dir: Path
+    records: list[TaskRow], group: dict[str, list[Sample]], cache_dir: Path
 ) -> ScoreReport:
     return score(
         records,
@@ -727,7 +727,7 @@ def test_mixed_dataset_unknown_tasks_and_uneven_sample_counts(tmp_path, monkeypa
     """Mercury rows keep Beyond; DPE rows get DPS; the overall DPS averages only DPE tasks with a
     correct sample; unknown tasks are listed, and no task or sample count is demanded."""
     StubProfiler(monkeypatch)
-    mercury = TaskRecord.from_row(
+    mercury = TaskRow.from_row(
         {
             "id": "1",
             "slug_name": "merc",

@@ -273,7 +273,7 @@ class Runner:
         matter parsed) and as ``quicksilver score`` does. Raises the first problem; the preflight
         calls this before the first stage."""
         from quicksilver.publishing.hub import load_published
-        from quicksilver.records import load_records
+        from quicksilver.rows import load_records
 
         last = self.build.stages[-1]
         done = apply(

@@ -37,7 +37,7 @@ class ProfileTask:
 
     @classmethod
     def from_record(cls, record: Any) -> ProfileTask:
-        """Build from a :class:`quicksilver.records.TaskRecord`."""
+        """Build from a :class:`quicksilver.rows.TaskRow`."""
         cases = tuple(Case(list(c.inputs), c.expected) for c in record.cases())
         return cls(
             task_id=record.task_key,

@@ -116,7 +116,7 @@ _PROVENANCE = {
 }
 
 # Added after the first release, at the end so that nothing moves: rows written before them
-# load for scoring without them (quicksilver.records); null means undated, never a guess.
+# load for scoring without them (quicksilver.rows); null means undated, never a guess.
 _RELEASE = {
     "release_date": _S,
     "release_date_source": _S,
@@ -132,7 +132,7 @@ MERCURY_FEATURES = Features({**_MERCURY, **_PROVENANCE, **_RELEASE})
 
 NULLABLE_FIELDS = frozenset(
     {
-        # Mercury's own rows (and quicksilver.records) allow a solution without a judge runtime.
+        # Mercury's own rows (and quicksilver.rows) allow a solution without a judge runtime.
         "solutions[].runtime",
         "solution_provenance[].model",
         "solution_provenance[].url",

@@ -31,7 +31,7 @@ from quicksilver.metrics import (
     matches,
 )
 from quicksilver.profiler import Job, ProfileTask, RunResult, profile_many, profile_solution
-from quicksilver.records import TaskRecord
+from quicksilver.rows import TaskRow
 from quicksilver.samples import Sample
 from quicksilver.scoring.cache import UNCACHED_STATUSES, ReferenceCache
 from quicksilver.scoring.model import SampleScore, TaskScore
@@ -66,12 +66,12 @@ RETRY_FACTOR = 4.0
 """A failed reference profile is retried once with the CPU and wall limits times this."""
 
 
-def is_dpe_record(rec: TaskRecord) -> bool:
+def is_dpe_record(rec: TaskRow) -> bool:
     """A row carries EvalPerf's fields: cluster references, their scores and a pe input."""
     return rec.reference is not None and rec.scores is not None and rec.pe_input is not None
 
 
-def _stored_expected(rec: TaskRecord, calls: int) -> list[Any] | None:
+def _stored_expected(rec: TaskRow, calls: int) -> list[Any] | None:
     """The row's ``pe_expected``: one accepted answer per ``pe_input`` call; None when the row
     has none (EvalPerf's release, older builds)."""
     if rec.pe_expected is None:
@@ -85,7 +85,7 @@ def _stored_expected(rec: TaskRecord, calls: int) -> list[Any] | None:
     return data
 
 
-def _pe_inputs(rec: TaskRecord) -> list[list[Any]]:
+def _pe_inputs(rec: TaskRow) -> list[list[Any]]:
     """``pe_input``: a JSON list of calls, each the argument list of one call."""
     try:
         data = json.loads(rec.pe_input or "")
@@ -101,7 +101,7 @@ def _pe_inputs(rec: TaskRecord) -> list[list[Any]]:
     return data
 
 
-def dpe_problem(rec: TaskRecord) -> str | None:
+def dpe_problem(rec: TaskRow) -> str | None:
     """Why a DPE row cannot be scored (a dataset problem), or None when it can."""
     refs, scores = rec.reference or [], rec.scores or []
     if not refs:
@@ -120,7 +120,7 @@ def dpe_problem(rec: TaskRecord) -> str | None:
     return None
 
 
-def pe_profile_task(rec: TaskRecord, expected: Sequence[Any]) -> ProfileTask:
+def pe_profile_task(rec: TaskRow, expected: Sequence[Any]) -> ProfileTask:
     """The task on its performance-exercising input: one case per call, each answer judged
     against ``expected`` (one answer per call) by the row's ``evaluate_offline``, as on the test
     cases (the task the DPE build profiled its references on)."""
@@ -136,7 +136,7 @@ def pe_profile_task(rec: TaskRecord, expected: Sequence[Any]) -> ProfileTask:
     )
 
 
-def reference_answers_task(rec: TaskRecord) -> ProfileTask:
+def reference_answers_task(rec: TaskRow) -> ProfileTask:
     """The task on the row's performance-exercising input that only collects answers (every
     answer accepted): trusted reference code's answers become the expected ones."""
     return pe_answers_task(
@@ -176,7 +176,7 @@ def _got_expected(error: str | None) -> str:
     return str(error).replace(": wrong answer: ", ": ", 1)
 
 
-def _in_place_argument(rec: TaskRecord) -> int | None:
+def _in_place_argument(rec: TaskRow) -> int | None:
     """The argument that holds an in-place task's answer, as its test cases show: the only one
     whose value has the expected answer's shape (its type; a list's length) in every case.
     None when no single argument does."""
@@ -194,7 +194,7 @@ def _in_place_argument(rec: TaskRecord) -> int | None:
     return fits[0] if len(fits) == 1 else None
 
 
-def _answers_of(rec: TaskRecord, outputs: list[dict[str, Any]]) -> list[Any]:
+def _answers_of(rec: TaskRow, outputs: list[dict[str, Any]]) -> list[Any]:
     """A reference's answers, one per call, from what its passing run returned
     (:attr:`RunResult.outputs`): the return value, or for an in-place task (None returned, where
     the test cases expect a value) the argument that holds the answer. ValueError when that
@@ -217,7 +217,7 @@ def _answers_of(rec: TaskRecord, outputs: list[dict[str, Any]]) -> list[Any]:
 
 
 def pe_expected_answers(
-    records: Mapping[str, TaskRecord],
+    records: Mapping[str, TaskRow],
     *,
     sandbox: SandboxConfig,
     workers: int | None = None,
@@ -233,7 +233,7 @@ def pe_expected_answers(
     answers, not their costs, are wanted here; the first one's outputs are kept
     (:func:`quicksilver.profiler.profile_many`'s ``keep_outputs``)."""
     out: dict[str, PEExpected] = {}
-    todo: dict[str, TaskRecord] = {}
+    todo: dict[str, TaskRow] = {}
     for key, rec in records.items():
         stored = _stored_expected(rec, len(_pe_inputs(rec)))
         if stored is None:
@@ -267,7 +267,7 @@ def pe_expected_answers(
 
 
 def _first_reference_answers(
-    todo: Mapping[str, TaskRecord], sandbox: SandboxConfig, workers: int | None
+    todo: Mapping[str, TaskRow], sandbox: SandboxConfig, workers: int | None
 ) -> dict[str, tuple[int, list[Any]] | str]:
     """Per task, (cluster index, answers) of its fastest reference that answers on the input,
     or why none does (a string)."""
@@ -311,7 +311,7 @@ def _first_reference_answers(
 
 
 def _agreement(
-    key: str, rec: TaskRecord, j: int, answers: list[Any], judged: Mapping[str, RunResult]
+    key: str, rec: TaskRow, j: int, answers: list[Any], judged: Mapping[str, RunResult]
 ) -> PEExpected:
     """Cluster ``j``'s answers, when no other reference that answers is judged to differ."""
     m = len(rec.reference or [])
@@ -428,7 +428,7 @@ class ReferenceProfiler:
 class ClusterReferences:
     """The cluster references of one DPE task, profiled only when a scan reaches them."""
 
-    def __init__(self, rec: TaskRecord, task: ProfileTask, profiler: ReferenceProfiler) -> None:
+    def __init__(self, rec: TaskRow, task: ProfileTask, profiler: ReferenceProfiler) -> None:
         self.codes = list(rec.reference or [])
         self.scores = [float(x) for x in rec.scores or []]
         self.task = task
@@ -500,7 +500,7 @@ class ClusterReferences:
 
 def score_dpe_task(
     key: str,
-    rec: TaskRecord,
+    rec: TaskRow,
     group: list[Sample],
     verdicts: dict[str, RunResult],
     pe_results: dict[str, RunResult],
@@ -592,7 +592,7 @@ def score_dpe_task(
 
 
 def score_dpe(
-    rows: Mapping[str, tuple[TaskRecord, list[Sample]]],
+    rows: Mapping[str, tuple[TaskRow, list[Sample]]],
     tasks: Mapping[str, ProfileTask],
     run: ScoringRun,
     *,
@@ -671,7 +671,7 @@ def score_dpe(
 
 
 def _profile_pe_samples(
-    rows: Mapping[str, tuple[TaskRecord, list[Sample]]],
+    rows: Mapping[str, tuple[TaskRow, list[Sample]]],
     pe_tasks: Mapping[str, ProfileTask],
     correct: Mapping[str, list[Sample]],
     profiler: ReferenceProfiler,
@@ -706,7 +706,7 @@ def _profile_pe_samples(
     return pe_results
 
 
-def _outcomes(key: str, rec: TaskRecord, ts: TaskScore) -> list[SampleOutcome]:
+def _outcomes(key: str, rec: TaskRow, ts: TaskScore) -> list[SampleOutcome]:
     """A DPE task's samples for pass@k. Beyond has no reference distribution here: the task is
     "unscorable" for it. A correct sample's runtime is its pe cost (infinite when that profile
     failed or was skipped); no Beyond is computed from it."""

@@ -9,7 +9,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from quicksilver.records import TaskRecord
+from quicksilver.rows import TaskRow
 from quicksilver.samples import Sample, class_solution, function_solution, slug_form
 from quicksilver.scoring.model import ReleaseWindow
 
@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 
 
 def in_training_views(
-    records: Sequence[TaskRecord], views: Mapping[str, set[str]], after: dt.date
+    records: Sequence[TaskRow], views: Mapping[str, set[str]], after: dt.date
 ) -> int:
     """How many of ``records`` (a release window's tasks) the training views hold; a warning in
     one line when any does (a model tuned on the views would be scored on tasks it saw)."""
@@ -37,8 +37,8 @@ def in_training_views(
 
 
 def release_window(
-    records: Sequence[TaskRecord], after: dt.date
-) -> tuple[list[TaskRecord], list[TaskRecord], ReleaseWindow]:
+    records: Sequence[TaskRow], after: dt.date
+) -> tuple[list[TaskRow], list[TaskRow], ReleaseWindow]:
     """(the records released strictly after ``after``, the others, the counts)."""
     kept = [r for r in records if r.released is not None and r.released > after]
     left = [r for r in records if r.released is None or r.released <= after]
@@ -51,7 +51,7 @@ def release_window(
 class Matched:
     """Samples matched to the dataset's tasks."""
 
-    rows: dict[str, tuple[TaskRecord, list[Sample]]]
+    rows: dict[str, tuple[TaskRow, list[Sample]]]
     """task_key: (its row, its samples, numbered afresh from 0), in the samples' order."""
     missing: list[str]
     """Names of sample tasks the dataset lacks."""
@@ -62,7 +62,7 @@ class Matched:
 
 
 def match_samples(
-    records: Sequence[TaskRecord],
+    records: Sequence[TaskRow],
     samples: Mapping[str, list[Sample]],
     *,
     released_after: dt.date | None = None,
@@ -77,11 +77,11 @@ def match_samples(
     left_out: set[str] = set()
     if released_after is not None:
         records, left_out, window = _in_window(records, by_position, released_after, trained_on)
-    index: dict[str, TaskRecord] = {}
+    index: dict[str, TaskRow] = {}
     for rec in records:
         for name in _names(rec):
             index.setdefault(name, rec)
-    wanted: dict[str, tuple[TaskRecord, list[Sample]]] = {}
+    wanted: dict[str, tuple[TaskRow, list[Sample]]] = {}
     missing: list[str] = []
     bodies: list[str] = []
     outside = 0
@@ -121,17 +121,17 @@ def match_samples(
     return Matched(wanted, missing, bodies, window)
 
 
-def _names(rec: TaskRecord) -> set[str]:
+def _names(rec: TaskRow) -> set[str]:
     """Every name a sample may give ``rec`` by."""
     return {str(name) for name in {rec.task_key, rec.slug_name, rec.id, rec.task_id or ""} - {""}}
 
 
 def _in_window(
-    records: Sequence[TaskRecord],
-    by_position: Mapping[str, TaskRecord],
+    records: Sequence[TaskRow],
+    by_position: Mapping[str, TaskRow],
     after: dt.date,
     trained_on: Mapping[str, set[str]] | None,
-) -> tuple[list[TaskRecord], set[str], ReleaseWindow]:
+) -> tuple[list[TaskRow], set[str], ReleaseWindow]:
     """(the records released after ``after``, the names of the others, the window)."""
     kept, others, window = release_window(records, after)
     left_out = {name for rec in others for name in _names(rec)}
@@ -149,7 +149,7 @@ def _in_window(
 
 
 def _completed(
-    rec: TaskRecord, group: list[Sample], bodies: list[str], complete_from_prompt: bool
+    rec: TaskRow, group: list[Sample], bodies: list[str], complete_from_prompt: bool
 ) -> list[Sample]:
     """``group`` with a function-style task's bodies put under its prompt (always), and a
     LeetCode task's method bodies too with ``complete_from_prompt``; the latter are listed in

@@ -16,7 +16,7 @@ from quicksilver.metrics import (
     percentile,
 )
 from quicksilver.profiler import Job, ProfileTask, RunResult
-from quicksilver.records import TaskRecord
+from quicksilver.rows import TaskRow
 from quicksilver.samples import Sample
 from quicksilver.scoring.memory import process_peak, run_tmu
 from quicksilver.scoring.model import SampleScore, TaskScore
@@ -35,7 +35,7 @@ SPLIT_ABOVE_SECONDS = 5.0
 _SECONDS_PER_UNIT = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
 
 
-def expected_seconds(rec: TaskRecord) -> dict[int, float]:
+def expected_seconds(rec: TaskRow) -> dict[int, float]:
     """Each reference's native CPU seconds as the build measured them (solution hash ->
     seconds), from the row's ``reference_runtimes`` in its ``runtime_unit`` (instructions over
     the row's measured ``instruction_rate``). Only the order and spread of the scoring work use
@@ -62,7 +62,7 @@ def expected_seconds(rec: TaskRecord) -> dict[int, float]:
 
 
 def score_mercury(
-    rows: Mapping[str, tuple[TaskRecord, list[Sample]]],
+    rows: Mapping[str, tuple[TaskRow, list[Sample]]],
     tasks: Mapping[str, ProfileTask],
     run: ScoringRun,
 ) -> tuple[dict[str, TaskScore], dict[str, list[SampleOutcome]], str | None]:
@@ -110,7 +110,7 @@ def score_mercury(
 
 
 def _profile_mercury(
-    rows: Mapping[str, tuple[TaskRecord, list[Sample]]],
+    rows: Mapping[str, tuple[TaskRow, list[Sample]]],
     tasks: Mapping[str, ProfileTask],
     run: ScoringRun,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]], dict[str, RunResult]]:
@@ -147,7 +147,7 @@ def _profile_mercury(
     return refs, ref_keys, results
 
 
-def _reference_figures(key: str, rec: TaskRecord, ref_runs: list[dict[str, Any]]) -> TaskScore:
+def _reference_figures(key: str, rec: TaskRow, ref_runs: list[dict[str, Any]]) -> TaskScore:
     """A Mercury task's score before its samples: its references' runtimes, memory and TMU."""
     ref_rt = [r["runtime"] if r["status"] == "passed" else None for r in ref_runs]
     ref_mem = [r.get("peak_memory_bytes") if r["status"] == "passed" else None for r in ref_runs]

@@ -13,7 +13,7 @@ from quicksilver.metrics import (
     summarize,
 )
 from quicksilver.profiler import ProfileTask
-from quicksilver.records import TaskRecord
+from quicksilver.rows import TaskRow
 from quicksilver.samples import Sample
 from quicksilver.scoring.cache import ReferenceCache
 from quicksilver.scoring.dpe import (
@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 
 def score(
-    records: Sequence[TaskRecord],
+    records: Sequence[TaskRow],
     samples: dict[str, list[Sample]],
     *,
     k: int = 1,

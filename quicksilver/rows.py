@@ -1,6 +1,6 @@
 """Typed records for Mercury-shaped benchmark rows, and loaders that set bad rows aside.
 
-A :class:`TaskRecord` carries exactly the fields of Mercury's published rows (Elfsong/Mercury on
+A :class:`TaskRow` carries exactly the fields of Mercury's published rows (Elfsong/Mercury on
 the HF Hub), with the same names and meanings, so rows of the original release load unchanged.
 A few optional fields (``task_kind`` and the DPE/EvalPerf fields) are added for other sources;
 Mercury rows do not need them. Columns that neither schema knows are kept as extras, so
@@ -88,7 +88,7 @@ class TestCase:
     expected: Any
 
 
-class Solution(BaseModel):
+class SolutionRow(BaseModel):
     """One reference solution as Mercury publishes it."""
 
     model_config = ConfigDict(extra="allow")
@@ -115,7 +115,7 @@ class Solution(BaseModel):
         return float(match.group(1)) if match else None
 
 
-class TaskRecord(BaseModel):
+class TaskRow(BaseModel):
     """One benchmark task: Mercury's published row, plus optional fields for other sources."""
 
     model_config = ConfigDict(extra="allow")
@@ -126,7 +126,7 @@ class TaskRecord(BaseModel):
     meta_info: dict[str, Any] = Field(default_factory=dict)
     difficulty: str = ""
     pretty_content: list[str] = Field(default_factory=list)
-    solutions: list[Solution]
+    solutions: list[SolutionRow]
     prompt: str
     entry_point: str
     generator_code: str = ""
@@ -212,7 +212,7 @@ class TaskRecord(BaseModel):
         return value
 
     @model_validator(mode="after")
-    def _infer_task_kind(self) -> TaskRecord:
+    def _infer_task_kind(self) -> TaskRow:
         if self.task_kind is None:
             first = self.solutions[0].solution if self.solutions else ""
             defines_class = _CLASS_SOLUTION.search(self.prompt) or _CLASS_SOLUTION.search(first)
@@ -220,7 +220,7 @@ class TaskRecord(BaseModel):
         return self
 
     @classmethod
-    def from_row(cls, row: Mapping[str, Any]) -> TaskRecord:
+    def from_row(cls, row: Mapping[str, Any]) -> TaskRow:
         """Validate one row; numpy and pyarrow values are converted to plain Python first."""
         return cls.model_validate(row)
 
@@ -300,9 +300,9 @@ class Reject:
 class LoadResult:
     """Records that loaded, rows set aside, and, for split sources, the records of each split."""
 
-    records: list[TaskRecord] = field(default_factory=list)
+    records: list[TaskRow] = field(default_factory=list)
     rejects: list[Reject] = field(default_factory=list)
-    splits: dict[str, list[TaskRecord]] = field(default_factory=dict)
+    splits: dict[str, list[TaskRow]] = field(default_factory=dict)
     """Split name -> its records, in ``records`` order; empty for sources without splits."""
 
     def add_split(self, name: str, part: LoadResult) -> None:
@@ -549,7 +549,7 @@ def _ingest(rows: Iterable[tuple[str, Any]], result: LoadResult) -> None:
             continue
         task = _raw_task_key(row)
         try:
-            record = TaskRecord.model_validate(row)
+            record = TaskRow.model_validate(row)
             record.cases()
         except ValidationError as exc:
             _reject(result, source, task, _describe_validation_error(exc))

@@ -1,4 +1,4 @@
-"""Tests for quicksilver.records: Mercury rows in, the same rows out, bad rows set aside."""
+"""Tests for quicksilver.rows: Mercury rows in, the same rows out, bad rows set aside."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from quicksilver.records import (
+from quicksilver.rows import (
     DEFAULT_CONVERT_OFFLINE,
     DEFAULT_EVALUATE_OFFLINE,
     LoadResult,
     RecordError,
-    TaskRecord,
+    TaskRow,
     TestCase,
     load_hf,
     load_json,
@@ -69,7 +69,7 @@ def raw_rows() -> list[dict[str, Any]]:
 
 
 @pytest.fixture
-def mercury(raw_rows) -> list[TaskRecord]:
+def mercury(raw_rows) -> list[TaskRow]:
     result = load_json(MERCURY_JSON)
     assert result.rejects == []
     assert len(result.records) == len(raw_rows) == 3
@@ -84,11 +84,11 @@ def hf(monkeypatch):
     return importlib.import_module("datasets")
 
 
-def assert_same_records(got: list[TaskRecord], want: list[TaskRecord]) -> None:
+def assert_same_records(got: list[TaskRow], want: list[TaskRow]) -> None:
     """Equal field by field (declared fields, extras, and each solution), in order."""
     assert [r.task_key for r in got] == [r.task_key for r in want]
     for g, w in zip(got, want, strict=True):
-        for name in TaskRecord.model_fields:
+        for name in TaskRow.model_fields:
             assert getattr(g, name) == getattr(w, name), (w.task_key, name)
         assert g.model_extra == w.model_extra, w.task_key
         assert g == w
@@ -169,24 +169,24 @@ def test_cases_error_names_task_field_and_problem(mercury, test_cases, complaint
 
 def test_int_id_becomes_string(raw_rows):
     row = dict(raw_rows[0], id=2384)
-    record = TaskRecord.from_row(row)
+    record = TaskRow.from_row(row)
     assert record.id == "2384"
     assert isinstance(record.id, str)
-    assert TaskRecord.from_row(dict(raw_rows[0], id=2384.0)).id == "2384"
+    assert TaskRow.from_row(dict(raw_rows[0], id=2384.0)).id == "2384"
 
 
 def test_task_kind_inference(raw_rows):
     function = json.loads((FIXTURES / "function_rows.json").read_text())[0]
-    assert TaskRecord.from_row(function).task_kind == "function"
-    assert TaskRecord.from_row(raw_rows[0]).task_kind == "class"
+    assert TaskRow.from_row(function).task_kind == "function"
+    assert TaskRow.from_row(raw_rows[0]).task_kind == "class"
     # The tree prompt starts with a commented TreeNode; class Solution comes later.
-    assert TaskRecord.from_row(raw_rows[1]).task_kind == "class"
+    assert TaskRow.from_row(raw_rows[1]).task_kind == "class"
     # A source that gives no class in the prompt but a class Solution in its first solution.
-    assert TaskRecord.from_row(dict(raw_rows[0], prompt="")).task_kind == "class"
+    assert TaskRow.from_row(dict(raw_rows[0], prompt="")).task_kind == "class"
     # A stated kind wins over inference, and its case is normalised.
-    assert TaskRecord.from_row(dict(raw_rows[0], task_kind="Function")).task_kind == "function"
+    assert TaskRow.from_row(dict(raw_rows[0], task_kind="Function")).task_kind == "function"
     with pytest.raises(ValueError, match="task_kind"):
-        TaskRecord.from_row(dict(raw_rows[0], task_kind="module"))
+        TaskRow.from_row(dict(raw_rows[0], task_kind="module"))
 
 
 def test_function_row_with_evalperf_fields():
@@ -201,18 +201,18 @@ def test_function_row_with_evalperf_fields():
     assert add.scores == [50.0, 100.0]
     assert add.provenance == {"source": "hand-written fixture", "style": "HumanEval"}
     assert add.cases()[1] == TestCase(inputs=[5, 7], expected=12)
-    assert TaskRecord.from_row(add.to_row()) == add
+    assert TaskRow.from_row(add.to_row()) == add
 
 
 def test_task_key_falls_back_to_id(raw_rows):
-    assert TaskRecord.from_row(raw_rows[0]).task_key == "summary-ranges"
-    assert TaskRecord.from_row(dict(raw_rows[0], slug_name="")).task_key == "228"
-    assert TaskRecord.from_row(dict(raw_rows[0], slug_name="", task_id="T/1")).task_key == "T/1"
+    assert TaskRow.from_row(raw_rows[0]).task_key == "summary-ranges"
+    assert TaskRow.from_row(dict(raw_rows[0], slug_name="")).task_key == "228"
+    assert TaskRow.from_row(dict(raw_rows[0], slug_name="", task_id="T/1")).task_key == "T/1"
 
 
 def test_difficulty_case_is_normalised_others_kept(raw_rows):
     def difficulty(value: str) -> str:
-        return TaskRecord.from_row(dict(raw_rows[0], difficulty=value)).difficulty
+        return TaskRow.from_row(dict(raw_rows[0], difficulty=value)).difficulty
 
     assert difficulty("easy") == "Easy"
     assert difficulty("MEDIUM") == "Medium"
@@ -261,7 +261,7 @@ def test_hash_outside_int64_is_rejected(raw_rows):
     row = copy.deepcopy(raw_rows[0])
     row["solutions"][1]["hash"] = 2**63
     with pytest.raises(ValueError, match="int64"):
-        TaskRecord.from_row(row)
+        TaskRow.from_row(row)
 
 
 def test_extra_columns_survive_to_row(tmp_path, raw_rows):
@@ -269,12 +269,12 @@ def test_extra_columns_survive_to_row(tmp_path, raw_rows):
     row["source_url"] = "https://leetcode.com/problems/summary-ranges/"
     row["crawl"] = {"attempt": 2, "tags": ["a", "b"]}
     row["solutions"][0]["language"] = "python3"
-    record = TaskRecord.from_row(row)
+    record = TaskRow.from_row(row)
     out = record.to_row()
     assert out["source_url"] == "https://leetcode.com/problems/summary-ranges/"
     assert out["crawl"] == {"attempt": 2, "tags": ["a", "b"]}
     assert out["solutions"][0]["language"] == "python3"
-    assert TaskRecord.from_row(out) == record
+    assert TaskRow.from_row(out) == record
     # ... and through a file written from to_row().
     path = tmp_path / "rows.json"
     path.write_text(json.dumps([out]))
@@ -286,7 +286,7 @@ def test_extra_columns_survive_to_row(tmp_path, raw_rows):
 def test_to_row_round_trips_through_json(mercury):
     for record in mercury:
         row = json.loads(json.dumps(record.to_row()))
-        assert TaskRecord.from_row(row) == record
+        assert TaskRow.from_row(row) == record
 
 
 # --- JSON and JSONL -----------------------------------------------------------------------------
@@ -432,7 +432,7 @@ def test_parquet_via_pandas_numpy_values(tmp_path, raw_rows, mercury):
     # Rows read back by pandas hold numpy arrays; from_row turns them into lists.
     rows = pd.read_parquet(path).to_dict("records")
     assert type(rows[0]["pretty_content"]).__module__ == "numpy"
-    assert [TaskRecord.from_row(r) for r in rows] == mercury
+    assert [TaskRow.from_row(r) for r in rows] == mercury
 
 
 def test_parquet_solutions_stored_as_struct_of_lists(tmp_path, raw_rows, mercury):
