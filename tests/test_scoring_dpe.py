@@ -32,7 +32,7 @@ from quicksilver.scoring import (
     ScoreReport,
     dpe_problem,
     is_dpe_record,
-    pe_profile_task,
+    pe_row_task,
     score,
 )
 from tests.conftest import QUICK, QUICK_CPU, quick_sandbox, requires_bwrap, requires_qemu
@@ -174,12 +174,12 @@ def test_solutions_are_what_they_claim_in_process():
     assert namespace["Solution"]().sumRange(PE_N) == PE_N != PE_ANSWER
 
 
-def test_pe_profile_task_is_one_case_per_call_judged_by_the_rows_own_judge():
+def test_pe_row_task_is_one_case_per_call_judged_by_the_rows_own_judge():
     rec = dpe_record(
         [SQUARE], scores=[100.0], pe_input="[[[5,1,4,2]], [[3]]]", pe_expected="[12, 3]"
     )
     assert is_dpe_record(rec) and dpe_problem(rec) is None
-    task = pe_profile_task(rec, [12, 3])
+    task = pe_row_task(rec, [12, 3])
     assert [(c.inputs, c.expected) for c in task.cases] == [([[5, 1, 4, 2]], 12), ([[3]], 3)]
     assert task.evaluate_offline == rec.effective_evaluate_offline() != ACCEPT_ANY
     assert (task.entry_point, task.kind) == ("sumRange", "class")

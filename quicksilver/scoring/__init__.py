@@ -8,7 +8,7 @@ scores each kind of row and returns a :class:`ScoreReport` (:mod:`.model`).
 """
 
 from quicksilver.scoring.cache import ReferenceCache
-from quicksilver.scoring.dpe import dpe_problem, is_dpe_record, pe_profile_task
+from quicksilver.scoring.dpe import dpe_problem, is_dpe_record, pe_row_task
 from quicksilver.scoring.matching import in_training_views, release_window
 from quicksilver.scoring.model import SampleScore, ScoreReport, TaskScore, unconverged_summary
 from quicksilver.scoring.run import score
@@ -21,7 +21,7 @@ __all__ = [
     "dpe_problem",
     "in_training_views",
     "is_dpe_record",
-    "pe_profile_task",
+    "pe_row_task",
     "release_window",
     "score",
     "unconverged_summary",

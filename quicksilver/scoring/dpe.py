@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from quicksilver.config import MeasureConfig, SandboxConfig
-from quicksilver.dpe.select import pe_answers_task
-from quicksilver.dpe.select import pe_profile_task as _pe_task
+from quicksilver.dpe.select import pe_answers_task, pe_profile_task
 from quicksilver.metrics import (
     DPSResult,
     SampleOutcome,
@@ -120,11 +119,12 @@ def dpe_problem(rec: TaskRow) -> str | None:
     return None
 
 
-def pe_profile_task(rec: TaskRow, expected: Sequence[Any]) -> ProfileTask:
-    """The task on its performance-exercising input: one case per call, each answer judged
-    against ``expected`` (one answer per call) by the row's ``evaluate_offline``, as on the test
-    cases (the task the DPE build profiled its references on)."""
-    return _pe_task(
+def pe_row_task(rec: TaskRow, expected: Sequence[Any]) -> ProfileTask:
+    """A published row's task on its performance-exercising input: one case per call, each
+    answer judged against ``expected`` (one answer per call) by the row's ``evaluate_offline``, as
+    on the test cases. Built with :func:`quicksilver.dpe.select.pe_profile_task`, the builder the
+    DPE build profiles its references with (on its records), so scoring measures the same task."""
+    return pe_profile_task(
         rec.task_key,
         rec.entry_point,
         [list(args) for args in _pe_inputs(rec)],
@@ -249,7 +249,7 @@ def pe_expected_answers(
                 out[key] = PEExpected(None, None, "", found)
                 continue
             j, answers = found
-            task = pe_profile_task(rec, answers)
+            task = pe_row_task(rec, answers)
             refs = rec.reference or []
             checks += [Job(task, code, f"{key}\0{i}") for i, code in enumerate(refs) if i != j]
         native = MeasureConfig(meter="cpu")
@@ -628,7 +628,7 @@ def score_dpe(
         workers=run.workers,
     )
     pe_tasks = {
-        key: pe_profile_task(rows[key][0], e.answers)
+        key: pe_row_task(rows[key][0], e.answers)
         for key, e in expected.items()
         if e.answers is not None
     }
