@@ -7,9 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from quicksilver.config import CheckerSection, LLMConfig, SandboxConfig
-from quicksilver.dpe.llm_solutions import LLMCandidates, LLMCandidatesConfig
-from quicksilver.dpe.sas import SaSConfig, SaSSynthesizer
+from quicksilver.config import (
+    CandidatesSection,
+    CheckerSection,
+    LLMConfig,
+    SandboxConfig,
+    SaSSection,
+)
+from quicksilver.dpe.llm_solutions import LLMCandidates
+from quicksilver.dpe.sas import SaSSynthesizer
 from quicksilver.llm import ChatClient
 from quicksilver.multianswer import CheckerWriter
 from quicksilver.prompts import PROMPTS_DIR
@@ -58,8 +64,8 @@ def test_every_llm_path_asks_through_the_one_client(tmp_path):
     llm = LLMConfig(base_url="http://unused/v1", model="m")
     paths = [
         LLMSynthesizer(llm, tmp_path).client,
-        SaSSynthesizer(SaSConfig(llm=llm, cache_dir=str(tmp_path))).client,
-        LLMCandidates(LLMCandidatesConfig(llm=llm, cache_dir=str(tmp_path))).client,
+        SaSSynthesizer(SaSSection(llm=llm, cache_dir=str(tmp_path))).client,
+        LLMCandidates(CandidatesSection(llm=llm, cache_dir=str(tmp_path))).client,
         CheckerWriter(CheckerSection(llm=llm, cache_dir=tmp_path), SandboxConfig()).client,
     ]
     assert all(type(p) is ChatClient for p in paths)
@@ -84,5 +90,5 @@ def test_prompts_are_package_data_or_a_folder_the_config_names(tmp_path):
     (mine / "sas.j2").write_text("{% set system %}S{% endset %}sas: {{ method }}")
     own = llm.model_copy(update={"prompts_dir": mine})
     assert LLMSynthesizer(own, tmp_path).messages(TASK)[1]["content"] == "mine: f\n"
-    sas = SaSSynthesizer(SaSConfig(llm=own, cache_dir=str(tmp_path)))
+    sas = SaSSynthesizer(SaSSection(llm=own, cache_dir=str(tmp_path)))
     assert sas.messages(TASK, "class Solution: ...")[1]["content"] == "sas: f\n"

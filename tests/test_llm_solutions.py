@@ -10,10 +10,9 @@ import pytest
 from openai_server import Choices, OpenAIServer, Status
 from pydantic import ValidationError
 
-from quicksilver.config import NOT_CONFIGURED, LLMConfig
+from quicksilver.config import NOT_CONFIGURED, CandidatesSection, LLMConfig
 from quicksilver.dpe.llm_solutions import (
     LLMCandidates,
-    LLMCandidatesConfig,
     extract_solution,
 )
 from quicksilver.synth import SynthInput
@@ -72,11 +71,11 @@ def candidates(server: OpenAIServer, tmp_path: Path, **overrides: Any) -> LLMCan
     llm.update(overrides.pop("llm", {}))
     fields: dict[str, Any] = {"n": 3, "cache_dir": str(tmp_path / "cache")}
     fields.update(overrides)
-    return LLMCandidates(LLMCandidatesConfig(llm=LLMConfig(**llm), **fields))
+    return LLMCandidates(CandidatesSection(llm=LLMConfig(**llm), **fields))
 
 
 def test_config_defaults() -> None:
-    cfg = LLMCandidatesConfig()
+    cfg = CandidatesSection()
     assert (cfg.n, cfg.temperature, cfg.max_tokens, cfg.prompt_template) == (
         8,
         0.8,
@@ -84,7 +83,7 @@ def test_config_defaults() -> None:
         "dpe_solution.j2",
     )
     with pytest.raises(ValidationError):
-        LLMCandidatesConfig(k=2)  # type: ignore[call-arg]
+        CandidatesSection(k=2)  # type: ignore[call-arg]
 
 
 @pytest.mark.parametrize(
@@ -117,7 +116,7 @@ def test_extract_solution(answer: str | None, code: str | None, category: str) -
 
 
 def test_the_prompt_has_the_task_but_not_the_reference(tmp_path) -> None:
-    cfg = LLMCandidatesConfig(
+    cfg = CandidatesSection(
         llm=LLMConfig(base_url="http://unused/v1", model="m"), cache_dir=str(tmp_path)
     )
     system, user = LLMCandidates(cfg).messages(TASK)
@@ -170,7 +169,7 @@ def test_endpoint_trouble_is_a_rejection_not_a_crash(server, tmp_path) -> None:
 
 
 def test_not_configured(tmp_path) -> None:
-    s = LLMCandidates(LLMCandidatesConfig(cache_dir=str(tmp_path)))
+    s = LLMCandidates(CandidatesSection(cache_dir=str(tmp_path)))
     assert not s.configured
     assert s.ask(TASK) == (
         [],

@@ -13,13 +13,12 @@ from conftest import requires_bwrap
 from openai_server import Choices, OpenAIServer, Raw, Status
 from pydantic import ValidationError
 
-from quicksilver.config import NOT_CONFIGURED, LLMConfig
+from quicksilver.config import NOT_CONFIGURED, LLMConfig, SaSSection
 from quicksilver.dpe.llm_answers import normalise_for_dedup
 from quicksilver.dpe.sas import (
     OFFLINE_PERF_SYNTHESIZER,
     SAS_ENTRY,
     PerfGenerator,
-    SaSConfig,
     SaSResult,
     SaSSynthesizer,
     offline_sas,
@@ -533,28 +532,28 @@ def sas(server: OpenAIServer, tmp_path: Path, **overrides: Any) -> SaSSynthesize
     llm.update(overrides.pop("llm", {}))
     fields: dict[str, Any] = {"n": 4, "cache_dir": str(tmp_path / "cache")}
     fields.update(overrides)
-    return SaSSynthesizer(SaSConfig(llm=LLMConfig(**llm), **fields))
+    return SaSSynthesizer(SaSSection(llm=LLMConfig(**llm), **fields))
 
 
 def test_config_defaults() -> None:
-    cfg = SaSConfig()
+    cfg = SaSSection()
     assert (cfg.n, cfg.temperature, cfg.max_tokens, cfg.prompt_template, cfg.cache_dir) == (
         16,
         0.8,
         2048,
         "sas.j2",
-        "data/cache/llm",
+        Path("data/cache/llm"),
     )
     with pytest.raises(ValidationError):
-        SaSConfig(samples=3)  # type: ignore[call-arg]
+        SaSSection(samples=3)  # type: ignore[call-arg]
     with pytest.raises(ValidationError):
-        SaSConfig(n=0)
+        SaSSection(n=0)
     with pytest.raises(ValidationError):
         cfg.n = 3  # type: ignore[misc]
 
 
 def test_not_configured_and_no_reference_are_reasons(server, tmp_path) -> None:
-    res = SaSSynthesizer(SaSConfig(cache_dir=str(tmp_path))).synthesize(TASK, REFERENCE)
+    res = SaSSynthesizer(SaSSection(cache_dir=str(tmp_path))).synthesize(TASK, REFERENCE)
     assert not res.ok and res.reason == NOT_CONFIGURED and not res.needs_llm
     res = sas(server, tmp_path).synthesize(TASK, "  ")
     assert res.reason == "count-pairs: no ground-truth solution to put in the SaS prompt"
@@ -563,7 +562,7 @@ def test_not_configured_and_no_reference_are_reasons(server, tmp_path) -> None:
 
 def test_the_prompt_has_both_worked_examples_and_the_target(tmp_path) -> None:
     syn = SaSSynthesizer(
-        SaSConfig(llm=LLMConfig(base_url="http://unused/v1", model="m"), cache_dir=str(tmp_path))
+        SaSSection(llm=LLMConfig(base_url="http://unused/v1", model="m"), cache_dir=str(tmp_path))
     )
     system, user = syn.messages(TASK, REFERENCE)
     assert system["role"] == "system" and user["role"] == "user"

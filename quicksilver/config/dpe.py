@@ -49,18 +49,30 @@ class CandidatesSection(_WithLLM):
         default_factory=list,
         description="model sample files [{path, model}] (JSONL / Mercury JSON, see samples.py)",
     )
+    max_tokens: int = Field(2048, ge=1, description="the longest answer asked for, in tokens")
+    prompt_template: str = Field(
+        "dpe_solution.j2", min_length=1, description="the template in prompts/ (its prompts_dir)"
+    )
     cache_dir: Path = Field(Path("data/cache/llm"), description="LLM answers, keyed by request")
 
 
 class SaSSection(_WithLLM):
+    """Synthesizing a Synthesizer: how each task's scale-controllable input generator is made
+    (docs/sas.md). The endpoint's own ``n``, ``temperature`` and ``prompt_template`` are Mercury's
+    generator settings; SaS uses this section's."""
+
     mode: Literal["offline", "llm", "auto"] = Field(
         "auto",
         description="offline: the constraint-driven perf synthesizer; llm: the endpoint only; "
         "auto: the endpoint when configured, else offline",
     )
     n: int = Field(16, ge=1, description="generators sampled per task (the paper's 16)")
-    temperature: float = Field(0.8, ge=0, le=2)
+    temperature: float = Field(0.8, ge=0, le=2, description="the paper's sampling temperature")
     llm: LLMConfig = Field(default_factory=lambda: LLMConfig(), description="the endpoint")
+    max_tokens: int = Field(2048, ge=1, description="the longest answer asked for, in tokens")
+    prompt_template: str = Field(
+        "sas.j2", min_length=1, description="the template in prompts/ (its prompts_dir)"
+    )
     cache_dir: Path = Field(Path("data/cache/llm"), description="LLM answers, keyed by request")
 
 

@@ -21,10 +21,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from quicksilver import astparse
-from quicksilver.config import NOT_CONFIGURED, LLMConfig
+from quicksilver.config import NOT_CONFIGURED, CandidatesSection
 from quicksilver.dpe.llm_answers import (
     CACHE_FORMAT,
     FENCE_LINE,
@@ -44,20 +42,6 @@ DATA_FILES = ("../prompts/dpe_solution.j2",)
 
 _CLASS = re.compile(r"^[ \t]*class[ \t]+Solution\b", re.M)
 _CODE_START = re.compile(r"^(import\s|from\s+\S+\s+import\s|def\s|class\s|@)")
-
-
-class LLMCandidatesConfig(BaseModel):
-    """How candidate solutions are sampled. ``llm`` gives the endpoint, model, key variable,
-    timeout and retries; its ``temperature``, ``n`` and ``prompt_template`` are not used here."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    llm: LLMConfig = LLMConfig.model_validate({})  # the defaults; frozen, so shareable
-    n: int = Field(8, ge=1, description="answers sampled per task")
-    temperature: float = Field(0.8, ge=0, le=2)
-    max_tokens: int = Field(2048, ge=1, description="per answer")
-    prompt_template: str = Field("dpe_solution.j2", min_length=1)
-    cache_dir: str = Field("data/cache/llm", min_length=1)
 
 
 def _defines_method(tree: ast.Module, method: str, kind: str = "class") -> bool:
@@ -153,7 +137,7 @@ def extract_solution(
 class LLMCandidates:
     """Candidate ``class Solution`` answers from an OpenAI-compatible endpoint (module doc)."""
 
-    def __init__(self, config: LLMCandidatesConfig, *, prompts_dir: Path | None = None) -> None:
+    def __init__(self, config: CandidatesSection, *, prompts_dir: Path | None = None) -> None:
         self.config = config
         self.client = ChatClient(config.llm, Path(config.cache_dir), cache_format=CACHE_FORMAT)
         self.prompts_dir = prompts_folder(prompts_dir or config.llm.prompts_dir)

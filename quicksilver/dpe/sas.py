@@ -38,10 +38,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from quicksilver import astparse
-from quicksilver.config import NOT_CONFIGURED, LLMConfig
+from quicksilver.config import NOT_CONFIGURED, SaSSection
 from quicksilver.dpe.llm_answers import (
     CACHE_FORMAT,
     FENCE_LINE,
@@ -316,25 +314,10 @@ def offline_sas(inp: SynthInput) -> SaSResult:
 # --------------------------------------------------------------------------------------------
 
 
-class SaSConfig(BaseModel):
-    """How SaS asks an LLM for generators. ``llm`` gives the endpoint, model, key variable,
-    timeout and retries; its ``temperature``, ``n`` and ``prompt_template`` (Mercury's) are not
-    used here: this config's own fields are."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    llm: LLMConfig = LLMConfig.model_validate({})  # the defaults; frozen, so shareable
-    n: int = Field(16, ge=1, description="generators sampled per task (the paper's 16)")
-    temperature: float = Field(0.8, ge=0, le=2, description="the paper's sampling temperature")
-    max_tokens: int = Field(2048, ge=1, description="per answer")
-    prompt_template: str = Field("sas.j2", min_length=1)
-    cache_dir: str = Field("data/cache/llm", min_length=1)
-
-
 class SaSSynthesizer:
     """``perf_input_gen`` generators from an OpenAI-compatible endpoint (see the module doc)."""
 
-    def __init__(self, config: SaSConfig, *, prompts_dir: Path | None = None) -> None:
+    def __init__(self, config: SaSSection, *, prompts_dir: Path | None = None) -> None:
         self.config = config
         self.client = ChatClient(config.llm, Path(config.cache_dir), cache_format=CACHE_FORMAT)
         self.prompts_dir = prompts_folder(prompts_dir or config.llm.prompts_dir)

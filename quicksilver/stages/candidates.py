@@ -110,16 +110,11 @@ def candidates(
 
 
 def _llm_candidates(section: CandidatesSection) -> Any | None:
-    from quicksilver.dpe.llm_solutions import LLMCandidates, LLMCandidatesConfig
+    from quicksilver.dpe.llm_solutions import LLMCandidates
 
-    llm = section.llm.resolved()
-    if not llm.configured or section.n == 0:
+    if not section.llm.resolved().configured or section.n == 0:
         return None
-    return LLMCandidates(
-        LLMCandidatesConfig(
-            llm=llm, n=section.n, temperature=section.temperature, cache_dir=str(section.cache_dir)
-        )
-    )
+    return LLMCandidates(section)
 
 
 CANDIDATES = Stage("candidates", logic=candidates, reads=("candidates",), needs=("task",))

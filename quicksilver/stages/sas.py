@@ -57,16 +57,11 @@ def sas(ctx: Context, records: list[TaskRecord], *, sas: SaSSection) -> list[Tas
 
 
 def _sas_synthesizer(section: SaSSection) -> Any | None:
-    from quicksilver.dpe.sas import SaSConfig, SaSSynthesizer
+    from quicksilver.dpe.sas import SaSSynthesizer
 
-    llm = section.llm.resolved()
-    if not llm.configured:
+    if not section.llm.resolved().configured:
         return None
-    return SaSSynthesizer(
-        SaSConfig(
-            llm=llm, n=section.n, temperature=section.temperature, cache_dir=str(section.cache_dir)
-        )
-    )
+    return SaSSynthesizer(section)
 
 
 SAS = Stage(
