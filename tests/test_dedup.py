@@ -6,6 +6,8 @@ reads them.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,7 @@ import pytest
 import xxhash
 from datasketch import MinHashLSH
 
-from quicksilver.config import DedupSection
+from quicksilver.config import DedupSection, load_build_config
 from quicksilver.pipeline.records import solution_hash
 from quicksilver.sources.snapshot import load_snapshot_dir
 from quicksilver.stages.dedup import (
@@ -29,6 +31,7 @@ from quicksilver.stages.dedup import (
 )
 from quicksilver.stages.load import normalise_code
 
+ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = Path(__file__).resolve().parents[1] / "data" / "snapshot" / "bundled"
 
 
@@ -195,6 +198,47 @@ def test_bands_and_rows_are_derived_from_the_threshold(threshold: float) -> None
     assert abs((1 / bands) ** (1 / rows) - threshold) < 0.05
     assert collision_probability(1.0, bands, rows) == 1.0
     assert collision_probability(threshold - 0.2, bands, rows) < 0.1
+
+
+@pytest.mark.parametrize("build", ["mercury", "dpe"])
+def test_a_threshold_the_lsh_cannot_index_is_refused_before_any_stage_runs(
+    build: str, tmp_path: Path
+) -> None:
+    """0.99 with 16 permutations derives one band, which MinHashLSH refuses: the config's types
+    accept it, so the stage's own check says so when the build starts, not after load ran."""
+    out = tmp_path / "out"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "quicksilver.cli",
+            "build",
+            build,
+            "--config",
+            str(ROOT / "configs" / f"{build}.yaml"),
+            "--set",
+            "dedup.threshold=0.99",
+            "--set",
+            "dedup.num_perm=16",
+            "--set",
+            f"out_dir={out}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert f"error: {build} stage dedup: threshold 0.99 with num_perm 16 derives 1 band(s)" in (
+        proc.stderr
+    )
+    assert "Traceback" not in proc.stderr
+    assert not out.exists()  # nothing ran, nothing was made
+    # the default derives 2 or more: the same check lets the shipped config through
+    from quicksilver.builds import BUILDS
+
+    cfg = load_build_config(ROOT / "configs" / f"{build}.yaml", cls=BUILDS[build].config)
+    BUILDS[build].check_settings(cfg)
 
 
 def test_weights_move_the_s_curve() -> None:

@@ -147,6 +147,7 @@ def _whole(runner: Runner, stage: str, config: dict[str, Any], progress: BuildPr
 
 
 def _run_stages(build: Build, cfg: Any, config: dict[str, Any]) -> dict[str, Any]:
+    build.check_settings(cfg)  # a deployment's config did not pass through the CLI's check
     runner = Runner(build, cfg)
     stages = list(build.stages)
     for stage in (

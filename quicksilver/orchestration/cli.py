@@ -240,8 +240,9 @@ def run_cli(
         # relative paths stay relative (to the working directory): the published card and the
         # build's config digest then do not depend on where the repository is checked out
         cfg = load_build_config(args.config, args.set, cls=build.config)
+        build.check_settings(cfg)
         runner = make_task_runner(cfg.runner, cfg.retries)
-    except ConfigError as exc:
+    except (ConfigError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     server = (

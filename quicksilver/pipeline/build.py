@@ -44,6 +44,17 @@ class Build:
                 )
             filled.update(stage.fills)
 
+    def check_settings(self, cfg: Any) -> None:
+        """Every stage's own check of its settings (``Stage.check``), before anything runs: a
+        ``ValueError`` naming the stage for the first setting one cannot run with."""
+        for stage in self.stages:
+            if stage.check is None:
+                continue
+            try:
+                stage.check(cfg)
+            except ValueError as exc:
+                raise ValueError(f"{self.name} stage {stage.name}: {exc}") from exc
+
     def stage(self, name: str) -> Stage:
         for s in self.stages:
             if s.name == name:

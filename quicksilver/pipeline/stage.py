@@ -63,6 +63,11 @@ class Stage:
     returns a record without a field it fills fails its run with the field and the task named
     (:func:`missing_fills`), so a wrong order or a broken stage stops at its cause, not in a later
     stage's shard.
+
+    ``check``: called with the build's config when the build starts (:meth:`Build.check_settings`),
+    before any stage runs; raises ``ValueError`` for a setting the config's types accept and the
+    stage cannot run with (dedup: a threshold whose LSH needs one band), so the mistake is said at
+    once rather than after the stages before it ran.
     """
 
     name: str
@@ -78,6 +83,7 @@ class Stage:
     funnel: bool = False
     needs: tuple[str, ...] = ()
     fills: tuple[str, ...] = ()
+    check: Callable[[Any], None] | None = None
 
     def __post_init__(self) -> None:
         for name in (*self.needs, *self.fills):

@@ -735,4 +735,17 @@ def dedup(ctx: Context, records: list[TaskRecord], *, dedup: DedupSection) -> li
     return [r.with_solutions(by_slug.get(r.slug, [])) for r in records]
 
 
-DEDUP = Stage("dedup", logic=dedup, reads=("dedup",), writes=("params.json",), needs=("solutions",))
+def _check(cfg: Any) -> None:
+    """The LSH the threshold derives must have at least two bands (:func:`derive_bands_rows`)."""
+    section: DedupSection = cfg.dedup
+    derive_bands_rows(section.threshold, section.num_perm, section.fp_weight, section.fn_weight)
+
+
+DEDUP = Stage(
+    "dedup",
+    logic=dedup,
+    reads=("dedup",),
+    writes=("params.json",),
+    needs=("solutions",),
+    check=_check,
+)
