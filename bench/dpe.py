@@ -64,14 +64,13 @@ from typing import Any
 from rich.table import Table
 
 from quicksilver.clustering import adaptive_clusters, w_for_unit
-from quicksilver.config import MeasureConfig, SandboxConfig, SandboxLimits
+from quicksilver.config import MeasureConfig, SamplingSection, SandboxConfig, SandboxLimits
 from quicksilver.dpe.choosing import (
     Choice,
     choose_pe_input,
 )
 from quicksilver.dpe.sampling import (
     GeneratorTrace,
-    SamplingLimits,
     Target,
     sample_generator,
 )
@@ -115,7 +114,7 @@ W_SECONDS = 1e-6  # replaced in main() by w at this machine's measured instructi
 
 @dataclass(frozen=True)
 class Settings:
-    limits: SamplingLimits
+    limits: SamplingSection
     finish_cpu_seconds: float  # every solution must finish the chosen input within this
     max_candidates: int
     repeats: int
@@ -123,13 +122,13 @@ class Settings:
 
 def settings(quick: bool, repeats: int | None) -> Settings:
     """configs/dpe.yaml's sampling section; --quick lowers the walls."""
-    limits = SamplingLimits(
+    limits = SamplingSection(
         time_wall_seconds=0.3 if quick else 1.0,
         memory_mb=4096,
         min_scale_exp=1,
         max_scale_exp=14 if quick else 20,
         max_input_bytes=64 * 2**20,
-        generator_seed=20260501,
+        seed=20260501,
     )
     return Settings(
         limits=limits,
@@ -164,7 +163,7 @@ def _step_cpu(trace: GeneratorTrace) -> float:
 
 
 def sample_ours(
-    code: str, index: int, reference: str, target: Target, limits: SamplingLimits, slug: str
+    code: str, index: int, reference: str, target: Target, limits: SamplingSection, slug: str
 ) -> tuple[SamplingRun, GeneratorTrace]:
     started = time.perf_counter()
     trace = sample_generator(
@@ -193,7 +192,7 @@ def sample_ours(
 
 
 def sample_baseline(
-    code: str, index: int, reference: str, target: Target, limits: SamplingLimits, slug: str
+    code: str, index: int, reference: str, target: Target, limits: SamplingSection, slug: str
 ) -> SamplingRun:
     """The paper's loop without the saturated stop: one single-step sample_generator per scale."""
     steps: list[dict[str, Any]] = []
@@ -800,7 +799,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     console.print(
         f"[bold]sampling[/]: offline SaS generator, scales 2^{lim.min_scale_exp}..2^"
         f"{lim.max_scale_exp}, {lim.time_wall_seconds:g} s CPU wall per step (generator and "
-        f"reference each), {lim.memory_mb} MB, seed {lim.generator_seed}; reference = the first "
+        f"reference each), {lim.memory_mb} MB, seed {lim.seed}; reference = the first "
         "snapshot solution. [bold]baseline[/]: the paper's loop without the saturated stop, run "
         "for real (one single-step sample_generator per scale, so no input is compared with the "
         "previous one), same limits."

@@ -38,6 +38,7 @@ from typing import Any
 from quicksilver.clustering import adaptive_clusters
 from quicksilver.config import (
     MeasureConfig,
+    SamplingSection,
     SandboxConfig,
     SandboxLimits,
     SelectionSection,
@@ -48,7 +49,6 @@ from quicksilver.dpe.choosing import (
 )
 from quicksilver.dpe.sampling import (
     Candidate,
-    SamplingLimits,
     Target,
     sample_generator,
 )
@@ -134,7 +134,7 @@ def run_side(
     code: str,
     codes: dict[str, str],
     target: Target,
-    limits: SamplingLimits,
+    limits: SamplingSection,
     section: WorstCaseSection,
     finish: float,
     slug: str,
@@ -235,12 +235,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = p.parse_args(argv)
     console = start(verbose=args.verbose)
-    limits = SamplingLimits(
+    limits = SamplingSection(
         time_wall_seconds=args.wall,
         memory_mb=4096,
         min_scale_exp=1,
         max_scale_exp=args.max_scale_exp,
-        generator_seed=SEED,
+        seed=SEED,
     )
     overrides = {
         "scale_exp": args.scale_exp,

@@ -7,6 +7,7 @@ import json
 import pytest
 from pydantic import ValidationError
 
+from quicksilver.config import SamplingSection
 from quicksilver.dpe.answers import answer_digest
 from quicksilver.dpe.choosing import (
     InstructionBudget,
@@ -16,7 +17,6 @@ from quicksilver.dpe.choosing import (
 from quicksilver.dpe.sampling import (
     Candidate,
     SamplingError,
-    SamplingLimits,
     Target,
     canonical_sha256,
     int64_violation,
@@ -44,10 +44,15 @@ def gen(body: str) -> str:
     return f"import random\n\ndef perf_input_gen(scale):\n{lines}\n"
 
 
-def limits(**kw: object) -> SamplingLimits:
-    base: dict[str, object] = {"time_wall_seconds": 1.0, "memory_mb": 512, "max_scale_exp": 6}
+def limits(**kw: object) -> SamplingSection:
+    base: dict[str, object] = {
+        "time_wall_seconds": 1.0,
+        "memory_mb": 512,
+        "max_scale_exp": 6,
+        "seed": 0,
+    }
     base.update(kw)
-    return SamplingLimits(**base)  # type: ignore[arg-type]
+    return SamplingSection(**base)  # type: ignore[arg-type]
 
 
 def sample(code: str, ref: str = ECHO_REF, target: Target = ECHO, **kw: object):
@@ -98,18 +103,18 @@ def test_canonical_sha256_is_key_order_independent_and_counts_bytes():
 
 
 def test_limits_defaults_are_the_papers_and_are_validated():
-    lim = SamplingLimits()
+    lim = SamplingSection()
     assert (lim.time_wall_seconds, lim.memory_mb, lim.min_scale_exp, lim.max_scale_exp) == (
         20.0,
         16384,
         1,
         26,
     )
-    assert lim.max_input_bytes == 64 * 2**20 and lim.generator_seed == 0
+    assert lim.max_input_bytes == 64 * 2**20 and lim.seed == 20_260_501
     with pytest.raises(ValidationError, match="min_scale_exp"):
-        SamplingLimits(min_scale_exp=5, max_scale_exp=4)
+        SamplingSection(min_scale_exp=5, max_scale_exp=4)
     with pytest.raises(ValidationError):
-        SamplingLimits(time_wall=3)  # type: ignore[call-arg]
+        SamplingSection(time_wall=3)  # type: ignore[call-arg]
 
 
 def test_target_from_meta_converts_nodes_and_counts_params():
@@ -312,7 +317,7 @@ def test_generators_are_seeded_and_the_seed_decides_the_input():
     code = gen("return ([random.randint(0, 10**9) for _ in range(scale)],)")
     a = sample(code, max_scale_exp=2)
     b = sample(code, max_scale_exp=2)
-    c = sample(code, max_scale_exp=2, generator_seed=1)
+    c = sample(code, max_scale_exp=2, seed=1)
     sha = [[s.input_sha256 for s in t.steps] for t in (a, b, c)]
     assert sha[0] == sha[1] and None not in sha[0]
     assert set(sha[0]).isdisjoint(sha[2])

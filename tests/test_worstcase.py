@@ -8,7 +8,7 @@ import math
 import pytest
 
 from quicksilver.config import SamplingSection, WorstCaseSection
-from quicksilver.dpe.sampling import SamplingLimits, Target, sample_generator
+from quicksilver.dpe.sampling import Target, sample_generator
 from quicksilver.dpe.sas import offline_sas
 from quicksilver.dpe.worstcase import RANDOM, search_worst_case, searchable
 from quicksilver.execute import run_generator
@@ -286,9 +286,7 @@ def test_search_picks_an_ordered_input_for_a_naive_quicksort_and_records_it():
         index=0,
         reference_code=BUILTIN_SORT,
         target=target,
-        limits=SamplingLimits(
-            time_wall_seconds=5, min_scale_exp=6, max_scale_exp=8, generator_seed=11
-        ),
+        limits=SamplingSection(time_wall_seconds=5, min_scale_exp=6, max_scale_exp=8, seed=11),
         sandbox=sandbox,
     )
     assert [c.scale for c in trace.candidates] == [64, 128, 256]

@@ -170,6 +170,12 @@ class SamplingSection(_Strict):
     )
     worst_case: WorstCaseSection = WorstCaseSection()
 
+    @property
+    def reference_address_space_mb(self) -> int:
+        """Address space is not memory: CPython and glibc reserve more than they touch, so the
+        backstop sits above the measured wall, which is what stops the doubling."""
+        return self.address_space_mb or 2 * self.memory_mb
+
     @model_validator(mode="after")
     def _exps(self) -> SamplingSection:
         if self.min_scale_exp > self.max_scale_exp:

@@ -3,7 +3,8 @@ among what it keeps is :mod:`quicksilver.dpe.choosing`.
 
 Sampling (:func:`sample_generator`): a SaS generator's ``perf_input_gen(scale)`` is called at
 ``scale = 2**k`` for ``k = min_scale_exp .. max_scale_exp``, each call seeded with the recorded
-``generator_seed``. Each input is checked (JSON size, int64 range, saturation) and then run through
+``seed`` (the walls and caps are the ``sampling:`` section, :class:`~quicksilver.config.
+SamplingSection`). Each input is checked (JSON size, int64 range, saturation) and then run through
 the reference solution, both calls under the same CPU and memory walls. Sampling stops at the first
 wall, cap or repeat; every input that passed is kept as a candidate, the last one being the paper's
 "last input that passed". An exception of any other kind (in the generator, or the reference
@@ -24,9 +25,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-
-from quicksilver.config import SandboxConfig
+from quicksilver.config import SamplingSection, SandboxConfig
 from quicksilver.execute import IDENTITY_CONVERT, CallOutcome, run_calls, run_generator
 from quicksilver.sandbox.runtime import wire
 from quicksilver.sources.convert import convert_offline_source, parse_signature
@@ -113,46 +112,6 @@ class Target:
             output_param=sig.output_param,
             n_params=len(sig.params),
         )
-
-
-class SamplingLimits(BaseModel):
-    """Walls and caps of exponential sampling; the defaults are the EvalPerf paper's."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    time_wall_seconds: float = Field(
-        20.0, gt=0, description="CPU limit per step, for the generator and the reference call each"
-    )
-    memory_mb: int = Field(
-        16384,
-        ge=16,
-        description="memory wall: the reference call's peak memory above its starting size, "
-        "measured by the host (polled during the call and read at its end); the generator's "
-        "RLIMIT_AS",
-    )
-    address_space_mb: int | None = Field(
-        None, ge=16, description="the reference's RLIMIT_AS, a backstop; default 2 x memory_mb"
-    )
-    min_scale_exp: int = Field(1, ge=0, description="first scale is 2**min_scale_exp")
-    max_scale_exp: int = Field(26, ge=0, description="last scale is 2**max_scale_exp")
-    max_input_bytes: int = Field(
-        64 * 2**20, ge=1, description="JSON-encoded size of one input, at most"
-    )
-    generator_seed: int = Field(0, description="random.seed before each generator call")
-
-    @property
-    def reference_address_space_mb(self) -> int:
-        """Address space is not memory: CPython and glibc reserve more than they touch, so the
-        backstop sits above the measured wall, which is what stops the doubling."""
-        return self.address_space_mb or 2 * self.memory_mb
-
-    @model_validator(mode="after")
-    def _exps(self) -> SamplingLimits:
-        if self.min_scale_exp > self.max_scale_exp:
-            raise ValueError(
-                f"min_scale_exp ({self.min_scale_exp}) > max_scale_exp ({self.max_scale_exp})"
-            )
-        return self
 
 
 @dataclass
@@ -293,7 +252,7 @@ def sample_generator(
     index: int,
     reference_code: str,
     target: Target,
-    limits: SamplingLimits,
+    limits: SamplingSection,
     sandbox: SandboxConfig | None = None,
     task: str = "",
 ) -> GeneratorTrace:
@@ -302,7 +261,7 @@ def sample_generator(
     Raises :class:`SamplingError` when the sandbox does not start or the reference solution does
     not load: those say nothing about the generator.
     """
-    trace = GeneratorTrace(generator=index, seed=limits.generator_seed)
+    trace = GeneratorTrace(generator=index, seed=limits.seed)
     sampler = _Sampler(code, index, reference_code, target, limits, sandbox, task, trace)
     for exp in range(limits.min_scale_exp, limits.max_scale_exp + 1):
         step = sampler.step(2**exp)
@@ -337,7 +296,7 @@ class _Sampler:
     index: int
     reference_code: str
     target: Target
-    limits: SamplingLimits
+    limits: SamplingSection
     sandbox: SandboxConfig | None
     task: str
     trace: GeneratorTrace
@@ -360,7 +319,7 @@ class _Sampler:
         step = Step(scale=scale, status="ok")
         gen = run_generator(
             self.code + _SIZED_WRAPPER,
-            seeds=[self.limits.generator_seed],
+            seeds=[self.limits.seed],
             entry=_SIZED_ENTRY,
             args=(scale, self.limits.max_input_bytes),
             cpu_seconds=self.limits.time_wall_seconds,

@@ -43,7 +43,6 @@ def sampling(
         choose_pe_input,
     )
     from quicksilver.dpe.sampling import (
-        SamplingLimits,
         Target,
         sample_generator,
     )
@@ -51,15 +50,7 @@ def sampling(
 
     section = sampling
 
-    limits = SamplingLimits(
-        time_wall_seconds=section.time_wall_seconds,
-        memory_mb=section.memory_mb,
-        address_space_mb=section.address_space_mb,
-        min_scale_exp=section.min_scale_exp,
-        max_scale_exp=section.max_scale_exp,
-        max_input_bytes=section.max_input_bytes,
-        generator_seed=section.seed,
-    )
+    limits = section  # the walls and caps of the doubling (dpe/sampling.py)
     budget = _finish_budget(section, sandbox, InstructionBudget)
     separation = (
         separation_for(selection, section.worst_case.meter, budget.rate if budget else None)
