@@ -50,11 +50,22 @@ from __future__ import annotations
 
 import json
 import logging
-import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
+from quicksilver.agreement import (
+    Group,
+    Outcome,
+    View,
+    answers_equal,
+    decide_disputed,
+    example_in_another_order,
+    group_answers,
+    leading,
+    order_free,
+    plain,
+    short,
+)
 from quicksilver.config import SandboxConfig, UniquenessSection
 from quicksilver.multianswer import (
     CheckerRequest,
@@ -77,240 +88,6 @@ from quicksilver.sources.convert import Signature, parse_signature
 from quicksilver.sources.text import says_any_order, says_many_answers
 
 log = logging.getLogger(__name__)
-
-
-def order_free(x: Any) -> Any:
-    """The value with every list sorted (by repr), at every depth."""
-    if isinstance(x, list):
-        return sorted((order_free(v) for v in x), key=repr)
-    return x
-
-
-def answers_equal(a: Any, b: Any, tol: float) -> bool:
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b if isinstance(a, bool) and isinstance(b, bool) else False
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        if isinstance(a, int) and isinstance(b, int):
-            return a == b
-        if not (math.isfinite(a) and math.isfinite(b)):
-            return a == b
-        return abs(a - b) <= tol * max(1.0, abs(b))
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(answers_equal(x, y, tol) for x, y in zip(a, b, strict=True))
-    return type(a) is type(b) and a == b
-
-
-def _answer(a: CaseResult | Mapping[str, Any], any_order: bool) -> tuple[bool, Any]:
-    """(ok, comparable value); failures compare by their error text (never equal to a value)."""
-    if isinstance(a, CaseResult):
-        a = a.model_dump()
-    if a["status"] != "ok":
-        return False, f"{a['status']}: {a.get('error')}"
-    return True, order_free(a["value"]) if any_order else a["value"]
-
-
-def group_answers(
-    answers: Mapping[str, CaseResult | Mapping[str, Any]], any_order: bool, tol: float
-) -> list[tuple[Any, list[str]]]:
-    """Partition solutions by their answer: [(answer, [solution hash...])], largest first.
-    ``answers``: solution hash -> its answer on one input (a :class:`CaseResult`, or the same as
-    plain data: ``status``, ``value``, ``error``)."""
-    groups: list[tuple[tuple[bool, Any], list[str]]] = []
-    for h, a in answers.items():
-        ok, value = _answer(a, any_order)
-        for (g_ok, g_value), members in groups:
-            if ok and g_ok and answers_equal(value, g_value, tol):
-                members.append(h)
-                break
-            if not ok and not g_ok and value == g_value:
-                members.append(h)
-                break
-        else:
-            groups.append(((ok, value), [h]))
-    groups.sort(key=lambda g: -len(g[1]))
-    return [((ok, v), m) for (ok, v), m in groups]
-
-
-def _plain(a: CaseResult, seen_as: Callable[[Any], Any] | None) -> dict[str, Any]:
-    """An answer as plain data for :func:`group_answers`, its value seen as ``seen_as`` says (a
-    failure as it is)."""
-    if a.status != "ok" or seen_as is None:
-        return {"status": a.status, "value": a.value, "error": a.error}
-    return {"status": "ok", "value": seen_as(a.value), "error": None}
-
-
-def _short(value: Any, limit: int = 160) -> str:
-    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-@dataclass
-class _Vote:
-    """How one disputed input was decided among the credible solutions."""
-
-    index: int
-    sizes: list[int]  # answer groups, largest first (crashes included, each its own group)
-    rule: str  # "majority" | "plurality" | "unanimous" | "undecided" | "alternatives"
-
-
-def _decide(
-    groups: list[tuple[tuple[bool, Any], list[str]]], voters: int, margin: float, min_support: int
-) -> tuple[tuple[tuple[bool, Any], list[str]] | None, str]:
-    """The chosen answer group on one input (None: undecided) and the rule that chose it.
-
-    A crash is no claim about the answer: only answer groups compete. The leading answer wins
-    by a strict majority of the voters, or by plurality when it has ``min_support`` solutions or
-    more and at least ``margin`` x the support of the next answer.
-    """
-    valid = [g for g in groups if g[0][0]]
-    if not valid:
-        return None, "undecided"
-    top = valid[0]
-    if len(valid) == 1 and len(top[1]) == voters:
-        return top, "unanimous"
-    if len(top[1]) * 2 > voters:
-        return top, "majority"
-    runner_up = len(valid[1][1]) if len(valid) > 1 else 0
-    if len(top[1]) >= min_support and len(top[1]) >= margin * runner_up:
-        return top, "plurality"
-    return None, "undecided"
-
-
-# an answer group on one input: ((ok, the answer as the view compares it), [solution hash...])
-_Group = tuple[tuple[bool, Any], list[str]]
-
-# how the answers the chosen one beats are judged on input i: per losing group, None (spared: it
-# may be another valid answer the evidence cannot overrule) or what to add to why it is wrong
-_Weigh = Callable[[int, _Group, list[_Group]], list[str | None]]
-
-
-@dataclass
-class _Outcome:
-    """What the evidence decided on the disputed inputs (see :func:`_evidence`)."""
-
-    wrong: dict[str, str]  # solution hash -> why it is ruled out (its first failing input)
-    shown_wrong: dict[str, list[int]]  # solution hash -> every input it was ruled out on
-    by: dict[str, str]  # solution hash -> what ruled it out first ("the majority", ...)
-    open_inputs: list[int]  # inputs still undecided
-    votes: dict[int, _Vote]
-    decision: dict[str, Any]
-    alternatives: list[int] = field(default_factory=list)  # inputs with answers spared by weigh
-
-
-# an answer as the evidence compares it: (input index, the solutions to look at) -> hash -> answer
-_View = Callable[[int, list[str]], dict[str, dict[str, Any]]]
-
-
-def _evidence(
-    slug: str,
-    cases: list[dict[str, Any]],
-    by_hash: dict[str, Solution],
-    disputed: list[int],
-    view: _View,
-    example: Callable[[int], Any | None],
-    *,
-    tol: float,
-    margin: float,
-    min_support: int,
-    weigh: _Weigh | None = None,
-) -> _Outcome:
-    """Decide the disputed inputs: the statement's examples first (``example(i)``: the given
-    answer of input ``i`` as ``view`` compares it, None when it is not an example), then the vote
-    among the solutions still credible, until nothing changes (the module docstring).
-
-    ``weigh``: on each decided input, which of the answers the chosen one beats are spared (kept
-    credible: possibly other valid answers the evidence cannot overrule); such an input is
-    judged again on every round (a spared answer's support may fall) and ends in
-    ``alternatives``. Without it every answer beaten is ruled out."""
-    hashes = list(by_hash)
-    wrong: dict[str, str] = {}
-    shown: dict[str, list[int]] = {}
-    by_rule: dict[str, str] = {}
-
-    def rule_out(i: int, group: _Group, want: Any, by: str) -> None:
-        (ok, value), members = group
-        for h in members:
-            shown.setdefault(h, []).append(i)
-            if h not in wrong:
-                by_rule[h] = by
-                wrong[h] = (
-                    f"{slug} solution #{by_hash[h].position}: on input "
-                    f"{_short(cases[i]['input'])} answered {_short(value) if ok else value}, "
-                    f"expected {_short(want)} ({by})"
-                )
-
-    def settle(i: int, groups: list[_Group], chosen: _Group, by: str) -> bool:
-        """Rule out the answers ``chosen`` beats on input ``i``; True when some are spared."""
-        losers = [g for g in groups if g[1] is not chosen[1]]
-        notes: list[str | None] = weigh(i, chosen, losers) if weigh else [""] * len(losers)
-        for g, note in zip(losers, notes, strict=True):
-            if note is not None:
-                rule_out(i, g, chosen[0][1], by + note)
-        return any(note is None for note in notes)
-
-    def credible() -> list[str]:
-        return [h for h in hashes if h not in wrong]
-
-    decision: dict[str, Any] = {}
-    examples: dict[int, Any] = {}
-    spared_examples: set[int] = set()
-    ignored_examples = 0
-    for i in disputed:
-        want = example(i)
-        if want is None:
-            continue
-        groups = group_answers(view(i, hashes), False, tol)
-        match = next((g for g in groups if g[0][0] and answers_equal(g[0][1], want, tol)), None)
-        if match is None:
-            ignored_examples += 1
-            continue
-        examples[i] = want
-        if settle(i, groups, match, "the statement's example"):
-            spared_examples.add(i)
-    decision["ruled_out_by_examples"] = len(wrong)
-    if ignored_examples:
-        decision["examples_no_solution_gives"] = ignored_examples
-    votes: dict[int, _Vote] = {}
-    open_inputs = [i for i in disputed if i not in examples]
-    changed = True
-    while changed:
-        before = len(wrong)
-        voters = credible()  # one round: every input judged among the same solutions
-        for i in sorted(spared_examples):  # the example's answer against the spared, again
-            groups = group_answers(view(i, voters), False, tol)
-            match = next(
-                (g for g in groups if g[0][0] and answers_equal(g[0][1], examples[i], tol)), None
-            )
-            if match is None:  # the example's answer lost its solutions on other inputs
-                spared_examples.discard(i)
-                open_inputs.append(i)
-            elif not settle(i, groups, match, "the statement's example"):
-                spared_examples.discard(i)
-        for i in list(open_inputs):
-            groups = group_answers(view(i, voters), False, tol)
-            chosen, rule = _decide(groups, len(voters), margin, min_support)
-            votes[i] = _Vote(i, [len(m) for _, m in groups], rule)
-            if chosen is None:
-                continue
-            if settle(i, groups, chosen, f"the {rule}"):
-                votes[i].rule = "alternatives"  # judged again next round
-            else:
-                open_inputs.remove(i)
-        changed = len(wrong) > before
-    rules = [v.rule for v in votes.values()]
-    decision["decided_by"] = {r: rules.count(r) for r in sorted(set(rules))}
-    if spared_examples:
-        decision["decided_by"]["example, with alternatives"] = len(spared_examples)
-    decision["narrowest"] = min(
-        (v.sizes for v in votes.values() if v.rule in ("majority", "plurality")),
-        key=lambda sz: sz[0] / max(1, sum(sz)),
-        default=None,
-    )
-    alternatives = sorted(
-        spared_examples | {i for i in open_inputs if votes[i].rule == "alternatives"}
-    )
-    undecided = [i for i in open_inputs if votes[i].rule == "undecided"]
-    return _Outcome(wrong, shown, by_rule, undecided, votes, decision, alternatives)
 
 
 def uniqueness_for_task(
@@ -354,7 +131,7 @@ def uniqueness_for_task(
     classification = "all-agree"
     order_evidence: str | None = None
     if not any_order:
-        order_evidence = _example_in_another_order(slug, cases, examples, per_input, tol)
+        order_evidence = example_in_another_order(slug, cases, examples, per_input, tol)
         any_order = order_evidence is not None
     disputed = [
         i for i in range(len(cases)) if len(group_answers(per_input(i), any_order, tol)) > 1
@@ -382,7 +159,7 @@ def uniqueness_for_task(
 
     def value_view(i: int, among: list[str]) -> dict[str, dict[str, Any]]:
         return {
-            h: _plain(a, order_free if any_order else None) for h, a in per_input(i, among).items()
+            h: plain(a, order_free if any_order else None) for h, a in per_input(i, among).items()
         }
 
     def value_example(i: int) -> Any | None:
@@ -401,7 +178,7 @@ def uniqueness_for_task(
         decision["rule"] = "several valid answers (order)"
         evaluate = _checker_or_drop(
             ctx, record, checker, cases, answers, hashes,
-            _Outcome({}, {}, {}, [], {}, decision), known, sig,
+            Outcome({}, {}, {}, [], {}, decision), known, sig,
             [
                 "the solutions' answers agree only up to order, and neither the statement nor "
                 "its examples say that order is free"
@@ -414,7 +191,7 @@ def uniqueness_for_task(
         disputed = []
     if disputed:
         # 1-2: the statement's examples, then the vote, on the answers themselves
-        by_value = _evidence(
+        by_value = decide_disputed(
             slug, cases, by_hash, disputed, value_view, value_example,
             tol=tol, margin=margin, min_support=min_support,
         )  # fmt: skip
@@ -482,7 +259,7 @@ def uniqueness_for_task(
             what = "" if "several_answers" not in decision else " in what every valid answer shares"
             drop_task(
                 "ambiguous-output",
-                f"{slug}: on input {_short(cases[i]['input'])} the {len(credible)} solutions "
+                f"{slug}: on input {short(cases[i]['input'])} the {len(credible)} solutions "
                 f"still credible split {sizes}{what}: no answer has a majority or a clear "
                 f"plurality (at least {min_support} and {margin:g}x the next), cannot tell the "
                 "right answer",
@@ -526,31 +303,6 @@ def uniqueness_for_task(
     return record.with_solutions(solutions, verdict=verdict)
 
 
-def _example_in_another_order(
-    slug: str,
-    cases: list[dict[str, Any]],
-    examples: dict[int, Any],
-    per_input: Callable[[int], dict[str, CaseResult]],
-    tol: float,
-) -> str | None:
-    """Evidence that order is free: a statement example whose given answer no solution gives
-    as it is, and some solution gives in another order (the example's answer is ground truth:
-    the solutions' order is then one of several valid ones). None when no example shows it."""
-    for i, want in examples.items():
-        if not isinstance(want, list):
-            continue
-        got = [a.value for a in per_input(i).values() if a.status == "ok"]
-        if not got or any(answers_equal(v, want, tol) for v in got):
-            continue
-        same = [v for v in got if answers_equal(order_free(v), order_free(want), tol)]
-        if same:
-            return (
-                f"{slug}: the statement's example {_short(cases[i]['input'], 80)} answers "
-                f"{_short(want, 80)}, the solutions {_short(same[0], 80)}: the same up to order"
-            )
-    return None
-
-
 def _vote_then_properties(
     slug: str,
     cases: list[dict[str, Any]],
@@ -561,7 +313,7 @@ def _vote_then_properties(
     sig: Signature,
     invariants: list[Property],
     any_order: bool,
-    value_view: _View,
+    value_view: View,
     value_example: Callable[[int], Any | None],
     several: dict[str, Any],
     decision: dict[str, Any],
@@ -570,7 +322,7 @@ def _vote_then_properties(
     margin: float,
     min_support: int,
     alternative_margin: float,
-) -> tuple[_Outcome, dict[str, str], list[str], list[int]]:
+) -> tuple[Outcome, dict[str, str], list[str], list[int]]:
     """Answers chosen from an argument, the statement silent (docs/uniqueness.md, rule 4): the
     examples and the vote on the answers decide first. An answer they beat that differs from the
     chosen one in what every valid answer shares (:func:`answer_key`) is wrong; one that shares
@@ -585,10 +337,10 @@ def _vote_then_properties(
     def key(i: int, value: Any) -> list[Any]:
         return answer_key(value, [*cases[i]["input"]], sig.returns, invariants)
 
-    def raw(i: int, group: _Group) -> Any:
+    def raw(i: int, group: Group) -> Any:
         return answers[group[1][0]][i].value  # as given (the view may have sorted it)
 
-    def weigh(i: int, chosen: _Group, losers: list[_Group]) -> list[str | None]:
+    def weigh(i: int, chosen: Group, losers: list[Group]) -> list[str | None]:
         want = key(i, raw(i, chosen))
         same = [g for g in losers if g[0][0] and key(i, raw(i, g)) == want]
         support, others = len(chosen[1]), sum(len(g[1]) for g in same)
@@ -610,7 +362,7 @@ def _vote_then_properties(
                 notes.append(f": {describe_difference(key(i, raw(i, g)), want)}")
         return notes
 
-    outcome = _evidence(
+    outcome = decide_disputed(
         slug, cases, by_hash, disputed, value_view, value_example,
         tol=tol, margin=margin, min_support=min_support, weigh=weigh,
     )  # fmt: skip
@@ -632,7 +384,7 @@ def _vote_then_properties(
         shown = {
             h: [*outcome.shown_wrong.get(h, []), *by_key.shown_wrong.get(h, [])] for h in wrong
         }
-        outcome = _Outcome(
+        outcome = Outcome(
             wrong,
             shown,
             {**outcome.by, **by_key.by},
@@ -665,7 +417,7 @@ def _by_properties(
     tol: float,
     margin: float,
     min_support: int,
-) -> tuple[_Outcome, list[str], list[int]]:
+) -> tuple[Outcome, list[str], list[int]]:
     """The evidence on what every valid answer shares (:func:`answer_key`) instead of the answers
     themselves: the solutions it rules out are shown wrong; the inputs where the survivors still
     give different answers are the split (their answers may all be valid)."""
@@ -676,14 +428,14 @@ def _by_properties(
         )
 
     def key_view(i: int, among: list[str]) -> dict[str, dict[str, Any]]:
-        return {h: _plain(answers[h][i], lambda v: key(i, v)) for h in among}
+        return {h: plain(answers[h][i], lambda v: key(i, v)) for h in among}
 
     def key_example(i: int) -> Any | None:
         digest = json_digest(cases[i]["input"])
         return key(i, known[digest]) if digest in known else None
 
     hashes = list(by_hash)
-    outcome = _evidence(
+    outcome = decide_disputed(
         slug, cases, by_hash, disputed, key_view, key_example,
         tol=tol, margin=margin, min_support=min_support,
     )  # fmt: skip
@@ -692,11 +444,11 @@ def _by_properties(
         i = outcome.shown_wrong[h][0]
         a = answers[h][i]
         if a.status == "ok":
-            shared, member = _leading(i, outcome, key_view, hashes, tol)
+            shared, member = leading(i, outcome, key_view, hashes, tol)
             want = answers[member][i].value if member else None
             outcome.wrong[h] = (
-                f"{slug} solution #{by_hash[h].position}: on input {_short(cases[i]['input'])} "
-                f"answered {_short(a.value)}, expected {_short(want)} ({outcome.by[h]}: "
+                f"{slug} solution #{by_hash[h].position}: on input {short(cases[i]['input'])} "
+                f"answered {short(a.value)}, expected {short(want)} ({outcome.by[h]}: "
                 f"{describe_difference(key(i, a.value), shared)})"
             )
     survivors = [h for h in hashes if h not in outcome.wrong]
@@ -708,19 +460,10 @@ def _by_properties(
     return outcome, survivors, split
 
 
-def _leading(
-    i: int, outcome: _Outcome, view: _View, hashes: list[str], tol: float
-) -> tuple[list[Any], str | None]:
-    """The key the credible solutions share on input ``i``, and one of them."""
-    credible = [h for h in hashes if h not in outcome.wrong]
-    groups = group_answers(view(i, credible), False, tol)
-    return next(((g[0][1], g[1][0]) for g in groups if g[0][0]), (["value", None], None))
-
-
 def _distinct(values: list[Any], limit: int = 4) -> str:
     out: list[str] = []
     for v in values:
-        text = _short(v, 60)
+        text = short(v, 60)
         if text not in out:
             out.append(text)
     more = f" and {len(out) - limit} more" if len(out) > limit else ""
@@ -734,7 +477,7 @@ def _checker_or_drop(
     cases: list[dict[str, Any]],
     answers: dict[str, list[CaseResult]],
     survivors: list[str],
-    outcome: _Outcome,
+    outcome: Outcome,
     known: dict[str, Any],
     sig: Signature,
     evidence: list[str],
@@ -750,7 +493,7 @@ def _checker_or_drop(
     by_hash = {str(s.hash): s for s in record.solutions}
     where = split[0] if split else None
     shown = (
-        f" (first on input {_short(cases[where]['input'])}: "
+        f" (first on input {short(cases[where]['input'])}: "
         f"{_distinct([answers[h][where].value for h in survivors])})"
         if where is not None
         else ""
@@ -811,7 +554,7 @@ def _trials(
     cases: list[dict[str, Any]],
     answers: dict[str, list[CaseResult]],
     survivors: list[str],
-    outcome: _Outcome,
+    outcome: Outcome,
     expected: dict[int, Any],
     limit: int,
 ) -> list[Trial]:
