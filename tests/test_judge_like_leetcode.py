@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from quicksilver.agreement import answers_equal
 from quicksilver.sources.convert import evaluate_offline_source, judged_answer, parse_signature
-from quicksilver.stages.uniqueness import answers_equal
 
 
 def _sig(returns: str, params: str = "integer") -> Any:

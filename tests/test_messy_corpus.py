@@ -26,12 +26,12 @@ from typing import Any
 
 import pytest
 
+from quicksilver.agreement import order_free
 from quicksilver.config import SandboxConfig, SandboxLimits
 from quicksilver.execute import run_outputs
 from quicksilver.sources.convert import convert_offline_source, parse_signature
 from quicksilver.sources.snapshot import SnapshotFile, load_snapshot_dir
 from quicksilver.sources.text import constraint_lines, says_any_order
-from quicksilver.stages.uniqueness import order_free
 from tests.conftest import requires_bwrap
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from quicksilver.agreement import answers_equal, order_free
 from quicksilver.config import ConfigError, load_build_config
 from quicksilver.pipeline.records import solution_hash
 from quicksilver.pipeline.stage import StageCounts
 from quicksilver.stages.load import normalise_code
 from quicksilver.stages.splits import split_tasks
-from quicksilver.stages.uniqueness import answers_equal, order_free
 from tests.conftest import requires_bwrap
 from tests.stagekit import filter_stage, load_stage, uniqueness_for_task
 

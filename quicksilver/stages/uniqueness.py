@@ -50,15 +50,28 @@ from __future__ import annotations
 
 import json
 import logging
-import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from quicksilver.agreement import (
+    Group,
+    Outcome,
+    View,
+    answers_equal,
+    decide_disputed,
+    example_in_another_order,
+    group_answers,
+    leading,
+    order_free,
+    plain,
+    short,
+)
 from quicksilver.config import SandboxConfig, UniquenessSection
 from quicksilver.multianswer import (
     CheckerRequest,
     CheckerWriter,
+    Found,
     Property,
     Trial,
     answer_key,
@@ -79,238 +92,155 @@ from quicksilver.sources.text import says_any_order, says_many_answers
 log = logging.getLogger(__name__)
 
 
-def order_free(x: Any) -> Any:
-    """The value with every list sorted (by repr), at every depth."""
-    if isinstance(x, list):
-        return sorted((order_free(v) for v in x), key=repr)
-    return x
+@dataclass(frozen=True)
+class _Rules:
+    """How one task is decided: the stage's settings (``tol`` already 0 unless the answer is a
+    ``double``) and the checker writer (None: no endpoint)."""
+
+    tol: float
+    margin: float
+    min_support: int
+    invariant_min_inputs: int
+    alternative_margin: float
+    checker: CheckerWriter | None
 
 
-def answers_equal(a: Any, b: Any, tol: float) -> bool:
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b if isinstance(a, bool) and isinstance(b, bool) else False
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        if isinstance(a, int) and isinstance(b, int):
-            return a == b
-        if not (math.isfinite(a) and math.isfinite(b)):
-            return a == b
-        return abs(a - b) <= tol * max(1.0, abs(b))
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(answers_equal(x, y, tol) for x, y in zip(a, b, strict=True))
-    return type(a) is type(b) and a == b
+@dataclass(frozen=True)
+class _Answers:
+    """One task's answers as the stage weighs them, read once from its record."""
+
+    record: TaskRecord
+    sig: Signature
+    by_hash: dict[str, Solution]
+    answers: dict[str, list[CaseResult]]  # solution hash -> its answer on each test input
+    hashes: list[str]
+    cases: list[dict[str, Any]]
+    known: dict[str, Any]  # input digest -> the statement's answer
+    examples: dict[int, Any]  # input index -> the statement's answer, for its examples
+
+    @property
+    def slug(self) -> str:
+        return self.record.task.slug
+
+    def per_input(self, i: int, among: list[str] | None = None) -> dict[str, CaseResult]:
+        return {h: self.answers[h][i] for h in (self.hashes if among is None else among)}
+
+    def drop_task(
+        self, ctx: Context, reason: str, detail: str, lost: list[str], **extra: Any
+    ) -> None:
+        ctx.drop(self.record, reason, detail, lost=[self.by_hash[h] for h in lost], **extra)
 
 
-def _answer(a: CaseResult | Mapping[str, Any], any_order: bool) -> tuple[bool, Any]:
-    """(ok, comparable value); failures compare by their error text (never equal to a value)."""
-    if isinstance(a, CaseResult):
-        a = a.model_dump()
-    if a["status"] != "ok":
-        return False, f"{a['status']}: {a.get('error')}"
-    return True, order_free(a["value"]) if any_order else a["value"]
-
-
-def group_answers(
-    answers: Mapping[str, CaseResult | Mapping[str, Any]], any_order: bool, tol: float
-) -> list[tuple[Any, list[str]]]:
-    """Partition solutions by their answer: [(answer, [solution hash...])], largest first.
-    ``answers``: solution hash -> its answer on one input (a :class:`CaseResult`, or the same as
-    plain data: ``status``, ``value``, ``error``)."""
-    groups: list[tuple[tuple[bool, Any], list[str]]] = []
-    for h, a in answers.items():
-        ok, value = _answer(a, any_order)
-        for (g_ok, g_value), members in groups:
-            if ok and g_ok and answers_equal(value, g_value, tol):
-                members.append(h)
-                break
-            if not ok and not g_ok and value == g_value:
-                members.append(h)
-                break
-        else:
-            groups.append(((ok, value), [h]))
-    groups.sort(key=lambda g: -len(g[1]))
-    return [((ok, v), m) for (ok, v), m in groups]
-
-
-def _plain(a: CaseResult, seen_as: Callable[[Any], Any] | None) -> dict[str, Any]:
-    """An answer as plain data for :func:`group_answers`, its value seen as ``seen_as`` says (a
-    failure as it is)."""
-    if a.status != "ok" or seen_as is None:
-        return {"status": a.status, "value": a.value, "error": a.error}
-    return {"status": "ok", "value": seen_as(a.value), "error": None}
-
-
-def _short(value: Any, limit: int = 160) -> str:
-    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-@dataclass
-class _Vote:
-    """How one disputed input was decided among the credible solutions."""
-
-    index: int
-    sizes: list[int]  # answer groups, largest first (crashes included, each its own group)
-    rule: str  # "majority" | "plurality" | "unanimous" | "undecided" | "alternatives"
-
-
-def _decide(
-    groups: list[tuple[tuple[bool, Any], list[str]]], voters: int, margin: float, min_support: int
-) -> tuple[tuple[tuple[bool, Any], list[str]] | None, str]:
-    """The chosen answer group on one input (None: undecided) and the rule that chose it.
-
-    A crash is no claim about the answer: only answer groups compete. The leading answer wins
-    by a strict majority of the voters, or by plurality when it has ``min_support`` solutions or
-    more and at least ``margin`` x the support of the next answer.
-    """
-    valid = [g for g in groups if g[0][0]]
-    if not valid:
-        return None, "undecided"
-    top = valid[0]
-    if len(valid) == 1 and len(top[1]) == voters:
-        return top, "unanimous"
-    if len(top[1]) * 2 > voters:
-        return top, "majority"
-    runner_up = len(valid[1][1]) if len(valid) > 1 else 0
-    if len(top[1]) >= min_support and len(top[1]) >= margin * runner_up:
-        return top, "plurality"
-    return None, "undecided"
-
-
-# an answer group on one input: ((ok, the answer as the view compares it), [solution hash...])
-_Group = tuple[tuple[bool, Any], list[str]]
-
-# how the answers the chosen one beats are judged on input i: per losing group, None (spared: it
-# may be another valid answer the evidence cannot overrule) or what to add to why it is wrong
-_Weigh = Callable[[int, _Group, list[_Group]], list[str | None]]
-
-
-@dataclass
-class _Outcome:
-    """What the evidence decided on the disputed inputs (see :func:`_evidence`)."""
-
-    wrong: dict[str, str]  # solution hash -> why it is ruled out (its first failing input)
-    shown_wrong: dict[str, list[int]]  # solution hash -> every input it was ruled out on
-    by: dict[str, str]  # solution hash -> what ruled it out first ("the majority", ...)
-    open_inputs: list[int]  # inputs still undecided
-    votes: dict[int, _Vote]
-    decision: dict[str, Any]
-    alternatives: list[int] = field(default_factory=list)  # inputs with answers spared by weigh
-
-
-# an answer as the evidence compares it: (input index, the solutions to look at) -> hash -> answer
-_View = Callable[[int, list[str]], dict[str, dict[str, Any]]]
-
-
-def _evidence(
-    slug: str,
-    cases: list[dict[str, Any]],
-    by_hash: dict[str, Solution],
-    disputed: list[int],
-    view: _View,
-    example: Callable[[int], Any | None],
-    *,
-    tol: float,
-    margin: float,
-    min_support: int,
-    weigh: _Weigh | None = None,
-) -> _Outcome:
-    """Decide the disputed inputs: the statement's examples first (``example(i)``: the given
-    answer of input ``i`` as ``view`` compares it, None when it is not an example), then the vote
-    among the solutions still credible, until nothing changes (the module docstring).
-
-    ``weigh``: on each decided input, which of the answers the chosen one beats are spared (kept
-    credible: possibly other valid answers the evidence cannot overrule); such an input is
-    judged again on every round (a spared answer's support may fall) and ends in
-    ``alternatives``. Without it every answer beaten is ruled out."""
-    hashes = list(by_hash)
-    wrong: dict[str, str] = {}
-    shown: dict[str, list[int]] = {}
-    by_rule: dict[str, str] = {}
-
-    def rule_out(i: int, group: _Group, want: Any, by: str) -> None:
-        (ok, value), members = group
-        for h in members:
-            shown.setdefault(h, []).append(i)
-            if h not in wrong:
-                by_rule[h] = by
-                wrong[h] = (
-                    f"{slug} solution #{by_hash[h].position}: on input "
-                    f"{_short(cases[i]['input'])} answered {_short(value) if ok else value}, "
-                    f"expected {_short(want)} ({by})"
-                )
-
-    def settle(i: int, groups: list[_Group], chosen: _Group, by: str) -> bool:
-        """Rule out the answers ``chosen`` beats on input ``i``; True when some are spared."""
-        losers = [g for g in groups if g[1] is not chosen[1]]
-        notes: list[str | None] = weigh(i, chosen, losers) if weigh else [""] * len(losers)
-        for g, note in zip(losers, notes, strict=True):
-            if note is not None:
-                rule_out(i, g, chosen[0][1], by + note)
-        return any(note is None for note in notes)
-
-    def credible() -> list[str]:
-        return [h for h in hashes if h not in wrong]
-
-    decision: dict[str, Any] = {}
-    examples: dict[int, Any] = {}
-    spared_examples: set[int] = set()
-    ignored_examples = 0
-    for i in disputed:
-        want = example(i)
-        if want is None:
-            continue
-        groups = group_answers(view(i, hashes), False, tol)
-        match = next((g for g in groups if g[0][0] and answers_equal(g[0][1], want, tol)), None)
-        if match is None:
-            ignored_examples += 1
-            continue
-        examples[i] = want
-        if settle(i, groups, match, "the statement's example"):
-            spared_examples.add(i)
-    decision["ruled_out_by_examples"] = len(wrong)
-    if ignored_examples:
-        decision["examples_no_solution_gives"] = ignored_examples
-    votes: dict[int, _Vote] = {}
-    open_inputs = [i for i in disputed if i not in examples]
-    changed = True
-    while changed:
-        before = len(wrong)
-        voters = credible()  # one round: every input judged among the same solutions
-        for i in sorted(spared_examples):  # the example's answer against the spared, again
-            groups = group_answers(view(i, voters), False, tol)
-            match = next(
-                (g for g in groups if g[0][0] and answers_equal(g[0][1], examples[i], tol)), None
-            )
-            if match is None:  # the example's answer lost its solutions on other inputs
-                spared_examples.discard(i)
-                open_inputs.append(i)
-            elif not settle(i, groups, match, "the statement's example"):
-                spared_examples.discard(i)
-        for i in list(open_inputs):
-            groups = group_answers(view(i, voters), False, tol)
-            chosen, rule = _decide(groups, len(voters), margin, min_support)
-            votes[i] = _Vote(i, [len(m) for _, m in groups], rule)
-            if chosen is None:
-                continue
-            if settle(i, groups, chosen, f"the {rule}"):
-                votes[i].rule = "alternatives"  # judged again next round
-            else:
-                open_inputs.remove(i)
-        changed = len(wrong) > before
-    rules = [v.rule for v in votes.values()]
-    decision["decided_by"] = {r: rules.count(r) for r in sorted(set(rules))}
-    if spared_examples:
-        decision["decided_by"]["example, with alternatives"] = len(spared_examples)
-    decision["narrowest"] = min(
-        (v.sizes for v in votes.values() if v.rule in ("majority", "plurality")),
-        key=lambda sz: sz[0] / max(1, sum(sz)),
-        default=None,
+def _read_answers(record: TaskRecord) -> _Answers:
+    task = record.task
+    assert record.tests is not None, "uniqueness reads the testcases stage's records"
+    sig = parse_signature(task.meta)
+    by_hash = {str(s.hash): s for s in record.solutions}
+    cases = [c.row() for c in record.tests.cases]
+    known = {json_digest(t["input"]): t["expected"] for t in task.known_tests}
+    return _Answers(
+        record=record,
+        sig=sig,
+        by_hash=by_hash,
+        answers={str(s.hash): s.answers or [] for s in record.solutions},
+        hashes=list(by_hash),
+        cases=cases,
+        known=known,
+        examples={
+            i: known[d] for i, c in enumerate(cases) if (d := json_digest(c["input"])) in known
+        },
     )
-    alternatives = sorted(
-        spared_examples | {i for i in open_inputs if votes[i].rule == "alternatives"}
+
+
+@dataclass(frozen=True)
+class _Order:
+    """Whether answers compare in any order, on what evidence, and the inputs they differ on."""
+
+    stated: bool  # the statement says any order
+    evidence: str | None  # else: an example the solutions answer only in another order
+    disputed: list[int]  # the inputs the solutions answer differently (compared so)
+    only: bool  # the answers differ only in order, and nothing shows the right one
+
+    @property
+    def any_order(self) -> bool:
+        return self.stated or self.evidence is not None
+
+    @property
+    def classification(self) -> str:
+        if self.evidence is not None:
+            return "equal-up-to-order"
+        return "all-agree (statement: any order)" if self.stated else "all-agree"
+
+
+def _order(t: _Answers, tol: float) -> _Order:
+    """Order is free only on evidence: the statement's words, or an example answer the solutions
+    give only in another order; solutions that agree up to order are no evidence by themselves."""
+    stated = says_any_order(t.record.task.statement)
+    evidence = (
+        None if stated else example_in_another_order(t.slug, t.cases, t.examples, t.per_input, tol)
     )
-    undecided = [i for i in open_inputs if votes[i].rule == "undecided"]
-    return _Outcome(wrong, shown, by_rule, undecided, votes, decision, alternatives)
+    any_order = stated or evidence is not None
+    disputed = [
+        i for i in range(len(t.cases)) if len(group_answers(t.per_input(i), any_order, tol)) > 1
+    ]
+
+    def example_given(i: int) -> bool:
+        """Some solution gives input ``i``'s example answer as the statement gives it."""
+        want = t.examples.get(i)
+        return want is not None and any(
+            a.status == "ok" and answers_equal(a.value, want, tol) for a in t.per_input(i).values()
+        )
+
+    # answers that differ only in order, and no example that shows the right one (an example
+    # that does is ground truth: the vote below rules out the other orders)
+    only = (
+        not any_order
+        and bool(disputed)
+        and all(len(group_answers(t.per_input(i), True, tol)) == 1 for i in disputed)
+        and not any(example_given(i) for i in disputed)
+    )
+    return _Order(stated, evidence, disputed, only)
+
+
+@dataclass(frozen=True)
+class _Dispute:
+    """The disputed inputs, and the answers on them as the evidence compares them."""
+
+    inputs: list[int]
+    any_order: bool
+    view: View
+    example: Callable[[int], Any | None]
+
+
+def _dispute(t: _Answers, inputs: list[int], any_order: bool) -> _Dispute:
+    def value_view(i: int, among: list[str]) -> dict[str, dict[str, Any]]:
+        return {
+            h: plain(a, order_free if any_order else None) for h, a in t.per_input(i, among).items()
+        }
+
+    def value_example(i: int) -> Any | None:
+        want = t.examples.get(i)
+        return order_free(want) if any_order and want is not None else want
+
+    return _Dispute(inputs, any_order, value_view, value_example)
+
+
+@dataclass(frozen=True)
+class _Decided:
+    """What the evidence decided on a task's disputed inputs."""
+
+    outcome: Outcome  # its ``open_inputs``: still undecided
+    wrong: dict[str, str]  # solution hash -> why it is ruled out
+    evaluate: str | None  # a validated checker: the task has several valid answers
+
+
+@dataclass(frozen=True)
+class _Several:
+    """Whether the disagreements look like several valid answers (docs/uniqueness.md)."""
+
+    found: list[Found]  # the properties every credible answer has
+    evidence: list[str]  # why they may be several valid answers (empty: computed answers)
+    stated_many: bool  # the statement accepts any of several answers
 
 
 def uniqueness_for_task(
@@ -327,198 +257,57 @@ def uniqueness_for_task(
     """Decide a task's expected outputs from the evidence (see the module docstring): the record
     with its verdict and the solutions that agree with it, or None when the task is dropped.
     ``checker``: writes a checker for a task with several valid answers (None: no endpoint)."""
-    task = record.task
-    slug = task.slug
-    assert record.tests is not None, "uniqueness reads the testcases stage's records"
-    sig = parse_signature(task.meta)
+    t = _read_answers(record)
+    sig = t.sig
     tol = tol if "double" in (sig.returns if sig.output_param is None else "") else 0.0
-    statement = task.statement
-    by_hash = {str(s.hash): s for s in record.solutions}
-    answers = {str(s.hash): s.answers or [] for s in record.solutions}
-    hashes = list(by_hash)
-    cases = [c.row() for c in record.tests.cases]
-    known = {json_digest(t["input"]): t["expected"] for t in task.known_tests}
-    # input index -> the statement's answer, for the inputs that are its examples
-    examples = {i: known[d] for i, c in enumerate(cases) if (d := json_digest(c["input"])) in known}
-
-    def per_input(i: int, among: list[str] | None = None) -> dict[str, CaseResult]:
-        return {h: answers[h][i] for h in (hashes if among is None else among)}
-
-    def drop_task(reason: str, detail: str, lost: list[str], **extra: Any) -> None:
-        ctx.drop(record, reason, detail, lost=[by_hash[h] for h in lost], **extra)
-
-    # order is free only on evidence: the statement's words, or an example answer the solutions
-    # give only in another order; solutions that agree up to order are no evidence by themselves
-    stated_order_free = says_any_order(statement)
-    any_order = stated_order_free
-    classification = "all-agree"
-    order_evidence: str | None = None
-    if not any_order:
-        order_evidence = _example_in_another_order(slug, cases, examples, per_input, tol)
-        any_order = order_evidence is not None
-    disputed = [
-        i for i in range(len(cases)) if len(group_answers(per_input(i), any_order, tol)) > 1
-    ]
-
-    def example_given(i: int) -> bool:
-        """Some solution gives input ``i``'s example answer as the statement gives it."""
-        want = examples.get(i)
-        return want is not None and any(
-            a.status == "ok" and answers_equal(a.value, want, tol) for a in per_input(i).values()
-        )
-
-    # answers that differ only in order, and no example that shows the right one (an example
-    # that does is ground truth: the vote below rules out the other orders)
-    order_only = (
-        not any_order
-        and bool(disputed)
-        and all(len(group_answers(per_input(i), True, tol)) == 1 for i in disputed)
-        and not any(example_given(i) for i in disputed)
-    )
-    if order_evidence is not None:
-        classification = "equal-up-to-order"
-    if stated_order_free and classification == "all-agree":
-        classification = "all-agree (statement: any order)"
-
-    def value_view(i: int, among: list[str]) -> dict[str, dict[str, Any]]:
-        return {
-            h: _plain(a, order_free if any_order else None) for h, a in per_input(i, among).items()
-        }
-
-    def value_example(i: int) -> Any | None:
-        want = examples.get(i)
-        return order_free(want) if any_order and want is not None else want
-
+    rules = _Rules(tol, margin, min_support, invariant_min_inputs, alternative_margin, checker)
+    order = _order(t, tol)
+    classification = order.classification
+    disputed = order.disputed
     wrong: dict[str, str] = {}
-    decision: dict[str, Any] = {"voters": len(hashes), "disputed_inputs": len(disputed)}
-    if order_evidence is not None:
-        decision["order_free"] = order_evidence
+    decision: dict[str, Any] = {"voters": len(t.hashes), "disputed_inputs": len(disputed)}
+    if order.evidence is not None:
+        decision["order_free"] = order.evidence
     evaluate: str | None = None
-    if order_only:
-        # the answers differ only in order, and nothing says order is free: either several
-        # arrangements are valid (a checker tells) or only one is; equality would fail correct
-        # solutions and an order-free comparison would pass wrong ones
-        decision["rule"] = "several valid answers (order)"
-        evaluate = _checker_or_drop(
-            ctx, record, checker, cases, answers, hashes,
-            _Outcome({}, {}, {}, [], {}, decision), known, sig,
-            [
-                "the solutions' answers agree only up to order, and neither the statement nor "
-                "its examples say that order is free"
-            ],
-            disputed, decision, any_order=False,
-        )  # fmt: skip
+    if order.only:
+        evaluate = _several_orders(ctx, t, checker, disputed, decision)
         if evaluate is None:
             return None
         classification = "several-valid-answers"
         disputed = []
     if disputed:
-        # 1-2: the statement's examples, then the vote, on the answers themselves
-        by_value = _evidence(
-            slug, cases, by_hash, disputed, value_view, value_example,
-            tol=tol, margin=margin, min_support=min_support,
-        )  # fmt: skip
-        # do the disagreements look like several valid answers? (docs/uniqueness.md)
-        credible = [h for h in hashes if h not in by_value.wrong]
-        seen = [
-            (
-                [*cases[i]["input"]],
-                [a.value for h in credible if (a := answers[h][i]).status == "ok"],
-            )
-            for i in range(len(cases))
-        ]
-        found = shared_properties(catalog(len(sig.params), [n for n, _ in sig.params]), seen)
-        stated_many = says_many_answers(statement)
-        chosen_from = selection_evidence(found)
-        evidence = [
-            *(["the statement accepts any of several answers"] if stated_many else []),
-            *filter(None, [chosen_from]),
-        ]
-        outcome = by_value
-        split: list[int] = []
-        if not evidence:
-            # computed answers: the vote's decision stands
-            decision["rule"] = "vote"
-            wrong = by_value.wrong
-            decision.update(by_value.decision)
-        else:
-            invariants = mine_invariants(found, invariant_min_inputs)
-            several: dict[str, Any] = {
-                "evidence": evidence,
-                "invariants": [p.name for p in invariants],
-            }
-            decision["several_answers"] = several
-            if stated_many:
-                # the statement accepts several answers: a vote on the answers shows nothing
-                # against another one; only what every valid answer shares is weighed
-                decision["rule"] = "what every valid answer shares (the statement)"
-                outcome, survivors, split = _by_properties(
-                    slug, cases, by_hash, answers, disputed, known, sig, invariants, any_order,
-                    stated_many=True, tol=tol, margin=margin, min_support=min_support,
-                )  # fmt: skip
-                wrong = outcome.wrong
-                decision.update(outcome.decision)
-            else:
-                decision["rule"] = "vote, then what every valid answer shares"
-                outcome, wrong, survivors, split = _vote_then_properties(
-                    slug, cases, by_hash, answers, disputed, known, sig, invariants, any_order,
-                    value_view, value_example, several, decision,
-                    tol=tol, margin=margin, min_support=min_support,
-                    alternative_margin=alternative_margin,
-                )  # fmt: skip
-            if not outcome.open_inputs and (split or stated_many):
-                evaluate = _checker_or_drop(
-                    ctx, record, checker, cases, answers, survivors, outcome, known, sig,
-                    evidence, split, decision, any_order=any_order,
-                )  # fmt: skip
-                if evaluate is None:
-                    return None
-                classification = "several-valid-answers"
-        if outcome.open_inputs:
-            i = outcome.open_inputs[0]
-            sizes = "/".join(str(n) for n in outcome.votes[i].sizes)
-            credible = [h for h in hashes if h not in wrong]
-            decision["undecided_inputs"] = len(outcome.open_inputs)
-            what = "" if "several_answers" not in decision else " in what every valid answer shares"
-            drop_task(
-                "ambiguous-output",
-                f"{slug}: on input {_short(cases[i]['input'])} the {len(credible)} solutions "
-                f"still credible split {sizes}{what}: no answer has a majority or a clear "
-                f"plurality (at least {min_support} and {margin:g}x the next), cannot tell the "
-                "right answer",
-                credible,
-                decision=decision,
-            )
-            for h, detail in wrong.items():
-                ctx.drop(by_hash[h], "wrong-answer", detail)
+        decided = _weigh_disputed(ctx, t, rules, _dispute(t, disputed, order.any_order), decision)
+        if decided is None:
             return None
-        if evaluate is None:
-            classification = "minority-wrong"
+        wrong, evaluate = decided.wrong, decided.evaluate
+        classification = "minority-wrong" if evaluate is None else "several-valid-answers"
     for h, detail in wrong.items():
-        ctx.drop(by_hash[h], "wrong-answer", detail)
-    kept = [h for h in hashes if h not in wrong]
+        ctx.drop(t.by_hash[h], "wrong-answer", detail)
+    kept = [h for h in t.hashes if h not in wrong]
     if not kept:
-        drop_task("ambiguous-output", f"{slug}: no solution agrees with the expected answers", [])
+        t.drop_task(
+            ctx, "ambiguous-output", f"{t.slug}: no solution agrees with the expected answers", []
+        )
         return None
     reference = kept[0]  # its answers are the expected ones (a checker was validated with them)
-    kept = _drop_near_duplicates(ctx, slug, kept, by_hash, len(cases), same=evaluate is None)
+    kept = _drop_near_duplicates(ctx, t.slug, kept, t.by_hash, len(t.cases), same=evaluate is None)
     # the kept solutions agree on every input (up to order / tolerance where that applies), or
     # all pass the task's checker
     verdict = Verdict(
-        any_order=any_order,
+        any_order=order.any_order,
         classification=classification,
         decision=decision,
-        expected=[a.value for a in answers[reference]],
+        expected=[a.value for a in t.answers[reference]],
         evaluate_offline=evaluate,
     )
     # each solution's CPU over the test cases when its answers were collected (natively): what
     # measuring it will cost, roughly (the profiler starts the heaviest first); the answers
     # themselves stay in the testcases stage's records
     solutions = [
-        by_hash[h].model_copy(
+        t.by_hash[h].model_copy(
             update={
                 "answers": None,
-                "native_seconds": round(sum(a.cpu for a in answers[h]), 6),
+                "native_seconds": round(sum(a.cpu for a in t.answers[h]), 6),
             }
         )
         for h in kept
@@ -526,51 +315,149 @@ def uniqueness_for_task(
     return record.with_solutions(solutions, verdict=verdict)
 
 
-def _example_in_another_order(
-    slug: str,
-    cases: list[dict[str, Any]],
-    examples: dict[int, Any],
-    per_input: Callable[[int], dict[str, CaseResult]],
-    tol: float,
+def _several_orders(
+    ctx: Context,
+    t: _Answers,
+    checker: CheckerWriter | None,
+    disputed: list[int],
+    decision: dict[str, Any],
 ) -> str | None:
-    """Evidence that order is free: a statement example whose given answer no solution gives
-    as it is, and some solution gives in another order (the example's answer is ground truth:
-    the solutions' order is then one of several valid ones). None when no example shows it."""
-    for i, want in examples.items():
-        if not isinstance(want, list):
-            continue
-        got = [a.value for a in per_input(i).values() if a.status == "ok"]
-        if not got or any(answers_equal(v, want, tol) for v in got):
-            continue
-        same = [v for v in got if answers_equal(order_free(v), order_free(want), tol)]
-        if same:
-            return (
-                f"{slug}: the statement's example {_short(cases[i]['input'], 80)} answers "
-                f"{_short(want, 80)}, the solutions {_short(same[0], 80)}: the same up to order"
-            )
-    return None
+    """The checker of a task whose answers differ only in order, nothing saying order is free
+    (None: the task is dropped)."""
+    # either several arrangements are valid (a checker tells) or only one is; equality would
+    # fail correct solutions and an order-free comparison would pass wrong ones
+    decision["rule"] = "several valid answers (order)"
+    return _checker_or_drop(
+        ctx, t, checker, t.hashes, Outcome({}, {}, {}, [], {}, decision),
+        [
+            "the solutions' answers agree only up to order, and neither the statement nor "
+            "its examples say that order is free"
+        ],
+        disputed, decision,
+    )  # fmt: skip
+
+
+def _weigh_disputed(
+    ctx: Context, t: _Answers, rules: _Rules, dispute: _Dispute, decision: dict[str, Any]
+) -> _Decided | None:
+    """The evidence on the disputed inputs (None: the task is dropped, ``ambiguous-output`` or
+    ``multiple-valid-answers``, its wrong solutions with it)."""
+    # 1-2: the statement's examples, then the vote, on the answers themselves
+    by_value = decide_disputed(
+        t.slug, t.cases, t.by_hash, dispute.inputs, dispute.view, dispute.example,
+        tol=rules.tol, margin=rules.margin, min_support=rules.min_support,
+    )  # fmt: skip
+    several = _several_evidence(t, by_value)
+    if not several.evidence:
+        # computed answers: the vote's decision stands
+        decision["rule"] = "vote"
+        decided = _Decided(by_value, by_value.wrong, None)
+        decision.update(by_value.decision)
+    else:
+        weighed = _several_answers(ctx, t, rules, dispute, several, decision)
+        if weighed is None:
+            return None
+        decided = weighed
+    if decided.outcome.open_inputs:
+        _drop_undecided(ctx, t, rules, decided, decision)
+        return None
+    return decided
+
+
+def _several_evidence(t: _Answers, by_value: Outcome) -> _Several:
+    """Do the disagreements look like several valid answers? (docs/uniqueness.md)"""
+    credible = [h for h in t.hashes if h not in by_value.wrong]
+    seen = [
+        (
+            [*t.cases[i]["input"]],
+            [a.value for h in credible if (a := t.answers[h][i]).status == "ok"],
+        )
+        for i in range(len(t.cases))
+    ]
+    params = t.sig.params
+    found = shared_properties(catalog(len(params), [n for n, _ in params]), seen)
+    stated_many = says_many_answers(t.record.task.statement)
+    chosen_from = selection_evidence(found)
+    evidence = [
+        *(["the statement accepts any of several answers"] if stated_many else []),
+        *filter(None, [chosen_from]),
+    ]
+    return _Several(found, evidence, stated_many)
+
+
+def _several_answers(
+    ctx: Context,
+    t: _Answers,
+    rules: _Rules,
+    dispute: _Dispute,
+    several: _Several,
+    decision: dict[str, Any],
+) -> _Decided | None:
+    """The evidence weighed again on what every valid answer shares; the survivors that still
+    differ are kept only with a validated checker (None: the task is dropped)."""
+    invariants = mine_invariants(several.found, rules.invariant_min_inputs)
+    numbers: dict[str, Any] = {
+        "evidence": several.evidence,
+        "invariants": [p.name for p in invariants],
+    }
+    decision["several_answers"] = numbers
+    if several.stated_many:
+        # the statement accepts several answers: a vote on the answers shows nothing
+        # against another one; only what every valid answer shares is weighed
+        decision["rule"] = "what every valid answer shares (the statement)"
+        outcome, survivors, split = _by_properties(
+            t, rules, dispute.inputs, invariants, dispute.any_order, stated_many=True
+        )
+        wrong = outcome.wrong
+        decision.update(outcome.decision)
+    else:
+        decision["rule"] = "vote, then what every valid answer shares"
+        outcome, wrong, survivors, split = _vote_then_properties(
+            t, rules, dispute, invariants, numbers, decision
+        )
+    evaluate: str | None = None
+    if not outcome.open_inputs and (split or several.stated_many):
+        evaluate = _checker_or_drop(
+            ctx, t, rules.checker, survivors, outcome, several.evidence, split, decision
+        )
+        if evaluate is None:
+            return None
+    return _Decided(outcome, wrong, evaluate)
+
+
+def _drop_undecided(
+    ctx: Context, t: _Answers, rules: _Rules, decided: _Decided, decision: dict[str, Any]
+) -> None:
+    """Drop a task with an input the evidence leaves undecided (``ambiguous-output``), and the
+    solutions already shown wrong."""
+    outcome, wrong = decided.outcome, decided.wrong
+    i = outcome.open_inputs[0]
+    sizes = "/".join(str(n) for n in outcome.votes[i].sizes)
+    credible = [h for h in t.hashes if h not in wrong]
+    decision["undecided_inputs"] = len(outcome.open_inputs)
+    what = "" if "several_answers" not in decision else " in what every valid answer shares"
+    t.drop_task(
+        ctx,
+        "ambiguous-output",
+        f"{t.slug}: on input {short(t.cases[i]['input'])} the {len(credible)} solutions "
+        f"still credible split {sizes}{what}: no answer has a majority or a clear "
+        f"plurality (at least {rules.min_support} and {rules.margin:g}x the next), cannot tell "
+        "the right answer",
+        credible,
+        decision=decision,
+    )
+    for h, detail in wrong.items():
+        ctx.drop(t.by_hash[h], "wrong-answer", detail)
 
 
 def _vote_then_properties(
-    slug: str,
-    cases: list[dict[str, Any]],
-    by_hash: dict[str, Solution],
-    answers: dict[str, list[CaseResult]],
-    disputed: list[int],
-    known: dict[str, Any],
-    sig: Signature,
+    t: _Answers,
+    rules: _Rules,
+    dispute: _Dispute,
     invariants: list[Property],
-    any_order: bool,
-    value_view: _View,
-    value_example: Callable[[int], Any | None],
     several: dict[str, Any],
     decision: dict[str, Any],
-    *,
-    tol: float,
-    margin: float,
-    min_support: int,
-    alternative_margin: float,
-) -> tuple[_Outcome, dict[str, str], list[str], list[int]]:
+) -> tuple[Outcome, dict[str, str], list[str], list[int]]:
     """Answers chosen from an argument, the statement silent (docs/uniqueness.md, rule 4): the
     examples and the vote on the answers decide first. An answer they beat that differs from the
     chosen one in what every valid answer shares (:func:`answer_key`) is wrong; one that shares
@@ -580,15 +467,20 @@ def _vote_then_properties(
 
     Returns the outcome (its ``open_inputs`` undecided), the solutions shown wrong, the survivors
     and the inputs where they still give different answers."""
+    slug, cases, by_hash, answers, sig = t.slug, t.cases, t.by_hash, t.answers, t.sig
+    disputed, any_order = dispute.inputs, dispute.any_order
+    value_view, value_example = dispute.view, dispute.example
+    tol, margin, min_support = rules.tol, rules.margin, rules.min_support
+    alternative_margin = rules.alternative_margin
     overruled: set[int] = set()
 
     def key(i: int, value: Any) -> list[Any]:
         return answer_key(value, [*cases[i]["input"]], sig.returns, invariants)
 
-    def raw(i: int, group: _Group) -> Any:
+    def raw(i: int, group: Group) -> Any:
         return answers[group[1][0]][i].value  # as given (the view may have sorted it)
 
-    def weigh(i: int, chosen: _Group, losers: list[_Group]) -> list[str | None]:
+    def weigh(i: int, chosen: Group, losers: list[Group]) -> list[str | None]:
         want = key(i, raw(i, chosen))
         same = [g for g in losers if g[0][0] and key(i, raw(i, g)) == want]
         support, others = len(chosen[1]), sum(len(g[1]) for g in same)
@@ -610,7 +502,7 @@ def _vote_then_properties(
                 notes.append(f": {describe_difference(key(i, raw(i, g)), want)}")
         return notes
 
-    outcome = _evidence(
+    outcome = decide_disputed(
         slug, cases, by_hash, disputed, value_view, value_example,
         tol=tol, margin=margin, min_support=min_support, weigh=weigh,
     )  # fmt: skip
@@ -623,8 +515,8 @@ def _vote_then_properties(
         # the vote left these undecided: what every valid answer shares may still decide them
         credible = {h: sol for h, sol in by_hash.items() if h not in wrong}
         by_key, _, _ = _by_properties(
-            slug, cases, credible, answers, outcome.open_inputs, known, sig, invariants,
-            any_order, stated_many=False, tol=tol, margin=margin, min_support=min_support,
+            t, rules, outcome.open_inputs, invariants, any_order,
+            stated_many=False, among=credible,
         )  # fmt: skip
         several["undecided_by_vote"] = len(outcome.open_inputs)
         several["decided_by_what_answers_share"] = by_key.decision["decided_by"]
@@ -632,7 +524,7 @@ def _vote_then_properties(
         shown = {
             h: [*outcome.shown_wrong.get(h, []), *by_key.shown_wrong.get(h, [])] for h in wrong
         }
-        outcome = _Outcome(
+        outcome = Outcome(
             wrong,
             shown,
             {**outcome.by, **by_key.by},
@@ -651,24 +543,22 @@ def _vote_then_properties(
 
 
 def _by_properties(
-    slug: str,
-    cases: list[dict[str, Any]],
-    by_hash: dict[str, Solution],
-    answers: dict[str, list[CaseResult]],
+    t: _Answers,
+    rules: _Rules,
     disputed: list[int],
-    known: dict[str, Any],
-    sig: Signature,
     invariants: list[Property],
     any_order: bool,
     *,
     stated_many: bool,
-    tol: float,
-    margin: float,
-    min_support: int,
-) -> tuple[_Outcome, list[str], list[int]]:
+    among: dict[str, Solution] | None = None,
+) -> tuple[Outcome, list[str], list[int]]:
     """The evidence on what every valid answer shares (:func:`answer_key`) instead of the answers
-    themselves: the solutions it rules out are shown wrong; the inputs where the survivors still
-    give different answers are the split (their answers may all be valid)."""
+    themselves, among the solutions ``among`` (default: all): the solutions it rules out are
+    shown wrong; the inputs where the survivors still give different answers are the split
+    (their answers may all be valid)."""
+    slug, cases, answers, known, sig = t.slug, t.cases, t.answers, t.known, t.sig
+    by_hash = t.by_hash if among is None else among
+    tol, margin, min_support = rules.tol, rules.margin, rules.min_support
 
     def key(i: int, value: Any) -> list[Any]:
         return answer_key(
@@ -676,14 +566,14 @@ def _by_properties(
         )
 
     def key_view(i: int, among: list[str]) -> dict[str, dict[str, Any]]:
-        return {h: _plain(answers[h][i], lambda v: key(i, v)) for h in among}
+        return {h: plain(answers[h][i], lambda v: key(i, v)) for h in among}
 
     def key_example(i: int) -> Any | None:
         digest = json_digest(cases[i]["input"])
         return key(i, known[digest]) if digest in known else None
 
     hashes = list(by_hash)
-    outcome = _evidence(
+    outcome = decide_disputed(
         slug, cases, by_hash, disputed, key_view, key_example,
         tol=tol, margin=margin, min_support=min_support,
     )  # fmt: skip
@@ -692,11 +582,11 @@ def _by_properties(
         i = outcome.shown_wrong[h][0]
         a = answers[h][i]
         if a.status == "ok":
-            shared, member = _leading(i, outcome, key_view, hashes, tol)
+            shared, member = leading(i, outcome, key_view, hashes, tol)
             want = answers[member][i].value if member else None
             outcome.wrong[h] = (
-                f"{slug} solution #{by_hash[h].position}: on input {_short(cases[i]['input'])} "
-                f"answered {_short(a.value)}, expected {_short(want)} ({outcome.by[h]}: "
+                f"{slug} solution #{by_hash[h].position}: on input {short(cases[i]['input'])} "
+                f"answered {short(a.value)}, expected {short(want)} ({outcome.by[h]}: "
                 f"{describe_difference(key(i, a.value), shared)})"
             )
     survivors = [h for h in hashes if h not in outcome.wrong]
@@ -708,19 +598,10 @@ def _by_properties(
     return outcome, survivors, split
 
 
-def _leading(
-    i: int, outcome: _Outcome, view: _View, hashes: list[str], tol: float
-) -> tuple[list[Any], str | None]:
-    """The key the credible solutions share on input ``i``, and one of them."""
-    credible = [h for h in hashes if h not in outcome.wrong]
-    groups = group_answers(view(i, credible), False, tol)
-    return next(((g[0][1], g[1][0]) for g in groups if g[0][0]), (["value", None], None))
-
-
 def _distinct(values: list[Any], limit: int = 4) -> str:
     out: list[str] = []
     for v in values:
-        text = _short(v, 60)
+        text = short(v, 60)
         if text not in out:
             out.append(text)
     more = f" and {len(out) - limit} more" if len(out) > limit else ""
@@ -729,28 +610,23 @@ def _distinct(values: list[Any], limit: int = 4) -> str:
 
 def _checker_or_drop(
     ctx: Context,
-    record: TaskRecord,
+    t: _Answers,
     checker: CheckerWriter | None,
-    cases: list[dict[str, Any]],
-    answers: dict[str, list[CaseResult]],
     survivors: list[str],
-    outcome: _Outcome,
-    known: dict[str, Any],
-    sig: Signature,
+    outcome: Outcome,
     evidence: list[str],
     split: list[int],
     decision: dict[str, Any],
-    *,
-    any_order: bool,
 ) -> str | None:
     """The evaluate_offline of a task whose survivors' answers may all be valid: a checker the
     endpoint wrote and every solution's answers validated; None when there is none, the task
     then dropped (``multiple-valid-answers``) with the inputs and answers that show it."""
+    record, cases, answers, sig = t.record, t.cases, t.answers, t.sig
     slug = record.slug
     by_hash = {str(s.hash): s for s in record.solutions}
     where = split[0] if split else None
     shown = (
-        f" (first on input {_short(cases[where]['input'])}: "
+        f" (first on input {short(cases[where]['input'])}: "
         f"{_distinct([answers[h][where].value for h in survivors])})"
         if where is not None
         else ""
@@ -778,7 +654,7 @@ def _checker_or_drop(
             title=str(record.task.question.get("title") or slug),
             statement=record.task.statement,
             starter_code=record.task.prompt,
-            params=[{"name": n, "type": t} for n, t in sig.params],
+            params=[{"name": n, "type": typ} for n, typ in sig.params],
             returns=sig.returns,
             examples=[
                 {
@@ -811,7 +687,7 @@ def _trials(
     cases: list[dict[str, Any]],
     answers: dict[str, list[CaseResult]],
     survivors: list[str],
-    outcome: _Outcome,
+    outcome: Outcome,
     expected: dict[int, Any],
     limit: int,
 ) -> list[Trial]:

@@ -508,7 +508,7 @@ class Checker:
 def norm(spec: Spec, value: Any) -> Any:
     """An answer as the statement writes it: an empty list or tree (None) as [], and sorted at
     every depth when the order is free."""
-    from quicksilver.stages.uniqueness import order_free
+    from quicksilver.agreement import order_free
 
     if value is None and spec.returns in ("ListNode", "TreeNode"):
         value = []
@@ -516,7 +516,7 @@ def norm(spec: Spec, value: Any) -> Any:
 
 
 def same(spec: Spec, a: Any, b: Any) -> bool:
-    from quicksilver.stages.uniqueness import answers_equal
+    from quicksilver.agreement import answers_equal
 
     return answers_equal(norm(spec, a), norm(spec, b), 0.0)
 
@@ -565,7 +565,7 @@ class SolutionReport:
 
 def split_of(spec: Spec, outcomes: dict[int, Outcome], right: Any) -> tuple[str, bool, bool]:
     """(sizes, right answer is the largest group, right answer has a strict majority)."""
-    from quicksilver.stages.uniqueness import group_answers
+    from quicksilver.agreement import group_answers
 
     answers = {str(i): o.as_answer() for i, o in outcomes.items()}
     groups = group_answers(answers, spec.any_order, 0.0)
