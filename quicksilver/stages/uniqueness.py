@@ -639,11 +639,14 @@ def _checker_or_drop(
         else f"{slug}: {'; '.join(evidence)}, and the solutions give different answers{shown}"
     )
     cannot = checkable(sig)
-    if checker is None or not checker.configured or cannot:
+    if checker is None or not checker.configured or cannot or not survivors:
         because = (
             f"no checker: {cannot}"
             if cannot
             else "no LLM endpoint to write a checker (uniqueness.checker.llm)"
+            if checker is None or not checker.configured
+            # every solution was shown wrong: no credible answers to validate a checker on
+            else "no checker: no credible solution is left to validate one on"
         )
         detail = f"{why}; {because}, and one expected output would fail correct solutions"
     else:
