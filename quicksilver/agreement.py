@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 
 class AnswerRecord(Protocol):
-    """One solution's answer on one input as a record (``pipeline.records.CaseResult``)."""
+    """One solution's answer on one input as a record (``pipeline.records.CaseAnswer``)."""
 
     @property
     def status(self) -> str: ...  # ok | error | timeout | memory | skipped
@@ -83,7 +83,7 @@ def group_answers(
 ) -> list[tuple[Any, list[str]]]:
     """Partition solutions by their answer: [(answer, [solution hash...])], largest first.
     ``answers``: solution hash -> its answer on one input (a record such as
-    :class:`quicksilver.pipeline.records.CaseResult`, or the same as plain data: ``status``,
+    :class:`quicksilver.pipeline.records.CaseAnswer`, or the same as plain data: ``status``,
     ``value``, ``error``)."""
     groups: list[tuple[tuple[bool, Any], list[str]]] = []
     for h, a in answers.items():

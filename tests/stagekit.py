@@ -21,8 +21,8 @@ from quicksilver.config import (
     UniquenessSection,
 )
 from quicksilver.pipeline.records import (
-    Case,
-    CaseResult,
+    CaseAnswer,
+    CaseInput,
     Cost,
     Generator,
     PEProfile,
@@ -65,7 +65,7 @@ def with_answers(record: TaskRecord, cases_row: dict[str, Any]) -> TaskRecord:
     sols = [
         s.model_copy(
             update={
-                "answers": [CaseResult.model_validate(a) for a in cases_row["answers"][str(s.hash)]]
+                "answers": [CaseAnswer.model_validate(a) for a in cases_row["answers"][str(s.hash)]]
             }
         )
         for s in record.solutions
@@ -74,7 +74,7 @@ def with_answers(record: TaskRecord, cases_row: dict[str, Any]) -> TaskRecord:
     tests = Tests(
         seed=cases_row["seed"],
         base_seed=cases_row["base_seed"],
-        cases=[Case.model_validate(c) for c in cases_row["cases"]],
+        cases=[CaseInput.model_validate(c) for c in cases_row["cases"]],
         call_limits=cases_row.get("call_limits", {}),
         budget=cases_row.get("budget", {}),
     )
@@ -88,7 +88,7 @@ def with_verdict(record: TaskRecord, verdict_row: dict[str, Any]) -> TaskRecord:
     tests = Tests(
         seed=verdict_row.get("seed", 0),
         base_seed=verdict_row.get("base_seed", 0),
-        cases=[Case(input=c["input"], kind="generated") for c in verdict_row["test_cases"]],
+        cases=[CaseInput(input=c["input"], kind="generated") for c in verdict_row["test_cases"]],
     )
     verdict = Verdict(
         any_order=bool(verdict_row["any_order"]),

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from quicksilver.agreement import decide, decide_disputed, group_answers, short
-from quicksilver.pipeline.records import CaseResult
+from quicksilver.pipeline.records import CaseAnswer
 
 
 @dataclass(frozen=True)
@@ -21,12 +21,12 @@ def _ok(value: Any) -> dict[str, Any]:
 
 
 def test_group_answers_largest_first_failures_by_their_error_text() -> None:
-    answers: dict[str, CaseResult | dict[str, Any]] = {
+    answers: dict[str, CaseAnswer | dict[str, Any]] = {
         "a": _ok([1, 2]),
         "b": _ok([2, 1]),
         "c": _ok([1, 2]),
         "d": {"status": "timeout", "value": None, "error": "limit"},
-        "e": CaseResult(status="timeout", error="limit"),
+        "e": CaseAnswer(status="timeout", error="limit"),
         "f": {"status": "error", "value": None, "error": "boom"},
     }
     assert group_answers(answers, False, 0.0) == [

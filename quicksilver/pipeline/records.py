@@ -67,7 +67,7 @@ def json_digest(value: Any) -> str:
 # --- per solution --------------------------------------------------------------------------------
 
 
-class CaseResult(Record):
+class CaseAnswer(Record):
     """One solution's answer on one test input (testcases)."""
 
     status: str  # ok | error | timeout | memory | skipped
@@ -123,7 +123,7 @@ class Solution(Record):
     lang: str = "python3"
     near_group: int | None = None  # dedup: the hash of its near-duplicate group's first member
     near_detail: str | None = None  # dedup: why it is in that group
-    answers: list[CaseResult] | None = None  # testcases: one per test input (uniqueness uses it)
+    answers: list[CaseAnswer] | None = None  # testcases: one per test input (uniqueness uses it)
     native_seconds: float | None = None  # uniqueness: its CPU over the test cases, natively
     runtime: Runtime | None = None  # profile (Mercury)
     cost: Cost | None = None  # pe_profile (DPE)
@@ -170,7 +170,7 @@ class Generator(Record):
     offline_report: str | None = None  # llm path: what the offline synthesizer said
 
 
-class Case(Record):
+class CaseInput(Record):
     """One test input (testcases)."""
 
     input: list[Any]
@@ -183,7 +183,7 @@ class Tests(Record):
 
     seed: int  # the task's seed, derived from base_seed and the slug
     base_seed: int
-    cases: list[Case]
+    cases: list[CaseInput]
     call_limits: dict[str, Any] = {}  # the per-call CPU limits and the rule that set them
     budget: dict[str, Any] = {}  # the test set's CPU budget per solution, its cost, the rule
 

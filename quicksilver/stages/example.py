@@ -19,7 +19,7 @@ from typing import Any
 from quicksilver.dpe.answers import answer_digest, vote
 from quicksilver.meters import METERS
 from quicksilver.pipeline.records import (
-    Case,
+    CaseInput,
     Cost,
     Generator,
     PEInput,
@@ -116,8 +116,8 @@ def tested(slug: str = SLUG, qid: str = "1", difficulty: str = "Easy") -> TaskRe
             seed=7,
             base_seed=1,
             cases=[
-                Case(input=CASES[0]["input"], kind="example"),
-                Case(input=CASES[1]["input"], kind="generated", seed=7),
+                CaseInput(input=CASES[0]["input"], kind="example"),
+                CaseInput(input=CASES[1]["input"], kind="generated", seed=7),
             ],
         ),
         verdict=Verdict(

@@ -50,8 +50,8 @@ from quicksilver.execute import (
     run_outputs,
 )
 from quicksilver.pipeline.records import (
-    Case,
-    CaseResult,
+    CaseAnswer,
+    CaseInput,
     Solution,
     TaskRecord,
     Tests,
@@ -306,7 +306,7 @@ def cases_for_task(
             record, "generator-failed", f"{slug}: the generator does not load: {gen.load_error}"
         )
         return None
-    inputs: list[Case] = []
+    inputs: list[CaseInput] = []
     seen: set[str] = set()
 
     def add(value: Any, kind: str, case_seed: int | None) -> None:
@@ -330,7 +330,7 @@ def cases_for_task(
             )
             return
         seen.add(key)
-        inputs.append(Case(input=value, kind=kind, seed=case_seed))
+        inputs.append(CaseInput(input=value, kind=kind, seed=case_seed))
 
     if section.include_examples:
         for ex in record.task.examples:
@@ -502,7 +502,7 @@ def cases_for_task(
         sol.model_copy(
             update={
                 "answers": [
-                    CaseResult(
+                    CaseAnswer(
                         status=o.status,
                         value=judged_answer(o.value, answer_type, leetcode=leetcode)
                         if o.ok

@@ -84,7 +84,7 @@ from quicksilver.multianswer import (
     selection_evidence,
     shared_properties,
 )
-from quicksilver.pipeline.records import CaseResult, Solution, TaskRecord, Verdict, json_digest
+from quicksilver.pipeline.records import CaseAnswer, Solution, TaskRecord, Verdict, json_digest
 from quicksilver.pipeline.stage import Context, Stage, enough_solutions, keep_or_drop
 from quicksilver.sources.convert import Signature, parse_signature
 from quicksilver.sources.text import says_any_order, says_many_answers
@@ -112,7 +112,7 @@ class _Answers:
     record: TaskRecord
     sig: Signature
     by_hash: dict[str, Solution]
-    answers: dict[str, list[CaseResult]]  # solution hash -> its answer on each test input
+    answers: dict[str, list[CaseAnswer]]  # solution hash -> its answer on each test input
     hashes: list[str]
     cases: list[dict[str, Any]]
     known: dict[str, Any]  # input digest -> the statement's answer
@@ -122,7 +122,7 @@ class _Answers:
     def slug(self) -> str:
         return self.record.task.slug
 
-    def per_input(self, i: int, among: list[str] | None = None) -> dict[str, CaseResult]:
+    def per_input(self, i: int, among: list[str] | None = None) -> dict[str, CaseAnswer]:
         return {h: self.answers[h][i] for h in (self.hashes if among is None else among)}
 
     def drop_task(
@@ -688,7 +688,7 @@ def _checker_or_drop(
 
 def _trials(
     cases: list[dict[str, Any]],
-    answers: dict[str, list[CaseResult]],
+    answers: dict[str, list[CaseAnswer]],
     survivors: list[str],
     outcome: Outcome,
     expected: dict[int, Any],
