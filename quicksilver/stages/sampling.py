@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from dataclasses import dataclass, field
 from typing import Any
 
 from quicksilver.config import SamplingSection, SandboxConfig, SelectionSection
@@ -28,6 +29,27 @@ from quicksilver.sandbox.session import SandboxError
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class _Run:
+    """What every task of a shard is sampled with."""
+
+    section: SamplingSection
+    sandbox: SandboxConfig
+    budget: Any  # the InstructionBudget that decides near-limit finishes, or None
+    separation: Any  # what the worst-case search ranks variants by, or None (no search)
+
+
+@dataclass
+class _Sampled:
+    """One task's generators, sampled: each trace, every candidate input, the worst-case searches
+    by generator index, and the code each generator was sampled with."""
+
+    traces: list[Any] = field(default_factory=list)
+    candidates: list[Any] = field(default_factory=list)
+    searches: dict[int, Any] = field(default_factory=dict)
+    code: dict[int, str] = field(default_factory=dict)
+
+
 def sampling(
     ctx: Context,
     records: list[TaskRecord],
@@ -38,151 +60,166 @@ def sampling(
 ) -> list[TaskRecord]:
     """Per task: sample each generator with the scale doubling until a wall, then choose the most
     expensive input on which every valid solution finishes."""
-    from quicksilver.dpe.choosing import (
-        InstructionBudget,
-        choose_pe_input,
-    )
-    from quicksilver.dpe.sampling import (
-        Target,
-        sample_generator,
-    )
-    from quicksilver.dpe.worstcase import search_worst_case, searchable, separation_for
+    from quicksilver.dpe.choosing import InstructionBudget
+    from quicksilver.dpe.worstcase import separation_for
 
     section = sampling
-
-    limits = section  # the walls and caps of the doubling (dpe/sampling.py)
     budget = _finish_budget(section, sandbox, InstructionBudget)
     separation = (
         separation_for(selection, section.worst_case.meter, budget.rate if budget else None)
         if section.worst_case.enabled
         else None
     )
+    run = _Run(section, sandbox, budget, separation)
     out: list[TaskRecord] = []
     for record in records:
-        slug = record.slug
-        assert record.perf_generators is not None, "sampling reads the sas stage's records"
-        generators = record.perf_generators.generators
-        sols = ordered(record.solutions)
-        target = Target.from_meta(record.task.meta, record.task.kind)
-        reference = sols[0]
-        traces = []
-        candidates = []
-        searches: dict[int, Any] = {}
-        sampled: dict[int, str] = {}
-        sample = functools.partial(
-            sample_generator,
-            reference_code=reference.code,
-            target=target,
-            limits=limits,
-            sandbox=sandbox,
-            task=slug,
-        )
-
-        for g in generators:
-            code, search = g["code"], None
-            if section.worst_case.enabled and searchable(code):
-                search = search_worst_case(
-                    code,
-                    index=g["index"],
-                    solutions={str(s.hash): s.code for s in sols},
-                    target=target,
-                    section=section.worst_case,
-                    seed=section.seed,
-                    memory_mb=section.memory_mb,
-                    sandbox=sandbox,
-                    task=slug,
-                    separation=separation,
-                )
-                searches[g["index"]] = search
-                code = search.code
-            trace = sample(code, index=g["index"])
-            if search is not None and search.pattern is not None and not trace.candidates:
-                # the pattern breaks something at a larger scale (a path-shaped tree deeper than
-                # the recursion limit): the random input, as without the search
-                search.fallback = (
-                    f"the pattern {search.label} gave no input ({trace.stop}: "
-                    f"{trace.reason or ''}); sampled the random input instead"
-                )
-                ctx.note(f"{slug}: {search.fallback}")
-                code = g["code"]
-                trace = sample(code, index=g["index"])
-            sampled[g["index"]] = code
-            traces.append(trace)
-            if trace.ill_defined:
-                ctx.note(f"{slug}: generator {g['index']} ill-defined: {trace.reason}")
-            candidates += trace.candidates
-        if not candidates:
-            reason = "ill-defined-generators" if all(t.ill_defined for t in traces) else "no-input"
-            detail = f"{slug}: no generator produced an input the reference finishes: " + "; ".join(
-                f"#{t.generator}: {t.stop} ({t.reason})" for t in traces
-            )
-            ctx.drop(
-                record,
-                reason,
-                detail,
-                lost=sols,
-                traces=[t.to_dict() for t in traces],
-                worst_case=[w.to_dict() for w in searches.values()],
-            )
-            continue
-        choice = choose_pe_input(
-            candidates,
-            {str(s.hash): s.code for s in sols},
-            target=target,
-            cpu_seconds=section.finish_cpu_seconds,
-            memory_mb=section.memory_mb,
-            sandbox=sandbox,
-            task=slug,
-            max_tries=section.max_candidates,
-            budget=budget,
-        )
-        if choice.candidate is None:
-            detail = f"{slug}: {choice.reason}"
-            ctx.drop(record, "no-common-input", detail, lost=sols, tried=choice.tried)
-            continue
-        c = choice.candidate
-        trace = next(t for t in traces if t.generator == c.generator)
-        gen = next(g for g in generators if g["index"] == c.generator)
-        chosen = PEInput(
-            pe_input=[c.args],
-            generator=c.generator,
-            generator_path=gen["path"],
-            generator_model=gen["model"],
-            generator_code=sampled[c.generator],
-            generators_tried=len(generators),
-            scale=c.scale,
-            input_sha256=c.input_sha256,
-            input_bytes=c.input_bytes,
-            reference_hash=reference.hash,
-            reference_cost=c.reference_cost,
-            stop=trace.stop,
-            finish_costs=choice.costs,
-            finish_rule=(
-                f"CPU time, and near the limit: at most "
-                f"{budget.describe(section.finish_cpu_seconds)} (icount)"
-                if budget
-                else "CPU time"
-            ),
-            tried=choice.tried,
-            traces=[t.to_dict() for t in traces],
-            worst_case=searches[c.generator].to_dict() if c.generator in searches else None,
-            answers=choice.answers,
-            expected=[choice.answer],
-            expected_support=choice.support,
-        )
-        out.append(record.model_copy(update={"pe_input": chosen}))
-        log.info(
-            "%s: pe input from generator %d at scale %d (%d bytes; reference %.3g s); "
-            "%d of %d solution(s) give the most common answer",
-            slug,
-            c.generator,
-            c.scale,
-            c.input_bytes,
-            c.reference_cost,
-            choice.support,
-            len(sols),
-        )
+        chosen = _sample_task(ctx, record, run)
+        if chosen is not None:
+            out.append(record.model_copy(update={"pe_input": chosen}))
     return out
+
+
+def _sample_task(ctx: Context, record: TaskRecord, run: _Run) -> PEInput | None:
+    """The task's performance-exercising input, or None with the task dropped (the reason and
+    the traces recorded)."""
+    from quicksilver.dpe.choosing import choose_pe_input
+    from quicksilver.dpe.sampling import Target
+
+    section, sandbox, budget = run.section, run.sandbox, run.budget
+    slug = record.slug
+    assert record.perf_generators is not None, "sampling reads the sas stage's records"
+    generators = record.perf_generators.generators
+    sols = ordered(record.solutions)
+    target = Target.from_meta(record.task.meta, record.task.kind)
+    reference = sols[0]
+    got = _sample_generators(ctx, record, sols, target, run)
+    traces, searches = got.traces, got.searches
+    if not got.candidates:
+        reason = "ill-defined-generators" if all(t.ill_defined for t in traces) else "no-input"
+        detail = f"{slug}: no generator produced an input the reference finishes: " + "; ".join(
+            f"#{t.generator}: {t.stop} ({t.reason})" for t in traces
+        )
+        ctx.drop(
+            record,
+            reason,
+            detail,
+            lost=sols,
+            traces=[t.to_dict() for t in traces],
+            worst_case=[w.to_dict() for w in searches.values()],
+        )
+        return None
+    choice = choose_pe_input(
+        got.candidates,
+        {str(s.hash): s.code for s in sols},
+        target=target,
+        cpu_seconds=section.finish_cpu_seconds,
+        memory_mb=section.memory_mb,
+        sandbox=sandbox,
+        task=slug,
+        max_tries=section.max_candidates,
+        budget=budget,
+    )
+    if choice.candidate is None:
+        detail = f"{slug}: {choice.reason}"
+        ctx.drop(record, "no-common-input", detail, lost=sols, tried=choice.tried)
+        return None
+    c = choice.candidate
+    trace = next(t for t in traces if t.generator == c.generator)
+    gen = next(g for g in generators if g["index"] == c.generator)
+    chosen = PEInput(
+        pe_input=[c.args],
+        generator=c.generator,
+        generator_path=gen["path"],
+        generator_model=gen["model"],
+        generator_code=got.code[c.generator],
+        generators_tried=len(generators),
+        scale=c.scale,
+        input_sha256=c.input_sha256,
+        input_bytes=c.input_bytes,
+        reference_hash=reference.hash,
+        reference_cost=c.reference_cost,
+        stop=trace.stop,
+        finish_costs=choice.costs,
+        finish_rule=(
+            f"CPU time, and near the limit: at most "
+            f"{budget.describe(section.finish_cpu_seconds)} (icount)"
+            if budget
+            else "CPU time"
+        ),
+        tried=choice.tried,
+        traces=[t.to_dict() for t in traces],
+        worst_case=searches[c.generator].to_dict() if c.generator in searches else None,
+        answers=choice.answers,
+        expected=[choice.answer],
+        expected_support=choice.support,
+    )
+    log.info(
+        "%s: pe input from generator %d at scale %d (%d bytes; reference %.3g s); "
+        "%d of %d solution(s) give the most common answer",
+        slug,
+        c.generator,
+        c.scale,
+        c.input_bytes,
+        c.reference_cost,
+        choice.support,
+        len(sols),
+    )
+    return chosen
+
+
+def _sample_generators(
+    ctx: Context, record: TaskRecord, sols: list[Any], target: Any, run: _Run
+) -> _Sampled:
+    """Each generator, after the worst-case search where it applies, sampled with the scale
+    doubling (the random input again when the search's pattern gave none)."""
+    from quicksilver.dpe.sampling import sample_generator
+    from quicksilver.dpe.worstcase import search_worst_case, searchable
+
+    section, sandbox, slug = run.section, run.sandbox, record.slug
+    assert record.perf_generators is not None, "sampling reads the sas stage's records"
+    sample = functools.partial(
+        sample_generator,
+        reference_code=sols[0].code,
+        target=target,
+        limits=section,  # the walls and caps of the doubling (dpe/sampling.py)
+        sandbox=sandbox,
+        task=slug,
+    )
+    got = _Sampled()
+    for g in record.perf_generators.generators:
+        code, search = g["code"], None
+        if section.worst_case.enabled and searchable(code):
+            search = search_worst_case(
+                code,
+                index=g["index"],
+                solutions={str(s.hash): s.code for s in sols},
+                target=target,
+                section=section.worst_case,
+                seed=section.seed,
+                memory_mb=section.memory_mb,
+                sandbox=sandbox,
+                task=slug,
+                separation=run.separation,
+            )
+            got.searches[g["index"]] = search
+            code = search.code
+        trace = sample(code, index=g["index"])
+        if search is not None and search.pattern is not None and not trace.candidates:
+            # the pattern breaks something at a larger scale (a path-shaped tree deeper than
+            # the recursion limit): the random input, as without the search
+            search.fallback = (
+                f"the pattern {search.label} gave no input ({trace.stop}: "
+                f"{trace.reason or ''}); sampled the random input instead"
+            )
+            ctx.note(f"{slug}: {search.fallback}")
+            code = g["code"]
+            trace = sample(code, index=g["index"])
+        got.code[g["index"]] = code
+        got.traces.append(trace)
+        if trace.ill_defined:
+            ctx.note(f"{slug}: generator {g['index']} ill-defined: {trace.reason}")
+        got.candidates += trace.candidates
+    return got
 
 
 def _finish_budget(section: SamplingSection, sandbox: SandboxConfig, cls: Any) -> Any:
