@@ -285,15 +285,108 @@ def cases_for_task(
     ctx: Context, record: TaskRecord, section: CasesSection, sandbox: SandboxConfig
 ) -> TaskRecord | None:
     """The task's test inputs and every surviving solution's answers on them (see the module
-    docstring), or None when the task is dropped."""
+    docstring), or None when the task is dropped. Every drop is made in this order: solutions
+    that do not load, invalid inputs, slow solutions, inputs too slow for the rest, what the
+    budget leaves out, then the task when too few inputs are left."""
     slug = record.slug
     solutions = record.solutions
-    assert record.generator is not None, "testcases reads the generators stage's records"
     sig = parse_signature(record.task.meta)
-    types = [t for _, t in sig.params]
     seed = task_seed(section.seed, slug)
-    seeds = case_seeds(seed, section.n)
+    inputs = _collect_inputs(ctx, record, section, sandbox, seed)
+    if inputs is None:
+        return None
+    runner = _Runner(
+        entry_point=sig.name,
+        convert_offline=convert_offline_source(sig),
+        output_param=sig.output_param,
+        inputs=[c.input for c in inputs],
+        section=section,
+        sandbox=sandbox,
+        kind=record.task.kind,
+    )
+    outcomes, limits, load_errors = runner.run_all(solutions)
+    for sol in solutions:
+        error = load_errors.get(sol.hash)
+        if error is not None:
+            ctx.drop(sol, "does-not-load", f"{slug} solution #{sol.position}: {error}")
+    alive = [s for s in solutions if s.hash in outcomes]
+    judged = _Judged(
+        ctx=ctx,
+        slug=slug,
+        inputs=inputs,
+        outcomes=outcomes,
+        limits=limits,
+        alive=alive,
+        slow_of={
+            s.hash: [i for i, o in enumerate(outcomes[s.hash]) if o.status in SLOW_STATUSES]
+            for s in alive
+        },
+    )
+    invalid = judged.drop_invalid_inputs()
+    judged.drop_slow_solutions(invalid, runner, section)
+    keep_idx, fit = judged.fit_budget(judged.inputs_all_finish(invalid), section)
+    kept_inputs = [inputs[i] for i in keep_idx]
+    if len(kept_inputs) < section.min_cases:
+        ctx.drop(
+            record,
+            "too-few-cases",
+            f"{slug}: {len(kept_inputs)} usable input(s), fewer than min_cases "
+            f"({section.min_cases})",
+            lost=alive,
+        )
+        return None
+    answer_type = sig.returns if sig.output_param is None else sig.params[sig.output_param][1]
+    leetcode = record.task.kind != "function"  # LeetCode's reading of a boolean answer
+    answered = [
+        sol.model_copy(
+            update={
+                "answers": [
+                    CaseAnswer(
+                        status=o.status,
+                        value=judged_answer(o.value, answer_type, leetcode=leetcode)
+                        if o.ok
+                        else None,
+                        error=o.error,
+                        cpu=round(o.cpu_seconds, 6),
+                    )
+                    for o in (outcomes[sol.hash][i] for i in keep_idx)
+                ]
+            }
+        )
+        for sol in alive
+    ]
+    tests = Tests(
+        seed=seed,
+        base_seed=section.seed,
+        cases=kept_inputs,
+        call_limits={
+            "floor_seconds": section.call_floor,
+            "factor": section.call_limit_factor,
+            "ceiling_seconds": section.solution_cpu_seconds,
+            "rule": LIMIT_RULE,
+            "per_input": [limits[i] for i in keep_idx],
+        },
+        budget={
+            "judge_seconds": section.judge_seconds,
+            "budget_seconds": section.test_set_cpu_seconds,
+            "cost_seconds": round(fit.cost, 3),
+            "left_out": len(fit.left_out),
+            "rule": BUDGET_RULE,
+        },
+    )
+    return record.with_solutions(answered, tests=tests)
 
+
+def _collect_inputs(
+    ctx: Context, record: TaskRecord, section: CasesSection, sandbox: SandboxConfig, seed: int
+) -> list[CaseInput] | None:
+    """The statement's examples, the generator's edge cases and its seeded inputs, each checked
+    against the parameter types and deduplicated (each one set aside says why); None, with the
+    task dropped, when the generator does not load."""
+    slug = record.slug
+    assert record.generator is not None, "testcases reads the generators stage's records"
+    types = [t for _, t in parse_signature(record.task.meta).params]
+    seeds = case_seeds(seed, section.n)
     gen = run_generator(
         record.generator.generator_code,
         seeds=seeds,
@@ -371,171 +464,130 @@ def cases_for_task(
             )
             continue
         add(outcome.value, "generated", s)
+    return inputs
 
-    convert = convert_offline_source(sig)
-    answer_type = sig.returns if sig.output_param is None else sig.params[sig.output_param][1]
-    leetcode = record.task.kind != "function"  # LeetCode's reading of a boolean answer
-    runner = _Runner(
-        entry_point=sig.name,
-        convert_offline=convert,
-        output_param=sig.output_param,
-        inputs=[c.input for c in inputs],
-        section=section,
-        sandbox=sandbox,
-        kind=record.task.kind,
-    )
-    outcomes, limits, load_errors = runner.run_all(solutions)
-    for sol in solutions:
-        error = load_errors.get(sol.hash)
-        if error is not None:
-            ctx.drop(sol, "does-not-load", f"{slug} solution #{sol.position}: {error}")
-    alive = [s for s in solutions if s.hash in outcomes]
-    slow_of = {
-        s.hash: [i for i, o in enumerate(outcomes[s.hash]) if o.status in SLOW_STATUSES]
-        for s in alive
-    }
-    n_inputs = len(inputs)
 
-    def drop_solution(sol: Solution, reason: str, detail: str) -> None:
-        ctx.drop(sol, reason, f"{slug} solution #{sol.position}: {detail}")
-        alive.remove(sol)
+@dataclass
+class _Judged:
+    """One task's inputs and its loaded solutions' outcomes on them, while the steps of
+    :func:`cases_for_task` drop inputs and solutions (``alive`` shrinks as solutions go)."""
 
-    # 1. inputs on which most solutions raised: the generator wrote something the task does not
-    #    accept (decided before anyone is dropped for speed: validity is not about speed)
-    invalid: set[int] = set()
-    for i, case in enumerate(inputs):
-        errors = [s for s in alive if outcomes[s.hash][i].status == "error"]
-        if alive and len(errors) * 2 > len(alive):
-            invalid.add(i)
-            first = Counter(str(outcomes[s.hash][i].error) for s in errors).most_common(1)
-            ctx.drop(
-                {"slug": slug, **case.row()},
-                "invalid-input",
-                f"{slug}: input discarded: {len(errors)} of {len(alive)} solutions raised "
-                f"on it (most often: {first[0][0][:200]})",
-                dropped="input",
-            )
-    # 2. a solution that does not finish an input enough of its peers finish is the slow one
-    #    (not the input); 3. one that did not finish more than max_timeout_share of the inputs
-    #    is too slow (both may have been stopped early: the calls not made are counted)
-    loaded = len(alive)
-    finishers = [
-        sum(outcomes[s.hash][i].status not in SLOW_STATUSES for s in alive) for i in range(n_inputs)
-    ]
-    for sol in list(alive):
-        outs = outcomes[sol.hash]
-        slow = [i for i in slow_of[sol.hash] if i not in invalid]
-        not_run = sum(outs[i].status == "skipped" for i in slow)
-        stopped = f"; stopped there, {not_run} input(s) not run" if not_run else ""
-        peers = [
-            i
-            for i in slow
-            if outs[i].status != "skipped" and runner.enough_finishers(finishers[i], loaded)
+    ctx: Context
+    slug: str
+    inputs: list[CaseInput]
+    outcomes: dict[int, list[CallOutcome]]
+    limits: list[float]
+    alive: list[Solution]
+    slow_of: dict[int, list[int]]  # solution hash -> the inputs it did not finish
+
+    def drop_solution(self, sol: Solution, reason: str, detail: str) -> None:
+        self.ctx.drop(sol, reason, f"{self.slug} solution #{sol.position}: {detail}")
+        self.alive.remove(sol)
+
+    def drop_invalid_inputs(self) -> set[int]:
+        """1. Inputs on which most solutions raised: the generator wrote something the task does
+        not accept (decided before anyone is dropped for speed: validity is not about speed)."""
+        invalid: set[int] = set()
+        alive, outcomes = self.alive, self.outcomes
+        for i, case in enumerate(self.inputs):
+            errors = [s for s in alive if outcomes[s.hash][i].status == "error"]
+            if alive and len(errors) * 2 > len(alive):
+                invalid.add(i)
+                first = Counter(str(outcomes[s.hash][i].error) for s in errors).most_common(1)
+                self.ctx.drop(
+                    {"slug": self.slug, **case.row()},
+                    "invalid-input",
+                    f"{self.slug}: input discarded: {len(errors)} of {len(alive)} solutions "
+                    f"raised on it (most often: {first[0][0][:200]})",
+                    dropped="input",
+                )
+        return invalid
+
+    def drop_slow_solutions(
+        self, invalid: set[int], runner: _Runner, section: CasesSection
+    ) -> None:
+        """2. A solution that does not finish an input enough of its peers finish is the slow one
+        (not the input); 3. one that did not finish more than max_timeout_share of the inputs is
+        too slow (both may have been stopped early: the calls not made are counted)."""
+        n_inputs, limits = len(self.inputs), self.limits
+        loaded = len(self.alive)
+        finishers = [
+            sum(self.outcomes[s.hash][i].status not in SLOW_STATUSES for s in self.alive)
+            for i in range(n_inputs)
         ]
-        if peers:
-            i = peers[0]
-            drop_solution(
-                sol,
-                "slower-than-peers",
-                f"did not finish input {i} ({outs[i].status}, limit {limits[i]:g} s of CPU) "
-                f"which {finishers[i]} of the {loaded - 1} other solutions finish{stopped}",
+        for sol in list(self.alive):
+            outs = self.outcomes[sol.hash]
+            slow = [i for i in self.slow_of[sol.hash] if i not in invalid]
+            not_run = sum(outs[i].status == "skipped" for i in slow)
+            stopped = f"; stopped there, {not_run} input(s) not run" if not_run else ""
+            peers = [
+                i
+                for i in slow
+                if outs[i].status != "skipped" and runner.enough_finishers(finishers[i], loaded)
+            ]
+            if peers:
+                i = peers[0]
+                self.drop_solution(
+                    sol,
+                    "slower-than-peers",
+                    f"did not finish input {i} ({outs[i].status}, limit {limits[i]:g} s of CPU) "
+                    f"which {finishers[i]} of the {loaded - 1} other solutions finish{stopped}",
+                )
+            elif not_run or (n_inputs and len(slow) / n_inputs > section.max_timeout_share):
+                self.drop_solution(
+                    sol,
+                    "too-slow",
+                    f"did not finish {len(slow) - not_run} of {n_inputs} inputs within their "
+                    f"limits (more than max_timeout_share {section.max_timeout_share:g}){stopped}",
+                )
+
+    def inputs_all_finish(self, invalid: set[int]) -> list[int]:
+        """The valid inputs every remaining solution finished; each other one is set aside."""
+        keep_idx = []
+        for i, case in enumerate(self.inputs):
+            if i in invalid:
+                continue
+            heavy = [s for s in self.alive if i in self.slow_of[s.hash]]
+            if heavy:
+                self.ctx.drop(
+                    {"slug": self.slug, **case.row()},
+                    "solution-timeout",
+                    f"{self.slug}: input discarded: solution(s) "
+                    f"{', '.join('#' + str(s.position) for s in heavy)} did not finish it "
+                    f"within {self.limits[i]:g} s of CPU, and too few others did",
+                    dropped="input",
+                )
+                continue
+            keep_idx.append(i)
+        return keep_idx
+
+    def fit_budget(self, keep_idx: list[int], section: CasesSection) -> tuple[list[int], Fit]:
+        """4. The test set within its budget: every kept solution runs all of it as the judge
+        would. The inputs kept, and the fit."""
+        inputs, outcomes, budget = self.inputs, self.outcomes, section.test_set_cpu_seconds
+        costs = [[outcomes[s.hash][i].cpu_seconds for i in keep_idx] for s in self.alive]
+        fit = fit_to_budget([inputs[i].kind for i in keep_idx], costs, budget)
+        for sol in [self.alive[k] for k in fit.over]:
+            spent = sum(
+                outcomes[sol.hash][i].cpu_seconds for i in keep_idx if inputs[i].kind == "example"
             )
-        elif not_run or (n_inputs and len(slow) / n_inputs > section.max_timeout_share):
-            drop_solution(
+            self.drop_solution(
                 sol,
-                "too-slow",
-                f"did not finish {len(slow) - not_run} of {n_inputs} inputs within their limits "
-                f"(more than max_timeout_share {section.max_timeout_share:g}){stopped}",
+                "over-budget",
+                f"needs {spent:.3g} s of CPU for the statement's examples alone, over the test "
+                f"set's budget of {budget:g} s",
             )
-    keep_idx = []
-    for i, case in enumerate(inputs):
-        if i in invalid:
-            continue
-        heavy = [s for s in alive if i in slow_of[s.hash]]
-        if heavy:
-            ctx.drop(
-                {"slug": slug, **case.row()},
-                "solution-timeout",
-                f"{slug}: input discarded: solution(s) "
-                f"{', '.join('#' + str(s.position) for s in heavy)} did not finish it "
-                f"within {limits[i]:g} s of CPU, and too few others did",
+        for j in fit.left_out:
+            case = inputs[keep_idx[j]]
+            need = max(c[j] for c in costs)
+            self.ctx.drop(
+                {"slug": self.slug, **case.row()},
+                "over-budget",
+                f"{self.slug}: {case.kind} input left out: the test set's budget of "
+                f"{budget:g} s of CPU per solution is spent (it costs up to {need:.3g} s)",
                 dropped="input",
             )
-            continue
-        keep_idx.append(i)
-    # 4. the test set within its budget: every kept solution runs all of it as the judge would
-    costs = [[outcomes[s.hash][i].cpu_seconds for i in keep_idx] for s in alive]
-    fit = fit_to_budget([inputs[i].kind for i in keep_idx], costs, section.test_set_cpu_seconds)
-    for sol in [alive[k] for k in fit.over]:
-        spent = sum(
-            outcomes[sol.hash][i].cpu_seconds for i in keep_idx if inputs[i].kind == "example"
-        )
-        drop_solution(
-            sol,
-            "over-budget",
-            f"needs {spent:.3g} s of CPU for the statement's examples alone, over the test set's "
-            f"budget of {section.test_set_cpu_seconds:g} s",
-        )
-    for j in fit.left_out:
-        case = inputs[keep_idx[j]]
-        need = max(c[j] for c in costs)
-        ctx.drop(
-            {"slug": slug, **case.row()},
-            "over-budget",
-            f"{slug}: {case.kind} input left out: the test set's budget of "
-            f"{section.test_set_cpu_seconds:g} s of CPU per solution is spent (it costs up to "
-            f"{need:.3g} s)",
-            dropped="input",
-        )
-    keep_idx = [keep_idx[j] for j in fit.kept]
-    kept_inputs = [inputs[i] for i in keep_idx]
-    if len(kept_inputs) < section.min_cases:
-        ctx.drop(
-            record,
-            "too-few-cases",
-            f"{slug}: {len(kept_inputs)} usable input(s), fewer than min_cases "
-            f"({section.min_cases})",
-            lost=alive,
-        )
-        return None
-    answered = [
-        sol.model_copy(
-            update={
-                "answers": [
-                    CaseAnswer(
-                        status=o.status,
-                        value=judged_answer(o.value, answer_type, leetcode=leetcode)
-                        if o.ok
-                        else None,
-                        error=o.error,
-                        cpu=round(o.cpu_seconds, 6),
-                    )
-                    for o in (outcomes[sol.hash][i] for i in keep_idx)
-                ]
-            }
-        )
-        for sol in alive
-    ]
-    tests = Tests(
-        seed=seed,
-        base_seed=section.seed,
-        cases=kept_inputs,
-        call_limits={
-            "floor_seconds": section.call_floor,
-            "factor": section.call_limit_factor,
-            "ceiling_seconds": section.solution_cpu_seconds,
-            "rule": LIMIT_RULE,
-            "per_input": [limits[i] for i in keep_idx],
-        },
-        budget={
-            "judge_seconds": section.judge_seconds,
-            "budget_seconds": section.test_set_cpu_seconds,
-            "cost_seconds": round(fit.cost, 3),
-            "left_out": len(fit.left_out),
-            "rule": BUDGET_RULE,
-        },
-    )
-    return record.with_solutions(answered, tests=tests)
+        return [keep_idx[j] for j in fit.kept], fit
 
 
 def testcases(
