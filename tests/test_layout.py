@@ -187,3 +187,41 @@ def test_docs_say_where_every_test_file_is():
     files = {p.name for p in (ROOT / "tests").glob("test_*.py")}
     assert files - named == set(), "add these to docs/architecture.md's table"
     assert named - files == set(), "docs/architecture.md names test files that do not exist"
+
+
+MAX_MODULE_LINES = 800
+MAX_FUNCTION_LINES = 120
+ON_PURPOSE = "Over 120 lines on purpose"
+
+
+def oversized(files: dict[str, str]) -> list[str]:
+    """Modules over 800 lines, and functions (methods and nested ones included, decorators not)
+    over 120 whose docstring does not start its reason with "Over 120 lines on purpose"."""
+    out = []
+    for name, source in sorted(files.items()):
+        lines = source.count("\n") + (not source.endswith("\n") and bool(source))
+        if lines > MAX_MODULE_LINES:
+            out.append(f"{name}: {lines} lines")
+        for node in ast.walk(ast.parse(source, filename=name)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_FUNCTION_LINES and ON_PURPOSE not in (
+                    ast.get_docstring(node) or ""
+                ):
+                    out.append(f"{name}: {node.name} is {length} lines")
+    return out
+
+
+def test_no_module_over_800_lines_and_no_function_over_120_without_a_reason():
+    """A reader holds a function in their head: split a long one at the seams its comments name,
+    or say at its top why it stays whole (publishing/hub.py's publish_to_hub, the wire's encode)."""
+    files = {
+        str(p.relative_to(ROOT)): p.read_text()
+        for p in sorted((ROOT / "quicksilver").rglob("*.py"))
+    }
+    assert oversized(files) == []
+    # and the check can fail, and accepts a reason
+    body = "".join(f"    x{i} = {i}\n" for i in range(120))
+    assert oversized({"m.py": f"def f():\n{body}"}) == ["m.py: f is 121 lines"]
+    assert oversized({"m.py": f'def f():\n    """{ON_PURPOSE}: one loop."""\n{body}'}) == []
+    assert oversized({"m.py": "x = 1\n" * 801}) == ["m.py: 801 lines"]
