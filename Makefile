@@ -45,8 +45,8 @@ test: system-tests $(STAMP)
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check quicksilver tests bench flows tasks scripts
-	$(BIN)/ruff format --check quicksilver tests bench flows tasks scripts
+	$(BIN)/ruff check quicksilver tests bench flows scripts
+	$(BIN)/ruff format --check quicksilver tests bench flows scripts
 
 bench: system $(STAMP)
 	$(BIN)/python bench/profiler.py
