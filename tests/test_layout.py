@@ -212,14 +212,22 @@ def oversized(files: dict[str, str]) -> list[str]:
     return out
 
 
+# The sandbox runtime's text is part of every instruction count: the harness, the wire and the
+# prelude run in the counted process, and editing even a docstring of wire.encode (164 lines, one
+# closure over the item budget and the cycle set) moved a two-sum count from 2,395,171 to
+# 2,395,575 instructions, and every published cost with it. It changes for behaviour only, so its
+# reasons are written here rather than in it.
+RUNTIME_AS_MEASURED = {"quicksilver/sandbox/runtime/wire.py: encode is 164 lines"}
+
+
 def test_no_module_over_800_lines_and_no_function_over_120_without_a_reason():
     """A reader holds a function in their head: split a long one at the seams its comments name,
-    or say at its top why it stays whole (publishing/hub.py's publish_to_hub, the wire's encode)."""
+    or say at its top why it stays whole (publishing/hub.py's publish_to_hub)."""
     files = {
         str(p.relative_to(ROOT)): p.read_text()
         for p in sorted((ROOT / "quicksilver").rglob("*.py"))
     }
-    assert oversized(files) == []
+    assert set(oversized(files)) - RUNTIME_AS_MEASURED == set()
     # and the check can fail, and accepts a reason
     body = "".join(f"    x{i} = {i}\n" for i in range(120))
     assert oversized({"m.py": f"def f():\n{body}"}) == ["m.py: f is 121 lines"]

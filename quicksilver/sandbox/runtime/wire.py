@@ -165,10 +165,6 @@ def _path_str(path: Any) -> str:
 def encode(value: Any, *, max_items: int = 20_000_000) -> Any:
     """Encode plain data strictly; raise NotPlainData naming the offending type and path.
 
-    Over 120 lines on purpose: the nested encoders are one closure so that the item budget and the
-    set of containers being visited (cycle detection) are shared without being passed on every
-    call of this, the hottest loop of the wire (every argument and every answer of every case).
-
     Scalars inside containers take a fast path (no call, no path string): a path is spelled out
     only for an error message. ``max_items`` bounds the values visited (containers, their
     elements, dict keys and values, node values).
