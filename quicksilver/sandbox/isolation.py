@@ -312,6 +312,38 @@ def _hide_args() -> list[str]:
     return args
 
 
+def python_sources(folder: Path) -> list[Path]:
+    """The Python source files under ``folder`` (sorted, without ``__pycache__``): all the
+    sandbox shows of the harness's runtime and of the site packages it binds."""
+    return sorted(
+        path
+        for path in folder.rglob("*.py")
+        if "__pycache__" not in path.relative_to(folder).parts and path.is_file()
+    )
+
+
+def _source_binds(host: Path, inside: str) -> list[str]:
+    """Show ``host``'s Python sources at ``inside``, one read-only bind per file, and nothing
+    else of the folder.
+
+    Not the folder itself: its ``__pycache__`` is written by the host's own imports (the host
+    imports ``wire`` to speak to the harness and ``sortedcontainers`` to find it) at a moment
+    no one chooses, and an interpreter that loads a module from its cached bytecode instead of
+    compiling the source allocates differently and runs a different number of instructions
+    afterwards: two-sum's count moved from 2,395,171 to 2,413,413 (sortedcontainers cached) and
+    2,413,601 (both cached) between two runs of one checkout, so a build's counts depended on
+    which of its shards ran first. The sandbox never reads the host's bytecode cache, and
+    cannot write one (read-only), so every process compiles these sources alike.
+    """
+    args = ["--perms", "0755", "--dir", inside]
+    for path in python_sources(host):
+        relative = path.relative_to(host)
+        if len(relative.parts) > 1:
+            args += ["--perms", "0755", "--dir", f"{inside}/{relative.parent.as_posix()}"]
+        args += ["--ro-bind", str(path), f"{inside}/{relative.as_posix()}"]
+    return args
+
+
 def bwrap_argv(
     *,
     seccomp_fd: int,
@@ -352,11 +384,12 @@ def bwrap_argv(
     if not str(prefix).startswith("/usr"):
         argv += _ro_bind_with_parents(prefix)
     argv += _hide_args()
-    argv += ["--perms", "0755", "--dir", "/qs", "--ro-bind", str(RUNTIME_DIR), INSIDE_RUNTIME]
+    argv += ["--perms", "0755", "--dir", "/qs"]
+    argv += _source_binds(RUNTIME_DIR, INSIDE_RUNTIME)
     site = _site_package_dir("sortedcontainers")
     argv += ["--perms", "0755", "--dir", INSIDE_SITE]
     if site is not None:
-        argv += ["--ro-bind", str(site), f"{INSIDE_SITE}/sortedcontainers"]
+        argv += _source_binds(site, f"{INSIDE_SITE}/sortedcontainers")
     for host, inside in binds or []:
         argv += ["--perms", "0755", "--dir", str(Path(inside).parent), "--ro-bind", host, inside]
     argv += [
