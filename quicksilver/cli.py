@@ -265,6 +265,13 @@ def score(
     ] = None,
     meter: MeterOpt = "icount",
     recollect: Annotated[bool, typer.Option(help="ignore cached reference runtimes")] = False,
+    shipped_counts: Annotated[
+        bool,
+        typer.Option(
+            help="icount: take the reference counts the dataset ships when this machine's count "
+            "fingerprint matches (a seeded sample is re-counted to confirm)"
+        ),
+    ] = True,
     cache_dir: Annotated[Path | None, typer.Option(help="reference cache folder")] = None,
     workers: Annotated[int | None, typer.Option(help="solutions profiled in parallel")] = None,
     timeout: Annotated[float | None, typer.Option(help="CPU seconds for one pass")] = None,
@@ -331,6 +338,7 @@ def score(
             trained_on=view_slugs(dataset) if cutoff is not None else None,
             dps_tolerance=dps_tolerance,
             complete_from_prompt=complete_from_prompt,
+            shipped_counts=shipped_counts,
         )
 
     report = _stoppable_scoring(_run_score, table, cache.root, unreadable)

@@ -248,6 +248,17 @@ def test_published_dataset_has_mercury_rows_with_provenance(built):
             assert len(m["case_peak_memory_bytes"]) == len(cases)
             assert all(c is not None and c >= 0 for c in m["case_peak_memory_bytes"])
             assert m["peak_memory_bytes"] >= max(m["case_peak_memory_bytes"])
+        # counts that travel (docs/profiler.md, "Shipped counts"): this machine's fingerprint,
+        # its parts, and what scoring reads of a reference besides its count
+        from quicksilver.count_fingerprint import count_environment, fingerprint_digest
+
+        assert row["count_fingerprint"] == count_environment("bwrap")["digest"]
+        env = json.loads(row["count_environment"])
+        assert fingerprint_digest(env["compared"]) == row["count_fingerprint"]
+        assert env["compared"]["isolation"] == "bwrap" and "kernel" in env["informational"]
+        detail = {d["hash"]: d for d in row["reference_memory_detail"]}
+        assert set(detail) == {s["hash"] for s in row["solutions"]}
+        assert all(d["tmu"] > 0 and d["memory_baseline_bytes"] > 0 for d in detail.values())
     # the training views (sft, dpo): TRL's column names, from the train split only
     train_slugs = {r["slug_name"] for r in tr}
     eval_slugs = {r["slug_name"] for r in ev}
@@ -414,6 +425,13 @@ def test_score_passes_each_tasks_own_reference_solutions(built, tmp_path):
         )
         assert 0.0 <= second["beyond_memory"] <= 1.0
     assert "NTMU:" in result.output and "Beyond-memory@1:" in result.output
+    # the build's counts are what scoring counts here: a seeded sample of tasks re-counted
+    # agrees, and the other references are taken as shipped (nothing forged, same machine)
+    shipped = data["shipped_counts"]
+    assert shipped["reason"] is None and not shipped["mismatches"], shipped
+    assert shipped["recounted"] >= 3 and shipped["used"] > 0
+    assert shipped["used"] + shipped["recounted"] == shipped["offered"]
+    assert "shipped counts:" in result.output
 
 
 def test_every_published_solution_passes_in_the_mercury_evaluator(built):

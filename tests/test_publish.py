@@ -30,6 +30,7 @@ from typer.testing import CliRunner
 
 from quicksilver.cli import app
 from quicksilver.publishing.card import CardContext, hub_card, split_front_matter
+from quicksilver.publishing.field_docs import FIELD_DOCS
 from quicksilver.publishing.hub import (
     DatasetDirError,
     HubError,
@@ -39,7 +40,6 @@ from quicksilver.publishing.hub import (
     publish_to_hub,
 )
 from quicksilver.publishing.schema import (
-    FIELD_DOCS,
     MERCURY_FEATURES,
     MERCURY_FIELDS,
     PROVENANCE_FIELDS,
@@ -214,6 +214,17 @@ def make_row(
         "build_config_sha256": "ab" * 32,
         "release_date": None,
         "release_date_source": None,
+        "count_fingerprint": None,  # the cpu meter: nothing to ship
+        "count_environment": None,
+        "reference_memory_detail": [
+            {
+                "hash": 4_611_686_018_427_387_904,
+                "memory_baseline_bytes": 9_000_000,
+                "tmu": 0.5,
+                "tmu_samples": 3,
+            },
+            {"hash": -7, "memory_baseline_bytes": None, "tmu": None, "tmu_samples": None},
+        ],
     }
 
 
@@ -334,6 +345,7 @@ def test_published_mercury_rows_fit_the_features():
             for h in hashes
         ]
         row["reference_peak_memory"] = []  # not measured
+        row["reference_memory_detail"] = []
         row["n_generated_cases"] = len(json.loads(mercury["test_cases"]))
         row["n_example_cases"] = 0
         validate_rows([row], "eval")

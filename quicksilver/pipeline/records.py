@@ -89,6 +89,11 @@ class Runtime(Record):
     # bytes above the post-load baseline, read by the host: the largest, and per test case
     peak_memory_bytes: int | None = None
     case_peak_memory_bytes: list[int | None] = []
+    # what scoring reads of a reference besides its count (NMU: the baseline; NTMU: the TMU),
+    # published so that shipped counts replace a whole reference run (scoring/shipped.py)
+    memory_baseline_bytes: int | None = None
+    tmu: float | None = None
+    tmu_samples: int | None = None
 
 
 class Cost(Record):
@@ -220,6 +225,8 @@ class Profile(Record):
     unit: str
     machine_id: str
     instruction_rate: float | None = None  # instructions per CPU second, for instruction meters
+    # icount: what the counts depend on (quicksilver/count_fingerprint.py), None for other meters
+    count_environment: dict[str, Any] | None = None
 
 
 class PerfGenerators(Record):

@@ -19,9 +19,9 @@ from quicksilver import __version__
 from quicksilver.funnel import drop_totals, drops_summary
 from quicksilver.publishing.dpe_schema import DPE_FEATURES, DPE_FIELD_GROUPS
 from quicksilver.publishing.dpe_schema import FIELD_DOCS as DPE_FIELD_DOCS
+from quicksilver.publishing.field_docs import FIELD_DOCS
 from quicksilver.publishing.schema import (
     DIFFICULTIES,
-    FIELD_DOCS,
     MERCURY_FEATURES,
     MERCURY_FIELDS,
     type_name,

@@ -124,10 +124,25 @@ _RELEASE = {
 
 MERCURY_FIELDS: tuple[str, ...] = tuple(_MERCURY)
 """Mercury's published columns, in Mercury's order."""
-PROVENANCE_FIELDS: tuple[str, ...] = tuple(_PROVENANCE) + tuple(_RELEASE)
+# Counts that travel (docs/publishing.md, "Shipped counts"): with icount, the digest of what the
+# counts depend on and its parts, and what scoring reads of a reference besides its count.
+_COUNTS = {
+    "count_fingerprint": _S,
+    "count_environment": _S,
+    "reference_memory_detail": List(
+        {
+            "hash": Value("int64"),
+            "memory_baseline_bytes": Value("int64"),
+            "tmu": Value("float64"),
+            "tmu_samples": Value("int64"),
+        }
+    ),
+}
+
+PROVENANCE_FIELDS: tuple[str, ...] = tuple(_PROVENANCE) + tuple(_RELEASE) + tuple(_COUNTS)
 """Quicksilver's columns: where each row came from and how its references were measured."""
 
-MERCURY_FEATURES = Features({**_MERCURY, **_PROVENANCE, **_RELEASE})
+MERCURY_FEATURES = Features({**_MERCURY, **_PROVENANCE, **_RELEASE, **_COUNTS})
 """Explicit ``datasets`` features of a published row: Mercury's columns, then provenance."""
 
 NULLABLE_FIELDS = frozenset(
@@ -143,59 +158,15 @@ NULLABLE_FIELDS = frozenset(
         "reference_peak_memory[].case_peak_memory_bytes[]",
         "release_date",  # undated
         "release_date_source",
+        "count_fingerprint",  # meters other than icount
+        "count_environment",
+        "reference_memory_detail[].memory_baseline_bytes",  # memory not measured
+        "reference_memory_detail[].tmu",
+        "reference_memory_detail[].tmu_samples",
     }
 )
 """Generic paths (list indices as ``[]``) of the only values that may be null."""
 
-FIELD_DOCS: dict[str, str] = {
-    "id": "LeetCode frontend question id, as a string of digits",
-    "slug_name": "LeetCode title slug (`two-sum`); unique in the dataset",
-    "meta_info": "`{data: {question: {...}}}`: the question as LeetCode's GraphQL API returns it "
-    "(`stats` and `similarQuestions` are JSON strings)",
-    "difficulty": "`Easy`, `Medium` or `Hard`; empty for a source without a rating (HumanEval)",
-    "pretty_content": "`[statement]`: the problem statement as plain text",
-    "solutions": "reference solutions `{hash, runtime, solution}`: int64 content hash, runtime "
-    'as a judge-style string ("1.2ms"; Quicksilver writes its own measurement, the judge\'s is '
-    "in `solution_provenance`; null allowed for Mercury's rows), Python 3 source",
-    "prompt": "starter code (the `class Solution` stub) given to a model",
-    "entry_point": "name of the method (or function) the tests call",
-    "generator_code": "Python source of the test-input generator",
-    "test_cases": 'JSON list of `{"input": [args...], "expected": value}`',
-    "convert_online": "code formatting a case as LeetCode's online judge takes it",
-    "convert_offline": "code turning a stored case into call arguments (empty: identity)",
-    "evaluate_offline": "code judging an output against the expected value (empty: equality; "
-    "any order when `answer_any_order`)",
-    "source": "where the question came from: `bundled`, `leetcode`, ...",
-    "snapshot_sha256": "sha256 of the snapshot file the row was built from",
-    "generator_path": "`offline` (constraint-driven synthesizer) or `llm` (model-written)",
-    "generator_model": "model that wrote the generator (`llm` rows); for `offline` rows the "
-    "synthesizer's name and version",
-    "test_seed": "seed the generator ran with for this task",
-    "n_generated_cases": "test cases drawn from the generator",
-    "n_example_cases": "test cases taken from the statement's examples",
-    "answer_any_order": "whether a list answer is accepted in any order",
-    "solution_provenance": "per solution hash: `source`, `model`, `url`, `runtime_reported` "
-    "(nulls when unknown), `imports_added` (the import lines the build put at the top of the "
-    "solution for names Mercury's evaluator does not inject, such as `Counter`; empty for most)",
-    "runtime_meter": "meter of `reference_runtimes`: `icount`, `cpu`, `instructions`",
-    "instruction_rate": "instruction meters: instructions per CPU second of the build machine, "
-    "measured against the cpu meter; it converts the counts into `solutions[].runtime` strings "
-    "(null for the cpu meter)",
-    "runtime_unit": "unit of `reference_runtimes` (`s` or `instructions`)",
-    "reference_runtimes": "per solution hash: measured cost over all test cases, its 95% CI, "
-    "the passes taken, whether the measurement converged (always for icount) and why not "
-    "(`flags`: budget, max-rounds, unconverged, few-rounds)",
-    "reference_peak_memory": "per solution hash: peak memory (bytes) above the post-load "
-    "baseline, read by the host from /proc (the largest over test cases, and per test case, "
-    "in case order); empty when memory was not measured",
-    "machine_id": "short id of the machine the references were measured on",
-    "machine": "that machine as JSON (CPU, cores, arch, kernel, Python)",
-    "quicksilver_version": "version of Quicksilver that built the row",
-    "build_config_sha256": "sha256 of the build configuration",
-    "release_date": "when the question was released (`YYYY-MM-DD`); null: undated (never guessed)",
-    "release_date_source": "how `release_date` is known: `leetcode` (reported by LeetCode), "
-    "`question-id` (tied to the question id), `contest`, `manual`; null when undated",
-}
 
 _DIGITS = re.compile(r"[0-9]+")
 _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")

@@ -138,6 +138,8 @@ class ScoreReport:
     dps_tolerance: float = 0.0
     # LeetCode samples that were only a method's body: completed from the prompt, or not
     bodies: dict[str, Any] = field(default_factory=dict)
+    # what scoring did with the counts the rows shipped (scoring/shipped.py); {}: none shipped
+    shipped: dict[str, Any] = field(default_factory=dict)
 
     def summary_lines(self, data: dict[str, Any] | None = None) -> list[str]:
         """The summary ``quicksilver score`` prints (rich markup), one figure group a line.
@@ -178,6 +180,8 @@ class ScoreReport:
         out["intervals"] = interval_settings()
         if self.bodies:
             out["method_bodies"] = self.bodies
+        if self.shipped:
+            out["shipped_counts"] = self.shipped
         if self.window is not None:
             out["released_after"] = self.window.to_dict()
         dpe_tasks = [t for t in self.tasks if t.dpe]

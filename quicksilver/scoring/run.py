@@ -32,6 +32,7 @@ from quicksilver.scoring.model import (
     unconverged_summary,
 )
 from quicksilver.scoring.runs import ScoringRun
+from quicksilver.scoring.shipped import ShippedCounts, offer_shipped
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,7 @@ def score(
     trained_on: Mapping[str, set[str]] | None = None,
     dps_tolerance: float | None = None,
     complete_from_prompt: bool = False,
+    shipped_counts: bool = True,
 ) -> ScoreReport:
     """Score ``samples`` (keyed by task_id or slug_name) against ``records``.
 
@@ -79,6 +81,9 @@ def score(
     without it such a sample is judged as it is (and fails, as in the Mercury authors'
     evaluator), and the report counts them (``method_bodies``). A function-style task's body is
     always completed (HumanEval's convention).
+    ``shipped_counts``: with icount, take the references' counts a Mercury row ships when this
+    machine's count fingerprint matches, after re-counting a seeded sample of them
+    (:mod:`quicksilver.scoring.shipped`); False counts every reference here.
     """
     if retry_factor < 1:
         raise ValueError(f"retry_factor must be >= 1, got {retry_factor}")
@@ -102,6 +107,7 @@ def score(
     for key, (rec, _) in dpe.items():
         if rec.solutions:
             log.info("%s: a DPE row; its %d solutions are not used", key, len(rec.solutions))
+    shipped = offer_shipped(mercury, tasks, run, use=shipped_counts)
     scored, outcomes, isolation = score_mercury(mercury, tasks, run)
     if dpe:
         dpe_scored, dpe_outcomes, dpe_isolation = score_dpe(
@@ -120,6 +126,7 @@ def score(
         tolerance,
         isolation,
         complete_from_prompt,
+        shipped,
     )
 
 
@@ -151,6 +158,7 @@ def _report(
     tolerance: float,
     isolation: str | None,
     complete_from_prompt: bool,
+    shipped: ShippedCounts | None = None,
 ) -> ScoreReport:
     """The report over the scored tasks, in the samples' order."""
     wanted = matched.rows
@@ -180,4 +188,5 @@ def _report(
         {"count": len(bodies), "completed": complete_from_prompt, "samples": bodies[:50]}
         if bodies
         else {},
+        shipped.to_dict() if shipped is not None else {},
     )

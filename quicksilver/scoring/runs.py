@@ -68,6 +68,8 @@ def cached_samples(
     for job in jobs:
         ck = cache.key(job.code, job.task, meter)
         keys[job.key] = ck
+        # a sample that is a reference's code gets the reference's figures, shipped or counted
+        # here: with a deterministic meter the same code counts the same
         hit = cache.get(ck, meter)
         if hit is not None and hit.get("status") not in UNCACHED_STATUSES:
             out[job.key] = RunResult(

@@ -42,6 +42,17 @@ def unconverged_line(data: dict[str, Any]) -> str:
     )
 
 
+def shipped_line(shipped: dict[str, Any]) -> str:
+    """What scoring did with the references' counts the dataset shipped, in one line."""
+    line = (
+        f"shipped counts: {shipped['used']} reference(s) taken as shipped, "
+        f"{shipped['recounted']} re-counted here"
+        + (f" ({len(shipped['mismatches'])} differed)" if shipped["mismatches"] else " and equal")
+        + f" (fingerprint {shipped['fingerprint']}, seed {shipped['seed']})"
+    )
+    return line + (f"; [yellow]{shipped['reason']}[/]" if shipped.get("reason") else "")
+
+
 def _window_line(w: dict[str, Any]) -> str:
     """``--released-after``'s window in one line."""
     return (
@@ -105,6 +116,8 @@ def summary_lines(data: dict[str, Any], k: int) -> list[str]:
         lines.append(memory_line(data))
     if data.get("unconverged"):
         lines.append(unconverged_line(data))
+    if data.get("shipped_counts"):
+        lines.append(shipped_line(data["shipped_counts"]))
     for name, g in data["by_difficulty"].items():
         lines.append(
             f"  {name}: Pass {g['pass_at_k']:.3f}  Beyond "

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 
 from quicksilver.config import ProfileSection
+from quicksilver.count_fingerprint import count_environment
 from quicksilver.machine import machine_id
 from quicksilver.pipeline.files import cpu_count
 from quicksilver.pipeline.judging import evaluate_offline_for
@@ -105,6 +106,9 @@ def profile(
                 isolation=res.isolation,
                 peak_memory_bytes=res.peak_memory_bytes,
                 case_peak_memory_bytes=[c.peak_memory_bytes for c in res.cases],
+                memory_baseline_bytes=res.memory_baseline_bytes,
+                tmu=res.tmu,
+                tmu_samples=res.tmu_samples,
             )
             passed.append(sol.model_copy(update={"runtime": runtime}))
         measured.append(rec.with_solutions(passed))
@@ -115,7 +119,15 @@ def profile(
         from quicksilver.calibration import measure_instruction_rate
 
         rate = measure_instruction_rate(section.sandbox).rate
-    how = Profile(meter=meter, unit=unit, machine_id=machine_id(), instruction_rate=rate)
+    modes = {r.isolation for r in results if r.passed and r.isolation}
+    counts = count_environment(modes.pop()) if meter == "icount" and len(modes) == 1 else None
+    how = Profile(
+        meter=meter,
+        unit=unit,
+        machine_id=machine_id(),
+        instruction_rate=rate,
+        count_environment=counts,
+    )
     return [rec.model_copy(update={"profile": how}) for rec in kept]
 
 

@@ -38,7 +38,7 @@ from quicksilver import __version__
 from quicksilver.config import BuildConfig
 from quicksilver.machine import machine_info
 from quicksilver.pipeline.judging import evaluate_offline_for, test_cases
-from quicksilver.pipeline.records import TaskRecord, json_digest
+from quicksilver.pipeline.records import Profile, Runtime, TaskRecord, json_digest
 from quicksilver.pipeline.stage import Context, Stage
 from quicksilver.publishing.card import CardContext
 from quicksilver.publishing.schema import UNRATED
@@ -195,6 +195,31 @@ def mercury_row(
         "build_config_sha256": config_sha256,
         "release_date": task.release_date,
         "release_date_source": task.release_date_source,
+        **shipped_counts(how, [(s.hash, runtimes[s.hash]) for s in sols]),
+    }
+
+
+def shipped_counts(how: Profile, runs: list[tuple[int, Runtime]]) -> dict[str, Any]:
+    """What lets ``quicksilver score`` reuse the references' counts on a machine that counts
+    alike: the count environment's digest and parts (null unless icount), and what scoring
+    reads of a reference besides its count (quicksilver/scoring/shipped.py)."""
+    env = how.count_environment
+    return {
+        "count_fingerprint": env["digest"] if env else None,
+        "count_environment": json.dumps(
+            {"compared": env["compared"], "informational": env["informational"]}, sort_keys=True
+        )
+        if env
+        else None,
+        "reference_memory_detail": [
+            {
+                "hash": int(h),
+                "memory_baseline_bytes": run.memory_baseline_bytes,
+                "tmu": run.tmu,
+                "tmu_samples": run.tmu_samples,
+            }
+            for h, run in runs
+        ],
     }
 
 
