@@ -4,8 +4,11 @@ On the bundled Mercury and DPE datasets (built by ``make build-dataset`` / ``mak
 fixed sample set is scored several times: each task's second reference solution, as if a model
 had written it (a correct sample whose speed sits inside the task's distribution).
 
-- ``icount``: scored with a cold reference cache, again with the warm cache, and once more with
-  ``--recollect``-style fresh profiles of every reference. Beyond@1 and DPS must be identical.
+- ``icount``: scored with a cold reference cache counting every reference here, then with
+  another cold cache taking the counts the rows ship (``shipped_counts``: a seeded sample of
+  tasks re-counted, the rest taken as shipped; docs/profiler.md), again with the warm cache, and
+  once more with ``--recollect``-style fresh profiles of every reference. Beyond@1 and DPS must
+  be identical.
 - ``cpu``: scored three times (no reference cache: the sample and its task's references are
   measured interleaved, in one time window) with one core kept busy by another process. The
   standard deviation of Beyond@1 and of DPS over the three is the figure (target: 0.5 points).
@@ -17,6 +20,7 @@ were scored. The numbers go in docs/performance.md.
     python bench/scoring.py --mercury DIR --dpe DIR --json OUT
     python bench/scoring.py --max-tasks 8       # the first 8 tasks of each: a shorter run
     python bench/scoring.py --meters cpu --datasets mercury     # one part of the table
+    python bench/scoring.py --meters icount --datasets mercury --split eval  # cold, shipped
 
 Every run prints a line when it ends and the JSON (``--json``) is rewritten after every run, so a
 long bench that is stopped keeps what it measured.
@@ -58,13 +62,26 @@ def second_reference_samples(records: Sequence[Any]) -> dict[str, list[Sample]]:
 
 
 def run(
-    records: Sequence[Any], samples: dict[str, list[Sample]], meter: str, cache: ReferenceCache
+    records: Sequence[Any],
+    samples: dict[str, list[Sample]],
+    meter: str,
+    cache: ReferenceCache,
+    *,
+    shipped: bool = False,
 ) -> dict[str, Any]:
     started = time.perf_counter()
-    report = score(records, samples, meter=meter, measure=MeasureConfig(meter=meter), cache=cache)
+    report = score(
+        records,
+        samples,
+        meter=meter,
+        measure=MeasureConfig(meter=meter),
+        cache=cache,
+        shipped_counts=shipped,
+    )
     wall = time.perf_counter() - started
     data = report.to_dict()
     return {
+        "shipped_counts": data.get("shipped_counts"),
         "wall_seconds": wall,
         "beyond_at_1": data.get("beyond_at_1"),
         "dps": data.get("dps"),
@@ -83,6 +100,16 @@ def run(
             for t in data.get("tasks", [])
         },
     }
+
+
+def _shipped_text(shipped: dict[str, Any] | None) -> str:
+    if not shipped:
+        return ""
+    return (
+        f"; shipped counts: {shipped['used']} taken, {shipped['recounted']} re-counted, "
+        f"{len(shipped['mismatches'])} differed"
+        + (f" ({shipped['reason']})" if shipped.get("reason") else "")
+    )
 
 
 def busy_core() -> subprocess.Popen[bytes]:
@@ -108,6 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="score only the first N tasks of each dataset (by task id): a shorter run",
     )
+    p.add_argument("--split", default=None, help="score one split only (eval: the eval split)")
     args = p.parse_args(argv)
     console = start(level=logging.WARNING)
     datasets = {}
@@ -121,7 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             console.print(f"[red]{path}: no built dataset (make build-{name} first)[/]")
             return 2
         loaded = load_records(parquet)
-        records = sorted(loaded.records, key=lambda r: r.task_key)
+        chosen = loaded.splits.get(args.split, []) if args.split else loaded.records
+        records = sorted(chosen, key=lambda r: r.task_key)
         datasets[name] = records[: args.max_tasks] if args.max_tasks else records
     m, _ = header(console)
     results: dict[str, dict[str, list[dict[str, Any]]]] = {}
@@ -134,6 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"Beyond@1 {'-' if b is None else f'{100 * b:.2f}'}, "
             f"DPS {'-' if d is None else f'{d:.2f}'}"
             + ("" if row.get("dps_tolerance") is None else f" (tolerance {row['dps_tolerance']:g})")
+            + _shipped_text(row.get("shipped_counts"))
         )
         write_json(args.json, {"machine": m, "results": results, "finished": False})
 
@@ -142,13 +172,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         results[name] = {"icount": [], "cpu": []}
         if "icount" in meters:
             with tempfile.TemporaryDirectory(prefix="qs-bench-score-") as tmp:
-                cache = ReferenceCache(Path(tmp))
-                for label, c in (
-                    ("cold cache", cache),
-                    ("warm cache", cache),
-                    ("recollect", ReferenceCache(Path(tmp), enabled=False)),
+                cache = ReferenceCache(Path(tmp) / "counted")
+                for label, c, shipped in (
+                    ("cold cache, every reference counted", cache, False),
+                    ("cold cache, shipped counts", ReferenceCache(Path(tmp) / "shipped"), True),
+                    ("warm cache", cache, False),
+                    ("recollect", ReferenceCache(Path(tmp) / "counted", enabled=False), False),
                 ):
-                    record(name, "icount", label, run(records, samples, "icount", c))
+                    row = run(records, samples, "icount", c, shipped=shipped)
+                    record(name, "icount", label, row)
         if "cpu" in meters:
             load = busy_core()
             try:
