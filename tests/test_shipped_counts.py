@@ -193,7 +193,7 @@ def test_shipped_counts_are_taken_after_a_seeded_sample_is_recounted_equal(
     shipped = data["shipped_counts"]
     assert shipped["reason"] is None and not shipped["mismatches"], shipped
     assert shipped["offered"] == 10 and shipped["recounted"] == 5 and shipped["used"] == 5
-    assert shipped["seed"] == shipped_mod.CONFIRM_SEED
+    assert isinstance(shipped["seed"], int)  # fresh in every run, recorded
     (sampled,) = {name.split("#")[0] for name in shipped["confirmed"]}
     assert len(shipped["confirmed"]) == 5 and sampled in SLUGS
     # one task's references re-counted, the two samples measured, no other reference counted

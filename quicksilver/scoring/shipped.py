@@ -17,8 +17,9 @@ differs is named part by part in the report (``interpreter.sha256``, ``qemu.vers
 and the references are counted as before.
 
 The dataset is not trusted more than that: a forged count outside the re-counted sample would
-go unseen, which is why the sample is drawn after the rows are read, from a seed the report
-records, and why ``--no-shipped-counts`` counts everything.
+go unseen, which is why the sample is drawn from a fresh seed in every run (recorded in the
+report; a fixed seed would tell a forger which counts are never checked), and why
+``--no-shipped-counts`` counts everything.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import json
 import logging
 import math
 import random
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,7 +44,6 @@ log = logging.getLogger(__name__)
 
 CONFIRM_MIN = 3
 CONFIRM_SHARE = 0.05
-CONFIRM_SEED = 20_261_202
 # How far a re-count may be from a shipped count and still confirm it. Counts are exact for one
 # arrangement of one build, but a child's count moves by up to a few hundred instructions with
 # its position in its zygote (docs/profiler.md), and a solution that runs for billions of
@@ -60,7 +61,7 @@ class ShippedCounts:
     fingerprint: str = ""  # this machine's
     offered: int = 0  # references whose counts the rows ship with a matching fingerprint
     used: int = 0  # taken as shipped (not counted here)
-    seed: int = CONFIRM_SEED
+    seed: int = 0
     recounted: int = 0  # references re-counted here (every one of the sampled tasks)
     confirmed: list[str] = field(default_factory=list)  # re-counted here and equal
     mismatches: list[str] = field(default_factory=list)
@@ -222,7 +223,7 @@ def offer_shipped(
     run: ScoringRun,
     *,
     use: bool = True,
-    seed: int = CONFIRM_SEED,
+    seed: int | None = None,
 ) -> ShippedCounts | None:
     """Offer the Mercury rows' shipped counts to ``run.cache`` after confirming a seeded sample
     of tasks here (every reference of a sampled task re-counted, in the build's arrangement);
@@ -231,6 +232,9 @@ def offer_shipped(
         (rec.model_extra or {}).get("count_fingerprint") for rec, _ in rows.values()
     ):
         return None
+    # A fresh seed every run (recorded): a seed known in advance would tell a dataset's author
+    # which counts nobody checks. The score does not depend on it when the counts are honest.
+    seed = secrets.randbelow(2**31) if seed is None else seed
     report = ShippedCounts(seed=seed)
     if not use or not run.cache.enabled:
         flag = "--no-shipped-counts" if not use else "--recollect"
