@@ -4,14 +4,18 @@ A count is worth shipping with a dataset only if another machine running the sam
 emulator and runtime gets the same number. These tests change what differs between machines
 and between moments on one machine, and check that the count does not move: the host's
 bytecode caches (written by the host's own imports whenever they happen), its environment
-variables and its working directory.
+variables, its working directory, its host name and the CPUs it may use. (The kernel could not
+be varied here; the fingerprint records it as informational.)
 """
 
 from __future__ import annotations
 
 import compileall
+import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -100,3 +104,33 @@ def test_the_hosts_environment_and_working_directory_do_not_move_a_count(
     monkeypatch.chdir(deep)
     assert _count() == base
     assert os.getcwd() == str(deep)
+
+
+COUNT_SCRIPT = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from tests.test_count_environment import _count
+print(json.dumps(_count()))
+"""
+
+
+def test_the_hostname_and_the_cpus_the_host_may_use_do_not_move_a_count() -> None:
+    """Another host name (a UTS namespace of its own) and one CPU instead of all: the count of
+    the same solution is the same."""
+    root = str(Path(__file__).resolve().parent.parent)
+
+    def count(prefix: list[str]) -> int:
+        out = subprocess.run(
+            [*prefix, sys.executable, "-c", COUNT_SCRIPT, root],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=600,
+        )
+        return int(json.loads(out.stdout.strip().splitlines()[-1]))
+
+    base = count([])
+    hostname = "a-much-longer-host-name-than-this-machine-has.example"
+    renamed = ["unshare", "--uts", "sh", "-c", f'hostname {hostname} && exec "$0" "$@"']
+    assert count(renamed) == base
+    assert count(["taskset", "-c", "0"]) == base
