@@ -136,6 +136,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="score only the first N tasks of each dataset (by task id): a shorter run",
     )
     p.add_argument("--split", default=None, help="score one split only (eval: the eval split)")
+    p.add_argument(
+        "--icount-runs",
+        default="counted,shipped,warm,recollect",
+        help="comma-separated icount runs: counted (cold, every reference counted), shipped "
+        "(cold, shipped counts), warm, recollect",
+    )
     args = p.parse_args(argv)
     console = start(level=logging.WARNING)
     datasets = {}
@@ -173,12 +179,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         if "icount" in meters:
             with tempfile.TemporaryDirectory(prefix="qs-bench-score-") as tmp:
                 cache = ReferenceCache(Path(tmp) / "counted")
-                for label, c, shipped in (
-                    ("cold cache, every reference counted", cache, False),
-                    ("cold cache, shipped counts", ReferenceCache(Path(tmp) / "shipped"), True),
-                    ("warm cache", cache, False),
-                    ("recollect", ReferenceCache(Path(tmp) / "counted", enabled=False), False),
+                runs = {r.strip() for r in args.icount_runs.split(",")}
+                for key, label, c, shipped in (
+                    ("counted", "cold cache, every reference counted", cache, False),
+                    (
+                        "shipped",
+                        "cold cache, shipped counts",
+                        ReferenceCache(Path(tmp) / "shipped"),
+                        True,
+                    ),
+                    ("warm", "warm cache", cache, False),
+                    (
+                        "recollect",
+                        "recollect",
+                        ReferenceCache(Path(tmp) / "counted", enabled=False),
+                        False,
+                    ),
                 ):
+                    if key not in runs:
+                        continue
                     row = run(records, samples, "icount", c, shipped=shipped)
                     record(name, "icount", label, row)
         if "cpu" in meters:
