@@ -71,14 +71,14 @@ class ReferenceCache:
     def _path(self, key: str, meter: str) -> Path:
         return self.root / meter / f"{key}.json"
 
-    def get(self, key: str, meter: str, *, shipped: bool = True) -> dict[str, Any] | None:
-        """This machine's result under ``key``, else (``shipped``) a confirmed shipped one."""
+    def get(self, key: str, meter: str) -> dict[str, Any] | None:
+        """This machine's result under ``key``, else a confirmed shipped one."""
         if not self.enabled:
             return None
         try:
             return json.loads(self._path(key, meter).read_text())
         except (OSError, ValueError):
-            return self._shipped.get((meter, key)) if shipped else None
+            return self._shipped.get((meter, key))
 
     def put(self, key: str, meter: str, result: RunResult) -> None:
         path = self._path(key, meter)

@@ -112,7 +112,6 @@ def _shipped_summary(
         "meter": "icount",
         "unit": "instructions",
         "isolation": isolation,  # the fingerprint covers it: the build's mode was this one
-        "shipped": True,
     }
 
 
