@@ -292,3 +292,30 @@ def test_the_fingerprint_covers_every_byte_of_the_runtime(
     # what was not seen to move a count is recorded, not compared
     assert {"kernel", "cpus", "machine_id"} <= set(after["informational"])
     assert "kernel" not in after["compared"]
+
+
+@requires_bwrap
+def test_an_unreadable_shipped_count_means_its_task_is_counted_here(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A row whose shipped count is not a number: one line naming the task and the field, that
+    task counted here, and scoring goes on (no re-count happens without a readable task)."""
+    from quicksilver.scoring.runs import ScoringRun
+
+    env = count_environment(isolation.resolve(SANDBOX).mode)
+    base = _base_row().model_dump()
+    hashes = [s["hash"] for s in base["solutions"]]
+    base.update(
+        runtime_meter="icount",
+        count_fingerprint=env["digest"],
+        count_environment=json.dumps({"compared": env["compared"], "informational": {}}),
+        reference_runtimes=[{"hash": h, "runtime": "fast"} for h in hashes],
+    )
+    row = TaskRow.model_validate(base)
+    run = ScoringRun("icount", SANDBOX, MEASURE, ReferenceCache(enabled=True), None)
+    rows = {"summary-ranges": (row, [])}
+    tasks = {"summary-ranges": ProfileTask.from_record(row)}
+    report = shipped_mod.offer_shipped(rows, tasks, run, seed=1)
+    assert report is not None and report.offered == 0 and report.used == 0
+    assert "summary-ranges: reference_runtimes of solution" in caplog.text
+    assert "unreadable" in caplog.text and "counted here" in caplog.text

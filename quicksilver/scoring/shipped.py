@@ -162,7 +162,18 @@ def _candidates(
             if h not in runtimes:
                 break
             ck = run.cache.key(sol.solution, tasks[key], run.meter)
-            summary = _shipped_summary(runtimes[h], memory.get(h, {}), detail.get(h, {}), mode)
+            try:
+                summary = _shipped_summary(runtimes[h], memory.get(h, {}), detail.get(h, {}), mode)
+            except (KeyError, TypeError, ValueError) as exc:
+                # a row that ships an unreadable count: its task is counted here, the rest go on
+                log.warning(
+                    "%s: reference_runtimes of solution %s unreadable (%r): counted here",
+                    key,
+                    sol.hash,
+                    exc,
+                )
+                refs = []
+                break
             refs.append((ck, f"{key}#{sol.hash}", tasks[key], sol.solution, summary))
         else:
             if refs:
