@@ -7,8 +7,9 @@ config (``runner.kind: dask``), one of which is killed while it runs a sandbox (
 its shard to a worker again). Every build must publish the same rows as the reference.
 
 Fields that differ by nature are left out of the comparison: ``build_config_sha256`` (its digest
-covers ``out_dir`` and the runner section) and the bytes of ``reference_peak_memory`` (resident
-memory read from /proc: two thread builds differ there too; its hashes are compared). Runtimes
+covers ``out_dir`` and the runner section), the bytes of ``reference_peak_memory`` and the
+baseline and TMU of ``reference_memory_detail`` (resident memory read from /proc: two thread
+builds differ there too; their hashes are compared). Runtimes
 are instruction counts (the icount meter) and must be identical.
 """
 
@@ -79,6 +80,7 @@ def _rows(out: Path) -> dict[str, dict[str, Any]]:
             for key in BY_NATURE:
                 row.pop(key)
             row["reference_peak_memory"] = [m["hash"] for m in row["reference_peak_memory"]]
+            row["reference_memory_detail"] = [m["hash"] for m in row["reference_memory_detail"]]
             rows[row["slug_name"]] = {"split": split, **row}
     return rows
 
