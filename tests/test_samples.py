@@ -328,3 +328,37 @@ def test_an_evalplus_folder_reads_each_task_folders_files_in_numeric_order(tmp_p
     assert [(Path(src).name, why) for src, why in loaded.rejects] == [
         ("1.py", "task two-sum: an empty file")
     ]
+
+
+def test_a_leetcode_sample_gets_the_imports_leetcodes_judge_would_not_ask_for() -> None:
+    """LeetCode accepts ``pairwise`` and ``gcd`` unimported: scoring judges the sample with the
+    import lines added (recorded per sample), as the build gives the references theirs; a
+    function-style (HumanEval) sample and code that does not parse are left as they are."""
+    from quicksilver.rows import TaskRow
+    from quicksilver.scoring.matching import match_samples
+
+    leetcode = TaskRow(
+        id="1", slug_name="gaps", solutions=[], prompt=PROMPT, entry_point="add", test_cases="[]"
+    )
+    uses = "class Solution:\n    def add(self, a, b):\n        return gcd(a, b) + len(list(pairwise([a, b])))\n"
+    broken = "class Solution:\n    def add(self, a, b):\n        return gcd(a,\n"
+    plain = "class Solution:\n    def add(self, a, b):\n        return a + b\n"
+    samples = {
+        "gaps": [Sample("gaps", c, i, f"s.jsonl:{i}") for i, c in enumerate((uses, broken, plain))]
+    }
+    ((_row, got),) = match_samples([leetcode], samples).rows.values()
+    assert [s.code for s in got] == [
+        "from itertools import pairwise\nfrom math import gcd\n" + uses,
+        broken,
+        plain,
+    ]
+    assert [s.extra.get("imports_added", []) for s in got] == [
+        ["from itertools import pairwise", "from math import gcd"],
+        [],
+        [],
+    ]
+    humaneval = leetcode.model_copy(update={"task_kind": "function", "slug_name": "h"})
+    function = "def add(a, b):\n    return gcd(a, b)\n"
+    h = {"h": [Sample("h", function, 0, "s:0")]}
+    ((_row, got),) = match_samples([humaneval], h).rows.values()
+    assert got[0].code == function

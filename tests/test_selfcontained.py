@@ -84,8 +84,34 @@ def test_missing_imports_for_names_only_the_sandbox_injects() -> None:
         "from sortedcontainers import SortedList",
         "from typing import Dict, Set",
     ]
-    # Mercury's own names, builtins, and names neither evaluator provides: nothing to add
-    assert missing_imports("x = deque(accumulate([1]))\n") == []
+    # Mercury's own names, builtins, and names no judge provides: nothing to add
+    assert missing_imports("x = deque(isBadVersion([1]))\n") == []
+
+
+LEETCODE_NAMES = """class Solution:
+    def f(self, nums):
+        pairs = [gcd(a, b) for a, b in pairwise(nums)]
+        total = reduce(operator.add, accumulate(pairs), 0)
+        return total % len(ascii_lowercase) + nlargest(1, nums)[0] + randint(0, 0)
+"""
+
+
+def test_missing_imports_for_names_leetcodes_judge_provides() -> None:
+    """Accepted LeetCode solutions use these unimported (selfcontained.LEETCODE_STAR's evidence):
+    each gets its import, the first listed module providing it, modules by name first."""
+    assert missing_imports(LEETCODE_NAMES) == [
+        "import operator",
+        "from functools import reduce",
+        "from heapq import nlargest",
+        "from itertools import accumulate, pairwise",
+        "from math import gcd",
+        "from random import randint",
+        "from string import ascii_lowercase",
+    ]
+    # a builtin is never shadowed (math.pow), a local or a module-level binding is not free
+    assert missing_imports("def f(pow, count):\n    return pow(2, 3) + count\n") == []
+    assert missing_imports("count = 3\nclass S:\n    def f(self):\n        return count\n") == []
+    assert missing_imports("def f(xs):\n    return pow(2, len(xs))\n") == []
 
 
 def test_add_imports_puts_them_first_but_after_a_docstring_and_future_imports() -> None:
@@ -120,6 +146,24 @@ def test_solutions_given_their_imports_pass_in_the_mercury_evaluator() -> None:
         [{**row, "solution": add_imports(c)[0]} for c in (COUNTER, sorted_list)],
     )
     assert [r["status"] for r in after] == ["passed", "passed"], after
+
+
+def test_a_solution_using_leetcodes_names_runs_once_its_imports_are_added() -> None:
+    """Before: NameError (so the build dropped an accepted solution as does-not-load, and the
+    Mercury evaluator failed it); after: passes there, with the answer the names compute."""
+    row = {
+        "entry_point": "f",
+        "convert_offline": "def convert_offline(case):\n    return case\n",
+        "evaluate_offline": (
+            "def evaluate_offline(inputs, outputs, expected):\n    return outputs == expected\n"
+        ),
+        # gcds of [4,6],[6,9] = 2,3; prefix sums 2,5; sum 7; 7 % 26 + 9 + 0 = 16
+        "test_cases": json.dumps([{"input": [[4, 6, 9]], "expected": 16}]),
+    }
+    (before,) = judge_jobs([{**row, "solution": LEETCODE_NAMES}])
+    assert before["status"] == "failed@eval" and "NameError" in before["error"]
+    (after,) = judge_jobs([{**row, "solution": add_imports(LEETCODE_NAMES)[0]}])
+    assert after["status"] == "passed", after
 
 
 def test_the_load_stage_adds_the_imports_before_hashing(tmp_path: Path) -> None:

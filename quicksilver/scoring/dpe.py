@@ -536,6 +536,7 @@ def score_dpe_task(
             beyond=None,
             percentile=None,
             error=verdict.error,
+            imports_added=list(s.extra.get("imports_added", [])),
         )
         ts.samples.append(sc)
         if not verdict.passed:

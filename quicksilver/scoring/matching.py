@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from quicksilver.rows import TaskRow
 from quicksilver.samples import Sample, class_solution, function_solution, slug_form
 from quicksilver.scoring.model import ReleaseWindow
+from quicksilver.selfcontained import add_imports
 
 log = logging.getLogger(__name__)
 
@@ -165,7 +166,23 @@ def _completed(
             if code != s.code:
                 bodies.append(f"{rec.task_key}#{s.index}")
         if complete_from_prompt:
-            return [
+            group = [
                 dataclasses.replace(s, code=code) for s, code in zip(group, completed, strict=True)
             ]
+    if rec.task_kind != "function":
+        group = [_with_imports(s) for s in group]
     return group
+
+
+def _with_imports(sample: Sample) -> Sample:
+    """A LeetCode sample with the import lines of the names LeetCode's judge provides unimported
+    (``pairwise``, ``gcd``, ``Counter``; quicksilver/selfcontained.py), as the load stage gives
+    the references: judged as LeetCode judges it. Code that does not parse is left as it is (the
+    judge reports its error)."""
+    try:
+        code, added = add_imports(sample.code)
+    except (SyntaxError, ValueError):
+        return sample
+    if not added:
+        return sample
+    return dataclasses.replace(sample, code=code, extra={**sample.extra, "imports_added": added})

@@ -98,6 +98,7 @@ def score_mercury(
                 percentile=percentile(rt, ref_rt),
                 error=res.error,
                 flags=list(res.flags) if res.passed else [],
+                imports_added=list(s.extra.get("imports_added", [])),
             )
             score_memory(sc, res, ref_mem, canonical, ts.reference_tmu)
             ts.n_correct += res.passed

@@ -56,6 +56,9 @@ class SampleScore:
     # input) is not to be trusted: not converged, or its passes split into modes (RunResult.flags;
     # counted in the report, see unconverged_summary)
     flags: list[str] = field(default_factory=list)
+    # import lines put before a LeetCode sample for names LeetCode's judge provides unimported
+    # (``pairwise``, ``Counter``: quicksilver/selfcontained.py), as the build does for references
+    imports_added: list[str] = field(default_factory=list)
 
 
 @dataclass
