@@ -506,3 +506,25 @@ def test_the_checker_is_taken_from_the_answer_only_when_it_defines_check_answer(
     assert extract_checker(fenced_twice) == ACCEPT_ALL.split("\n", 1)[1].rsplit("```", 1)[0]
     assert extract_checker("```python\ndef check_answer(:\n```") is None  # does not parse
     assert extract_checker("I cannot write it.") is None
+
+
+@pytest.mark.parametrize(
+    ("statement", "many"),
+    [
+        # LeetCode's wordings (2334's "Return the size of any such subarray" was missed, and two
+        # accepted solutions were rejected on the example's answer)
+        ("Return the size of any such subarray. If there is no such subarray, return -1.", True),
+        ("Return the length of any such substring.", True),
+        ("If there are multiple answers, return any of them.", True),
+        ("You may return any valid answer.", True),
+        ("Return any one of them.", True),
+        # a deterministic answer that mentions "any"
+        ("Return true if any such pair exists, and false otherwise.", False),
+        ("Return the number of pairs such that any element is even.", False),
+        ("You may return the answer in any order.", False),
+    ],
+)
+def test_the_statement_accepts_several_answers(statement: str, many: bool) -> None:
+    from quicksilver.sources.text import says_many_answers
+
+    assert says_many_answers(statement) is many

@@ -88,7 +88,7 @@ _ANY_ORDER = re.compile(
     re.I,
 )
 _MANY_ANSWERS = re.compile(
-    r"\b(return|output|print) any (one )?(of them|valid|such|answer)\b|"
+    r"\b(return|output|print) (the \w+ (of )?)?any (one )?(of them|valid|such|answer)\b|"
     r"\b(you )?may return any\b(?! order)|"
     r"\bis also a (valid|correct|accepted) answer\b|"
     r"\b(multiple|several|more than one) (valid |possible |correct )?(answers|solutions) "
