@@ -974,6 +974,29 @@ def test_min_max_sum_and_halves() -> None:
     assert '"1 <= sum(words[i].length) <= 20": the other constraints allow a sum of 0' in reason
 
 
+def test_a_row_form_in_the_description_states_the_rows_length() -> None:
+    """LeetCode often defines a row only in the description (``tasks[i] = [actual_i,
+    minimum_i]``) and never says ``tasks[i].length == 2``: the definition gives the length too
+    (23 of 2,264 real questions were refused for want of it)."""
+    tasks = question(
+        [("tasks", "integer[][]")],
+        ["1 <= tasks.length <= 10^5", "1 <= actual_i <= minimum_i <= 10^4"],
+    )
+    prose = (
+        "<p>You are given <code>tasks[i] = [actual<sub>i</sub>, minimum<sub>i</sub>]</code>.</p>"
+    )
+    tasks = SynthInput(**{**tasks.__dict__, "content_html": prose + tasks.content_html})
+    for (rows,) in samples(tasks, 100):
+        length(rows, 1, 1000)
+        assert all(len(r) == 2 and 1 <= r[0] <= r[1] <= 10**4 for r in rows), rows[:5]
+    # without the definition the row's length is unknown: refused, as before
+    bare = question(
+        [("tasks", "integer[][]")],
+        ["1 <= tasks.length <= 10^5", "1 <= tasks[i][j] <= 10^4"],
+    )
+    assert "no stated upper bound for tasks[i].length" in reason_of(bare)
+
+
 def test_rows_with_named_fields() -> None:
     intervals = question(
         [("intervals", "integer[][]")],

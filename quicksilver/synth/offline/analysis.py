@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from quicksilver.synth.offline.constraints import Param
+from quicksilver.synth.offline.constraints import FIELDS_RE, Param, clean, split_top
 from quicksilver.synth.offline.facts import Facts
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.report import param_notes
@@ -58,6 +58,8 @@ class Analysis:
         reader = LineReader(self.facts, self.problems)
         for line in lines:
             reader.read(line)
+        for definition in self._row_forms(lines, prose):
+            reader.read(definition)
         q = Quantities(self.facts, self.problems)
         schedule = Schedule(
             self.facts,
@@ -77,3 +79,19 @@ class Analysis:
         notes = param_notes(params, qnotes, sizes, perf=self.perf, cap_note=self.cap_note)
         self.notes = [*notes, *self.notes]
         return SpecResult(spec, self.notes, [])
+
+    def _row_forms(self, lines: list[str], prose: str) -> list[str]:
+        """The description's row forms (``tasks[i] = [actual_i, minimum_i]``), read as if they
+        were Constraints items: they state each row's length as well as its fields' names. Only
+        for integer rows whose fields the facts took from them, and that no Constraints item
+        defines already (it is read there)."""
+        stated = {m.group(1) for line in lines if (m := FIELDS_RE.fullmatch(clean(line)))}
+        out: dict[str, str] = {}
+        for m in FIELDS_RE.finditer(prose):
+            p = self.facts.by_name.get(m.group(1))
+            if p is None or p.name in stated or p.name in out or p.depth != 2 or p.leaf != "int":
+                continue
+            names = split_top(m.group(2))
+            if all(self.facts.fields.get(n) == (p.name, j) for j, n in enumerate(names)):
+                out[p.name] = f"{p.name}[i] = [{', '.join(names)}]"
+        return list(out.values())
