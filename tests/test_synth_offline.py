@@ -71,6 +71,12 @@ def reason_of(inp: SynthInput) -> str:
     return res.reason
 
 
+def notes_of(inp: SynthInput) -> list[str]:
+    result = build_spec(inp)
+    assert result.spec is not None, result.problems
+    return list(result.notes)
+
+
 def tree_values(arr: list[Any]) -> tuple[list[int], int]:
     """A LeetCode level-order tree: its values and its depth (asserting the format)."""
     assert isinstance(arr, list)
@@ -995,6 +1001,57 @@ def test_a_row_form_in_the_description_states_the_rows_length() -> None:
         ["1 <= tasks.length <= 10^5", "1 <= tasks[i][j] <= 10^4"],
     )
     assert "no stated upper bound for tasks[i].length" in reason_of(bare)
+
+
+@pytest.mark.parametrize(
+    ("prose", "params", "items", "check"),
+    [
+        (
+            "<p>You are given 2 integer arrays nums1 and nums2 of lengths n and m respectively.</p>",
+            [("nums1", "integer[]"), ("nums2", "integer[]")],
+            ["1 <= n, m <= 50", "1 <= nums1[i], nums2[j] <= 10^6"],
+            lambda a, b: 1 <= len(a) <= 50 and 1 <= len(b) <= 50,
+        ),
+        (
+            "<p>You are given a 0-indexed integer array nums having length n.</p>",
+            [("nums", "integer[]")],
+            ["1 <= n <= 30", "1 <= nums[i] <= 10^9"],
+            lambda a: 1 <= len(a) <= 30,
+        ),
+        (
+            "<p>You are given m x n grid image which represents a grayscale image.</p>",
+            [("image", "integer[][]")],
+            ["3 <= n, m <= 7", "0 <= image[i][j] <= 255"],
+            lambda g: 3 <= len(g) <= 7 and len({len(r) for r in g}) == 1 and 3 <= len(g[0]) <= 7,
+        ),
+    ],
+)
+def test_sizes_the_description_names(prose: str, params: list, items: list, check: Any) -> None:
+    """``1 <= n, m <= 50`` where only the description says what n and m are: its "of lengths n
+    and m", "having length n" or "m x n grid image" ties them to the parameters' sizes."""
+    inp = question(params, items)
+    assert "is not a parameter or a size of one" in reason_of(inp)  # the constraints alone
+    inp = SynthInput(**{**inp.__dict__, "content_html": prose + inp.content_html})
+    for args in samples(inp, 60):
+        assert check(*args), args
+
+
+def test_a_misspelt_collection_name_in_the_constraints() -> None:
+    """LeetCode's constraints sometimes name the parameter otherwise (``mat`` for ``matrix``):
+    an indexed or measured name is read as the one parameter whose name starts with it; a bare
+    free name (``n``) is never read as a parameter that way."""
+    inp = question(
+        [("matrix", "integer[][]")],
+        ["m == mat.length", "n == mat[i].length", "1 <= n, m <= 9", "1 <= matrix[i][j] <= 10^5"],
+    )
+    for (grid,) in samples(inp, 60):
+        assert 1 <= len(grid) <= 9 and len({len(r) for r in grid}) == 1 and len(grid[0]) <= 9
+    assert any("mat in the constraints read as the parameter matrix" in n for n in notes_of(inp))
+    two = question(
+        [("matrix", "integer[][]"), ("mats", "integer[][]")],
+        ["m == mat.length", "1 <= m <= 9"],
+    )
+    assert "mat.length is not a parameter or a size of one" in reason_of(two)
 
 
 def test_rows_with_named_fields() -> None:

@@ -16,6 +16,7 @@ Every step appends to one list of problems and one of notes, in this order.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,25 @@ from quicksilver.synth.offline.report import param_notes
 from quicksilver.synth.offline.schedule import Schedule
 from quicksilver.synth.offline.sentences import LineReader
 from quicksilver.synth.offline.shapes import ParamSpecs
+
+_NAME = r"[A-Za-z_]\w*"
+_ALONE = r"(?![\w\[]|\.\w|\s*[-+*/^(])"  # a bare name: n, not n + 1, 2 * n or n.length
+_OF_LENGTH = re.compile(
+    rf"\b(?P<param>{_NAME}),? (?:of|with|having) (?:a )?(?:length|size) (?:of )?"
+    rf"(?P<n>{_NAME}){_ALONE}"
+)
+_OF_LENGTHS = re.compile(
+    rf"\b(?P<a>{_NAME}),? and (?P<b>{_NAME}),? (?:of|with) (?:lengths|sizes) "
+    rf"(?P<n>{_NAME}){_ALONE},? and (?P<m>{_NAME}){_ALONE}"
+)
+_GRID_BEFORE = re.compile(
+    rf"\b(?P<rows>{_NAME}) x (?P<cols>{_NAME}) (?:[\w-]+ ){{0,3}}?"
+    rf"(?:matrix|grid|board|array|image|map|field)\s+(?P<param>{_NAME})\b"
+)
+_GRID_AFTER = re.compile(
+    rf"\b(?P<param>{_NAME}),? (?:of size|with dimensions|of dimensions) "
+    rf"(?P<rows>{_NAME}) x (?P<cols>{_NAME}){_ALONE}"
+)
 
 
 @dataclass
@@ -60,6 +80,11 @@ class Analysis:
             reader.read(line)
         for definition in self._row_forms(lines, prose):
             reader.read(definition)
+        for equality in self._named_sizes(prose):
+            reader.read(equality)
+            self.notes.append(f"{equality}: the description names this size")
+        for alias, name in sorted(self.facts.aliases.items()):
+            self.notes.append(f"{alias} in the constraints read as the parameter {name}")
         q = Quantities(self.facts, self.problems)
         schedule = Schedule(
             self.facts,
@@ -79,6 +104,41 @@ class Analysis:
         notes = param_notes(params, qnotes, sizes, perf=self.perf, cap_note=self.cap_note)
         self.notes = [*notes, *self.notes]
         return SpecResult(spec, self.notes, [])
+
+    def _named_sizes(self, prose: str) -> list[str]:
+        """Sizes the description names (``nums of length n``, ``nums1 and nums2 of lengths n and
+        m``, ``an m x n integer matrix grid``, ``grid of size n x n``) for the free names the
+        Constraints items bound (``1 <= n, m <= 10^5``, where nothing else says what n is), as
+        equalities read like Constraints items: ``nums.length == n``, ``grid[i].length == n``.
+        A name that is a parameter, or that the description ties to two different sizes, is
+        left alone."""
+        facts = self.facts
+        free = {k for k in facts.mentions if re.fullmatch(r"[A-Za-z_]\w*", k)}
+        free -= set(facts.by_name) | set(facts.fields)
+        # a name the Constraints already equate with something (m == grid.length) is not free
+        free = {
+            k for k in free if not any(facts.find(o) == facts.find(k) != o for o in facts.parent)
+        }
+        found: dict[str, set[str]] = {}
+
+        def tie(param: str, dims: list[str]) -> None:
+            p = self.facts.by_name.get(param)
+            if p is None or p.tree or p.depth < len(dims):
+                return
+            for d, name in enumerate(dims):
+                if name in free:
+                    found.setdefault(name, set()).add(p.dim_key(d))
+
+        for m in _OF_LENGTH.finditer(prose):
+            tie(m["param"], [m["n"]])
+        for m in _OF_LENGTHS.finditer(prose):
+            tie(m["a"], [m["n"]])
+            tie(m["b"], [m["m"]])
+        for m in _GRID_BEFORE.finditer(prose):
+            tie(m["param"], [m["rows"], m["cols"]])
+        for m in _GRID_AFTER.finditer(prose):
+            tie(m["param"], [m["rows"], m["cols"]])
+        return [f"{next(iter(keys))} == {name}" for name, keys in found.items() if len(keys) == 1]
 
     def _row_forms(self, lines: list[str], prose: str) -> list[str]:
         """The description's row forms (``tasks[i] = [actual_i, minimum_i]``), read as if they

@@ -53,6 +53,7 @@ class Facts:
         self.by_name = {p.name: p for p in params}
         self.parent: dict[str, str] = {}
         self.mentions: dict[str, list[str]] = {}  # quantity key -> lines naming it
+        self.aliases: dict[str, str] = {}  # a misspelt collection name -> the parameter read
         self.lins: list[tuple[Lin, str]] = []  # (form >= 0, line) over q refs
         self.leaf: dict[str, LeafInfo] = {p.name: LeafInfo() for p in params}
         self.sums: dict[str, list[tuple[int, str]]] = {}
@@ -123,6 +124,8 @@ class Facts:
                 raise Unsupported("Node.val, but no TreeNode / ListNode parameter")
             return Ref("leaf", params=nodes)
         p = self.by_name.get(name)
+        if p is None and (idx or suffix) and name not in self.fields:
+            p = self._misspelt(name, len(idx) + (suffix in ("length", "size")))
         if p is None and name in self.fields and not idx:
             owner, col = self.fields[name]
             if suffix:
@@ -155,6 +158,27 @@ class Facts:
         if len(idx) < p.depth:
             return Ref("container", params=(p.name,), depth=len(idx))
         raise Unsupported(f"{raw}: {p.name} ({p.type}) has no such element")
+
+    def _misspelt(self, name: str, depth: int) -> Param | None:
+        """The parameter a collection's name stands for when LeetCode's constraints shorten or
+        lengthen it (``mat[i].length`` for ``matrix``, ``nums`` for ``num``): the one parameter
+        deep enough whose name starts with the other (three letters at least); None when none
+        or several do. Only names used as collections (indexed, or with ``.length``) get here,
+        so a free ``n`` never becomes ``nums``."""
+        if len(name) < 3:
+            return None
+        found = [
+            p
+            for p in self.params
+            if len(p.name) >= 3
+            and not p.tree
+            and p.depth >= depth
+            and (p.name.startswith(name) or name.startswith(p.name))
+        ]
+        if len(found) != 1:
+            return None
+        self.aliases[name] = found[0].name
+        return found[0]
 
     def parse(self, text: str) -> Lin:
         """A linear expression whose names are resolved against the parameters."""
