@@ -207,10 +207,16 @@ def testcases_shard(
     *,
     sandbox: SandboxConfig,
 ) -> dict[str, Any]:
-    code = {g["slug"]: g["generator_code"] for g in generators}
+    by_slug = {g["slug"]: g for g in generators}
     records = [
         r.model_copy(
-            update={"generator": Generator(generator_code=code[r.slug], generator_path="offline")}
+            update={
+                "generator": Generator(
+                    generator_code=by_slug[r.slug]["generator_code"],
+                    generator_path="offline",
+                    generator_model=by_slug[r.slug].get("generator_model"),
+                )
+            }
         )
         for r in records_of(tasks, solutions)
     ]

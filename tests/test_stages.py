@@ -464,6 +464,52 @@ def test_dpe_config_with_the_old_profile_section_fails_at_load_naming_sandbox(tm
 
 
 @requires_bwrap
+def test_an_offline_generators_input_that_breaks_its_spec_is_a_generator_bug():
+    """Every input of an offline generator is checked against its own spec by a second
+    implementation (synth/offline/checker.py): one that breaks a stated constraint is set aside
+    as generator-bug, naming the constraint, and the others are used."""
+    from quicksilver.config import CasesSection, SandboxConfig
+    from quicksilver.synth import OFFLINE_SYNTHESIZER, SynthInput
+    from quicksilver.synth.offline import synthesize_offline
+    from tests.stagekit import testcases_shard
+
+    meta = {
+        "name": "f",
+        "params": [{"name": "n", "type": "integer"}],
+        "return": {"type": "integer"},
+    }
+    content = (
+        "<p><strong>Constraints:</strong></p><ul><li><code>0 &lt;= n &lt;= 50</code></li></ul>"
+    )
+    res = synthesize_offline(SynthInput("sq", "Sq", content, meta, "class Solution:"))
+    assert res.generator_code is not None, res.reason
+    # the same generator with a bug: now and then one past the stated maximum
+    buggy = res.generator_code + (
+        "\n_right = generate_test_case\n"
+        "def generate_test_case():\n"
+        "    return [51] if random.random() < 0.3 else _right()\n"
+    )
+    task = {**_task("sq", meta=meta), "examples": [[3]]}
+    square = "class Solution:\n    def f(self, n):\n        return n * n\n"
+    sols = [
+        {"slug": "sq", "hash": 1, "position": 0, "code": square},
+        {"slug": "sq", "hash": 2, "position": 1, "code": square.replace("n * n", "n ** 2")},
+    ]
+    section = CasesSection(n=20, seed=5, min_cases=3)
+    generator = {"slug": "sq", "generator_code": buggy, "generator_model": OFFLINE_SYNTHESIZER}
+    out = testcases_shard([task], sols, [generator], section, sandbox=SandboxConfig())
+    bugs = [r for r in out["rejects"] if r["reason"] == "generator-bug"]
+    assert bugs and all(r["input"] == [51] and r["dropped"] == "input" for r in bugs), bugs
+    assert "n = 51 breaks 0 <= n <= 50" in bugs[0]["detail"], bugs[0]["detail"]
+    (rec,) = out["records"]
+    assert all(0 <= c["input"][0] <= 50 for c in rec["cases"])
+    # an LLM's generator has no spec: the same inputs are not checked (the solutions judge them)
+    llm = {**generator, "generator_model": "some-model"}
+    out = testcases_shard([task], sols, [llm], section, sandbox=SandboxConfig())
+    assert not [r for r in out["rejects"] if r["reason"] == "generator-bug"]
+
+
+@requires_bwrap
 def test_testcases_discard_bad_inputs_and_slow_solutions_with_reasons():
     from quicksilver.config import CasesSection, SandboxConfig
     from tests.stagekit import testcases_shard

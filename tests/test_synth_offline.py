@@ -1054,6 +1054,47 @@ def test_a_misspelt_collection_name_in_the_constraints() -> None:
     assert "mat.length is not a parameter or a size of one" in reason_of(two)
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The input is generated such that edges represents a valid tree.",
+        "The input is generated such that edges represent a valid tree.",
+        "It is guaranteed that edges forms a valid tree.",
+        "The given input is guaranteed to be a tree and there will be no repeated edges.",
+    ],
+)
+def test_rows_that_are_the_edges_of_a_tree(sentence: str) -> None:
+    """LeetCode's ways to say the rows are a tree's edges: n - 1 rows that connect [0, n - 1]."""
+    inp = question(
+        [("n", "integer"), ("edges", "integer[][]")],
+        [
+            "2 <= n <= 60",
+            "edges.length == n - 1",
+            "edges[i].length == 2",
+            "0 <= a_i, b_i < n",
+            sentence,
+        ],
+    )
+    inp = SynthInput(
+        **{
+            **inp.__dict__,
+            "content_html": "<p>edges[i] = [a<sub>i</sub>, b<sub>i</sub>]</p>" + inp.content_html,
+        }
+    )
+    for n, edges in samples(inp, 60):
+        parent = list(range(n))
+
+        def root(v: int, parent: list[int] = parent) -> int:
+            while parent[v] != v:
+                v = parent[v]
+            return v
+
+        for a, b in edges:
+            assert root(a) != root(b), (n, edges)  # no cycle
+            parent[root(a)] = root(b)
+        assert len(edges) == n - 1 and len({root(v) for v in range(n)}) == 1
+
+
 def test_rows_with_named_fields() -> None:
     intervals = question(
         [("intervals", "integer[][]")],
@@ -1181,11 +1222,6 @@ def test_real_alphabet_phrasings(sentence: str, alphabet: str) -> None:
 @pytest.mark.parametrize(
     ("params", "sentence", "why"),
     [
-        (
-            [("n", "integer"), ("edges", "integer[][]")],
-            "The input is generated such that edges represents a valid tree.",
-            "not understood",
-        ),
         (
             [("grid", "integer[][]")],
             "1 <= m * n <= 10^4",

@@ -6,7 +6,10 @@ Per task (a shard of tasks per call, so shards run on any Prefect task runner):
 1. the task's seed is derived from the recorded base seed and the slug; ``n`` per-input seeds
    from it; the generator runs once per seed (``random.seed(s)`` before each call);
 2. an input is discarded, with its reason, when the generator raised or timed out on its seed,
-   when it does not match the method's parameter types, or when it repeats an earlier input;
+   when it does not match the method's parameter types, when an offline generator's input
+   breaks a constraint of the generator's own spec (``generator-bug``, with an error line: a
+   second implementation, synth/offline/checker.py, checks every one), or when it repeats an
+   earlier input;
 3. every solution runs on every input (one process per solution) with limits the task's own
    evidence sets (see :class:`_Runner`): first ``call_floor_seconds`` per call, then, for what
    did not finish, ``call_limit_factor`` x the median solution's time on that input, between the
@@ -59,6 +62,8 @@ from quicksilver.pipeline.records import (
 )
 from quicksilver.pipeline.stage import Context, Stage
 from quicksilver.sources.convert import convert_offline_source, judged_answer, parse_signature
+from quicksilver.synth import OFFLINE_SYNTHESIZER
+from quicksilver.synth.offline.checker import check_input, spec_from_generator
 from quicksilver.synth.shapes import conforms
 
 log = logging.getLogger(__name__)
@@ -401,6 +406,10 @@ def _collect_inputs(
         return None
     inputs: list[CaseInput] = []
     seen: set[str] = set()
+    # the offline synthesizer's inputs are checked against its spec by a second implementation
+    # (synth/offline/checker.py); an LLM's generator has no spec to check against
+    offline = record.generator.generator_model == OFFLINE_SYNTHESIZER
+    spec = spec_from_generator(record.generator.generator_code) if offline else None
 
     def add(value: Any, kind: str, case_seed: int | None) -> None:
         key = json_digest(value)
@@ -411,6 +420,18 @@ def _collect_inputs(
                 {"slug": slug, "input": value, "seed": case_seed},
                 "input-type-mismatch",
                 f"{where}: {problem}",
+                dropped="input",
+            )
+            return
+        broken = check_input(spec, value) if spec is not None and kind != "example" else []
+        if broken:
+            # our own synthesizer wrote an input the statement forbids: a bug, said loudly
+            log.error("%s: the offline generator broke a stated constraint: %s", where, broken[0])
+            ctx.drop(
+                {"slug": slug, "input": value, "seed": case_seed},
+                "generator-bug",
+                f"{where}: the offline generator broke a stated constraint: "
+                + "; ".join(broken[:3]),
                 dropped="input",
             )
             return

@@ -43,6 +43,7 @@ class LeafInfo:
     cols: dict[int, LeafInfo] = field(default_factory=dict)  # per-field bounds of rows
     pairs: list[tuple[int, int, str, str]] = field(default_factory=list)  # (a, b, op, line)
     unique_rows: str | None = None  # the line that says no two rows are the same
+    tree: str | None = None  # the line that says the rows are the edges of a tree
 
 
 class Facts:

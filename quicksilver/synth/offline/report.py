@@ -95,6 +95,11 @@ def param_notes(
                 what += f"; {fields[a]} {op} {fields[b]}"
             if p.get("unique_rows"):
                 what += "; no two rows hold the same values"
+            if p.get("tree_edges"):
+                what += (
+                    f"; {fields[0]}, {fields[1]}: the edges of a random tree over every value of "
+                    f"{fields[0]}'s range (~10% a path)"
+                )
         elif p["kind"] == "tree":
             how_shaped = "" if perf else " (~10% path-shaped)"
             what = f"a random binary tree{how_shaped}, node count {shape[0]}; values {leaf}"

@@ -505,11 +505,41 @@ def _perf_variants(spec: dict) -> list:
     return out
 
 
+def _tree_rows(p: dict, q: dict, count: int) -> list | None:
+    """``count`` rows whose first two fields are the edges of a random tree (now and then a
+    path) over every value of the first field's range, which must hold ``count + 1`` values
+    (else None: the caller draws again); the other fields drawn from their ranges."""
+    cols = p["cols"]
+    lo = max(_eval(f, q) for f in cols[0]["lo"])
+    hi = min(_eval(f, q) for f in cols[0]["hi"])
+    if hi - lo != count:
+        return None
+    nodes = list(range(lo, hi + 1))
+    random.shuffle(nodes)
+    path = _chance(_BOUNDARY_P)
+    rows = []
+    for i in range(1, len(nodes)):
+        a, b = nodes[i - 1 if path else random.randrange(i)], nodes[i]
+        if random.random() < 0.5:
+            a, b = b, a
+        rows.append([a, b, *(_draw(c, q, 1, False, False)[0] for c in cols[2:])])
+    for a, b, op in p.get("pairs", ()):
+        if {a, b} == {0, 1} and op != "!=":  # a_i < b_i: each edge written in order
+            for row in rows:
+                if row[a] > row[b]:
+                    row[a], row[b] = row[b], row[a]
+    random.shuffle(rows)
+    return rows
+
+
 def _draw_rows(p: dict, q: dict, count: int, edge: bool) -> list | None:
     """``count`` rows, field j drawn from ``p["cols"][j]``; then each pair [a, b, op] holds
     (``!=``, ``<``: b drawn again until it differs; ``<=``, ``<``: a and b swapped when out of
-    order, both having one range), and with ``unique_rows`` no two rows hold the same values.
-    None when the sizes drawn leave no room (the caller draws everything again)."""
+    order, both having one range), a row drawn again when one pair undid another, and with
+    ``unique_rows`` no two rows hold the same values. None when the sizes drawn leave no room
+    (the caller draws everything again)."""
+    if p.get("tree_edges"):
+        return _tree_rows(p, q, count)
     cols = p["cols"]
     table = [list(r) for r in zip(*[_draw(c, q, count, False, edge) for c in cols], strict=True)]
     seen: set = set()
@@ -524,8 +554,17 @@ def _draw_rows(p: dict, q: dict, count: int, edge: bool) -> list | None:
                     row[b] = _draw(cols[b], q, 1, False, False)[0]
                 if op != "!=" and row[a] > row[b]:
                     row[a], row[b] = row[b], row[a]
+            # a later pair may have moved a field an earlier one holds (a_i != b_i, b_i <= c_i)
+            held = all(
+                row[a] != row[b]
+                if op == "!="
+                else row[a] < row[b]
+                if op == "<"
+                else row[a] <= row[b]
+                for a, b, op in p.get("pairs", ())
+            )
             key = tuple(sorted(row))
-            if not p.get("unique_rows") or key not in seen:
+            if held and (not p.get("unique_rows") or key not in seen):
                 break
             row[:] = [_draw(c, q, 1, False, False)[0] for c in cols]
         else:
@@ -561,6 +600,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _tree,
     _variant_values,
     _perf_variants,
+    _tree_rows,
     _draw_rows,
     _build_param,
     _generate_from_spec,
@@ -577,7 +617,7 @@ SAMPLING_POLICY = (
     "binary search tree's values placed by an in-order walk, a remainder (n is even) met by "
     "moving the value down to the next allowed one, values excluded by != drawn again, rows "
     "with named fields drawn field by field (ordered pairs swapped into order, repeated rows "
-    "drawn again); generate_edge_cases() gives the inputs a judge always tries: every length, "
+    "drawn again), a tree's edges as a random tree (~10% a path); generate_edge_cases() gives the inputs a judge always tries: every length, "
     "count and scalar at its smallest allowed value, then lengths and counts one above it, then "
     "every element value at the low and at the high end of its range"
 )

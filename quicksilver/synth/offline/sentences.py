@@ -81,7 +81,7 @@ class LineReader:
             width = Lin(Fraction(0), {Ref("q", key=p.dim_key(1)): Fraction(1)})
             self.cmp.relate(width, "==", Lin(Fraction(len(names))), line, acts)
             return True
-        if self._unique_rows(text, line, acts):
+        if self._unique_rows(text, line, acts) or self._tree_rows(text, line, acts):
             return True
         m = re.fullmatch(
             r"the number of (?:the )?nodes in (.+?) (?:is|will be|equals) ([A-Za-z_]\w*|\d+)",
@@ -230,6 +230,38 @@ class LineReader:
                 raise Unsupported("a uniqueness of some fields of the rows only")
             name = next(iter(owners))[0]
         acts.append(partial(setattr, self.facts.leaf[name], "unique_rows", line))
+        return True
+
+    def _tree_rows(self, text: str, line: str, acts: Acts) -> bool:
+        """``The input is generated such that edges represents a valid tree``, ``edges1 and
+        edges2 represent valid trees``, ``The given input is guaranteed to be a tree``: each
+        named list of integer rows is the edge list of one tree over every value of its first
+        field's range (the runtime draws a random tree, now and then a path)."""
+        lead = r"(?:the input is generated such that |it is guaranteed that |the given )?"
+        m = re.fullmatch(
+            lead + r"(\w+)(?:,? and (?:the given )?(\w+))? (?:represents?|forms?|is|are|will form) "
+            r"(?:a )?valid (?:undirected )?trees?",
+            text,
+            flags=re.I,
+        )
+        if m:
+            names = [n for n in m.groups() if n]
+        elif re.fullmatch(
+            r"the given (?:input|graph) is guaranteed to be a tree"
+            r"(?: and there will be no repeated edges)?",
+            text,
+            flags=re.I,
+        ):
+            names = [p.name for p in self.facts.params if p.depth == 2 and p.leaf == "int"]
+            if len(names) != 1:
+                raise Unsupported("a tree, but not one list of integer rows to hold its edges")
+        else:
+            return False
+        for name in names:
+            p = self.facts.by_name.get(name)
+            if p is None or p.depth != 2 or p.leaf != "int":
+                raise Unsupported(f"a tree's edges in {name}, which is not a list of integer rows")
+            acts.append(partial(setattr, self.facts.leaf[name], "tree", line))
         return True
 
     def _order_forms(self, text: str, acts: Acts) -> bool:

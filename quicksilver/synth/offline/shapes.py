@@ -84,6 +84,8 @@ class ParamSpecs:
             out["pairs"] = [[a, b, op] for a, b, op, _ in info.pairs]
         if info.unique_rows:
             out["unique_rows"] = True
+        if info.tree:
+            out["tree_edges"] = True
         return out
 
     def _leaf_spec(self, p: Param, info: LeafInfo, what: str | None = None) -> dict[str, Any]:

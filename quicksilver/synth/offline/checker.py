@@ -1,0 +1,553 @@
+"""An independent checker of offline generators' inputs: one input against its spec.
+
+:func:`check_input` reads a spec (``build_spec(inp).spec``, or :func:`spec_from_generator` on an
+emitted generator) and one argument list as the generator returns it (plain data: strings joined,
+trees as LeetCode level-order lists with ``None``), and lists every constraint the input breaks.
+It is a second implementation of the spec's meaning, written apart from the runtime's drawing
+code (:mod:`.runtime` is not imported), so that the tests can check the one with the other.
+
+What it checks, in order:
+
+- the shape of each argument (lists nested as deep as its dimensions, strings where they are
+  joined, a level-order list that is a binary tree) and the quantities it shows: a length at each
+  level (every item of a level that shares a quantity has that length), a scalar's value, a tree's
+  node count; a quantity shown twice must show one value;
+- each quantity's bounds ``coef * x + rest >= 0`` (``rest`` evaluated on the quantities seen),
+  its remainder (``mod``) and its exclusions (``ne``). A quantity that no argument shows (a free
+  ``n`` in ``nums.length == 2 * n``) is solved from an equality where one pins it (and the
+  equality broken when no integer solves it); otherwise it stays unknown and every bound or value
+  range that needs it is skipped;
+- per-item lengths (``lo``/``hi``) and their sum (``sum_max``);
+- each value against its leaf domain: type (an int is not a bool), range (forms evaluated on the
+  quantities), strictness of float bounds, value set, alphabet, excluded values;
+- ``distinct`` (values of the whole parameter, values within each innermost list, or whole
+  strings), ``sorted`` (each innermost list or string, ascending = non-decreasing, descending =
+  non-increasing), ``bst`` (the in-order walk increasing, strictly when the values are distinct);
+- rows of named fields (``cols``): each field's domain, each pair ``[a, b, op]`` (``!=``, ``<``,
+  ``<=``) and ``unique_rows``, two rows being the same when they hold the same values in any
+  order (the runtime's notion: ``tuple(sorted(row))``); with ``tree_edges``, the first two fields
+  are the edges of one tree over every value of the first field's range.
+
+What it does not check: the size cap (the generator keeps sizes at most ``size_cap`` by policy;
+that is no stated constraint), a hidden quantity's own bounds when nothing pins its value, and
+anything the spec does not state.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["check_input", "spec_from_generator"]
+
+_SHOWN = 5  # value problems listed per parameter and kind; the rest are counted in one line
+
+Item = tuple[str, Any]  # (where, value): "nums[3]", 7
+
+
+@dataclass
+class _Shape:
+    """One argument taken apart: its innermost lists (a string's characters, a tree's values
+    in level order), its strings, and a tree's values in order."""
+
+    rows: list[tuple[str, list[Item]]] = field(default_factory=list)
+    strings: list[Item] = field(default_factory=list)
+    inorder: list[Any] | None = None
+
+
+class _Seen:
+    """The quantities the arguments show, each with where it was first seen."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, int] = {}
+        self.where: dict[str, str] = {}
+
+    def see(self, name: str, value: int, where: str, problems: list[str]) -> None:
+        if name not in self.values:
+            self.values[name] = value
+            self.where[name] = where
+        elif self.values[name] != value:
+            problems.append(
+                f"{where} = {value} but {self.where[name]} = {self.values[name]} (both are {name})"
+            )
+
+
+def check_input(spec: dict[str, Any], args: list[Any]) -> list[str]:
+    """The constraints of ``spec`` that ``args`` (one input, in parameter order) breaks, one
+    short line each; empty when the input is valid."""
+    params = spec.get("params", [])
+    names = ", ".join(p["name"] for p in params)
+    if not isinstance(args, list):
+        return [f"the input is {type(args).__name__}, not a list of arguments ({names})"]
+    if len(args) != len(params):
+        return [f"the input has {len(args)} arguments, not {len(params)} ({names})"]
+    problems: list[str] = []
+    seen = _Seen()
+    shapes = [_shape(p, arg, seen, problems) for p, arg in zip(params, args, strict=True)]
+    q = dict(seen.values)
+    quantities = spec.get("quantities", [])
+    problems += _solve_hidden(quantities, q)
+    problems += _check_quantities(quantities, q)
+    for p, shape in zip(params, shapes, strict=True):
+        if shape is not None and p["kind"] != "quantity":
+            problems += _check_values(p, shape, q)
+    return problems
+
+
+def spec_from_generator(code: str) -> dict[str, Any] | None:
+    """The ``SPEC = {...}`` literal of an emitted offline generator; None when the code has no
+    module-level ``SPEC`` dict literal (or does not parse)."""
+    try:
+        module = ast.parse(code)
+    except SyntaxError:
+        return None
+    found: dict[str, Any] | None = None
+    for node in module.body:
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        if not any(isinstance(t, ast.Name) and t.id == "SPEC" for t in targets):
+            continue
+        try:
+            literal = ast.literal_eval(value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            literal = None
+        # the last assignment is the one the module keeps
+        found = literal if isinstance(literal, dict) else None
+    return found
+
+
+# -- shapes and the quantities they show ----------------------------------------------------------
+
+
+def _shape(p: dict[str, Any], arg: Any, seen: _Seen, problems: list[str]) -> _Shape | None:
+    """``arg`` taken apart by ``p``'s kind; None when its shape is wrong (reported)."""
+    name, kind = p["name"], p["kind"]
+    if kind == "quantity":
+        if not _is_int(arg):
+            problems.append(f"{name} = {_short(arg)} is not an integer")
+            return None
+        seen.see(p["q"], arg, name, problems)
+        return _Shape()
+    if kind == "scalar":
+        return _Shape(rows=[(name, [(name, arg)])])
+    if kind == "tree":
+        return _tree_shape(p, arg, seen, problems)
+    return _list_shape(p, arg, seen, problems)
+
+
+def _list_shape(p: dict[str, Any], arg: Any, seen: _Seen, problems: list[str]) -> _Shape | None:
+    """A (nested) list, level by level: ``dims[d]`` gives the length of each item at depth
+    ``d`` (a shared quantity, or a per-item range with an optional sum bound)."""
+    dims, join = p["dims"], bool(p.get("join"))
+    level: list[Item] = [(p["name"], arg)]
+    shape = _Shape()
+    for d, dim in enumerate(dims):
+        last = d == len(dims) - 1
+        for where, item in level:
+            if last and join:
+                if not isinstance(item, str):
+                    problems.append(f"{where} = {_short(item)} is not a string")
+                    return None
+            elif not isinstance(item, list):
+                problems.append(f"{where} = {_short(item)} is not a list")
+                return None
+        if "q" in dim:
+            for where, item in level:
+                seen.see(dim["q"], len(item), f"{where}.length", problems)
+        else:
+            problems += _per_item_lengths(p["name"], dim, level)
+        if last:
+            shape.rows = [(w, [(f"{w}[{i}]", x) for i, x in enumerate(it)]) for w, it in level]
+            if join:
+                shape.strings = list(level)
+        else:
+            level = [(f"{w}[{i}]", x) for w, it in level for i, x in enumerate(it)]
+    return shape
+
+
+def _per_item_lengths(name: str, dim: dict[str, Any], level: list[Item]) -> list[str]:
+    """Each item's length within ``[lo, hi]`` and their sum at most ``sum_max``."""
+    out: list[str] = []
+    lo, hi = dim.get("lo", 0), dim.get("hi")
+    label = dim.get("name", f"the items of {name}")
+    for where, item in level:
+        n = len(item)
+        if n < lo or (hi is not None and n > hi):
+            out.append(f"{where}.length = {n} is outside [{lo}, {hi}] ({label})")
+    total = sum(len(item) for _, item in level)
+    if dim.get("sum_max") is not None and total > dim["sum_max"]:
+        out.append(f"{name}: the lengths {label} sum to {total}, above {dim['sum_max']}")
+    return out
+
+
+def _tree_shape(p: dict[str, Any], arg: Any, seen: _Seen, problems: list[str]) -> _Shape | None:
+    """A LeetCode level-order list: the root, then each node's two child slots in turn
+    (``None`` for a missing child); nothing may follow the last node's slots."""
+    name = p["name"]
+    if not isinstance(arg, list):
+        problems.append(f"{name} = {_short(arg)} is not a level-order list")
+        return None
+    if arg and arg[0] is None:
+        problems.append(f"{name} = {_short(arg)}: a level-order tree cannot start with None")
+        return None
+    left: dict[int, int] = {}
+    right: dict[int, int] = {}
+    queue = [0] if arg else []
+    slot = 1
+    for node in queue:
+        for side in (left, right):
+            if slot >= len(arg):
+                break
+            if arg[slot] is not None:
+                side[node] = slot
+                queue.append(slot)
+            slot += 1
+    if slot < len(arg):
+        problems.append(
+            f"{name}: {len(arg) - slot} item(s) after the last node's child slots "
+            "(not a level-order binary tree)"
+        )
+        return None
+    seen.see(p["dims"][0]["q"], len(queue), f"{name} (node count)", problems)
+    values = [(f"{name}[{i}]", arg[i]) for i in queue]
+    inorder: list[Any] = []
+    stack: list[int] = []
+    node = 0 if arg else -1
+    while stack or node >= 0:
+        while node >= 0:
+            stack.append(node)
+            node = left.get(node, -1)
+        node = stack.pop()
+        inorder.append(arg[node])
+        node = right.get(node, -1)
+    return _Shape(rows=[(name, values)], inorder=inorder)
+
+
+# -- quantities -----------------------------------------------------------------------------------
+
+
+def _form(rest: Any) -> tuple[int, dict[str, int]]:
+    """A bound's ``rest`` (a number or ``{"const", "terms"}``) as (const, terms)."""
+    if isinstance(rest, dict):
+        return rest.get("const", 0), dict(rest.get("terms", {}))
+    return rest, {}
+
+
+def _value(form: Any, q: dict[str, int]) -> int | None:
+    """A form evaluated on the known quantities; None when it needs an unknown one."""
+    const, terms = _form(form)
+    if any(t not in q for t in terms):
+        return None
+    return const + sum(c * q[t] for t, c in terms.items())
+
+
+def _linear(item: dict[str, Any], bound: dict[str, Any]) -> tuple[int, dict[str, int]]:
+    """A bound of ``item`` as the whole form ``const + sum(coef * quantity) >= 0``."""
+    const, terms = _form(bound["rest"])
+    terms[item["name"]] = terms.get(item["name"], 0) + bound["coef"]
+    return const, {t: c for t, c in terms.items() if c}
+
+
+def _solve_hidden(quantities: list[dict[str, Any]], q: dict[str, int]) -> list[str]:
+    """Quantities no argument shows, solved from equalities (two opposite bounds,
+    ``nums.length == 2 * n``) where one unknown is left; an equality no integer solves is
+    reported. ``q`` gains what is solved."""
+    equalities: list[tuple[int, dict[str, int], str]] = []
+    for item in quantities:
+        forms = [(*_linear(item, b), b["text"]) for b in item["bounds"]]
+        for const, terms, text in forms:
+            negated = {t: -c for t, c in terms.items()}
+            if any(c2 == -const and t2 == negated for c2, t2, _ in forms):
+                equalities.append((const, terms, text))
+    out: list[str] = []
+    done: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for const, terms, text in equalities:
+            unknown = [t for t in terms if t not in q]
+            if len(unknown) != 1 or text in done:
+                continue
+            h = unknown[0]
+            total = const + sum(c * q[t] for t, c in terms.items() if t != h)
+            done.add(text)
+            if total % terms[h]:
+                out.append(f"{h} cannot be an integer: breaks {text}")
+                continue
+            q[h] = -total // terms[h]
+            changed = True
+    return out
+
+
+def _check_quantities(quantities: list[dict[str, Any]], q: dict[str, int]) -> list[str]:
+    """Every bound, remainder and exclusion of the known quantities (never the size cap)."""
+    out: list[str] = []
+    for item in quantities:
+        x = item["name"]
+        if x not in q:
+            continue  # hidden and not pinned by an equality: its own bounds cannot be checked
+        v = q[x]
+        label = item.get("label", x)
+        for b in item["bounds"]:
+            rest = _value(b["rest"], q)
+            if rest is None or b["coef"] * v + rest >= 0:
+                continue
+            coef = b["coef"]
+            need = f">= {-(rest // coef)}" if coef > 0 else f"<= {rest // -coef}"
+            given = "".join(f", {t} = {q[t]}" for t in _form(b["rest"])[1])
+            out.append(f"{label} = {v} breaks {b['text']} (needs {need}{given})")
+        mod = item.get("mod")
+        if mod and v % mod[0] != mod[1] % mod[0]:
+            out.append(f"{label} = {v} breaks {x} % {mod[0]} == {mod[1]}")
+        for b in item.get("ne", ()):
+            rest = _value(b["rest"], q)
+            if rest is not None and b["coef"] * v + rest == 0:
+                out.append(f"{label} = {v} breaks {b['text']}")
+    return out
+
+
+# -- values ---------------------------------------------------------------------------------------
+
+
+def _check_values(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[str]:
+    """Each value's domain, then distinctness, order and the search-tree property."""
+    name = p["name"]
+    if "cols" in p:
+        return _check_rows(p, shape, q)
+    leaf = p["leaf"]
+    bad = []
+    for _, row in shape.rows:
+        for where, x in row:
+            why = _leaf_problem(leaf, x, q)
+            if why:
+                bad.append(f"{where} = {_short(x)} {why}")
+    out = _capped(bad, name, "values outside their domain")
+    out += _check_distinct(p, shape)
+    if p.get("sorted") and p["kind"] != "tree":
+        out += _capped(_check_sorted(p["sorted"], shape), name, "lists out of order")
+    if p.get("bst") and shape.inorder is not None:
+        out += _check_bst(name, shape.inorder, strict=bool(p.get("distinct")))
+    return out
+
+
+def _leaf_problem(leaf: dict[str, Any], x: Any, q: dict[str, int]) -> str | None:
+    """Why ``x`` is outside the leaf domain (a few words), or None."""
+    kind = leaf["type"]
+    if kind == "bool":
+        return None if isinstance(x, bool) else "is not a boolean"
+    if kind == "char":
+        if not isinstance(x, str) or len(x) != 1:
+            return "is not a single character"
+        choices = leaf["set"] if "set" in leaf else leaf.get("alphabet", "")
+        if x not in choices:
+            return f"is not in the alphabet {_alphabet(choices)}"
+    elif kind == "float":
+        if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x):
+            return "is not a finite number"
+        lo, hi = leaf["lo"], leaf["hi"]
+        if x < lo or (leaf.get("lo_strict") and x == lo):
+            return f"is not {'>' if leaf.get('lo_strict') else '>='} {lo}"
+        if x > hi or (leaf.get("hi_strict") and x == hi):
+            return f"is not {'<' if leaf.get('hi_strict') else '<='} {hi}"
+    else:
+        if not _is_int(x):
+            return "is not an integer"
+        if "set" in leaf:
+            if x not in leaf["set"]:
+                return f"is not one of {_short(leaf['set'])}"
+        else:
+            los = [v for v in (_value(f, q) for f in leaf.get("lo", ())) if v is not None]
+            his = [v for v in (_value(f, q) for f in leaf.get("hi", ())) if v is not None]
+            lo, hi = max(los, default=None), min(his, default=None)
+            if (lo is not None and x < lo) or (hi is not None and x > hi):
+                return f"is outside [{_end(lo)}, {_end(hi)}]"
+    if x in leaf.get("ne", ()):
+        return f"is an excluded value (!= {x})"
+    return None
+
+
+def _check_distinct(p: dict[str, Any], shape: _Shape) -> list[str]:
+    """Distinct values of the whole parameter (``scope: all``) or of each innermost list
+    (``each``), or distinct strings (``level: string``)."""
+    d = p.get("distinct")
+    if not d:
+        return []
+    if d.get("level") == "string":
+        groups = [shape.strings]
+    elif d.get("scope") == "each":
+        groups = [row for _, row in shape.rows]
+    else:
+        groups = [[item for _, row in shape.rows for item in row]]
+    bad = []
+    for group in groups:
+        first: dict[Any, str] = {}
+        for where, x in group:
+            key = _key(x)
+            if key in first:
+                bad.append(f"{where} = {_short(x)} repeats {first[key]} (values are distinct)")
+            else:
+                first[key] = where
+    return _capped(bad, p["name"], "repeated values")
+
+
+def _check_sorted(order: str, shape: _Shape) -> list[str]:
+    """Each innermost list (a string's characters) non-decreasing ("asc") or non-increasing
+    ("desc"); one line per list that is not."""
+    out = []
+    for where, row in shape.rows:
+        for (wa, a), (wb, b) in itertools.pairwise(row):
+            try:
+                wrong = a > b if order == "asc" else a < b
+            except TypeError:
+                continue  # a value of the wrong type: reported with the domain
+            if wrong:
+                word = "ascending" if order == "asc" else "descending"
+                out.append(f"{where} is not sorted {word}: {wa} = {_short(a)}, {wb} = {_short(b)}")
+                break
+    return out
+
+
+def _check_bst(name: str, inorder: list[Any], *, strict: bool) -> list[str]:
+    """A search tree's in-order walk increases (strictly when its values are distinct)."""
+    for a, b in itertools.pairwise(inorder):
+        try:
+            wrong = a >= b if strict else a > b
+        except TypeError:
+            continue
+        if wrong:
+            return [
+                f"{name} is not a binary search tree: in order, {_short(a)} comes before "
+                f"{_short(b)}"
+            ]
+    return []
+
+
+def _check_rows(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[str]:
+    """Rows of named fields: each field's domain, the pairs between fields of one row and,
+    with ``unique_rows``, no two rows holding the same values (in any order, as the runtime
+    tells rows apart). A row of the wrong width was reported with the lengths."""
+    name, cols = p["name"], p["cols"]
+    fields = p.get("fields") or [f"{name}[i][{j}]" for j in range(len(cols))]
+    bad_values: list[str] = []
+    bad_pairs: list[str] = []
+    repeats: list[str] = []
+    first: dict[Any, str] = {}
+    for where, row in shape.rows:
+        if len(row) != len(cols):
+            continue
+        values = [x for _, x in row]
+        for j, (at, x) in enumerate(row):
+            why = _leaf_problem(cols[j], x, q)
+            if why:
+                bad_values.append(f"{at} ({fields[j]}) = {_short(x)} {why}")
+        for a, b, op in p.get("pairs", ()):
+            if not (_is_number(values[a]) and _is_number(values[b])):
+                continue
+            x, y = values[a], values[b]
+            holds = x != y if op == "!=" else x < y if op == "<" else x <= y
+            if not holds:
+                bad_pairs.append(f"{where} = {_short(values)} breaks {fields[a]} {op} {fields[b]}")
+        if p.get("unique_rows"):
+            key = _key(_sorted_or_same(values))
+            if key in first:
+                repeats.append(
+                    f"{where} = {_short(values)} repeats {first[key]} "
+                    "(rows are unique, their values in any order)"
+                )
+            else:
+                first[key] = where
+    out = _capped(bad_values, name, "fields outside their domain")
+    out += _capped(bad_pairs, name, "rows breaking a relation between fields")
+    out += _capped(repeats, name, "repeated rows")
+    if p.get("tree_edges"):
+        out += _check_tree_edges(p, [[x for _, x in row] for _, row in shape.rows], q)
+    return out
+
+
+def _check_tree_edges(p: dict[str, Any], rows: list[list[Any]], q: dict[str, int]) -> list[str]:
+    """``tree_edges``: the rows' first two fields are the edges of one tree over every value of
+    the first field's range (as many rows as values, less one; connected, so no cycle)."""
+    name, col = p["name"], p["cols"][0]
+    los = [_value(f, q) for f in col.get("lo", [])]
+    his = [_value(f, q) for f in col.get("hi", [])]
+    if None in los or None in his or not los or not his:
+        return []  # a range on a quantity the input does not show
+    lo, hi = max(v for v in los if v is not None), min(v for v in his if v is not None)
+    if len(rows) != hi - lo:
+        return [
+            f"{name}: {len(rows)} edges for the {hi - lo + 1} nodes of [{lo}, {hi}] "
+            "(a tree has one fewer)"
+        ]
+    parent = {v: v for v in range(lo, hi + 1)}
+
+    def root(v: Any) -> Any:
+        while parent[v] != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    for row in rows:
+        a, b = row[0], row[1]
+        if a not in parent or b not in parent:
+            continue  # reported with the fields' domains
+        ra, rb = root(a), root(b)
+        if ra == rb:
+            return [f"{name}: the edge {_short(row)} closes a cycle (the rows must form a tree)"]
+        parent[ra] = rb
+    return []
+
+
+# -- small helpers --------------------------------------------------------------------------------
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool)
+
+
+def _sorted_or_same(values: list[Any]) -> Any:
+    try:
+        return tuple(sorted(values))
+    except TypeError:
+        return tuple(values)
+
+
+def _key(x: Any) -> Any:
+    """A hashable stand-in for ``x`` that tells ``True`` from ``1`` (a type mix-up is
+    reported with the domain, not as a repeat)."""
+    try:
+        hash(x)
+    except TypeError:
+        return ("unhashable", repr(x))
+    return (type(x) is bool, x)
+
+
+def _capped(lines: list[str], name: str, what: str) -> list[str]:
+    """The first few lines, and one line counting the rest."""
+    if len(lines) <= _SHOWN:
+        return lines
+    return [*lines[:_SHOWN], f"{name}: {len(lines) - _SHOWN} more {what}"]
+
+
+def _short(x: Any, width: int = 60) -> str:
+    text = repr(x)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _alphabet(choices: Any) -> str:
+    text = "".join(map(str, choices)) if not isinstance(choices, str) else choices
+    return repr(text) if len(text) <= 30 else repr(text[:27]) + "..."
+
+
+def _end(v: int | None) -> str:
+    return "?" if v is None else str(v)
