@@ -85,6 +85,22 @@ def corpus_specs() -> dict[str, dict[str, Any]]:
 # Questions that use each spec feature the corpus leaves out (floats, booleans, value sets,
 # per-item lengths and sums, distinct strings, remainders, exclusions, hidden quantities, rows).
 FEATURES: dict[str, tuple[list[tuple[str, str]], list[str]]] = {
+    "no-leading-zeros:strings": (
+        [("num1", "string"), ("num2", "string")],
+        [
+            "1 <= num1.length, num2.length <= 6",
+            "num1 and num2 consist of only digits",
+            "num1 and num2 don't have any leading zeros except for the zero itself",
+        ],
+    ),
+    "no-leading-zeros:digits": (
+        [("digits", "integer[]")],
+        [
+            "1 <= digits.length <= 6",
+            "0 <= digits[i] <= 9",
+            "digits does not contain any leading 0's",
+        ],
+    ),
     "value-set": (
         [("x", "integer"), ("nums", "integer[]")],
         ["1 <= nums.length <= 10", "nums[i] is either 0, 1, or 2", "0 <= x <= 5"],
@@ -390,6 +406,16 @@ def test_tree_edges_form_one_tree_and_a_cycle_or_a_missing_edge_is_caught() -> N
     cycle[0][:2] = [cycle[1][0], cycle[1][1]]  # the same edge twice: a cycle, a node cut off
     assert any("closes a cycle" in line for line in check_input(spec, [n, cycle]))
     assert any("edges for the" in line for line in check_input(spec, [n + 1, edges]))
+
+
+def test_a_leading_zero_is_caught_and_a_lone_zero_only_where_allowed() -> None:
+    ok = spec_of(*FEATURES["no-leading-zeros:strings"])
+    strict = spec_of(*FEATURES["no-leading-zeros:digits"])
+    assert check_input(ok, ["0", "10"]) == []  # the zero itself is excepted
+    assert any("num2 = '012' has a leading zero" in x for x in check_input(ok, ["7", "012"]))
+    assert any("has a leading zero" in x for x in check_input(strict, [[0]]))
+    assert any("has a leading zero" in x for x in check_input(strict, [[0, 3]]))
+    assert check_input(strict, [[3, 0]]) == []
 
 
 def test_the_pairs_bug_reproducer() -> None:

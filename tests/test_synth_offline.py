@@ -1095,6 +1095,39 @@ def test_rows_that_are_the_edges_of_a_tree(sentence: str) -> None:
         assert len(edges) == n - 1 and len({root(v) for v in range(n)}) == 1
 
 
+def test_no_leading_zeros() -> None:
+    """``num1 and num2 don't have any leading zeros except for the zero itself`` (a lone "0"
+    allowed), ``digits does not contain any leading 0's`` (a list of digits, strict)."""
+    strings = question(
+        [("num1", "string"), ("num2", "string")],
+        [
+            "1 <= num1.length, num2.length <= 4",
+            "num1 and num2 consist of only digits",
+            "Both num1 and num2 do not contain any leading zero, except the number 0 itself",
+        ],
+    )
+    seen_zero = False
+    for a, b in samples(strings, 300):
+        for x in (a, b):
+            assert x == "0" or x[0] != "0", (a, b)
+            seen_zero |= x == "0"
+    assert seen_zero, "a lone zero is allowed, and drawn now and then"
+    digits = question(
+        [("digits", "integer[]")],
+        [
+            "1 <= digits.length <= 3",
+            "0 <= digits[i] <= 9",
+            "digits does not contain any leading 0's",
+        ],
+    )
+    assert all(d[0] != 0 for (d,) in samples(digits, 300))
+    words = question(
+        [("s", "string")],
+        ["1 <= s.length <= 5", "s consists of lowercase English letters", "s has no leading zeros"],
+    )
+    assert "no leading zeros, for strings or lists of digits" in reason_of(words)
+
+
 def test_rows_with_named_fields() -> None:
     intervals = question(
         [("intervals", "integer[][]")],

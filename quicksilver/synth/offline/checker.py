@@ -26,7 +26,9 @@ What it checks, in order:
 - rows of named fields (``cols``): each field's domain, each pair ``[a, b, op]`` (``!=``, ``<``,
   ``<=``) and ``unique_rows``, two rows being the same when they hold the same values in any
   order (the runtime's notion: ``tuple(sorted(row))``); with ``tree_edges``, the first two fields
-  are the edges of one tree over every value of the first field's range.
+  are the edges of one tree over every value of the first field's range;
+- ``lead``: no string (or innermost list of digits) starts with a zero, but a lone zero where
+  the zero itself is allowed.
 
 What it does not check: the size cap (the generator keeps sizes at most ``size_cap`` by policy;
 that is no stated constraint), a hidden quantity's own bounds when nothing pins its value, and
@@ -334,7 +336,22 @@ def _check_values(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[s
         out += _capped(_check_sorted(p["sorted"], shape), name, "lists out of order")
     if p.get("bst") and shape.inorder is not None:
         out += _check_bst(name, shape.inorder, strict=bool(p.get("distinct")))
+    if p.get("lead"):
+        out += _capped(_check_lead(p["lead"], shape), name, "leading zeros")
     return out
+
+
+def _check_lead(mode: str, shape: _Shape) -> list[str]:
+    """No leading zeros: each string, or each innermost list of digits, starts with another
+    digit; a lone zero only where the zero itself is allowed (``zero-ok``)."""
+    items: list[tuple[str, Any]] = [(w, s) for w, s in shape.strings] or [
+        (where, [x for _, x in row]) for where, row in shape.rows
+    ]
+    return [
+        f"{where} = {_short(v)} has a leading zero"
+        for where, v in items
+        if v and v[0] in ("0", 0) and not (len(v) == 1 and mode == "zero-ok")
+    ]
 
 
 def _leaf_problem(leaf: dict[str, Any], x: Any, q: dict[str, int]) -> str | None:

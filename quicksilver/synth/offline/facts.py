@@ -44,6 +44,9 @@ class LeafInfo:
     pairs: list[tuple[int, int, str, str]] = field(default_factory=list)  # (a, b, op, line)
     unique_rows: str | None = None  # the line that says no two rows are the same
     tree: str | None = None  # the line that says the rows are the edges of a tree
+    # no leading zeros in its strings: "zero-ok" (a lone "0" allowed: "except for the zero
+    # itself"), "strict"; and the line that says so
+    lead: tuple[str, str] | None = None
 
 
 class Facts:

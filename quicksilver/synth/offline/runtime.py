@@ -305,6 +305,22 @@ def _draw_excluding(
     return out
 
 
+def _lead(p: dict, s: str | list) -> str | list:
+    """``s`` (a string, or a list of digits) without a leading zero where ``p`` says so
+    (``lead``; a lone zero kept when "zero-ok"): its first item drawn again, from the alphabet's
+    other characters or from ``lead_range``."""
+    if (
+        not p.get("lead")
+        or not len(s)
+        or s[0] not in ("0", 0)
+        or (len(s) == 1 and p["lead"] == "zero-ok")
+    ):
+        return s
+    if isinstance(s, str):
+        return random.choice([c for c in p["leaf"]["alphabet"] if c != "0"]) + s[1:]
+    return [random.randint(*p["lead_range"]), *s[1:]]
+
+
 def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
     """Redraw repeated strings until all differ (a bounded number of tries)."""
     last = p["dims"][-1]
@@ -323,7 +339,7 @@ def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
             chars = _draw(p["leaf"], q, length, False, False)
             if p["sorted"]:
                 chars.sort(reverse=p["sorted"] == "desc")
-            s = "".join(chars)
+            s = _lead(p, "".join(chars))
         seen.add(s)
         out.append(s)
     return out
@@ -426,9 +442,9 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
             row.sort(reverse=order == "desc")
         if variant == "alternating":
             row = [row[j // 2] if j % 2 == 0 else row[-1 - j // 2] for j in range(len(row))]
-        inner.append(row)
+        inner.append(row if p["join"] else _lead(p, row))
     if p["join"]:
-        inner = ["".join(row) for row in inner]
+        inner = [_lead(p, "".join(row)) for row in inner]
         if distinct and distinct["level"] == "string":
             inner = _distinct_strings(inner, p, q, size_cap)
     if p["kind"] == "tree":
@@ -596,6 +612,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _draw_float,
     _draw,
     _draw_excluding,
+    _lead,
     _distinct_strings,
     _tree,
     _variant_values,
@@ -617,9 +634,10 @@ SAMPLING_POLICY = (
     "binary search tree's values placed by an in-order walk, a remainder (n is even) met by "
     "moving the value down to the next allowed one, values excluded by != drawn again, rows "
     "with named fields drawn field by field (ordered pairs swapped into order, repeated rows "
-    "drawn again), a tree's edges as a random tree (~10% a path); generate_edge_cases() gives the inputs a judge always tries: every length, "
-    "count and scalar at its smallest allowed value, then lengths and counts one above it, then "
-    "every element value at the low and at the high end of its range"
+    "drawn again), a tree's edges as a random tree (~10% a path), a string with no leading "
+    "zeros given another first digit; generate_edge_cases() gives the inputs a judge always "
+    "tries: every length, count and scalar at its smallest allowed value, then lengths and "
+    "counts one above it, then every element value at the low and at the high end of its range"
 )
 
 PERF_POLICY = (

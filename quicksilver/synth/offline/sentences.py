@@ -83,6 +83,8 @@ class LineReader:
             return True
         if self._unique_rows(text, line, acts) or self._tree_rows(text, line, acts):
             return True
+        if self._leading_zeros(text, line, acts):
+            return True
         m = re.fullmatch(
             r"the number of (?:the )?nodes in (.+?) (?:is|will be|equals) ([A-Za-z_]\w*|\d+)",
             text,
@@ -262,6 +264,41 @@ class LineReader:
             if p is None or p.depth != 2 or p.leaf != "int":
                 raise Unsupported(f"a tree's edges in {name}, which is not a list of integer rows")
             acts.append(partial(setattr, self.facts.leaf[name], "tree", line))
+        return True
+
+    def _leading_zeros(self, text: str, line: str, acts: Acts) -> bool:
+        """``num1 and num2 don't have any leading zeros except for the zero itself``, ``b does
+        not contain leading zeros``, ``Each string does not contain leading zeros``: strings of
+        digits whose first character is not '0' (a lone "0" only where the zero itself is
+        excepted)."""
+        m = re.fullmatch(
+            r"(?:it is guaranteed that )?(.+?),? (?:(?:does not|do not|doesn't|don't|will not|"
+            r"won't|cannot|can't) (?:contain|have) (?:any )?|(?:has|have|contains?) no )"
+            r"leading (?:zeros?|0's|0s)"
+            r"(,? except (?:for )?(?:the (?:number )?)?(?:zero|0) itself)?",
+            text,
+            flags=re.I,
+        )
+        if not m:
+            return False
+        subject = re.sub(r"^(?:both|each of|all of|the)\s+", "", m.group(1), flags=re.I)
+        if re.fullmatch(r"(?:each|every|all) (?:the )?strings?", subject, flags=re.I):
+            names = [p.name for p in self.facts.params if p.join]
+            if len(names) != 1:
+                raise Unsupported("'each string', but not exactly one string parameter")
+        else:
+            names = []
+            for part in split_top(re.sub(r",?\s+and\s+", ", ", subject)):
+                ref = self.facts.resolve(part)
+                if len(ref.params) != 1:
+                    raise Unsupported(f"{part}: not one parameter")
+                names.append(ref.params[0])
+        mode = "zero-ok" if m.group(2) else "strict"
+        for name in names:
+            p = self.facts.by_name[name]
+            if not p.join and not (p.depth >= 1 and p.leaf == "int"):
+                raise Unsupported(f"leading zeros of {name} ({p.type}), which holds no digits")
+            acts.append(partial(setattr, self.facts.leaf[name], "lead", (mode, line)))
         return True
 
     def _order_forms(self, text: str, acts: Acts) -> bool:

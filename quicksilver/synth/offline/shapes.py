@@ -47,7 +47,37 @@ class ParamSpecs:
         }
         if info.bst:
             out["bst"] = True
+        if info.lead:
+            self._lead(p, info, out)
         return out
+
+    def _lead(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
+        """No leading zeros: strings of digits, or a list of digits (integers in a constant
+        range from 0 or 1 up); the first item is drawn again from the others."""
+        assert info.lead is not None
+        leaf = out["leaf"]
+        lo, hi = leaf.get("lo") or [None], leaf.get("hi") or [None]
+        if p.join:
+            ok = bool(set(leaf.get("alphabet") or "") & set("123456789"))
+        else:
+            ok = (
+                p.depth >= 1
+                and leaf["type"] == "int"
+                and "set" not in leaf
+                and len(lo) == len(hi) == 1
+                and isinstance(lo[0], int)
+                and isinstance(hi[0], int)
+                and lo[0] >= 0
+                and hi[0] >= 1
+            )
+            if ok:
+                out["lead_range"] = [max(1, lo[0]), hi[0]]
+        if not ok or info.sorted or info.distinct:
+            self.problems.append(
+                f'"{info.lead[1]}": no leading zeros, for strings or lists of digits with another '
+                "digit to start with (and no stated order or distinctness)"
+            )
+        out["lead"] = info.lead[0]
 
     def _rows_spec(
         self,
