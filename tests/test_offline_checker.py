@@ -93,6 +93,16 @@ FEATURES: dict[str, tuple[list[tuple[str, str]], list[str]]] = {
             "num1 and num2 don't have any leading zeros except for the zero itself",
         ],
     ),
+    "spaced-words": (
+        [("s", "string")],
+        [
+            "1 <= s.length <= 12",
+            "s consists of lowercase English letters and spaces ' '",
+            "s does not contain any leading or trailing spaces",
+            "All the words in s are separated by a single space",
+            "There will be at least one word in s",
+        ],
+    ),
     "no-leading-zeros:digits": (
         [("digits", "integer[]")],
         [
@@ -416,6 +426,15 @@ def test_a_leading_zero_is_caught_and_a_lone_zero_only_where_allowed() -> None:
     assert any("has a leading zero" in x for x in check_input(strict, [[0]]))
     assert any("has a leading zero" in x for x in check_input(strict, [[0, 3]]))
     assert check_input(strict, [[3, 0]]) == []
+
+
+def test_spaces_against_a_rule_are_caught() -> None:
+    spec = spec_of(*FEATURES["spaced-words"])
+    assert spec["params"][0]["spaces"] == ["single", "trim", "word"]
+    assert check_input(spec, ["ab c d"]) == []
+    assert any("leading or trailing space" in x for x in check_input(spec, [" ab"]))
+    assert any("two spaces in a row" in x for x in check_input(spec, ["a  b"]))
+    assert any("holds no word" in x for x in check_input(spec, [" "]))
 
 
 def test_the_pairs_bug_reproducer() -> None:

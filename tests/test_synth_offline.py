@@ -1128,6 +1128,33 @@ def test_no_leading_zeros() -> None:
     assert "no leading zeros, for strings or lists of digits" in reason_of(words)
 
 
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["s does not contain any leading or trailing spaces.", "There is at least one word in s."],
+        [
+            "There are no leading or trailing spaces.",
+            "All the words in s are separated by a single space.",
+        ],
+        [
+            "s has no leading or trailing spaces.",
+            "It's guaranteed that there is only one space between 2 words.",
+        ],
+    ],
+)
+def test_rules_on_spaces(lines: list[str]) -> None:
+    inp = question(
+        [("s", "string")],
+        ["1 <= s.length <= 20", "s consists of only English letters and spaces ' '.", *lines],
+    )
+    for (s,) in samples(inp, 200):
+        assert s.strip(), s
+        if "trailing" in lines[0]:
+            assert s == s.strip(), repr(s)
+        if "single" in lines[1] or "one space" in lines[1]:
+            assert "  " not in s, repr(s)
+
+
 def test_rows_with_named_fields() -> None:
     intervals = question(
         [("intervals", "integer[][]")],
@@ -1275,7 +1302,7 @@ def test_real_alphabet_phrasings(sentence: str, alphabet: str) -> None:
             "k is in the range [1, the number of unique elements in the array].",
             "cannot read",
         ),
-        ([("s", "string")], "s does not contain any leading or trailing spaces.", "not understood"),
+        ([("s", "string")], "s is a valid parentheses string.", "not understood"),
     ],
 )
 def test_forms_still_reported(params: list[tuple[str, str]], sentence: str, why: str) -> None:

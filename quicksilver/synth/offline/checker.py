@@ -28,7 +28,8 @@ What it checks, in order:
   order (the runtime's notion: ``tuple(sorted(row))``); with ``tree_edges``, the first two fields
   are the edges of one tree over every value of the first field's range;
 - ``lead``: no string (or innermost list of digits) starts with a zero, but a lone zero where
-  the zero itself is allowed.
+  the zero itself is allowed; ``spaces``: no space at either end (``trim``), no two in a row
+  (``single``), not only spaces (``word``).
 
 What it does not check: the size cap (the generator keeps sizes at most ``size_cap`` by policy;
 that is no stated constraint), a hidden quantity's own bounds when nothing pins its value, and
@@ -338,6 +339,24 @@ def _check_values(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[s
         out += _check_bst(name, shape.inorder, strict=bool(p.get("distinct")))
     if p.get("lead"):
         out += _capped(_check_lead(p["lead"], shape), name, "leading zeros")
+    if p.get("spaces"):
+        out += _capped(_check_spaces(p["spaces"], shape), name, "strings spaced against a rule")
+    return out
+
+
+def _check_spaces(rules: list[str], shape: _Shape) -> list[str]:
+    """Rules on spaces: none at either end (``trim``), never two in a row (``single``), not
+    only spaces (``word``)."""
+    out = []
+    for where, s in shape.strings:
+        if not isinstance(s, str) or not s:
+            continue
+        if "trim" in rules and (s[0] == " " or s[-1] == " "):
+            out.append(f"{where} = {_short(s)} has a leading or trailing space")
+        if "single" in rules and "  " in s:
+            out.append(f"{where} = {_short(s)} has two spaces in a row")
+        if "word" in rules and not s.strip():
+            out.append(f"{where} = {_short(s)} holds no word")
     return out
 
 

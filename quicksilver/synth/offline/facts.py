@@ -47,6 +47,9 @@ class LeafInfo:
     # no leading zeros in its strings: "zero-ok" (a lone "0" allowed: "except for the zero
     # itself"), "strict"; and the line that says so
     lead: tuple[str, str] | None = None
+    # spaces in its strings: "trim" (no leading or trailing one), "single" (no two in a row),
+    # "word" (not only spaces) -> the line that says so
+    spaces: dict[str, str] = field(default_factory=dict)
 
 
 class Facts:

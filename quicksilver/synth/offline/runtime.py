@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from quicksilver.synth import OFFLINE_SYNTHESIZER
+from quicksilver.synth.offline.policy import SAMPLING_POLICY
 
 log = logging.getLogger(__name__)
 
@@ -306,9 +307,21 @@ def _draw_excluding(
 
 
 def _lead(p: dict, s: str | list) -> str | list:
-    """``s`` (a string, or a list of digits) without a leading zero where ``p`` says so
-    (``lead``; a lone zero kept when "zero-ok"): its first item drawn again, from the alphabet's
-    other characters or from ``lead_range``."""
+    """``s`` (a string, or a list of digits) as ``p``'s text rules want it: a space where
+    ``spaces`` forbids one ("trim": at either end, "single": after another, "word": all spaces)
+    and a leading zero where ``lead`` does (a lone zero kept when "zero-ok") drawn again from
+    the other characters (or from ``lead_range``)."""
+    rules = p.get("spaces") if isinstance(s, str) else None
+    if rules and s:
+        other = [c for c in p["leaf"]["alphabet"] if c != " "]
+        chars = list(s)
+        for i, c in enumerate(chars):
+            end = i in (0, len(chars) - 1) and "trim" in rules
+            if c == " " and (end or ("single" in rules and i and chars[i - 1] == " ")):
+                chars[i] = random.choice(other)
+        if "word" in rules and not "".join(chars).strip():
+            chars[random.randrange(len(chars))] = random.choice(other)
+        s = "".join(chars)
     if (
         not p.get("lead")
         or not len(s)
@@ -621,36 +634,6 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _draw_rows,
     _build_param,
     _generate_from_spec,
-)
-
-SAMPLING_POLICY = (
-    "lengths/counts uniform in [lo, min(hi, size_cap)]; element values uniform in their range "
-    "(or over their value set / alphabet); scalar integers log-uniform in magnitude when their "
-    "range spans >= 3 orders of magnitude, else uniform; with probability ~10% a boundary size or "
-    "value (min/max), extreme-leaning values, a one- or two-letter alphabet, or a path-shaped "
-    "tree; with probability ~10% a list with no stated order sorted ascending or descending; "
-    "distinct values by random.sample; sorted by sorting; sums of lengths shrunk to fit; "
-    "quantities drawn in topological order of their relations (sizes first); where stated: a "
-    "binary search tree's values placed by an in-order walk, a remainder (n is even) met by "
-    "moving the value down to the next allowed one, values excluded by != drawn again, rows "
-    "with named fields drawn field by field (ordered pairs swapped into order, repeated rows "
-    "drawn again), a tree's edges as a random tree (~10% a path), a string with no leading "
-    "zeros given another first digit; generate_edge_cases() gives the inputs a judge always "
-    "tries: every length, count and scalar at its smallest allowed value, then lengths and "
-    "counts one above it, then every element value at the low and at the high end of its range"
-)
-
-PERF_POLICY = (
-    "perf_input_gen(scale) gives every length and count the value min(stated max, scale) (at "
-    "least its stated min), so the input grows monotonically with scale up to what the "
-    "constraints allow; the stated maxima are not capped by a size cap; scalar integers whose "
-    "range spans >= 3 orders of magnitude (lower bound >= 0) take min(stated max, max(stated "
-    "min, scale)) too; other scalars and element values stay random (uniform over their range, "
-    "value set or alphabet; log-uniform in magnitude for wide ranges reaching below 0); no "
-    "random edge cases (boundary sizes, extreme-leaning values, path-shaped trees, pre-sorted "
-    "lists), which would break monotonicity; distinct values by random.sample; sorted by "
-    "sorting; sums of lengths shrunk to fit (and to at most scale). generate_test_case() keeps "
-    "the random test-input policy, sizes at most SIZE_CAP"
 )
 
 OFFLINE_PERF_SYNTHESIZER = "quicksilver-offline-perf-synth/1"  # the "model" of offline SaS rows

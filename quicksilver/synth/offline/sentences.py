@@ -83,7 +83,7 @@ class LineReader:
             return True
         if self._unique_rows(text, line, acts) or self._tree_rows(text, line, acts):
             return True
-        if self._leading_zeros(text, line, acts):
+        if self._leading_zeros(text, line, acts) or self._spaces(text, line, acts):
             return True
         m = re.fullmatch(
             r"the number of (?:the )?nodes in (.+?) (?:is|will be|equals) ([A-Za-z_]\w*|\d+)",
@@ -299,6 +299,50 @@ class LineReader:
             if not p.join and not (p.depth >= 1 and p.leaf == "int"):
                 raise Unsupported(f"leading zeros of {name} ({p.type}), which holds no digits")
             acts.append(partial(setattr, self.facts.leaf[name], "lead", (mode, line)))
+        return True
+
+    def _spaces(self, text: str, line: str, acts: Acts) -> bool:
+        """How a text's words are spaced: ``s does not contain any leading or trailing spaces``
+        (``trim``), ``All the words in s are separated by a single space`` (``single``),
+        ``There will be at least one word in s`` (``word``). The runtime turns a space that
+        breaks a rule into another character of the alphabet."""
+        trail = r"(?:leading|trailing) (?:or|and|nor) (?:leading|trailing) spaces?"
+        forms = [
+            (
+                "trim",
+                rf"(.+?),? (?:does not|do not|doesn't|don't|will not|won't) (?:contain|have) "
+                rf"(?:any )?{trail}(?: in it)?",
+            ),
+            ("trim", rf"(.+?) (?:has|have|contains?) no {trail}"),
+            ("trim", rf"there (?:are|will be) no {trail}(?: in (\w+))?"),
+            (
+                "single",
+                r"(?:all )?the (?:words|tokens) (?:in|of) (.+?) are separated by a single space",
+            ),
+            (
+                "single",
+                r"(?:it's|it is) guaranteed that there is only one space between (?:2|two) words()",
+            ),
+            ("word", r"there (?:will be|is) at least one word in (\w+)"),
+        ]
+        found = next(((r, m) for r, f in forms if (m := re.fullmatch(f, text, flags=re.I))), None)
+        if found is None:
+            return False
+        rule, m = found
+        subject = (m.group(1) or "") if m.groups() else ""
+        if not subject:
+            names = [p.name for p in self.facts.params if p.join]
+            if len(names) != 1:
+                raise Unsupported("spaces of a text, but not exactly one string parameter")
+        else:
+            names = []
+            for part in split_top(re.sub(r",?\s+and\s+", ", ", subject)):
+                ref = self.facts.resolve(part)
+                if len(ref.params) != 1 or not self.facts.by_name[ref.params[0]].join:
+                    raise Unsupported(f"{part}: spaces of something that is not one string")
+                names.append(ref.params[0])
+        for name in names:
+            acts.append(partial(self.facts.leaf[name].spaces.__setitem__, rule, line))
         return True
 
     def _order_forms(self, text: str, acts: Acts) -> bool:

@@ -49,6 +49,15 @@ class ParamSpecs:
             out["bst"] = True
         if info.lead:
             self._lead(p, info, out)
+        if info.spaces:
+            alphabet = out["leaf"].get("alphabet") or ""
+            if not p.join or info.sorted or " " not in alphabet or not alphabet.strip():
+                line = next(iter(info.spaces.values()))
+                self.problems.append(
+                    f'"{line}": a rule on spaces, for strings whose alphabet has the space and '
+                    "another character (and no stated order)"
+                )
+            out["spaces"] = sorted(info.spaces)
         return out
 
     def _lead(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
