@@ -93,6 +93,16 @@ FEATURES: dict[str, tuple[list[tuple[str, str]], list[str]]] = {
             "num1 and num2 don't have any leading zeros except for the zero itself",
         ],
     ),
+    "product-of-sizes": (
+        [("grid", "integer[][]")],
+        [
+            "m == grid.length",
+            "n == grid[i].length",
+            "1 <= m, n <= 10^5",
+            "2 <= m * n <= 10^5",
+            "1 <= grid[i][j] <= 10^9",
+        ],
+    ),
     "spaced-words": (
         [("s", "string")],
         [
@@ -435,6 +445,12 @@ def test_spaces_against_a_rule_are_caught() -> None:
     assert any("leading or trailing space" in x for x in check_input(spec, [" ab"]))
     assert any("two spaces in a row" in x for x in check_input(spec, ["a  b"]))
     assert any("holds no word" in x for x in check_input(spec, [" "]))
+
+
+def test_a_product_out_of_its_bounds_is_caught() -> None:
+    spec = spec_of(*FEATURES["product-of-sizes"])
+    assert check_input(spec, [[[1, 2, 3]]]) == []
+    assert any("breaks 2 <= " in x for x in check_input(spec, [[[1]]]))  # 1 * 1 < 2
 
 
 def test_the_pairs_bug_reproducer() -> None:

@@ -1155,6 +1155,29 @@ def test_rules_on_spaces(lines: list[str]) -> None:
             assert "  " not in s, repr(s)
 
 
+def test_a_bound_on_the_product_of_two_sizes() -> None:
+    """``1 <= m * n <= 10^5``: each side at most 10^5, and the later one drawn within
+    [1 / m, 10^5 / m] (here with a small product, so the bound bites below the size cap)."""
+    inp = question(
+        [("grid", "integer[][]")],
+        [
+            "m == grid.length",
+            "n == grid[i].length",
+            "1 <= m, n <= 10^5",
+            "3 <= m * n <= 40",
+            "0 <= grid[i][j] <= 1",
+        ],
+    )
+    sizes = set()
+    for (grid,) in samples(inp, 200):
+        m, n = len(grid), len(grid[0])
+        assert 3 <= m * n <= 40 and all(len(r) == n for r in grid), (m, n)
+        sizes.add((m, n))
+    assert len(sizes) > 20  # not one shape
+    (big,) = [sample_spec(build_spec(inp).spec, 0, 1000, mode="max")]  # perf: sizes at the top
+    assert 3 <= len(big[0]) * len(big[0][0]) <= 40
+
+
 def test_rows_with_named_fields() -> None:
     intervals = question(
         [("intervals", "integer[][]")],
@@ -1284,8 +1307,8 @@ def test_real_alphabet_phrasings(sentence: str, alphabet: str) -> None:
     [
         (
             [("grid", "integer[][]")],
-            "1 <= m * n <= 10^4",
-            "cannot read 'm * n' (a product of two quantities)",
+            "1 <= m * n * k <= 10^4",
+            "cannot read 'm * n * k' (a product of two quantities)",
         ),
         (
             [("nums", "integer[]")],

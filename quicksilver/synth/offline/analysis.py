@@ -95,6 +95,7 @@ class Analysis:
             notes=self.notes,
         )
         quantities, qnotes, per_item = schedule.run()
+        self._attach_products(quantities, q.names)
         shapes = ParamSpecs(self.facts, q, self.problems)
         params = [shapes.param_spec(p, per_item) for p in self.params]
         if self.problems:
@@ -104,6 +105,19 @@ class Analysis:
         notes = param_notes(params, qnotes, sizes, perf=self.perf, cap_note=self.cap_note)
         self.notes = [*notes, *self.notes]
         return SpecResult(spec, self.notes, [])
+
+    def _attach_products(self, quantities: list[dict[str, Any]], names: dict[str, str]) -> None:
+        """``lo <= a * b <= hi``: the later of the two quantities in drawing order is drawn
+        within [lo / earlier, hi / earlier] (``prod`` on its spec item; the runtime divides)."""
+        order = {item["name"]: i for i, item in enumerate(quantities)}
+        for ka, kb, lo, hi, line in self.facts.products:
+            a, b = names.get(ka, ka), names.get(kb, kb)
+            if a not in order or b not in order or a == b:
+                self.problems.append(f'"{line}": a product of quantities not drawn one by one')
+                continue
+            first, last = sorted((a, b), key=order.__getitem__)
+            quantities[order[last]].setdefault("prod", []).append([first, lo, hi])
+            self.notes.append(f"{last} drawn so that {line} holds, after {first}")
 
     def _named_sizes(self, prose: str) -> list[str]:
         """Sizes the description names (``nums of length n``, ``nums1 and nums2 of lengths n and

@@ -13,7 +13,8 @@ What it checks, in order:
   level (every item of a level that shares a quantity has that length), a scalar's value, a tree's
   node count; a quantity shown twice must show one value;
 - each quantity's bounds ``coef * x + rest >= 0`` (``rest`` evaluated on the quantities seen),
-  its remainder (``mod``) and its exclusions (``ne``). A quantity that no argument shows (a free
+  its remainder (``mod``), its exclusions (``ne``) and its products with an earlier quantity
+  (``prod``: ``lo <= other * x <= hi``). A quantity that no argument shows (a free
   ``n`` in ``nums.length == 2 * n``) is solved from an equality where one pins it (and the
   equality broken when no integer solves it); otherwise it stays unknown and every bound or value
   range that needs it is skipped;
@@ -313,6 +314,12 @@ def _check_quantities(quantities: list[dict[str, Any]], q: dict[str, int]) -> li
             rest = _value(b["rest"], q)
             if rest is not None and b["coef"] * v + rest == 0:
                 out.append(f"{label} = {v} breaks {b['text']}")
+        for other, lo, hi in item.get("prod", ()):  # lo <= other * x <= hi
+            if other in q and not ((lo is None or lo <= q[other] * v) and q[other] * v <= hi):
+                low = "" if lo is None else f"{lo} <= "
+                out.append(
+                    f"{other} * {label} = {q[other]} * {v} breaks {low}{other} * {x} <= {hi}"
+                )
     return out
 
 

@@ -61,6 +61,8 @@ class Facts:
         self.parent: dict[str, str] = {}
         self.mentions: dict[str, list[str]] = {}  # quantity key -> lines naming it
         self.aliases: dict[str, str] = {}  # a misspelt collection name -> the parameter read
+        # ``lo <= a * b <= hi`` between two quantities: (a, b, lo or None, hi, line)
+        self.products: list[tuple[str, str, int | None, int, str]] = []
         self.lins: list[tuple[Lin, str]] = []  # (form >= 0, line) over q refs
         self.leaf: dict[str, LeafInfo] = {p.name: LeafInfo() for p in params}
         self.sums: dict[str, list[tuple[int, str]]] = {}

@@ -111,8 +111,9 @@ def _pick_scalar(lo: int, hi: int) -> int:
 def _sample_quantities(quantities: list, size_cap: int) -> dict:
     """Sizes and scalars in order; each bound is ``coef * x + rest >= 0`` (rest: earlier ones).
 
-    An item may also carry ``"mod": [m, r]`` (x % m == r: ``n is even``) and ``"ne"``: bounds
-    ``coef * x + rest != 0`` (``divisor != 0``, ``src != dst``).
+    An item may also carry ``"mod": [m, r]`` (x % m == r: ``n is even``), ``"ne"``: bounds
+    ``coef * x + rest != 0`` (``divisor != 0``, ``src != dst``), and ``"prod"``: [other, lo,
+    hi] for ``lo <= other * x <= hi`` (``1 <= m * n <= 10^5``; lo may be None).
     """
     for _attempt in range(200):
         q: dict = {}
@@ -126,6 +127,13 @@ def _sample_quantities(quantities: list, size_cap: int) -> dict:
                 else:
                     his.append(rest // -coef)  # floor(rest / -coef)
             lo, hi = max(los), min(his)
+            for other, plo, phi in item.get("prod", ()):  # plo <= other * x <= phi
+                f = q[other]
+                if f > 0:
+                    hi = min(hi, phi // f)
+                    lo = lo if plo is None else max(lo, -(-plo // f))
+                elif f < 0 or (plo is not None and plo > 0):
+                    hi = lo - 1  # not drawn that way: draw again
             mod = item.get("mod")
             if mod:
                 lo += (mod[1] - lo) % mod[0]

@@ -7,6 +7,7 @@ is a *problem*: quoted, never guessed around.
 
 from __future__ import annotations
 
+import math
 import re
 from fractions import Fraction
 from functools import partial
@@ -82,6 +83,8 @@ class LineReader:
             self.cmp.relate(width, "==", Lin(Fraction(len(names))), line, acts)
             return True
         if self._unique_rows(text, line, acts) or self._tree_rows(text, line, acts):
+            return True
+        if self._product(text, line, acts):
             return True
         if self._leading_zeros(text, line, acts) or self._spaces(text, line, acts):
             return True
@@ -264,6 +267,33 @@ class LineReader:
             if p is None or p.depth != 2 or p.leaf != "int":
                 raise Unsupported(f"a tree's edges in {name}, which is not a list of integer rows")
             acts.append(partial(setattr, self.facts.leaf[name], "tree", line))
+        return True
+
+    def _product(self, text: str, line: str, acts: Acts) -> bool:
+        """``1 <= m * n <= 10^5``: a bound on the product of two sizes or scalars. Each factor
+        is then at most the upper bound (stated here as such, for the schedule), and the runtime
+        draws the later of the two within [lo / earlier, hi / earlier]."""
+        ref = REF_RE.pattern
+        m = re.fullmatch(
+            rf"(?:(\S+) (<=|<) )?({ref}) \* ({ref}) (<=|<) (\S+)",
+            text,
+        )
+        if not m:
+            return False
+        a, b = self.facts.parse(m.group(3)).single(), self.facts.parse(m.group(4)).single()
+        hi_form = self.facts.parse(m.group(6))
+        lo_form = self.facts.parse(m.group(1)) if m.group(1) else None
+        if not (a and b and a.kind == b.kind == "q") or a.key == b.key:
+            raise Unsupported(
+                f"cannot read {m.group(3)} * {m.group(4)} (a product of two quantities)"
+            )
+        if hi_form.terms or (lo_form is not None and lo_form.terms):
+            raise Unsupported("a product bounded by something other than numbers")
+        hi = math.floor(hi_form.const) - (m.group(5) == "<")
+        lo = None if lo_form is None else math.ceil(lo_form.const) + (m.group(2) == "<")
+        for r in (a, b):  # the other factor is at least 1 (or the product is 0)
+            self.cmp.relate(Lin(Fraction(0), {r: Fraction(1)}), "<=", Lin(Fraction(hi)), line, acts)
+        acts.append(partial(self.facts.products.append, (a.key, b.key, lo, hi, line)))
         return True
 
     def _leading_zeros(self, text: str, line: str, acts: Acts) -> bool:
