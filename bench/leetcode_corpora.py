@@ -17,7 +17,8 @@ corpus carries: it is read from the first doocs solution's annotations (``List[i
 ``integer[]``, ``Optional[TreeNode]`` -> ``TreeNode``, ``-> None`` -> ``void`` with the first
 parameter as the output, as LeetCode's in-place questions have it). A ``str`` parameter whose
 every example value is one character is LeetCode's ``character`` (``character[][]`` boards),
-unless a constraint names its length. The statement's examples (``Input: a = ..., b = ...`` /
+unless a constraint names its length; an ``int`` whose examples or constraints reach past 32 bits
+is ``long``. The statement's examples (``Input: a = ..., b = ...`` /
 ``Output: ...``) become the file's ``tests`` and ``exampleTestcaseList``. Everything inferred is
 said in the file's provenance (``tool``), so a reader knows which parts LeetCode did not give.
 
@@ -317,6 +318,24 @@ def _characters(meta: dict[str, Any], tests: list[dict[str, Any]], content: str)
             p["type"] = p["type"].replace("string", "character", 1)
 
 
+def _longs(meta: dict[str, Any], tests: list[dict[str, Any]], content: str) -> None:
+    """``integer`` parameters whose examples or Constraints items reach past 32 bits are
+    LeetCode's ``long`` (``0 <= num <= 10^15``): Python's ``int`` annotation says neither."""
+    items = re.findall(r"<li>(.*?)</li>", content.split("Constraints:")[-1], re.S)
+    lines = [_plain(re.sub(r"<sup>(.*?)</sup>", r"^\1", i)) for i in items]
+    for i, p in enumerate(meta["params"]):
+        if not p["type"].startswith("integer"):
+            continue
+        values = [v for t in tests for v in _flatten(t["input"][i]) if isinstance(v, int)]
+        big = any(abs(v) >= 2**31 for v in values)
+        for line in lines:
+            if re.search(rf"\b{re.escape(p['name'])}\b", line):
+                for base, exp in re.findall(r"\b(10|2)\s*\^\s*(\d+)", line):
+                    big |= int(base) ** int(exp) > 2**31
+        if big:
+            p["type"] = p["type"].replace("integer", "long", 1)
+
+
 def _flatten(x: Any) -> Iterator[Any]:
     if isinstance(x, list):
         for v in x:
@@ -344,6 +363,7 @@ def snapshot(problem: Problem, repos: list[Repo]) -> SnapshotFile:
     names = [p["name"] for p in meta["params"]]
     tests = examples(problem.content, names)
     _characters(meta, tests, problem.content)
+    _longs(meta, tests, problem.content)
     entry = meta["name"]
     sols = []
     for code, author, url in problem.solutions:
