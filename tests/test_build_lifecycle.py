@@ -507,3 +507,38 @@ def test_a_build_whose_prefect_server_goes_away_finishes_and_says_so_once(tmp_pa
     assert "Error logging to API" not in stderr, stderr[-5000:]
     assert "Unable to connect" not in stderr, stderr[-5000:]
     assert not [line for line in stderr.splitlines() if "| ERROR" in line], stderr[-5000:]
+
+
+def test_a_log_batch_the_server_cannot_take_is_left_to_the_watch(capsys):
+    """A log batch sent in the seconds before the watch counts the server gone fails with a
+    connection error: Prefect would write '--- Error logging to API ---' for it (seen on a busy
+    machine); the watch says it once instead. Any other failure is still written."""
+    import asyncio
+
+    import httpx
+    from prefect.logging.handlers import APILogWorker
+
+    from quicksilver.orchestration.server_watch import quiet_log_batches
+
+    saved = APILogWorker._handle_batch
+    try:
+        quiet_log_batches()
+        quiet_log_batches()  # once is enough: not wrapped twice
+
+        class Client:
+            def __init__(self, exc: Exception) -> None:
+                self.exc = exc
+
+            async def create_logs(self, items: list) -> None:
+                raise self.exc
+
+        worker = APILogWorker.__new__(APILogWorker)
+        worker._client = Client(httpx.ConnectError("All connection attempts failed"))
+        asyncio.run(APILogWorker._handle_batch(worker, [{"message": "x"}]))
+        assert "Error logging to API" not in capsys.readouterr().err
+        worker._client = Client(ValueError("422: a log the API refused"))
+        asyncio.run(APILogWorker._handle_batch(worker, [{"message": "x"}]))
+        err = capsys.readouterr().err
+        assert "--- Error logging to API ---" in err and "422: a log the API refused" in err
+    finally:
+        APILogWorker._handle_batch = saved

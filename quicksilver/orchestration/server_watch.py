@@ -26,6 +26,7 @@ it was when the server went away).
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -92,6 +93,28 @@ PREFECT_CONNECTION_LOGGERS = (
     "prefect.client",
     "prefect",
 )
+
+
+def quiet_log_batches() -> None:
+    """Prefect's API-log worker writes ``--- Error logging to API ---`` and the error to stderr
+    for every log batch it cannot deliver. A batch sent in the seconds before the watch counts
+    the server gone (two missed health checks; longer on a busy machine) failed so, a line the
+    watch then says better, once. Connection errors are left to the watch; any other error is
+    written as Prefect writes it."""
+    from prefect.logging.handlers import APILogWorker
+
+    if getattr(APILogWorker._handle_batch, "_quicksilver_quiet", False):
+        return
+
+    async def handle_batch(self: Any, items: list[dict[str, Any]]) -> None:
+        try:
+            await self._client.create_logs(items)
+        except Exception as exc:
+            if not _is_connection_error(exc) and logging.raiseExceptions and sys.stderr:
+                sys.stderr.write(f"--- Error logging to API ---\n{exc}\n")  # as Prefect does
+
+    handle_batch._quicksilver_quiet = True  # type: ignore[attr-defined]
+    APILogWorker._handle_batch = handle_batch  # type: ignore[method-assign]
 
 
 def _is_connection_error(exc: BaseException | None) -> bool:
@@ -179,6 +202,10 @@ class ServerWatch:
     @contextmanager
     def running(self) -> Iterator[ServerWatch]:
         quiet_outage()
+        try:
+            quiet_log_batches()
+        except Exception as exc:  # a Prefect whose internals moved: only noisier, never wrong
+            log.debug("could not quiet Prefect's log batches: %s", exc)
         self._thread.start()
         try:
             yield self
