@@ -170,3 +170,23 @@ def test_prefect_runs_again_only_what_failed_on_a_fault(prefect_harness):
     assert states["never-starts"] == "Failed" and calls["never-starts"] == 3  # 1 + 2 attempts
     assert states["timeout"] == "Failed" and calls["timeout"] == 1
     assert states["bug"] == "Failed" and calls["bug"] == 1
+
+
+@requires_bwrap
+def test_a_profile_whose_sandbox_cannot_start_is_a_fault_not_a_verdict(count_starts):
+    """A real build lost four tasks so: bubblewrap went missing while it profiled, and every
+    solution got 'profiling failed (the task's setup): SandboxStartError' as its verdict, so the
+    tasks were dropped (min-solutions). The fault now reaches the stage, which Prefect runs
+    again; the next start works and the solutions get their verdicts."""
+    from quicksilver.config import MeasureConfig
+    from quicksilver.profiler import Job, profile_many
+    from quicksilver.profiler.model import Case, ProfileTask
+
+    task = ProfileTask("plus-one", "f", (Case([1], 2), Case([5], 6)), kind="function")
+    measure = MeasureConfig(meter="cpu", min_rounds=1, max_rounds=1, budget_seconds=1.0)
+    count_starts["fail"] = 9  # the native judge's start and the meter's both fail
+    with pytest.raises(SandboxStartError, match="injected"):
+        profile_many([Job(task, OK), Job(task, OK)], measure=measure, workers=1)
+    count_starts["fail"] = 0
+    results = profile_many([Job(task, OK), Job(task, OK)], measure=measure, workers=1)
+    assert [r.status for r in results] == ["passed", "passed"], [r.error for r in results]

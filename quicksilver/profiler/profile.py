@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quicksilver.config import MeasureConfig, MeterName, SandboxConfig
+from quicksilver.faults import InfrastructureFault
 from quicksilver.machine import machine_info
 from quicksilver.meters import MeterError
 from quicksilver.profiler.estimate import _estimate, estimator_name, mode_check
@@ -134,6 +135,8 @@ class _Profile:
                     if isinstance(exc, ShuttingDown):
                         raise
                     return self._all("error", f"could not start the sandbox: {exc}")
+                except InfrastructureFault:
+                    raise  # no verdict on the code: the stage runs again (quicksilver/faults.py)
                 except Exception as exc:  # a task's problem is its solutions' verdict
                     return self._all(
                         "error", _unexpected(exc, self.task.task_id, "the task's setup")
