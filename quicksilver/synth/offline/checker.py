@@ -45,6 +45,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from quicksilver import astparse
+
 __all__ = ["check_input", "spec_from_generator"]
 
 _SHOWN = 5  # value problems listed per parameter and kind; the rest are counted in one line
@@ -105,7 +107,7 @@ def spec_from_generator(code: str) -> dict[str, Any] | None:
     """The ``SPEC = {...}`` literal of an emitted offline generator; None when the code has no
     module-level ``SPEC`` dict literal (or does not parse)."""
     try:
-        module = ast.parse(code)
+        module = astparse.parse(code)
     except SyntaxError:
         return None
     found: dict[str, Any] | None = None
