@@ -1178,6 +1178,59 @@ def test_a_bound_on_the_product_of_two_sizes() -> None:
     assert 3 <= len(big[0]) * len(big[0][0]) <= 40
 
 
+def test_a_binary_search_tree_stated_in_the_description() -> None:
+    """``Given the root of a binary search tree, ...`` (LeetCode says it in the description
+    only, for kth-smallest-element-in-a-bst and others): drawn as a strict BST; "with
+    duplicates" lets values repeat; a BST with two nodes swapped is no BST and is refused."""
+    items = ["The number of nodes in the tree is in the range [1, 60].", "0 <= Node.val <= 10^4"]
+
+    def tree_of(prose: str) -> SynthInput:
+        inp = question([("root", "TreeNode")], items)
+        return SynthInput(**{**inp.__dict__, "content_html": f"<p>{prose}</p>" + inp.content_html})
+
+    strict = tree_of("Given the root of a binary search tree, and an integer k, return ...")
+    for (arr,) in samples(strict, 100):
+        values, _ = tree_values(arr)
+        inorder = _inorder(arr)
+        assert inorder == sorted(inorder) and len(set(values)) == len(values), arr
+    dups = tree_of("Given the root of a binary search tree (BST) with duplicates, return ...")
+    assert any(len(set(tree_values(a)[0])) < len(tree_values(a)[0]) for (a,) in samples(dups, 200))
+    swapped = tree_of(
+        "You are given the root of a binary search tree (BST), where the values of exactly two "
+        "nodes of the tree were swapped by mistake."
+    )
+    assert "a binary search tree with a condition" in reason_of(swapped)
+    plain = tree_of("Given the root of a binary tree, determine if it is a valid BST.")
+    assert build_spec(plain).spec is not None and not build_spec(plain).spec["params"][0].get("bst")
+
+
+def _inorder(arr: list[Any]) -> list[int]:
+    """The in-order walk of a LeetCode level-order tree."""
+    nodes: list[list[Any]] = []  # [value, left, right]
+    if not arr:
+        return []
+    nodes.append([arr[0], None, None])
+    queue, i = [0], 1
+    while queue and i < len(arr):
+        parent = queue.pop(0)
+        for side in (1, 2):
+            if i < len(arr) and arr[i] is not None:
+                nodes.append([arr[i], None, None])
+                nodes[parent][side] = len(nodes) - 1
+                queue.append(len(nodes) - 1)
+            i += 1
+    out: list[int] = []
+
+    def walk(k: int | None) -> None:
+        if k is not None:
+            walk(nodes[k][1])
+            out.append(nodes[k][0])
+            walk(nodes[k][2])
+
+    walk(0)
+    return out
+
+
 def test_rows_with_named_fields() -> None:
     intervals = question(
         [("intervals", "integer[][]")],

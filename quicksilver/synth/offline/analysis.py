@@ -42,6 +42,11 @@ _GRID_BEFORE = re.compile(
     rf"\b(?P<rows>{_NAME}) x (?P<cols>{_NAME}) (?:[\w-]+ ){{0,3}}?"
     rf"(?:matrix|grid|board|array|image|map|field)\s+(?P<param>{_NAME})\b"
 )
+_BST_PROSE = re.compile(
+    r"\b(?:given|you are given) (?:the )?root(?: node)? of an? (?:valid )?"
+    r"(?:binary search tree|BST)(?: \(BST\))?(?P<rest>[^.]*)",
+    flags=re.I,
+)
 _GRID_AFTER = re.compile(
     rf"\b(?P<param>{_NAME}),? (?:of size|with dimensions|of dimensions) "
     rf"(?P<rows>{_NAME}) x (?P<cols>{_NAME}){_ALONE}"
@@ -80,6 +85,7 @@ class Analysis:
             reader.read(line)
         for definition in self._row_forms(lines, prose):
             reader.read(definition)
+        self._described_bst(prose)
         for equality in self._named_sizes(prose):
             reader.read(equality)
             self.notes.append(f"{equality}: the description names this size")
@@ -105,6 +111,29 @@ class Analysis:
         notes = param_notes(params, qnotes, sizes, perf=self.perf, cap_note=self.cap_note)
         self.notes = [*notes, *self.notes]
         return SpecResult(spec, self.notes, [])
+
+    def _described_bst(self, prose: str) -> None:
+        """``Given the root of a binary search tree, ...``: a guarantee LeetCode often states
+        only in the description. The tree is then drawn as a BST: strict (distinct values,
+        placed in order), or with duplicates where the sentence says so. A sentence that
+        qualifies it (``where the values of exactly two nodes ... were swapped``) is reported:
+        such a tree is not a BST and not drawn as one."""
+        description = prose.split("Constraints:")[0]
+        trees = [p.name for p in self.params if p.tree and p.type.startswith("TreeNode")]
+        for m in _BST_PROSE.finditer(description):
+            sentence, rest = m.group(0).strip(), m.group("rest")
+            if len(trees) != 1:
+                self.problems.append(f'"{sentence}": a binary search tree, but not one tree')
+                return
+            if re.search(r"\b(?:where|swapped|except|not|almost|nearly)\b", rest, flags=re.I):
+                self.problems.append(f'"{sentence}": a binary search tree with a condition')
+                return
+            info = self.facts.leaf[trees[0]]
+            info.bst = True
+            if not re.search(r"\bwith duplicates\b", rest, flags=re.I) and info.distinct is None:
+                info.distinct = {"level": "value", "scope": "all"}
+            self.notes.append(f"{trees[0]}: a binary search tree, as the description says")
+            return
 
     def _attach_products(self, quantities: list[dict[str, Any]], names: dict[str, str]) -> None:
         """``lo <= a * b <= hi``: the later of the two quantities in drawing order is drawn
