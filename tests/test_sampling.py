@@ -571,3 +571,55 @@ def test_reference_memory_wall_is_the_measured_peak():
     for step in trace.steps[:-1]:
         peak = step.reference_peak_memory_bytes
         assert peak is not None and 0.9 * step.scale * 2**20 <= peak <= 1.2 * step.scale * 2**20
+
+
+@requires_bwrap
+def test_an_offline_generators_input_that_breaks_its_spec_is_a_generator_bug():
+    """The offline perf generator's inputs are checked against its own spec (a second reading,
+    synth/offline/checker.py): one that breaks a stated constraint makes the generator
+    ill-defined, said as a generator bug, and its inputs before stay candidates."""
+    from quicksilver.synth import SynthInput
+    from quicksilver.synth.offline import synthesize_offline_perf
+    from quicksilver.synth.offline.checker import spec_from_generator
+
+    meta = {
+        "name": "f",
+        "params": [{"name": "x", "type": "integer[]"}],
+        "return": {"type": "integer[]"},
+    }
+    content = (
+        "<p><strong>Constraints:</strong></p><ul><li><code>1 &lt;= x.length &lt;= 100</code></li>"
+        "<li><code>1 &lt;= x[i] &lt;= 10</code></li></ul>"
+    )
+    res = synthesize_offline_perf(SynthInput("t-1", "T", content, meta, "class Solution:"))
+    assert res.generator_code is not None, res.reason
+    spec = spec_from_generator(res.generator_code)
+    assert spec is not None
+    # the same generator with a bug: past the stated maximum once the scale reaches 16
+    buggy = res.generator_code + (
+        "\n_right = perf_input_gen\n"
+        "def perf_input_gen(scale):\n"
+        "    return [[11] * scale] if scale >= 16 else _right(scale)\n"
+    )
+    trace = sample_generator(
+        buggy,
+        index=3,
+        reference_code=ECHO_REF,
+        target=ECHO,
+        limits=limits(max_scale_exp=6),
+        sandbox=quick_sandbox(),
+        task="t-1",
+        spec=spec,
+    )
+    assert trace.ill_defined and trace.steps[-1].scale == 16, trace.to_dict()
+    assert "generator-bug" in trace.reason and "x[0] = 11" in trace.reason, trace.reason
+    without = sample_generator(
+        buggy,
+        index=3,
+        reference_code=ECHO_REF,
+        target=ECHO,
+        limits=limits(max_scale_exp=6),
+        sandbox=quick_sandbox(),
+        task="t-1",
+    )
+    assert not without.ill_defined  # unchecked, the echo reference takes any x

@@ -29,6 +29,7 @@ from quicksilver.config import SamplingSection, SandboxConfig
 from quicksilver.execute import IDENTITY_CONVERT, CallOutcome, run_calls, run_generator
 from quicksilver.sandbox.runtime import wire
 from quicksilver.sources.convert import convert_offline_source, parse_signature
+from quicksilver.synth.offline.checker import check_input
 
 log = logging.getLogger(__name__)
 
@@ -255,14 +256,18 @@ def sample_generator(
     limits: SamplingSection,
     sandbox: SandboxConfig | None = None,
     task: str = "",
+    spec: dict[str, Any] | None = None,
 ) -> GeneratorTrace:
     """Exponential sampling of one generator (see the module docstring).
 
-    Raises :class:`SamplingError` when the sandbox does not start or the reference solution does
-    not load: those say nothing about the generator.
+    ``spec``: the offline synthesizer's spec of the generator; every input is checked against
+    it (synth/offline/checker.py), and one that breaks a stated constraint makes the generator
+    ill-defined (``generator-bug``, with an error line). Raises :class:`SamplingError` when the
+    sandbox does not start or the reference solution does not load: those say nothing about
+    the generator.
     """
     trace = GeneratorTrace(generator=index, seed=limits.seed)
-    sampler = _Sampler(code, index, reference_code, target, limits, sandbox, task, trace)
+    sampler = _Sampler(code, index, reference_code, target, limits, sandbox, task, trace, spec)
     for exp in range(limits.min_scale_exp, limits.max_scale_exp + 1):
         step = sampler.step(2**exp)
         trace.steps.append(step)
@@ -300,6 +305,7 @@ class _Sampler:
     sandbox: SandboxConfig | None
     task: str
     trace: GeneratorTrace
+    spec: dict[str, Any] | None = None
 
     def _ill(self, step: Step, error: str) -> Step:
         step.status = ILL_DEFINED
@@ -370,6 +376,12 @@ class _Sampler:
                 f"{self.target.entry_point} takes {n}",
             )
 
+        broken = check_input(self.spec, args) if self.spec is not None else []
+        if broken:  # our own synthesizer broke a stated constraint: a bug, said loudly
+            log.error("%s generator %d at scale %d: %s", self.task, self.index, scale, broken[0])
+            return self._ill(
+                step, f"generator-bug: perf_input_gen({scale}) broke " + "; ".join(broken[:3])
+            )
         violation = int64_violation(args)
         if violation:
             return self._stop(step, INT64, violation)

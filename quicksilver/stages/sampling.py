@@ -174,6 +174,8 @@ def _sample_generators(
     doubling (the random input again when the search's pattern gave none)."""
     from quicksilver.dpe.sampling import sample_generator
     from quicksilver.dpe.worstcase import search_worst_case, searchable
+    from quicksilver.synth.offline import OFFLINE_PERF_SYNTHESIZER
+    from quicksilver.synth.offline.checker import spec_from_generator
 
     section, sandbox, slug = run.section, run.sandbox, record.slug
     assert record.perf_generators is not None, "sampling reads the sas stage's records"
@@ -203,7 +205,9 @@ def _sample_generators(
             )
             got.searches[g["index"]] = search
             code = search.code
-        trace = sample(code, index=g["index"])
+        # the offline synthesizer's inputs are checked against its spec (a second reading)
+        spec = spec_from_generator(g["code"]) if g["model"] == OFFLINE_PERF_SYNTHESIZER else None
+        trace = sample(code, index=g["index"], spec=spec)
         if search is not None and search.pattern is not None and not trace.candidates:
             # the pattern breaks something at a larger scale (a path-shaped tree deeper than
             # the recursion limit): the random input, as without the search
@@ -213,7 +217,7 @@ def _sample_generators(
             )
             ctx.note(f"{slug}: {search.fallback}")
             code = g["code"]
-            trace = sample(code, index=g["index"])
+            trace = sample(code, index=g["index"], spec=spec)
         got.code[g["index"]] = code
         got.traces.append(trace)
         if trace.ill_defined:

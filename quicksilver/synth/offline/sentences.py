@@ -296,6 +296,25 @@ class LineReader:
         acts.append(partial(self.facts.products.append, (a.key, b.key, lo, hi, line)))
         return True
 
+    def _subjects(self, subject: str, what: str) -> list[str]:
+        """The parameters a sentence about text names (``num1 and num2``, ``nums[i]``), or the
+        one string parameter for ``Each string`` or no subject at all."""
+        subject = re.sub(r"^(?:both|each of|all of|the)\s+", "", subject, flags=re.I)
+        if not subject or re.fullmatch(
+            r"(?:each|every|all) (?:the )?strings?", subject, flags=re.I
+        ):
+            names = [p.name for p in self.facts.params if p.join]
+            if len(names) != 1:
+                raise Unsupported(f"{what} of a text, but not exactly one string parameter")
+            return names
+        names = []
+        for part in split_top(re.sub(r",?\s+and\s+", ", ", subject)):
+            ref = self.facts.resolve(part)
+            if len(ref.params) != 1:
+                raise Unsupported(f"{part}: not one parameter")
+            names.append(ref.params[0])
+        return names
+
     def _leading_zeros(self, text: str, line: str, acts: Acts) -> bool:
         """``num1 and num2 don't have any leading zeros except for the zero itself``, ``b does
         not contain leading zeros``, ``Each string does not contain leading zeros``: strings of
@@ -311,18 +330,7 @@ class LineReader:
         )
         if not m:
             return False
-        subject = re.sub(r"^(?:both|each of|all of|the)\s+", "", m.group(1), flags=re.I)
-        if re.fullmatch(r"(?:each|every|all) (?:the )?strings?", subject, flags=re.I):
-            names = [p.name for p in self.facts.params if p.join]
-            if len(names) != 1:
-                raise Unsupported("'each string', but not exactly one string parameter")
-        else:
-            names = []
-            for part in split_top(re.sub(r",?\s+and\s+", ", ", subject)):
-                ref = self.facts.resolve(part)
-                if len(ref.params) != 1:
-                    raise Unsupported(f"{part}: not one parameter")
-                names.append(ref.params[0])
+        names = self._subjects(m.group(1), "leading zeros")
         mode = "zero-ok" if m.group(2) else "strict"
         for name in names:
             p = self.facts.by_name[name]
@@ -359,18 +367,9 @@ class LineReader:
         if found is None:
             return False
         rule, m = found
-        subject = (m.group(1) or "") if m.groups() else ""
-        if not subject:
-            names = [p.name for p in self.facts.params if p.join]
-            if len(names) != 1:
-                raise Unsupported("spaces of a text, but not exactly one string parameter")
-        else:
-            names = []
-            for part in split_top(re.sub(r",?\s+and\s+", ", ", subject)):
-                ref = self.facts.resolve(part)
-                if len(ref.params) != 1 or not self.facts.by_name[ref.params[0]].join:
-                    raise Unsupported(f"{part}: spaces of something that is not one string")
-                names.append(ref.params[0])
+        names = self._subjects((m.group(1) or "") if m.groups() else "", "spaces")
+        if any(not self.facts.by_name[n].join for n in names):
+            raise Unsupported("spaces of something that is not a string")
         for name in names:
             acts.append(partial(self.facts.leaf[name].spaces.__setitem__, rule, line))
         return True
