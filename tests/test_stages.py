@@ -510,6 +510,46 @@ def test_an_offline_generators_input_that_breaks_its_spec_is_a_generator_bug():
 
 
 @requires_bwrap
+def test_inputs_whose_answer_breaks_the_statements_guarantee_are_discarded():
+    """ "The answer is guaranteed to fit in a 32-bit integer": no generator can aim for that, so
+    the build keeps only the inputs whose answer does (answer-out-of-range for the others)."""
+    from quicksilver.config import CasesSection, SandboxConfig
+    from quicksilver.synth import OFFLINE_SYNTHESIZER, SynthInput
+    from quicksilver.synth.offline import synthesize_offline
+    from tests.stagekit import testcases_shard
+
+    meta = {
+        "name": "f",
+        "params": [{"name": "n", "type": "integer"}],
+        "return": {"type": "long"},
+    }
+    content = (
+        "<p><strong>Constraints:</strong></p><ul><li><code>0 &lt;= n &lt;= 60</code></li>"
+        "<li>The answer is guaranteed to fit in a <strong>32-bit</strong> integer.</li></ul>"
+    )
+    res = synthesize_offline(SynthInput("pw", "Pw", content, meta, "class Solution:"))
+    assert res.generator_code is not None, res.reason
+    task = {**_task("pw", meta=meta), "examples": [[3]]}
+    power = "class Solution:\n    def f(self, n):\n        return 2 ** n\n"
+    sols = [
+        {"slug": "pw", "hash": 1, "position": 0, "code": power},
+        {"slug": "pw", "hash": 2, "position": 1, "code": power.replace("2 ** n", "1 << n")},
+    ]
+    generator = {
+        "slug": "pw",
+        "generator_code": res.generator_code,
+        "generator_model": OFFLINE_SYNTHESIZER,
+    }
+    section = CasesSection(n=40, seed=5, min_cases=3)
+    out = testcases_shard([task], sols, [generator], section, sandbox=SandboxConfig())
+    gone = [r for r in out["rejects"] if r["reason"] == "answer-out-of-range"]
+    assert gone and all(r["input"][0] >= 31 for r in gone), gone
+    assert "which the statement guarantees" in gone[0]["detail"]
+    (rec,) = out["records"]
+    assert rec["cases"] and all(c["input"][0] <= 30 for c in rec["cases"])
+
+
+@requires_bwrap
 def test_testcases_discard_bad_inputs_and_slow_solutions_with_reasons():
     from quicksilver.config import CasesSection, SandboxConfig
     from tests.stagekit import testcases_shard

@@ -1231,6 +1231,43 @@ def _inorder(arr: list[Any]) -> list[int]:
     return out
 
 
+@pytest.mark.parametrize(
+    ("sentence", "read"),
+    [
+        ("The answer is guaranteed to fit in a 32-bit integer.", True),
+        ("The answer for the given input will fit in a 32-bit integer.", True),
+        (
+            "It is guaranteed that the answer fits into a 32-bit signed integer (i.e., it is less than 2^31).",
+            True,
+        ),
+        ("The answer is guaranteed to fit within a 32-bit integer, ie. answer <= 2^31 - 1.", True),
+        (
+            "The input is generated such that answer[i] is guaranteed to fit in a 32-bit integer.",
+            True,
+        ),
+        ("The answer is guaranteed to be less than 2^31.", True),
+        # intermediate values cannot be checked on the answer: not read
+        (
+            "The answer and all intermediate calculations of that answer are guaranteed to fit in a 32-bit integer.",
+            False,
+        ),
+        (
+            "The product of any prefix or suffix of nums is guaranteed to fit in a 32-bit integer.",
+            False,
+        ),
+    ],
+)
+def test_a_range_the_statement_guarantees_for_the_answer(sentence: str, read: bool) -> None:
+    inp = question([("n", "integer")], ["1 <= n <= 30", sentence])
+    res = build_spec(inp)
+    if read:
+        assert res.spec is not None, res.problems
+        assert (res.spec["answer"]["lo"], res.spec["answer"]["hi"]) == (-(2**31), 2**31 - 1)
+        assert any("only inputs whose answer is in" in n for n in res.notes)
+    else:
+        assert res.spec is None and any(sentence.rstrip(".")[:30] in p for p in res.problems)
+
+
 def test_rows_with_named_fields() -> None:
     intervals = question(
         [("intervals", "integer[][]")],

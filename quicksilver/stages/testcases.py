@@ -19,7 +19,10 @@ Per task (a shard of tasks per call, so shards run on any Prefect task runner):
    finish an input which enough of its peers finish (``peers_finish_share``, two at least) is
    dropped (``slower-than-peers``): the slow solution goes, not the input. An input that too few
    solutions finish is discarded (``solution-timeout``); inputs on which most solutions raised
-   are discarded as ``invalid-input`` (the generator wrote something the task does not accept);
+   are discarded as ``invalid-input`` (the generator wrote something the task does not accept),
+   and so are inputs whose answer is outside a range the statement guarantees (every solution
+   that answered agrees; ``answer-out-of-range``: "The answer is guaranteed to fit in a 32-bit
+   integer", read into the offline generator's spec);
 4. the test set is sized to its budget (:func:`fit_to_budget`): every kept solution must run all
    of it within ``test_set_cpu_seconds`` of CPU, at most the judge's ``judge_seconds`` (the
    Mercury evaluator's 30 s per solution). The examples stay; edge cases, the most expensive
@@ -43,6 +46,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from quicksilver import astparse
+from quicksilver.agreement import short
 from quicksilver.config import CasesSection, SandboxConfig
 from quicksilver.execute import (
     SLOW_STATUSES,
@@ -297,7 +301,8 @@ def cases_for_task(
     solutions = record.solutions
     sig = parse_signature(record.task.meta)
     seed = task_seed(section.seed, slug)
-    inputs = _collect_inputs(ctx, record, section, sandbox, seed)
+    spec = _offline_spec(record)
+    inputs = _collect_inputs(ctx, record, section, sandbox, seed, spec)
     if inputs is None:
         return None
     runner = _Runner(
@@ -328,6 +333,7 @@ def cases_for_task(
         },
     )
     invalid = judged.drop_invalid_inputs()
+    invalid |= judged.drop_answers_out_of_range((spec or {}).get("answer"), invalid)
     judged.drop_slow_solutions(invalid, runner, section)
     keep_idx, fit = judged.fit_budget(judged.inputs_all_finish(invalid), section)
     kept_inputs = [inputs[i] for i in keep_idx]
@@ -382,8 +388,30 @@ def cases_for_task(
     return record.with_solutions(answered, tests=tests)
 
 
+def _outside(value: Any, lo: int, hi: int) -> bool:
+    """Some integer in ``value`` (a number, or nested lists of them) lies outside [lo, hi]."""
+    if isinstance(value, list):
+        return any(_outside(v, lo, hi) for v in value)
+    return isinstance(value, int) and not isinstance(value, bool) and not lo <= value <= hi
+
+
+def _offline_spec(record: TaskRecord) -> dict[str, Any] | None:
+    """The offline synthesizer's spec of the task's generator (None for an LLM's generator,
+    which has none): every input is checked against it, and its ``answer`` range, where the
+    statement guarantees one, decides which inputs the task takes."""
+    assert record.generator is not None, "testcases reads the generators stage's records"
+    if record.generator.generator_model != OFFLINE_SYNTHESIZER:
+        return None
+    return spec_from_generator(record.generator.generator_code)
+
+
 def _collect_inputs(
-    ctx: Context, record: TaskRecord, section: CasesSection, sandbox: SandboxConfig, seed: int
+    ctx: Context,
+    record: TaskRecord,
+    section: CasesSection,
+    sandbox: SandboxConfig,
+    seed: int,
+    spec: dict[str, Any] | None,
 ) -> list[CaseInput] | None:
     """The statement's examples, the generator's edge cases and its seeded inputs, each checked
     against the parameter types and deduplicated (each one set aside says why); None, with the
@@ -406,11 +434,9 @@ def _collect_inputs(
         return None
     inputs: list[CaseInput] = []
     seen: set[str] = set()
+
     # the offline synthesizer's inputs are checked against its spec by a second implementation
     # (synth/offline/checker.py); an LLM's generator has no spec to check against
-    offline = record.generator.generator_model == OFFLINE_SYNTHESIZER
-    spec = spec_from_generator(record.generator.generator_code) if offline else None
-
     def add(value: Any, kind: str, case_seed: int | None) -> None:
         key = json_digest(value)
         where = f"{slug}: {kind} input" + (f" (seed {case_seed})" if case_seed is not None else "")
@@ -523,6 +549,33 @@ class _Judged:
                     dropped="input",
                 )
         return invalid
+
+    def drop_answers_out_of_range(
+        self, answer: dict[str, Any] | None, invalid: set[int]
+    ) -> set[int]:
+        """1b. Inputs the statement rules out by their answer (``The answer is guaranteed to
+        fit in a 32-bit integer``): every solution that answered gave a number outside the
+        range. No generator can aim for an answer; the build keeps the guarantee by keeping
+        only the inputs that meet it."""
+        out: set[int] = set()
+        if not answer:
+            return out
+        lo, hi = answer["lo"], answer["hi"]
+        for i, case in enumerate(self.inputs):
+            if i in invalid or case.kind == "example":
+                continue
+            values = [o.value for s in self.alive if (o := self.outcomes[s.hash][i]).ok]
+            if values and all(_outside(v, lo, hi) for v in values):
+                out.add(i)
+                self.ctx.drop(
+                    {"slug": self.slug, **case.row()},
+                    "answer-out-of-range",
+                    f"{self.slug}: input discarded: its answer ({short(values[0], 80)}) is "
+                    f"outside [{lo}, {hi}], which the statement guarantees: "
+                    f'"{answer.get("text", "")}"',
+                    dropped="input",
+                )
+        return out
 
     def drop_slow_solutions(
         self, invalid: set[int], runner: _Runner, section: CasesSection

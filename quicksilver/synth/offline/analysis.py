@@ -106,7 +106,11 @@ class Analysis:
         params = [shapes.param_spec(p, per_item) for p in self.params]
         if self.problems:
             return SpecResult(None, self.notes, self.problems)
-        spec = {"quantities": quantities, "params": params}
+        spec: dict[str, Any] = {"quantities": quantities, "params": params}
+        if self.facts.answer is not None:
+            lo, hi, line = self.facts.answer
+            spec["answer"] = {"lo": lo, "hi": hi, "text": line}
+            self.notes.append(f"{line}: only inputs whose answer is in [{lo}, {hi}] are kept")
         sizes = {item["name"] for item in quantities if item["size"]}
         notes = param_notes(params, qnotes, sizes, perf=self.perf, cap_note=self.cap_note)
         self.notes = [*notes, *self.notes]

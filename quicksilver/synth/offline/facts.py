@@ -61,6 +61,9 @@ class Facts:
         self.parent: dict[str, str] = {}
         self.mentions: dict[str, list[str]] = {}  # quantity key -> lines naming it
         self.aliases: dict[str, str] = {}  # a misspelt collection name -> the parameter read
+        # a range the statement guarantees for the answer (``The answer is guaranteed to fit in
+        # a 32-bit integer``): (lo, hi, line); the build keeps only inputs whose answer is in it
+        self.answer: tuple[int, int, str] | None = None
         # ``lo <= a * b <= hi`` between two quantities: (a, b, lo or None, hi, line)
         self.products: list[tuple[str, str, int | None, int, str]] = []
         self.lins: list[tuple[Lin, str]] = []  # (form >= 0, line) over q refs

@@ -84,7 +84,7 @@ class LineReader:
             return True
         if self._unique_rows(text, line, acts) or self._tree_rows(text, line, acts):
             return True
-        if self._product(text, line, acts):
+        if self._product(text, line, acts) or self._answer_range(text, line, acts):
             return True
         if self._leading_zeros(text, line, acts) or self._spaces(text, line, acts):
             return True
@@ -294,6 +294,31 @@ class LineReader:
         for r in (a, b):  # the other factor is at least 1 (or the product is 0)
             self.cmp.relate(Lin(Fraction(0), {r: Fraction(1)}), "<=", Lin(Fraction(hi)), line, acts)
         acts.append(partial(self.facts.products.append, (a.key, b.key, lo, hi, line)))
+        return True
+
+    def _answer_range(self, text: str, line: str, acts: Acts) -> bool:
+        """``The answer is guaranteed to fit in a 32-bit integer`` and LeetCode's other ways to
+        say it: a guarantee on the answer, which no input generator can aim for. It is recorded
+        in the spec (``answer``), and the testcases stage keeps only the inputs whose answer
+        (every solution's that answered) is in the range. Intermediate values are not checkable:
+        ``the answer and all intermediate calculations ...`` is not read."""
+        m = re.fullmatch(
+            r"(?:it is guaranteed that |the input is generated such that |test cases are "
+            r"generated (?:such|so) that )?(?:the )?(?:final )?(answer|result|output|answer\[i\])"
+            r"(?: for the given input)?(?: is guaranteed to| will| is going to)? "
+            r"(?:fits?|be) (?:in|into|inside|within|in the range of) (?:a )?(?:signed )?32[- ]bit"
+            r"(?: signed)? integer(?:s)?(?:,? (?:i\.?e\.?|ie)\.?,? .*| \(.*\))?",
+            text,
+            flags=re.I,
+        ) or re.fullmatch(
+            r"(?:it is guaranteed that )?the (answer|result) (?:is guaranteed to be|will be) less "
+            r"than 2\^31",
+            text,
+            flags=re.I,
+        )
+        if not m:
+            return False
+        acts.append(partial(setattr, self.facts, "answer", (-(2**31), 2**31 - 1, line)))
         return True
 
     def _subjects(self, subject: str, what: str) -> list[str]:
