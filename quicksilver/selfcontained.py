@@ -139,9 +139,9 @@ def missing_imports(code: str) -> list[str]:
         elif name in LEETCODE_MODULES:
             modules.append(name)
         else:
-            module = next((m for m, names in _STAR if name in names), None)
-            if module is not None:
-                wanted.setdefault(module, set()).add(name)
+            star = next((m for m, names in _STAR if name in names), None)
+            if star is not None:
+                wanted.setdefault(star, set()).add(name)
     lines = [f"import {m}" for m in modules]
     return lines + [f"from {m} import {', '.join(sorted(n))}" for m, n in sorted(wanted.items())]
 
