@@ -140,22 +140,22 @@ def doocs_problems(repo: Repo) -> dict[int, Problem]:
     return out
 
 
-def walkccc_solutions(repo: Repo) -> dict[int, list[tuple[str, str, str]]]:
+def _solutions_by_number(repo: Repo, pattern: str) -> dict[int, list[tuple[str, str, str]]]:
+    """The files whose path matches ``pattern`` (group 1: the question's number), by number."""
     out: dict[int, list[tuple[str, str, str]]] = {}
     for f in repo.files:
-        m = re.match(r"^solutions/(\d+)\. [^/]+/\1\.py$", f)
+        m = re.match(pattern, f)
         if m:
             out.setdefault(int(m.group(1)), []).append((repo.show(f), repo.name, repo.url(f)))
     return out
+
+
+def walkccc_solutions(repo: Repo) -> dict[int, list[tuple[str, str, str]]]:
+    return _solutions_by_number(repo, r"^solutions/(\d+)\. [^/]+/\1\.py$")
 
 
 def neetcode_solutions(repo: Repo) -> dict[int, list[tuple[str, str, str]]]:
-    out: dict[int, list[tuple[str, str, str]]] = {}
-    for f in repo.files:
-        m = re.match(r"^python/(\d{4})-[\w-]+\.py$", f)
-        if m:
-            out.setdefault(int(m.group(1)), []).append((repo.show(f), repo.name, repo.url(f)))
-    return out
+    return _solutions_by_number(repo, r"^python/(\d{4})-[\w-]+\.py$")
 
 
 # --- signature -------------------------------------------------------------------------------

@@ -55,7 +55,9 @@ def limits(**kw: object) -> SamplingSection:
     return SamplingSection(**base)  # type: ignore[arg-type]
 
 
-def sample(code: str, ref: str = ECHO_REF, target: Target = ECHO, **kw: object):
+def sample(
+    code: str, ref: str = ECHO_REF, target: Target = ECHO, spec: dict | None = None, **kw: object
+):
     return sample_generator(
         code,
         index=3,
@@ -64,6 +66,7 @@ def sample(code: str, ref: str = ECHO_REF, target: Target = ECHO, **kw: object):
         limits=limits(**kw),
         sandbox=quick_sandbox(),
         task="t-1",
+        spec=spec,
     )
 
 
@@ -601,25 +604,8 @@ def test_an_offline_generators_input_that_breaks_its_spec_is_a_generator_bug():
         "def perf_input_gen(scale):\n"
         "    return [[11] * scale] if scale >= 16 else _right(scale)\n"
     )
-    trace = sample_generator(
-        buggy,
-        index=3,
-        reference_code=ECHO_REF,
-        target=ECHO,
-        limits=limits(max_scale_exp=6),
-        sandbox=quick_sandbox(),
-        task="t-1",
-        spec=spec,
-    )
+    trace = sample(buggy, spec=spec, max_scale_exp=6)
     assert trace.ill_defined and trace.steps[-1].scale == 16, trace.to_dict()
     assert "generator-bug" in trace.reason and "x[0] = 11" in trace.reason, trace.reason
-    without = sample_generator(
-        buggy,
-        index=3,
-        reference_code=ECHO_REF,
-        target=ECHO,
-        limits=limits(max_scale_exp=6),
-        sandbox=quick_sandbox(),
-        task="t-1",
-    )
+    without = sample(buggy, max_scale_exp=6)
     assert not without.ill_defined  # unchecked, the echo reference takes any x

@@ -314,7 +314,7 @@ def _draw_excluding(
     return out
 
 
-def _lead(p: dict, s: str | list) -> str | list:
+def _text_rules(p: dict, s: str | list) -> str | list:
     """``s`` (a string, or a list of digits) as ``p``'s text rules want it: a space where
     ``spaces`` forbids one ("trim": at either end, "single": after another, "word": all spaces)
     and a leading zero where ``lead`` does (a lone zero kept when "zero-ok") drawn again from
@@ -360,7 +360,7 @@ def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
             chars = _draw(p["leaf"], q, length, False, False)
             if p["sorted"]:
                 chars.sort(reverse=p["sorted"] == "desc")
-            s = _lead(p, "".join(chars))
+            s = _text_rules(p, "".join(chars))
         seen.add(s)
         out.append(s)
     return out
@@ -463,9 +463,9 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
             row.sort(reverse=order == "desc")
         if variant == "alternating":
             row = [row[j // 2] if j % 2 == 0 else row[-1 - j // 2] for j in range(len(row))]
-        inner.append(row if p["join"] else _lead(p, row))
+        inner.append(row if p["join"] else _text_rules(p, row))
     if p["join"]:
-        inner = [_lead(p, "".join(row)) for row in inner]
+        inner = [_text_rules(p, "".join(row)) for row in inner]
         if distinct and distinct["level"] == "string":
             inner = _distinct_strings(inner, p, q, size_cap)
     if p["kind"] == "tree":
@@ -633,7 +633,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _draw_float,
     _draw,
     _draw_excluding,
-    _lead,
+    _text_rules,
     _distinct_strings,
     _tree,
     _variant_values,
