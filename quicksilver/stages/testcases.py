@@ -10,14 +10,16 @@ Per task (a shard of tasks per call, so shards run on any Prefect task runner):
    breaks a constraint of the generator's own spec (``generator-bug``, with an error line: a
    second implementation, synth/offline/checker.py, checks every one), or when it repeats an
    earlier input;
-3. every solution runs on every input (one process per solution) with limits the task's own
-   evidence sets (see :class:`_Runner`): first ``call_floor_seconds`` per call, then, for what
-   did not finish, ``call_limit_factor`` x the median solution's time on that input, between the
-   floor and ``solution_cpu_seconds``. A solution that does not load is dropped
-   (``does-not-load``). A solution is stopped as soon as it has not finished more than
-   ``max_timeout_share`` of the inputs, and dropped (``too-slow``). A solution that does not
-   finish an input which enough of its peers finish (``peers_finish_share``, two at least) is
-   dropped (``slower-than-peers``): the slow solution goes, not the input. An input that too few
+3. every solution runs on every input (one process per solution) as the judge would judge it
+   (see :class:`_Runner`): a screening pass with ``call_floor_seconds`` per call, then every
+   call it did not finish again with ``solution_cpu_seconds``, the ceiling, until those calls
+   have spent ``judge_seconds`` (the judge's budget per solution). A solution that does not load
+   is dropped (``does-not-load``). A solution that does not finish, within the ceiling, an input
+   which enough of its peers finish (``peers_finish_share``, two at least) is dropped
+   (``slower-than-peers``): the slow solution goes, not the input; one that does not finish more
+   than ``max_timeout_share`` of the inputs, or spends the judge's budget on the calls run
+   again, is dropped (``too-slow``). A solution that finishes every input within the ceiling
+   stays, however far its peers are ahead: step 4 sizes the test set to it. An input that too few
    solutions finish is discarded (``solution-timeout``); inputs on which most solutions raised
    are discarded as ``invalid-input`` (the generator wrote something the task does not accept),
    and so are inputs whose answer is outside a range the statement guarantees (every solution
@@ -102,10 +104,13 @@ def _input_problem(value: Any, types: list[str]) -> str | None:
 
 
 LIMIT_RULE = (
-    "per-call CPU limit of an input = call_limit_factor x the median solution's CPU time on it "
-    "(a solution that did not finish it counts as the slowest), between call_floor_seconds and "
-    "solution_cpu_seconds; every solution runs first with call_floor_seconds, then the calls "
-    "it did not finish run again with their input's limit"
+    "every solution runs first with call_floor_seconds per call (a screening pass, stopped early "
+    "once the solution has not finished more than max_timeout_share of the inputs or an input "
+    "most solutions finished within call_floor_seconds / call_limit_factor); every call it did "
+    "not finish then runs again with solution_cpu_seconds (the ceiling), until those calls have "
+    "spent judge_seconds; an input's limit is the ceiling where a kept solution's answer on it "
+    "came from a call run again, else the floor; a solution is the slow one only when it does "
+    "not finish, within the ceiling, an input enough of its peers finish"
 )
 
 
@@ -161,16 +166,24 @@ def fit_to_budget(kinds: list[str], costs: list[list[float]], budget: float) -> 
 
 @dataclass
 class _Runner:
-    """Every solution of a task on every input, with limits set by the task's own evidence.
+    """Every solution of a task on every input, judged as the judge would: within its budget.
 
-    1. every solution runs on every input with ``call_floor_seconds`` per call, and is stopped as
-       soon as it has failed to finish more inputs than ``max_timeout_share`` allows (a hanging
-       or exponential solution costs a few floors, not the ceiling on every input);
-    2. each input's limit is ``call_limit_factor`` x the median solution's time on it (a
-       solution that did not finish counts as slowest; no median within the floor: the ceiling),
-       clamped to [floor, ceiling], as online judges scale limits from reference solutions;
-    3. what did not finish in 1 (and was not stopped for good) runs again with its input's
-       limit, stopped again once it cannot stay within ``max_timeout_share``.
+    The judge (the Mercury authors' evaluator) gives a solution ``judge_seconds`` for the whole
+    test set; no single call may take more than ``solution_cpu_seconds``, the ceiling. So:
+
+    1. a screening pass: every solution runs every input with ``call_floor_seconds`` per call,
+       and is stopped early once it has failed to finish more inputs than
+       ``max_timeout_share`` allows, or an input that most of the solutions before it finished
+       within floor / ``call_limit_factor`` (a hanging or exponential solution costs a few
+       floors here, not the ceiling on every input). Nothing is decided by this pass;
+    2. the final word: every call a solution did not finish (or did not make) runs again with
+       the ceiling, a few at a time, until those calls have spent ``judge_seconds`` (the
+       judge's whole budget: a solution that needs more has no test set of these inputs the
+       judge would pass) or a call does not finish an input enough of its peers finished.
+
+    A solution that finishes every input within the ceiling is never the slow one, however far
+    its peers are ahead: the test set is then sized so that it runs all of it within the
+    budget (:func:`fit_to_budget`).
     """
 
     entry_point: str
@@ -204,24 +217,6 @@ class _Runner:
             decisive=[k for k, i in enumerate(idx) if i in (decisive or ())],
         )
 
-    def limits(self, outcomes: list[list[CallOutcome]]) -> list[float]:
-        sec = self.section
-        out = []
-        for i in range(len(self.inputs)):
-            times = sorted(
-                math.inf if o[i].status in SLOW_STATUSES else o[i].cpu_seconds for o in outcomes
-            )
-            median = times[(len(times) - 1) // 2] if times else math.inf
-            if math.isinf(median):
-                out.append(sec.solution_cpu_seconds)
-            else:
-                limit = min(
-                    sec.solution_cpu_seconds,
-                    max(sec.call_floor, sec.call_limit_factor * median),
-                )
-                out.append(round(limit, 3))
-        return out
-
     def enough_finishers(self, finishers: int, total: int) -> bool:
         """Whether ``finishers`` of ``total`` solutions finishing an input make a solution that
         does not finish it the slow one (``peers_finish_share``, and two at least)."""
@@ -229,14 +224,9 @@ class _Runner:
 
     def run_all(
         self, solutions: list[Solution]
-    ) -> tuple[dict[int, list[CallOutcome]], list[float], dict[int, str]]:
-        """(outcomes per loaded solution's hash, each input's limit, load errors by hash).
-
-        While the solutions run at the floor one after another, an input that more than half of
-        all the solutions (and ``peers_finish_share`` of them) have already finished within
-        floor / factor has its limit settled at the floor, and a solution that does not finish it
-        is settled as slower than its peers: such a timeout stops that solution at once.
-        """
+    ) -> tuple[dict[int, list[CallOutcome]], dict[int, set[int]], dict[int, str]]:
+        """(outcomes per loaded solution's hash, the inputs each one's calls ran again with the
+        ceiling, load errors by hash)."""
         sec = self.section
         n = len(self.inputs)
         total = len(solutions)
@@ -257,37 +247,73 @@ class _Runner:
             for i, o in enumerate(run.outcomes):
                 if o.status not in SLOW_STATUSES and o.cpu_seconds <= quick:
                     fast[i] += 1
-        limits = self.limits(list(outcomes.values()))
-        loaded = len(outcomes)
         finishers = [
             sum(o[i].status not in SLOW_STATUSES for o in outcomes.values()) for i in every
         ]
-        for sol in solutions:
-            outs = outcomes.get(sol.hash)
-            if outs is None:
-                continue
-            settled_slow = any(
-                o.status == "timeout"
-                and limits[i] <= sec.call_floor
-                and self.enough_finishers(finishers[i], loaded)
-                for i, o in enumerate(outs)
+        decided = {i for i in every if self.enough_finishers(finishers[i], len(outcomes))}
+        reran = {
+            sol.hash: self._final_word(sol.code, outcomes[sol.hash], decided, allowed)
+            for sol in solutions
+            if sol.hash in outcomes
+        }
+        return outcomes, reran, load_errors
+
+    def _final_word(
+        self, code: str, outs: list[CallOutcome], decided: set[int], allowed: int
+    ) -> set[int]:
+        """Run again, with the ceiling, every call of one solution that did not finish (or was
+        not made) at the floor; ``outs`` is updated in place. The inputs run again are
+        returned.
+
+        The inputs in ``decided`` (enough peers finished them) go first, and a timeout on one
+        of them ends it: a hanging solution costs one ceiling here. So do more than ``allowed``
+        inputs not finished. The calls go a few at a time, so that what they spend stays within
+        the judge's budget by at most one ceiling."""
+        sec = self.section
+        # the inputs its peers finished first: a timeout on one of them settles it at once
+        redo = sorted(
+            (i for i, o in enumerate(outs) if o.status in ("timeout", "skipped")),
+            key=lambda i: i not in decided,
+        )
+        ran: set[int] = set()
+        settled = sum(o.status == "memory" for o in outs)  # not run again: memory is no time
+        spent = 0.0
+        while redo:
+            room = sec.judge_seconds - spent
+            take = redo[: max(1, math.floor(room / sec.solution_cpu_seconds + 1e-9))]
+            redo = redo[len(take) :]
+            slow_before = settled + sum(outs[i].status in ("timeout", "memory") for i in ran)
+            run = self._run(
+                code,
+                take,
+                [sec.solution_cpu_seconds] * len(take),
+                allowed + 1 - slow_before,
+                decided,
             )
-            redo = [
-                i
-                for i, o in enumerate(outs)
-                if o.status == "skipped" or (o.status == "timeout" and limits[i] > sec.call_floor)
-            ]
-            settled = sum(o.status in SLOW_STATUSES for o in outs) - len(redo)
-            if not redo or settled > allowed or settled_slow:
-                continue  # nothing to redo, or dropped whatever the rest would show
-            run = self._run(sol.code, redo, [limits[i] for i in redo], allowed + 1 - settled)
-            for j, i in enumerate(redo):
+            for j, i in enumerate(take):
                 outs[i] = (
                     run.outcomes[j]
                     if run.load_error is None
                     else CallOutcome("error", error=f"on the second run: {run.load_error}")
                 )
-        return outcomes, limits, load_errors
+                ran.add(i)
+            spent += sum(outs[i].cpu_seconds for i in take)
+            slow = settled + sum(outs[i].status in ("timeout", "memory") for i in ran)
+            stop = None
+            if any(outs[i].status == "timeout" and i in decided for i in take):
+                stop = "an input its peers finish was not finished within the ceiling"
+            elif slow > allowed:
+                stop = f"{slow} call(s) did not finish within the ceiling"
+            elif spent >= sec.judge_seconds and redo:
+                stop = (
+                    f"{spent:.3g} s of CPU spent on the calls run again, the judge's whole "
+                    f"budget ({sec.judge_seconds:g} s)"
+                )
+            if stop is not None:
+                for i in redo:
+                    outs[i] = CallOutcome("skipped", error=f"not run: {stop}")
+                break
+        return ran
 
 
 def cases_for_task(
@@ -314,7 +340,7 @@ def cases_for_task(
         sandbox=sandbox,
         kind=record.task.kind,
     )
-    outcomes, limits, load_errors = runner.run_all(solutions)
+    outcomes, reran, load_errors = runner.run_all(solutions)
     for sol in solutions:
         error = load_errors.get(sol.hash)
         if error is not None:
@@ -325,7 +351,9 @@ def cases_for_task(
         slug=slug,
         inputs=inputs,
         outcomes=outcomes,
-        limits=limits,
+        reran=reran,
+        floor=section.call_floor,
+        ceiling=section.solution_cpu_seconds,
         alive=alive,
         slow_of={
             s.hash: [i for i, o in enumerate(outcomes[s.hash]) if o.status in SLOW_STATUSES]
@@ -375,7 +403,7 @@ def cases_for_task(
             "factor": section.call_limit_factor,
             "ceiling_seconds": section.solution_cpu_seconds,
             "rule": LIMIT_RULE,
-            "per_input": [limits[i] for i in keep_idx],
+            "per_input": [judged.input_limit(i) for i in keep_idx],
         },
         budget={
             "judge_seconds": section.judge_seconds,
@@ -523,9 +551,20 @@ class _Judged:
     slug: str
     inputs: list[CaseInput]
     outcomes: dict[int, list[CallOutcome]]
-    limits: list[float]
+    reran: dict[int, set[int]]  # solution hash -> the inputs its calls ran again, with the ceiling
+    floor: float
+    ceiling: float
     alive: list[Solution]
     slow_of: dict[int, list[int]]  # solution hash -> the inputs it did not finish
+
+    def limit(self, sol: Solution, i: int) -> float:
+        """The limit of ``sol``'s last call on input ``i``: the ceiling when it ran again."""
+        return self.ceiling if i in self.reran.get(sol.hash, ()) else self.floor
+
+    def input_limit(self, i: int) -> float:
+        """Input ``i``'s limit, recorded: the ceiling when a kept solution's answer on it came
+        from a call run again there, else the floor."""
+        return max((self.limit(s, i) for s in self.alive), default=self.floor)
 
     def drop_solution(self, sol: Solution, reason: str, detail: str) -> None:
         self.ctx.drop(sol, reason, f"{self.slug} solution #{sol.position}: {detail}")
@@ -580,10 +619,11 @@ class _Judged:
     def drop_slow_solutions(
         self, invalid: set[int], runner: _Runner, section: CasesSection
     ) -> None:
-        """2. A solution that does not finish an input enough of its peers finish is the slow one
-        (not the input); 3. one that did not finish more than max_timeout_share of the inputs is
-        too slow (both may have been stopped early: the calls not made are counted)."""
-        n_inputs, limits = len(self.inputs), self.limits
+        """2. A solution that does not finish, within the ceiling, an input enough of its peers
+        finish is the slow one (not the input); 3. one that did not finish more than
+        max_timeout_share of the inputs is too slow. Either may have been stopped before every
+        call was made (the calls not made are counted, and the detail says why)."""
+        n_inputs = len(self.inputs)
         loaded = len(self.alive)
         finishers = [
             sum(self.outcomes[s.hash][i].status not in SLOW_STATUSES for s in self.alive)
@@ -592,8 +632,9 @@ class _Judged:
         for sol in list(self.alive):
             outs = self.outcomes[sol.hash]
             slow = [i for i in self.slow_of[sol.hash] if i not in invalid]
-            not_run = sum(outs[i].status == "skipped" for i in slow)
-            stopped = f"; stopped there, {not_run} input(s) not run" if not_run else ""
+            skipped = [i for i in slow if outs[i].status == "skipped"]
+            why = f" ({outs[skipped[0]].error})" if skipped and outs[skipped[0]].error else ""
+            stopped = f"; stopped there, {len(skipped)} input(s) not run{why}" if skipped else ""
             peers = [
                 i
                 for i in slow
@@ -604,15 +645,21 @@ class _Judged:
                 self.drop_solution(
                     sol,
                     "slower-than-peers",
-                    f"did not finish input {i} ({outs[i].status}, limit {limits[i]:g} s of CPU) "
-                    f"which {finishers[i]} of the {loaded - 1} other solutions finish{stopped}",
+                    f"did not finish input {i} ({outs[i].status}, limit "
+                    f"{self.limit(sol, i):g} s of CPU) which {finishers[i]} of the "
+                    f"{loaded - 1} other solutions finish{stopped}",
                 )
-            elif not_run or (n_inputs and len(slow) / n_inputs > section.max_timeout_share):
+            elif skipped or (n_inputs and len(slow) / n_inputs > section.max_timeout_share):
+                share = (
+                    f" (more than max_timeout_share {section.max_timeout_share:g} allows)"
+                    if len(slow) / n_inputs > section.max_timeout_share
+                    else ""
+                )
                 self.drop_solution(
                     sol,
                     "too-slow",
-                    f"did not finish {len(slow) - not_run} of {n_inputs} inputs within their "
-                    f"limits (more than max_timeout_share {section.max_timeout_share:g}){stopped}",
+                    f"did not finish {len(slow) - len(skipped)} of {n_inputs} inputs within "
+                    f"their limits{share}{stopped}",
                 )
 
     def inputs_all_finish(self, invalid: set[int]) -> list[int]:
@@ -628,7 +675,8 @@ class _Judged:
                     "solution-timeout",
                     f"{self.slug}: input discarded: solution(s) "
                     f"{', '.join('#' + str(s.position) for s in heavy)} did not finish it "
-                    f"within {self.limits[i]:g} s of CPU, and too few others did",
+                    f"within {max(self.limit(s, i) for s in heavy):g} s of CPU, and too few "
+                    "others did",
                     dropped="input",
                 )
                 continue
