@@ -202,6 +202,13 @@ def main() -> None:
     p.add_argument("--out", type=Path, default=None, help="work folder (default: a new temp one)")
     p.add_argument("--no-build", action="store_true", help="stop after writing the draw")
     p.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="SLUG",
+        help="build these questions of the pool instead of a draw (to look at one finding again)",
+    )
+    p.add_argument(
         "--report", type=Path, default=None, metavar="WORK", help="print an earlier run's findings"
     )
     args = p.parse_args()
@@ -234,7 +241,14 @@ def main() -> None:
         mirror(args.neetcode, "neetcode-gh+leetcode"),
     )
     candidates, kept_out = pool(problems, repos)
-    drawn = draw(candidates, problems, args.n, seed)
+    if args.only:
+        by_slug = {s.slug: s for s in candidates}
+        missing = [slug for slug in args.only if slug not in by_slug]
+        if missing:
+            raise SystemExit(f"not in the pool: {', '.join(missing)}")
+        drawn = [by_slug[slug] for slug in args.only]
+    else:
+        drawn = draw(candidates, problems, args.n, seed)
     snapdir = work / "snapshot" / "public-corpora"
     for snap in drawn:
         write_snapshot(snapdir, snap)
