@@ -11,15 +11,17 @@ Per task (a shard of tasks per call, so shards run on any Prefect task runner):
    second implementation, synth/offline/checker.py, checks every one), or when it repeats an
    earlier input;
 3. every solution runs on every input (one process per solution) as the judge would judge it
-   (see :class:`_Runner`): a screening pass with ``call_floor_seconds`` per call, then every
-   call it did not finish again with ``solution_cpu_seconds``, the ceiling, until those calls
-   have spent ``judge_seconds`` (the judge's budget per solution). A solution that does not load
-   is dropped (``does-not-load``). A solution that does not finish, within the ceiling, an input
-   which enough of its peers finish (``peers_finish_share``, two at least) is dropped
-   (``slower-than-peers``): the slow solution goes, not the input; one that does not finish more
-   than ``max_timeout_share`` of the inputs, or spends the judge's budget on the calls run
-   again, is dropped (``too-slow``). A solution that finishes every input within the ceiling
-   stays, however far its peers are ahead: step 4 sizes the test set to it. An input that too few
+   (quicksilver/pipeline/solution_runs.py): a screening pass with ``call_floor_seconds`` per
+   call, then every call it did not finish again with ``solution_cpu_seconds``, the ceiling,
+   until those calls have spent ``judge_seconds`` (the judge's budget per solution; the inputs
+   it did not run then are left out, ``over-budget``). A solution that does not load is dropped
+   (``does-not-load``), and so is one whose runs of the statement's examples alone cost more
+   than the test set's budget (``over-budget``). A solution that does not finish, within the
+   ceiling, an input which enough of its peers finish (``peers_finish_share``, two at least) is
+   dropped (``slower-than-peers``): the slow solution goes, not the input; one that does not
+   finish more than ``max_timeout_share`` of the inputs is dropped (``too-slow``). A solution
+   that finishes every input within the ceiling stays, however far its peers are ahead: step 4
+   sizes the test set to it. An input that too few
    solutions finish is discarded (``solution-timeout``); inputs on which most solutions raised
    are discarded as ``invalid-input`` (the generator wrote something the task does not accept),
    and so are inputs whose answer is outside a range the statement guarantees (every solution
@@ -42,21 +44,18 @@ from __future__ import annotations
 import ast
 import hashlib
 import logging
-import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from quicksilver import astparse
 from quicksilver.agreement import short
 from quicksilver.config import CasesSection, SandboxConfig
 from quicksilver.execute import (
     SLOW_STATUSES,
-    BatchRun,
     CallOutcome,
     case_seeds,
     run_generator,
-    run_outputs,
 )
 from quicksilver.pipeline.records import (
     CaseAnswer,
@@ -66,6 +65,7 @@ from quicksilver.pipeline.records import (
     Tests,
     json_digest,
 )
+from quicksilver.pipeline.solution_runs import LIMIT_RULE, SolutionRuns, budget_spent
 from quicksilver.pipeline.stage import Context, Stage
 from quicksilver.sources.convert import convert_offline_source, judged_answer, parse_signature
 from quicksilver.synth import OFFLINE_SYNTHESIZER
@@ -101,17 +101,6 @@ def _input_problem(value: Any, types: list[str]) -> str | None:
         if problem:
             return f"argument {i} ({t}): {problem}"
     return None
-
-
-LIMIT_RULE = (
-    "every solution runs first with call_floor_seconds per call (a screening pass, stopped early "
-    "once the solution has not finished more than max_timeout_share of the inputs or an input "
-    "most solutions finished within call_floor_seconds / call_limit_factor); every call it did "
-    "not finish then runs again with solution_cpu_seconds (the ceiling), until those calls have "
-    "spent judge_seconds; an input's limit is the ceiling where a kept solution's answer on it "
-    "came from a call run again, else the floor; a solution is the slow one only when it does "
-    "not finish, within the ceiling, an input enough of its peers finish"
-)
 
 
 BUDGET_RULE = (
@@ -164,158 +153,6 @@ def fit_to_budget(kinds: list[str], costs: list[list[float]], budget: float) -> 
     return Fit(sorted(kept), sorted(left_out), over, max(totals, default=0.0))
 
 
-@dataclass
-class _Runner:
-    """Every solution of a task on every input, judged as the judge would: within its budget.
-
-    The judge (the Mercury authors' evaluator) gives a solution ``judge_seconds`` for the whole
-    test set; no single call may take more than ``solution_cpu_seconds``, the ceiling. So:
-
-    1. a screening pass: every solution runs every input with ``call_floor_seconds`` per call,
-       and is stopped early once it has failed to finish more inputs than
-       ``max_timeout_share`` allows, or an input that most of the solutions before it finished
-       within floor / ``call_limit_factor`` (a hanging or exponential solution costs a few
-       floors here, not the ceiling on every input). Nothing is decided by this pass;
-    2. the final word: every call a solution did not finish (or did not make) runs again with
-       the ceiling, a few at a time, until those calls have spent ``judge_seconds`` (the
-       judge's whole budget: a solution that needs more has no test set of these inputs the
-       judge would pass) or a call does not finish an input enough of its peers finished.
-
-    A solution that finishes every input within the ceiling is never the slow one, however far
-    its peers are ahead: the test set is then sized so that it runs all of it within the
-    budget (:func:`fit_to_budget`).
-    """
-
-    entry_point: str
-    convert_offline: str
-    output_param: int | None
-    inputs: list[Any]
-    section: CasesSection
-    sandbox: SandboxConfig
-    kind: Literal["class", "function"] = "class"
-
-    def _run(
-        self,
-        code: str,
-        idx: list[int],
-        limits: list[float],
-        give_up_after: int,
-        decisive: set[int] | None = None,
-    ) -> BatchRun:
-        return run_outputs(
-            code,
-            entry_point=self.entry_point,
-            kind=self.kind,
-            inputs=[self.inputs[i] for i in idx],
-            convert_offline=self.convert_offline,
-            output_param=self.output_param,
-            cpu_seconds=limits,
-            load_cpu_seconds=self.section.solution_cpu_seconds,
-            memory_mb=self.section.memory_mb,
-            sandbox=self.sandbox,
-            give_up_after=give_up_after,
-            decisive=[k for k, i in enumerate(idx) if i in (decisive or ())],
-        )
-
-    def enough_finishers(self, finishers: int, total: int) -> bool:
-        """Whether ``finishers`` of ``total`` solutions finishing an input make a solution that
-        does not finish it the slow one (``peers_finish_share``, and two at least)."""
-        return finishers >= 2 and finishers >= self.section.peers_finish_share * total
-
-    def run_all(
-        self, solutions: list[Solution]
-    ) -> tuple[dict[int, list[CallOutcome]], dict[int, set[int]], dict[int, str]]:
-        """(outcomes per loaded solution's hash, the inputs each one's calls ran again with the
-        ceiling, load errors by hash)."""
-        sec = self.section
-        n = len(self.inputs)
-        total = len(solutions)
-        allowed = math.floor(sec.max_timeout_share * n + 1e-9)
-        every = list(range(n))
-        quick = sec.call_floor / sec.call_limit_factor
-        need = max(2, math.ceil(sec.peers_finish_share * total - 1e-9), (total - 1) // 2 + 1)
-        fast = [0] * n  # solutions that finished each input within floor / factor so far
-        outcomes: dict[int, list[CallOutcome]] = {}
-        load_errors: dict[int, str] = {}
-        for sol in solutions:
-            decisive = {i for i in every if fast[i] >= need}
-            run = self._run(sol.code, every, [sec.call_floor] * n, allowed + 1, decisive)
-            if run.load_error is not None:
-                load_errors[sol.hash] = run.load_error
-                continue
-            outcomes[sol.hash] = run.outcomes
-            for i, o in enumerate(run.outcomes):
-                if o.status not in SLOW_STATUSES and o.cpu_seconds <= quick:
-                    fast[i] += 1
-        finishers = [
-            sum(o[i].status not in SLOW_STATUSES for o in outcomes.values()) for i in every
-        ]
-        decided = {i for i in every if self.enough_finishers(finishers[i], len(outcomes))}
-        reran = {
-            sol.hash: self._final_word(sol.code, outcomes[sol.hash], decided, allowed)
-            for sol in solutions
-            if sol.hash in outcomes
-        }
-        return outcomes, reran, load_errors
-
-    def _final_word(
-        self, code: str, outs: list[CallOutcome], decided: set[int], allowed: int
-    ) -> set[int]:
-        """Run again, with the ceiling, every call of one solution that did not finish (or was
-        not made) at the floor; ``outs`` is updated in place. The inputs run again are
-        returned.
-
-        The inputs in ``decided`` (enough peers finished them) go first, and a timeout on one
-        of them ends it: a hanging solution costs one ceiling here. So do more than ``allowed``
-        inputs not finished. The calls go a few at a time, so that what they spend stays within
-        the judge's budget by at most one ceiling."""
-        sec = self.section
-        # the inputs its peers finished first: a timeout on one of them settles it at once
-        redo = sorted(
-            (i for i, o in enumerate(outs) if o.status in ("timeout", "skipped")),
-            key=lambda i: i not in decided,
-        )
-        ran: set[int] = set()
-        settled = sum(o.status == "memory" for o in outs)  # not run again: memory is no time
-        spent = 0.0
-        while redo:
-            room = sec.judge_seconds - spent
-            take = redo[: max(1, math.floor(room / sec.solution_cpu_seconds + 1e-9))]
-            redo = redo[len(take) :]
-            slow_before = settled + sum(outs[i].status in ("timeout", "memory") for i in ran)
-            run = self._run(
-                code,
-                take,
-                [sec.solution_cpu_seconds] * len(take),
-                allowed + 1 - slow_before,
-                decided,
-            )
-            for j, i in enumerate(take):
-                outs[i] = (
-                    run.outcomes[j]
-                    if run.load_error is None
-                    else CallOutcome("error", error=f"on the second run: {run.load_error}")
-                )
-                ran.add(i)
-            spent += sum(outs[i].cpu_seconds for i in take)
-            slow = settled + sum(outs[i].status in ("timeout", "memory") for i in ran)
-            stop = None
-            if any(outs[i].status == "timeout" and i in decided for i in take):
-                stop = "an input its peers finish was not finished within the ceiling"
-            elif slow > allowed:
-                stop = f"{slow} call(s) did not finish within the ceiling"
-            elif spent >= sec.judge_seconds and redo:
-                stop = (
-                    f"{spent:.3g} s of CPU spent on the calls run again, the judge's whole "
-                    f"budget ({sec.judge_seconds:g} s)"
-                )
-            if stop is not None:
-                for i in redo:
-                    outs[i] = CallOutcome("skipped", error=f"not run: {stop}")
-                break
-        return ran
-
-
 def cases_for_task(
     ctx: Context, record: TaskRecord, section: CasesSection, sandbox: SandboxConfig
 ) -> TaskRecord | None:
@@ -331,7 +168,7 @@ def cases_for_task(
     inputs = _collect_inputs(ctx, record, section, sandbox, seed, spec)
     if inputs is None:
         return None
-    runner = _Runner(
+    runner = SolutionRuns(
         entry_point=sig.name,
         convert_offline=convert_offline_source(sig),
         output_param=sig.output_param,
@@ -362,6 +199,7 @@ def cases_for_task(
     )
     invalid = judged.drop_invalid_inputs()
     invalid |= judged.drop_answers_out_of_range((spec or {}).get("answer"), invalid)
+    judged.drop_over_on_examples(invalid, section)
     judged.drop_slow_solutions(invalid, runner, section)
     keep_idx, fit = judged.fit_budget(judged.inputs_all_finish(invalid), section)
     kept_inputs = [inputs[i] for i in keep_idx]
@@ -414,6 +252,13 @@ def cases_for_task(
         },
     )
     return record.with_solutions(answered, tests=tests)
+
+
+def _over_on_examples(spent: float, budget: float) -> str:
+    return (
+        f"needs {spent:.3g} s of CPU for the statement's examples alone, over the test set's "
+        f"budget of {budget:g} s"
+    )
 
 
 def _outside(value: Any, lo: int, hi: int) -> bool:
@@ -616,8 +461,22 @@ class _Judged:
                 )
         return out
 
+    def drop_over_on_examples(self, invalid: set[int], section: CasesSection) -> None:
+        """2a. A solution whose runs of the statement's examples alone cost more than the test
+        set's budget fits in no test set (the examples always stay). It goes before the inputs
+        are settled, so that what it did not run does not leave inputs out for the others."""
+        budget = section.test_set_cpu_seconds
+        examples = [
+            i for i, c in enumerate(self.inputs) if c.kind == "example" and i not in invalid
+        ]
+        for sol in list(self.alive):
+            outs = self.outcomes[sol.hash]
+            spent = sum(outs[i].cpu_seconds for i in examples if outs[i].status == "ok")
+            if spent > budget:
+                self.drop_solution(sol, "over-budget", _over_on_examples(spent, budget))
+
     def drop_slow_solutions(
-        self, invalid: set[int], runner: _Runner, section: CasesSection
+        self, invalid: set[int], runner: SolutionRuns, section: CasesSection
     ) -> None:
         """2. A solution that does not finish, within the ceiling, an input enough of its peers
         finish is the slow one (not the input); 3. one that did not finish more than
@@ -631,7 +490,22 @@ class _Judged:
         ]
         for sol in list(self.alive):
             outs = self.outcomes[sol.hash]
-            slow = [i for i in self.slow_of[sol.hash] if i not in invalid]
+            unrun = [
+                i
+                for i in self.slow_of[sol.hash]
+                if budget_spent(outs[i]) and self.inputs[i].kind == "example" and i not in invalid
+            ]
+            if unrun:  # the examples always stay: one it never ran is its own over-budget
+                self.drop_solution(
+                    sol,
+                    "over-budget",
+                    f"spent the judge's budget before running the statement's example (input "
+                    f"{unrun[0]}): {outs[unrun[0]].error}",
+                )
+                continue
+            slow = [
+                i for i in self.slow_of[sol.hash] if i not in invalid and not budget_spent(outs[i])
+            ]
             skipped = [i for i in slow if outs[i].status == "skipped"]
             why = f" ({outs[skipped[0]].error})" if skipped and outs[skipped[0]].error else ""
             stopped = f"; stopped there, {len(skipped)} input(s) not run{why}" if skipped else ""
@@ -652,7 +526,7 @@ class _Judged:
             elif skipped or (n_inputs and len(slow) / n_inputs > section.max_timeout_share):
                 share = (
                     f" (more than max_timeout_share {section.max_timeout_share:g} allows)"
-                    if len(slow) / n_inputs > section.max_timeout_share
+                    if (len(slow) - len(skipped)) / n_inputs > section.max_timeout_share
                     else ""
                 )
                 self.drop_solution(
@@ -669,6 +543,17 @@ class _Judged:
             if i in invalid:
                 continue
             heavy = [s for s in self.alive if i in self.slow_of[s.hash]]
+            spent = [s for s in heavy if budget_spent(self.outcomes[s.hash][i])]
+            if spent and len(spent) == len(heavy):
+                self.ctx.drop(
+                    {"slug": self.slug, **case.row()},
+                    "over-budget",
+                    f"{self.slug}: {case.kind} input left out: solution(s) "
+                    f"{', '.join('#' + str(s.position) for s in spent)} spent the judge's "
+                    "budget on the inputs before it (calls run again with the ceiling)",
+                    dropped="input",
+                )
+                continue
             if heavy:
                 self.ctx.drop(
                     {"slug": self.slug, **case.row()},
@@ -693,12 +578,7 @@ class _Judged:
             spent = sum(
                 outcomes[sol.hash][i].cpu_seconds for i in keep_idx if inputs[i].kind == "example"
             )
-            self.drop_solution(
-                sol,
-                "over-budget",
-                f"needs {spent:.3g} s of CPU for the statement's examples alone, over the test "
-                f"set's budget of {budget:g} s",
-            )
+            self.drop_solution(sol, "over-budget", _over_on_examples(spent, budget))
         for j in fit.left_out:
             case = inputs[keep_idx[j]]
             need = max(c[j] for c in costs)
