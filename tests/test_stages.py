@@ -772,6 +772,7 @@ def test_testcases_keeps_an_accepted_solution_within_the_judges_budget():
     assert limits[:2] == [0.05, 0.05], limits
     # the test set is sized to it: within the budget, and inputs were left out for it
     assert sum(search_cpu) <= 1.5 and rec["budget"]["left_out"] > 0, rec["budget"]
+    assert rec["budget"]["slowest_solution"] == 2 and rec["budget"]["left_out_unrun"] == 0
     # the inputs left out, and the solution over budget on the examples
     assert out["counts"].drops["over-budget"] == rec["budget"]["left_out"] + 1
 
@@ -824,6 +825,8 @@ def test_testcases_leaves_out_what_a_solution_could_not_run_within_the_judges_bu
     assert all(c > 0.02 for c in steady_cpu) and sum(steady_cpu) <= 1.0
     kept = {json.dumps(c["input"]) for c in rec["cases"]}
     assert not kept & {json.dumps(r["input"]) for r in spent}
+    # recorded: how many it never ran, and the solution the test set was sized to
+    assert rec["budget"]["left_out_unrun"] == len(spent) and rec["budget"]["slowest_solution"] == 2
 
 
 # ------------------------------------------------------------------------------ generators

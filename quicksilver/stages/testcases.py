@@ -232,6 +232,7 @@ def cases_for_task(
         )
         for sol in alive
     ]
+    slowest = max(answered, key=lambda s: sum(a.cpu for a in s.answers or []), default=None)
     tests = Tests(
         seed=seed,
         base_seed=section.seed,
@@ -248,6 +249,10 @@ def cases_for_task(
             "budget_seconds": section.test_set_cpu_seconds,
             "cost_seconds": round(fit.cost, 3),
             "left_out": len(fit.left_out),
+            # inputs a solution never ran: its calls run again spent judge_seconds first
+            "left_out_unrun": judged.unrun,
+            # the kept solution the test set was sized to (the binding one when inputs went)
+            "slowest_solution": slowest.position if slowest is not None else None,
             "rule": BUDGET_RULE,
         },
     )
@@ -401,6 +406,7 @@ class _Judged:
     ceiling: float
     alive: list[Solution]
     slow_of: dict[int, list[int]]  # solution hash -> the inputs it did not finish
+    unrun: int = 0  # inputs left out because a solution spent the judge's budget before them
 
     def limit(self, sol: Solution, i: int) -> float:
         """The limit of ``sol``'s last call on input ``i``: the ceiling when it ran again."""
@@ -545,6 +551,7 @@ class _Judged:
             heavy = [s for s in self.alive if i in self.slow_of[s.hash]]
             spent = [s for s in heavy if budget_spent(self.outcomes[s.hash][i])]
             if spent and len(spent) == len(heavy):
+                self.unrun += 1
                 self.ctx.drop(
                     {"slug": self.slug, **case.row()},
                     "over-budget",
