@@ -156,6 +156,8 @@ class SolutionRuns:
         )
         ran: set[int] = set()
         settled = sum(o.status == "memory" for o in outs)  # not run again: memory is no time
+        if settled > allowed:
+            return ran  # too slow whatever the ceiling shows: nothing to run again
         spent = 0.0
         while redo:
             room = sec.judge_seconds - spent
