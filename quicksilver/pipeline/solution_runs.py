@@ -67,6 +67,10 @@ class SolutionRuns:
     section: CasesSection
     sandbox: SandboxConfig
     kind: Literal["class", "function"] = "class"
+    # each input's kind (example, edge, generated): the calls run again go in the order the
+    # test set's budget keeps inputs (testcases.fit_to_budget), so that what the judge's budget
+    # pays for is what the test set keeps first
+    kinds: list[str] | None = None
 
     def _run(
         self,
@@ -128,17 +132,49 @@ class SolutionRuns:
         # inputs for the others (a hanging solution then stops at its first ceiling)
         loaded = [sol for sol in solutions if sol.hash in outcomes]
         loaded.sort(key=lambda sol: sum(o.status in SLOW_STATUSES for o in outcomes[sol.hash]))
+        rank = self._fit_order(outcomes)
         reran: dict[int, set[int]] = {}
         for sol in loaded:
             outs = outcomes[sol.hash]
             decided = {i for i in every if self.enough_finishers(finishers[i], len(outcomes))}
-            reran[sol.hash] = self._final_word(sol.code, outs, decided, allowed)
+            reran[sol.hash] = self._final_word(sol.code, outs, decided, allowed, rank)
             for i in reran[sol.hash]:
                 finishers[i] += outs[i].status not in SLOW_STATUSES
         return outcomes, reran, load_errors
 
+    def _fit_order(self, outcomes: dict[int, list[CallOutcome]]) -> list[int]:
+        """Each input's place in the order the test set's budget keeps inputs: the examples,
+        the edge cases, the heaviest generated input (by what the screening saw finish), then
+        the other generated ones in the generator's order."""
+        n = len(self.inputs)
+        kinds = self.kinds or ["generated"] * n
+        generated = [i for i in range(n) if kinds[i] not in ("example", "edge")]
+
+        def seen(i: int) -> float:
+            return max(
+                (o[i].cpu_seconds for o in outcomes.values() if o[i].status not in SLOW_STATUSES),
+                default=0.0,
+            )
+
+        heaviest = max(generated, key=seen, default=None)
+        order = (
+            [i for i in range(n) if kinds[i] == "example"]
+            + [i for i in range(n) if kinds[i] == "edge"]
+            + ([heaviest] if heaviest is not None else [])
+            + [i for i in generated if i != heaviest]
+        )
+        rank = [0] * n
+        for place, i in enumerate(order):
+            rank[i] = place
+        return rank
+
     def _final_word(
-        self, code: str, outs: list[CallOutcome], decided: set[int], allowed: int
+        self,
+        code: str,
+        outs: list[CallOutcome],
+        decided: set[int],
+        allowed: int,
+        rank: list[int],
     ) -> set[int]:
         """Run again, with the ceiling, every call of one solution that did not finish (or was
         not made) at the floor; ``outs`` is updated in place. The inputs run again are
@@ -146,13 +182,14 @@ class SolutionRuns:
 
         The inputs in ``decided`` (enough peers finished them) go first, and a timeout on one
         of them ends it: a hanging solution costs one ceiling here. So do more than ``allowed``
-        inputs not finished. The calls go a few at a time, so that what they spend stays within
-        the judge's budget by at most one ceiling."""
+        inputs not finished. Within each group the calls go in the test set's order (``rank``),
+        a few at a time, so that what they spend stays within the judge's budget by at most one
+        ceiling and goes to the inputs the test set keeps first."""
         sec = self.section
         # the inputs its peers finished first: a timeout on one of them settles it at once
         redo = sorted(
             (i for i, o in enumerate(outs) if o.status in ("timeout", "skipped")),
-            key=lambda i: i not in decided,
+            key=lambda i: (i not in decided, rank[i]),
         )
         ran: set[int] = set()
         settled = sum(o.status == "memory" for o in outs)  # not run again: memory is no time

@@ -176,6 +176,7 @@ def cases_for_task(
         section=section,
         sandbox=sandbox,
         kind=record.task.kind,
+        kinds=[c.kind for c in inputs],
     )
     outcomes, reran, load_errors = runner.run_all(solutions)
     for sol in solutions:
