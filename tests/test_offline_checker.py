@@ -540,6 +540,29 @@ def test_a_sorted_array() -> None:
     reports(desc, args, "nums[1]", "repeats nums[0]")  # strictly: distinct as well
 
 
+def test_an_order_between_neighbours_is_checked_as_sortedness() -> None:
+    """``t[i] < t[i+1]`` is read as strictly increasing: a reversed or repeated pair is caught."""
+    spec = spec_of(
+        [("t", "integer[]")], ["1 <= t.length <= 50", "1 <= t[i] <= 10^4", "t[i] < t[i+1]"]
+    )
+    args = valid(spec, lambda a: len(a[0]) >= 3)
+    bad = copy.deepcopy(args)
+    bad[0][0], bad[0][1] = bad[0][1], bad[0][0]
+    reports(spec, bad, "t is not sorted ascending")
+    bad = copy.deepcopy(args)
+    bad[0][1] = bad[0][0]
+    reports(spec, bad, "t[1]", "repeats t[0]")
+
+
+def test_distinct_characters_of_a_string_are_checked() -> None:
+    spec = spec_of(
+        [("s", "string")],
+        ["1 <= s.length <= 26", "s consists of distinct lowercase English letters."],
+    )
+    args = valid(spec, lambda a: len(a[0]) >= 2)
+    reports(spec, [args[0][0] * 2], "repeats")
+
+
 def test_a_string_with_an_alphabet_and_a_length_bound() -> None:
     spec = spec_of(
         [("s", "string")],

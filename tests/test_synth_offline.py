@@ -1178,6 +1178,89 @@ def test_a_bound_on_the_product_of_two_sizes() -> None:
     assert 3 <= len(big[0]) * len(big[0][0]) <= 40
 
 
+@pytest.mark.parametrize(
+    ("items", "strict"),
+    [
+        (["1 <= t.length <= 30", "1 <= t[i] <= 100", "t[i] < t[i+1]"], True),
+        (["1 <= t.length <= 30", "1 <= t[i] <= t[i + 1] <= 100"], False),
+        (["1 <= t.length <= 30", "1 <= t[i] <= 100", "t[i] < t[i + 1] for all valid i."], True),
+        (["1 <= t.length <= 30", "1 <= t[i] <= 100", "t[i] <= t[i + 1] for 0 <= i < n - 1"], False),
+    ],
+)
+def test_an_order_between_neighbours_is_sortedness(items: list[str], strict: bool) -> None:
+    """``releaseTimes[i] < releaseTimes[i+1]``: each element before the next is a sorted list
+    (strictly: distinct as well); a quantifier can only name some neighbours."""
+    inp = question([("t", "integer[]")], items)
+    for (t,) in samples(inp, 100):
+        assert t == sorted(t) and all(1 <= x <= 100 for x in t), t
+        if strict:
+            assert len(set(t)) == len(t), t
+    spec = build_spec(inp).spec
+    assert spec is not None and spec["params"][0]["sorted"] == "asc"
+    assert (spec["params"][0]["distinct"] is not None) == strict
+
+
+@pytest.mark.parametrize(
+    ("params", "items", "check"),
+    [
+        (
+            [("buses", "integer[]")],
+            ["1 <= buses.length <= 40", "2 <= buses[i] <= 60", "Each element in buses is unique."],
+            lambda a: len(set(a[0])) == len(a[0]),
+        ),
+        (
+            [("pos", "integer[]")],
+            ["1 <= pos.length <= 40", "-9 <= pos[i] <= 30", "pos[i] will be unique."],
+            lambda a: len(set(a[0])) == len(a[0]),
+        ),
+        (
+            [("board", "integer[][]")],
+            [
+                "board.length == 2",
+                "board[i].length == 3",
+                "0 <= board[i][j] <= 5",
+                "Each value board[i][j] is unique.",
+            ],
+            lambda a: sorted(x for r in a[0] for x in r) == [0, 1, 2, 3, 4, 5],
+        ),
+        (
+            [("chars", "string")],
+            ["1 <= chars.length <= 26", "chars consist of distinct lowercase English letters."],
+            lambda a: len(set(a[0])) == len(a[0]) and a[0].islower(),
+        ),
+        (
+            [("s", "string")],
+            [
+                "1 <= s.length <= 26",
+                "s consists of lowercase English letters.",
+                "Each character occurs at most once in s.",
+            ],
+            lambda a: len(set(a[0])) == len(a[0]),
+        ),
+        (
+            [("ws", "string[]")],
+            [
+                "1 <= ws.length <= 9",
+                "4 <= ws[i].length <= 9",
+                "ws[i] consists of lowercase English letters.",
+                "Each ws[i] does not contain repeated characters.",
+            ],
+            lambda a: all(len(set(w)) == len(w) for w in a[0]),
+        ),
+        (
+            [("s", "character[]")],
+            ["1 <= s.length <= 50", "s[i] is a printable ascii character."],
+            lambda a: all(" " <= c <= "~" for c in a[0]),
+        ),
+    ],
+)
+def test_more_wordings_of_distinctness_and_alphabets(params: list, items: list, check: Any) -> None:
+    """LeetCode's other ways to say that values (or a string's characters) are distinct, and
+    ``s[i] is a printable ascii character``."""
+    for args in samples(question(params, items), 100):
+        assert check(args), args
+
+
 def test_a_binary_search_tree_stated_in_the_description() -> None:
     """``Given the root of a binary search tree, ...`` (LeetCode says it in the description
     only, for kth-smallest-element-in-a-bst and others): drawn as a strict BST; "with
@@ -1416,6 +1499,12 @@ def test_real_alphabet_phrasings(sentence: str, alphabet: str) -> None:
             "cannot read",
         ),
         ([("s", "string")], "s is a valid parentheses string.", "not understood"),
+        ([("nums", "integer[]")], "nums[i] < nums[i + 2]", "a relation between elements"),
+        (
+            [("grid", "integer[][]")],
+            "grid[i] < grid[i + 1]",
+            "an order between neighbours of grid, which is not a list of values",
+        ),
     ],
 )
 def test_forms_still_reported(params: list[tuple[str, str]], sentence: str, why: str) -> None:

@@ -88,6 +88,8 @@ class LineReader:
             return True
         if self._leading_zeros(text, line, acts) or self._spaces(text, line, acts):
             return True
+        if self._adjacent(text, line, acts):
+            return True
         m = re.fullmatch(
             r"the number of (?:the )?nodes in (.+?) (?:is|will be|equals) ([A-Za-z_]\w*|\d+)",
             text,
@@ -146,28 +148,9 @@ class LineReader:
         if m:
             self._bst(acts)
             return True
-        m = re.fullmatch(
-            r"(?:both )?(.+?)(?: only| will| both)? (?:consists?|contains?|has|have|"
-            r"is made up|is consisting) (?:only )?(?:of )?(?:only )?(.+)",
-            text,
-            flags=re.I,
-        )
-        if m and not re.search(r"<=|>=|==|<|>", QUOTED.sub("", text)):
-            items = set_items(m.group(2))
-            if items is None:
-                return False
-            refs = self.facts.phrase_refs(m.group(1))
-            if all(isinstance(i, int) for i in items) and all(
-                self.facts.by_name[n].leaf == "int" for r in refs for n in r.params
-            ):
-                for ref in refs:  # "nums1 and nums2 consist only of 0 and 1"
-                    self._value_set_ref(ref, items, m.group(1), acts)
-                return True
-            if not all(isinstance(i, str) or 0 <= i <= 9 for i in items):
-                return False
-            chars = "".join(dict.fromkeys(str(i) for i in items))  # "the digits 0 and 1"
-            self._set_alphabet(refs, chars, acts)
-            return True
+        consists = self._consists(text, acts)
+        if consists is not None:
+            return consists
         m = re.fullmatch(r"'(.)' <= (\S+) <= '(.)'", text)
         if m and REF_RE.fullmatch(m.group(2)):
             chars = "".join(chr(c) for c in range(ord(m.group(1)), ord(m.group(3)) + 1))
@@ -190,6 +173,40 @@ class LineReader:
         if re.search(r"<=|>=|==|!=|<|>|(?<![<>=!])=(?!=)", text) and not QUOTED.search(text):
             return self.cmp.chain(text, acts, line)
         return False
+
+    def _consists(self, text: str, acts: Acts) -> bool | None:
+        """``s consists of lowercase English letters``, ``nums1 and nums2 consist only of 0 and
+        1``: an alphabet or a value set. None when the sentence has another form; False when it
+        has this one but its items are not understood (the line is then reported)."""
+        m = re.fullmatch(
+            r"(?:both )?(.+?)(?: only| will| both)? (?:consists?|contains?|has|have|"
+            r"is made up|is consisting) (?:only )?(?:of )?(?:only )?(.+)",
+            text,
+            flags=re.I,
+        )
+        if m and not re.search(r"<=|>=|==|<|>", QUOTED.sub("", text)):
+            # "chars consists of distinct lowercase English letters": no character twice
+            once = re.fullmatch(r"(?:distinct|unique) (.+)", m.group(2), flags=re.I)
+            items = set_items(once.group(1) if once else m.group(2))
+            if items is None:
+                return False
+            refs = self.facts.phrase_refs(m.group(1))
+            if once:
+                if not all(isinstance(i, str) for i in items):
+                    return False
+                self._distinct_targets(m.group(1), "characters", acts)
+            if all(isinstance(i, int) for i in items) and all(
+                self.facts.by_name[n].leaf == "int" for r in refs for n in r.params
+            ):
+                for ref in refs:  # "nums1 and nums2 consist only of 0 and 1"
+                    self._value_set_ref(ref, items, m.group(1), acts)
+                return True
+            if not all(isinstance(i, str) or 0 <= i <= 9 for i in items):
+                return False
+            chars = "".join(dict.fromkeys(str(i) for i in items))  # "the digits 0 and 1"
+            self._set_alphabet(refs, chars, acts)
+            return True
+        return None
 
     def _unique_rows(self, text: str, line: str, acts: Acts) -> bool:
         """``There are no repeated edges``, ``All the pairs [x_i, y_i] are unique``, ``All the
@@ -399,6 +416,33 @@ class LineReader:
             acts.append(partial(self.facts.leaf[name].spaces.__setitem__, rule, line))
         return True
 
+    def _adjacent(self, text: str, line: str, acts: Acts) -> bool:
+        """``releaseTimes[i] < releaseTimes[i+1]``, ``1 <= nums[i] <= nums[i + 1] <= 10^4``:
+        an order between each element of a list and the next one, which is sortedness (strict
+        for ``<`` and ``>``). A quantifier after it (``for all valid i``, ``for 0 <= i < n - 1``)
+        can only name some of the neighbours, and a sorted list meets the order on every one."""
+        m = re.fullmatch(
+            r"(?:(?P<lo>[^<>=]+?) (?P<lop><=|<) )?(?P<x>[A-Za-z_]\w*)\[i\] (?P<op><=|<|>=|>) "
+            r"(?P=x)\[i ?\+ ?1\](?: (?P<hop><=|<) (?P<hi>[^<>=,]+?))?"
+            r"(?:,? (?:for (?:all|each|every|any)(?: valid)?(?: i| indices i| index i)?|"
+            r"for (?:all )?(?:\d+|i) <=? .+|\(0-indexed\)|where .+))?",
+            text,
+            flags=re.I,
+        )
+        if not m:
+            return False
+        x = m.group("x")
+        p = self.facts.by_name.get(x)
+        if p is None or p.depth != 1 or p.tree or p.join:
+            raise Unsupported(f"an order between neighbours of {x}, which is not a list of values")
+        if m.group("lo"):
+            self.cmp.chain(f"{m.group('lo')} {m.group('lop')} {x}[i]", acts, line)
+        if m.group("hi"):
+            self.cmp.chain(f"{x}[i] {m.group('hop')} {m.group('hi')}", acts, line)
+        order = {"<": "strictly increasing", "<=": "non-decreasing", ">": "strictly decreasing"}
+        self._sorted(x, order.get(m.group("op"), "non-increasing"), acts)
+        return True
+
     def _order_forms(self, text: str, acts: Acts) -> bool:
         """``X is sorted in non-decreasing order`` and LeetCode's other ways to say it."""
         words = "|".join(sorted((re.escape(w) for w in _ORDER_WORDS), key=len, reverse=True))
@@ -484,6 +528,15 @@ class LineReader:
             rf"all (?:the )?(?P<t>\S+) are {unique}",
             rf"(?P<t>.+?) (?:contains?|consists? of) (?:only |all )?{unique} (?P<noun>{_NOUNS})",
             rf"(?P<t>\S+) (?:contains|has) no duplicates?(?: (?P<noun>{_NOUNS}))?",
+            # "Each element in buses is unique", "Each nums[i] is distinct", "nums[i] will be
+            # unique", "Each value grid[i][j] is unique"
+            rf"each (?:element|value|number|integer) (?:in|of) (?P<t>\S+) is {unique}",
+            rf"(?:each )?(?:value )?(?P<t>\w+(?:\[[ij]\])+) (?:is|will be) {unique}",
+            # "Each character occurs at most once in s", "Each puzzles[i] does not contain
+            # repeated characters", "Each ingredients[i] does not contain any duplicate values"
+            r"each (?P<noun>character|letter) (?:occurs|appears) at most once in (?P<t>\S+)",
+            rf"(?:each )?(?P<t>\S+) (?:does not|doesn't) contains? (?:any )?(?:repeated|duplicate|"
+            rf"duplicated) (?P<noun>{_NOUNS})",
         )
         for form in forms:
             m = re.fullmatch(form, text, flags=flags)
@@ -491,7 +544,8 @@ class LineReader:
                 break
         else:
             return False
-        self._distinct_targets(m.group("t"), (m.groupdict().get("noun") or "").lower(), acts)
+        noun = (m.groupdict().get("noun") or "").lower()
+        self._distinct_targets(m.group("t"), {"character": "characters"}.get(noun, noun), acts)
         return True
 
     def _distinct_targets(self, targets: str, noun: str, acts: Acts) -> None:
