@@ -85,6 +85,37 @@ def corpus_specs() -> dict[str, dict[str, Any]]:
 # Questions that use each spec feature the corpus leaves out (floats, booleans, value sets,
 # per-item lengths and sums, distinct strings, remainders, exclusions, hidden quantities, rows).
 FEATURES: dict[str, tuple[list[tuple[str, str]], list[str]]] = {
+    "apart:neighbours": (
+        [("nums", "integer[]")],
+        ["1 <= nums.length <= 50", "0 <= nums[i] <= 2", "nums[i] != nums[i + 1] for all valid i."],
+    ),
+    "apart:index": (
+        [("edges", "integer[]")],
+        ["n == edges.length", "2 <= n <= 50", "-1 <= edges[i] < n", "edges[i] != i"],
+    ),
+    "pins:sorted": (
+        [("stones", "integer[]")],
+        [
+            "2 <= stones.length <= 50",
+            "0 <= stones[i] <= 2^31 - 1",
+            "stones[0] == 0",
+            "stones is sorted in a strictly increasing order.",
+        ],
+    ),
+    "pins:grid": (
+        [("grid", "integer[][]")],
+        [
+            "m == grid.length",
+            "n == grid[i].length",
+            "2 <= m, n <= 20",
+            "0 <= grid[i][j] <= 10^5",
+            "grid[0][0] == grid[m - 1][n - 1] == 0",
+        ],
+    ),
+    "pins:distinct-string": (
+        [("s", "string")],
+        ["1 <= s.length <= 26", "s consists of distinct lowercase English letters.", "s[0] == 'q'"],
+    ),
     "no-leading-zeros:strings": (
         [("num1", "string"), ("num2", "string")],
         [
@@ -552,6 +583,46 @@ def test_an_order_between_neighbours_is_checked_as_sortedness() -> None:
     bad = copy.deepcopy(args)
     bad[0][1] = bad[0][0]
     reports(spec, bad, "t[1]", "repeats t[0]")
+
+
+def test_values_apart_are_checked() -> None:
+    """``nums[i] != nums[i + 1]`` and ``edges[i] != i``: an equal neighbour, or a value at its
+    own index, is caught."""
+    spec = spec_of(
+        [("nums", "integer[]")],
+        ["2 <= nums.length <= 50", "1 <= nums[i] <= 9", "nums[i] != nums[i + 1] for all valid i."],
+    )
+    assert spec["params"][0]["apart"] == ["next"]
+    args = valid(spec, lambda a: len(a[0]) >= 3)
+    args[0][2] = args[0][1]
+    reports(spec, args, "nums[2]", "equals nums[1]")
+    spec = spec_of(
+        [("edges", "integer[]")],
+        ["n == edges.length", "2 <= n <= 50", "-1 <= edges[i] < n", "edges[i] != i"],
+    )
+    args = valid(spec, lambda a: len(a[0]) >= 3)
+    args[0][1] = 1
+    reports(spec, args, "edges[1] = 1 equals its own index")
+
+
+def test_fixed_positions_are_checked() -> None:
+    spec = spec_of(
+        [("grid", "integer[][]")],
+        [
+            "m == grid.length",
+            "n == grid[i].length",
+            "1 <= m, n <= 6",
+            "0 <= grid[i][j] <= 1",
+            "grid[0][0] == grid[m - 1][n - 1] == 0",
+        ],
+    )
+    assert spec["params"][0]["pins"] == [[[0, 0], 0], [[-1, -1], 0]]
+    args = valid(spec, lambda a: len(a[0]) >= 2)
+    args[0][-1][-1] = 1
+    reports(spec, args, f"grid[{len(args[0]) - 1}][{len(args[0][0]) - 1}] = 1, not 0")
+    spec = spec_of([("s", "string")], ["1 <= s.length <= 9", "s[i] is '0' or '1'.", "s[0] == '1'"])
+    reports(spec, ["01"], "s[0] = '0', not '1'")
+    assert check_input(spec, ["10"]) == []
 
 
 def test_distinct_characters_of_a_string_are_checked() -> None:

@@ -1200,6 +1200,129 @@ def test_an_order_between_neighbours_is_sortedness(items: list[str], strict: boo
     assert (spec["params"][0]["distinct"] is not None) == strict
 
 
+def test_values_apart_from_their_neighbour_or_their_index() -> None:
+    """``nums[i] != nums[i + 1] for all valid i`` and ``edges[i] != i``: a value equal to the one
+    before it, or to its index, is drawn again (here from three values, so it happens often)."""
+    inp = question(
+        [("nums", "integer[]")],
+        ["1 <= nums.length <= 40", "1 <= nums[i] <= 3", "nums[i] != nums[i + 1] for all valid i."],
+    )
+    for (nums,) in samples(inp, 200):
+        assert all(a != b for a, b in itertools.pairwise(nums)) and set(nums) <= {1, 2, 3}, nums
+    inp = question(
+        [("edges", "integer[]")],
+        ["n == edges.length", "2 <= n <= 30", "-1 <= edges[i] < n", "edges[i] != i"],
+    )
+    for (edges,) in samples(inp, 200):
+        assert all(x != i and -1 <= x < len(edges) for i, x in enumerate(edges)), edges
+    # sorted with neighbours apart is strictly sorted: distinct values, no "apart" key
+    inp = question(
+        [("t", "integer[]")],
+        [
+            "1 <= t.length <= 9",
+            "0 <= t[i] <= 9",
+            "t is sorted in non-decreasing order.",
+            "t[i] != t[i + 1]",
+        ],
+    )
+    spec = build_spec(inp).spec
+    assert spec is not None and "apart" not in spec["params"][0]
+    for (t,) in samples(inp, 50):
+        assert t == sorted(set(t)), t
+
+
+def test_values_at_fixed_positions() -> None:
+    """``stones[0] == 0`` (in a strictly increasing list: the range's least value),
+    ``grid[0][0] == grid[m - 1][n - 1] == 0``, ``s[0] == '1'``: the value is placed there, and
+    each index is within its list (the lists are never empty)."""
+    inp = question(
+        [("stones", "integer[]")],
+        [
+            "2 <= stones.length <= 30",
+            "0 <= stones[i] <= 2^31 - 1",
+            "stones[0] == 0",
+            "stones is sorted in a strictly increasing order.",
+        ],
+    )
+    for (stones,) in samples(inp, 100):
+        assert stones[0] == 0 and stones == sorted(set(stones)), stones
+    inp = question(
+        [("grid", "integer[][]")],
+        [
+            "m == grid.length",
+            "n == grid[i].length",
+            "1 <= m, n <= 6",
+            "grid[i][j] is 0 or 1.",
+            "grid[0][0] == grid[m - 1][n - 1] == 0",
+        ],
+    )
+    for (grid,) in samples(inp, 100):
+        assert grid[0][0] == 0 and grid[-1][-1] == 0, grid
+    inp = question(
+        [("s", "string")],
+        ["0 <= s.length <= 20", "s[i] is either '0' or '1'.", "s[0] == '1'"],
+    )
+    for (s,) in samples(inp, 100):
+        assert s and s[0] == "1" and set(s) <= {"0", "1"}, s
+    inp = question(
+        [("nums", "integer[]")],
+        [
+            "3 <= nums.length <= 20",
+            "1 <= nums[i] <= 20",
+            "All the integers of nums are unique.",
+            "nums[2] == 7",
+        ],
+    )
+    for (nums,) in samples(inp, 100):
+        assert nums[2] == 7 and len(set(nums)) == len(nums), nums
+
+
+@pytest.mark.parametrize(
+    ("params", "items", "why"),
+    [
+        (
+            [("stones", "integer[]")],
+            [
+                "2 <= stones.length <= 30",
+                "0 <= stones[i] <= 100",
+                "stones[1] == 5",
+                "stones is sorted in a strictly increasing order.",
+            ],
+            "a fixed position in a sorted list, other than its least (or greatest) end",
+        ),
+        (
+            [("nums", "integer[]")],
+            ["2 <= nums.length <= 30", "0 <= nums[i] <= 100", "nums[0] == 101"],
+            "a fixed value outside the stated range",
+        ),
+        (
+            [("edges", "integer[]")],
+            [
+                "n == edges.length",
+                "2 <= n <= 30",
+                "0 <= edges[i] < n",
+                "edges[i] != i",
+                "All the values of edges are unique.",
+            ],
+            "a value apart from its index, together with an order, distinct values",
+        ),
+        (
+            [("grid", "integer[][]")],
+            [
+                "1 <= grid.length, grid[i].length <= 5",
+                "0 <= grid[i][j] <= 1",
+                "grid[i][j] != grid[i][j + 1]",
+            ],
+            "an inequality (!=) between elements",
+        ),
+    ],
+)
+def test_fixed_positions_and_values_apart_that_cannot_be_drawn(
+    params: list, items: list, why: str
+) -> None:
+    assert why in reason_of(question(params, items))
+
+
 @pytest.mark.parametrize(
     ("params", "items", "check"),
     [
@@ -1485,8 +1608,8 @@ def test_real_alphabet_phrasings(sentence: str, alphabet: str) -> None:
         ),
         (
             [("nums", "integer[]")],
-            "nums[i] != nums[i + 1] for all valid i.",
-            "cannot read 'nums[i + 1] for all valid i'",
+            "nums[i] != nums[i + 2] for all valid i.",
+            "cannot read 'nums[i + 2] for all valid i'",
         ),
         (
             [("intervals", "integer[][]")],

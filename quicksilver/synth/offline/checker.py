@@ -350,6 +350,41 @@ def _check_values(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[s
         out += _capped(_check_lead(p["lead"], shape), name, "leading zeros")
     if p.get("spaces"):
         out += _capped(_check_spaces(p["spaces"], shape), name, "strings spaced against a rule")
+    if p.get("apart"):
+        out += _capped(_check_apart(p["apart"], shape), name, "values not apart")
+    if p.get("pins"):
+        out += _check_pins(p, shape)
+    return out
+
+
+def _check_apart(rules: list[str], shape: _Shape) -> list[str]:
+    """``next``: no value equals the one before it in its list; ``index``: no value equals its
+    own position in its list."""
+    out = []
+    for _, row in shape.rows:
+        for pos, (where, x) in enumerate(row):
+            if "index" in rules and _key(x) == _key(pos):
+                out.append(f"{where} = {_short(x)} equals its own index")
+            if "next" in rules and pos > 0 and _key(x) == _key(row[pos - 1][1]):
+                out.append(f"{where} = {_short(x)} equals {row[pos - 1][0]} (neighbours differ)")
+    return out
+
+
+def _check_pins(p: dict[str, Any], shape: _Shape) -> list[str]:
+    """Each fixed position holds its value: the path is one index per level (negative from the
+    end); a list of lists has one innermost list per row, in order."""
+    out = []
+    depth = len(p["dims"])
+    for path, value in p["pins"]:
+        rows = shape.rows
+        try:
+            _, row = rows[path[0]] if depth == 2 else rows[0]
+            got_where, got = row[path[-1]]
+        except (IndexError, TypeError):
+            out.append(f"{p['name']}{path}: no such position (it holds {value!r})")
+            continue
+        if _key(got) != _key(value) or type(got) is not type(value):
+            out.append(f"{got_where} = {_short(got)}, not {value!r} (a fixed position)")
     return out
 
 

@@ -50,6 +50,12 @@ class LeafInfo:
     # spaces in its strings: "trim" (no leading or trailing one), "single" (no two in a row),
     # "word" (not only spaces) -> the line that says so
     spaces: dict[str, str] = field(default_factory=dict)
+    # values apart from others: "next" (``nums[i] != nums[i + 1]``), "index" (``edges[i] != i``)
+    # -> the line that says so
+    apart: dict[str, str] = field(default_factory=dict)
+    # fixed positions (``stones[0] == 0``, ``grid[m - 1][n - 1] == 0``): (an index per level,
+    # the value, the line)
+    pins: list[tuple[list[Lin], int | str, str]] = field(default_factory=list)
 
 
 class Facts:

@@ -21,6 +21,7 @@ from typing import Any
 
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
+from quicksilver.synth.offline.runtime_parts import _pin, _text_rules, _tree
 
 log = logging.getLogger(__name__)
 
@@ -314,34 +315,6 @@ def _draw_excluding(
     return out
 
 
-def _text_rules(p: dict, s: str | list) -> str | list:
-    """``s`` (a string, or a list of digits) as ``p``'s text rules want it: a space where
-    ``spaces`` forbids one ("trim": at either end, "single": after another, "word": all spaces)
-    and a leading zero where ``lead`` does (a lone zero kept when "zero-ok") drawn again from
-    the other characters (or from ``lead_range``)."""
-    rules = p.get("spaces") if isinstance(s, str) else None
-    if rules and s:
-        other = [c for c in p["leaf"]["alphabet"] if c != " "]
-        chars = list(s)
-        for i, c in enumerate(chars):
-            end = i in (0, len(chars) - 1) and "trim" in rules
-            if c == " " and (end or ("single" in rules and i and chars[i - 1] == " ")):
-                chars[i] = random.choice(other)
-        if "word" in rules and not "".join(chars).strip():
-            chars[random.randrange(len(chars))] = random.choice(other)
-        s = "".join(chars)
-    if (
-        not p.get("lead")
-        or not len(s)
-        or s[0] not in ("0", 0)
-        or (len(s) == 1 and p["lead"] == "zero-ok")
-    ):
-        return s
-    if isinstance(s, str):
-        return random.choice([c for c in p["leaf"]["alphabet"] if c != "0"]) + s[1:]
-    return [random.randint(*p["lead_range"]), *s[1:]]
-
-
 def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
     """Redraw repeated strings until all differ (a bounded number of tries)."""
     last = p["dims"][-1]
@@ -363,58 +336,6 @@ def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
             s = _text_rules(p, "".join(chars))
         seen.add(s)
         out.append(s)
-    return out
-
-
-def _tree(values: list, path: bool, bst: bool = False) -> list:
-    """A random binary tree holding ``values`` (a path when ``path``), in LeetCode level order.
-
-    ``bst``: the values go in sorted by an in-order walk, so the tree is a search tree.
-    """
-    n = len(values)
-    if n == 0:
-        return []
-    left = [-1] * n
-    right = [-1] * n
-    free = [(0, 0), (0, 1)]
-    for i in range(1, n):
-        if path:
-            node, side = i - 1, random.randint(0, 1)
-        else:
-            j = random.randrange(len(free))
-            node, side = free[j]
-            free[j] = free[-1]
-            free.pop()
-            free.append((i, 0))
-            free.append((i, 1))
-        if side == 0:
-            left[node] = i
-        else:
-            right[node] = i
-    if bst:
-        ordered = sorted(values)
-        values = list(values)
-        stack: list = []
-        node, k = 0, 0
-        while stack or node >= 0:
-            while node >= 0:
-                stack.append(node)
-                node = left[node]
-            node = stack.pop()
-            values[node] = ordered[k]
-            k += 1
-            node = right[node]
-    out = [values[0]]
-    queue = [0]
-    for node in queue:
-        for child in (left[node], right[node]):
-            if child < 0:
-                out.append(None)
-            else:
-                out.append(values[child])
-                queue.append(child)
-    while out and out[-1] is None:
-        out.pop()
     return out
 
 
@@ -472,6 +393,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         path = bool(_PATTERN and _SIZE_MODE == "max" and _PATTERN.get("shape", {}).get(p["name"]))
         bst = p.get("bst", False) or variant == "bst"  # a search tree: checks that walk it all
         return _tree(inner[0], path or _chance(_BOUNDARY_P), bst)
+    if p.get("apart"):
+        inner = [_apart(p, row, q) for row in inner]
     for counts in reversed(levels[:-1]):
         nested = []
         i = 0
@@ -479,7 +402,24 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
             nested.append(inner[i : i + c])
             i += c
         inner = nested
-    return inner[0]
+    return _pin(p, inner[0]) if p.get("pins") else inner[0]
+
+
+def _apart(p: dict, row: list, q: dict) -> list:
+    """``nums[i] != nums[i + 1]`` (``"next"`` in ``p["apart"]``) and ``edges[i] != i``
+    (``"index"``): a value that equals its neighbour before it, or its own index, is drawn
+    again, uniformly over its domain (in every value mode)."""
+    rules = p["apart"]
+    for i in range(len(row)):
+        tries = 0
+        while ("next" in rules and i and row[i] == row[i - 1]) or (
+            "index" in rules and row[i] == i
+        ):
+            tries += 1
+            if tries > 200:
+                raise RuntimeError(f"no value for {p['name']}[{i}] apart from its neighbour")
+            row[i] = _draw(p["leaf"], q, 1, True, False)[0]
+    return row
 
 
 def _variant_values(leaf: dict, q: dict, count: int, variant: str) -> list:
@@ -636,6 +576,8 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _text_rules,
     _distinct_strings,
     _tree,
+    _pin,
+    _apart,
     _variant_values,
     _perf_variants,
     _tree_rows,

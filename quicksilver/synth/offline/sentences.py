@@ -88,7 +88,9 @@ class LineReader:
             return True
         if self._leading_zeros(text, line, acts) or self._spaces(text, line, acts):
             return True
-        if self._adjacent(text, line, acts):
+        if self._adjacent(text, line, acts) or self._apart(text, line, acts):
+            return True
+        if self._pins(text, line, acts):
             return True
         m = re.fullmatch(
             r"the number of (?:the )?nodes in (.+?) (?:is|will be|equals) ([A-Za-z_]\w*|\d+)",
@@ -441,6 +443,60 @@ class LineReader:
             self.cmp.chain(f"{x}[i] {m.group('hop')} {m.group('hi')}", acts, line)
         order = {"<": "strictly increasing", "<=": "non-decreasing", ">": "strictly decreasing"}
         self._sorted(x, order.get(m.group("op"), "non-increasing"), acts)
+        return True
+
+    def _apart(self, text: str, line: str, acts: Acts) -> bool:
+        """``nums[i] != nums[i + 1] for all valid i``: no two neighbours equal; ``edges[i] !=
+        i``: no value at its own index. A quantifier can only name some of the positions."""
+        m = re.fullmatch(
+            r"(?P<x>[A-Za-z_]\w*)\[i\] != (?:(?P=x)\[i ?\+ ?1\](?P<next>)|i)"
+            r"(?:,? (?:for (?:all|each|every|any)(?: valid)?(?: i| indices i| index i)?|"
+            r"for (?:all )?(?:\d+|i) <=? .+|\(0-indexed\)))?",
+            text,
+            flags=re.I,
+        )
+        if not m:
+            return False
+        x = m.group("x")
+        p = self.facts.by_name.get(x)
+        if p is None or p.depth != 1 or p.tree or p.join or p.leaf != "int":
+            raise Unsupported(f"values apart from others in {x}, which is not a list of integers")
+        rule = "next" if m.group("next") is not None else "index"
+        acts.append(partial(self.facts.leaf[x].apart.__setitem__, rule, line))
+        return True
+
+    def _pins(self, text: str, line: str, acts: Acts) -> bool:
+        """``stones[0] == 0``, ``s[0] is '1'``, ``grid[0][0] == grid[m - 1][n - 1] == 0``,
+        ``obstacles[0] == obstacles[n] == 0``: a value at a fixed position, each index a number
+        or an expression over sizes (resolved against the list's own length later). Each index
+        is within its list: ``0 <= index < length`` is stated for the schedule."""
+        cell = r"([A-Za-z_]\w*)((?:\[[^\[\]]+\])+)"
+        m = re.fullmatch(rf"((?:{cell} (?:==|=|is|is equal to) )+)(-?\d+|'.'|\".\")", text)
+        if not m:
+            return False
+        raw = m.group(4)
+        value: int | str = raw[1] if raw[0] in "'\"" else int(raw)
+        found = []
+        for name, idx in re.findall(cell, m.group(1)):
+            p = self.facts.by_name.get(name)
+            parts = re.findall(r"\[([^\[\]]+)\]", idx)
+            if p is None or len(parts) != p.depth or p.tree:
+                return False
+            if any(re.fullmatch(r"\s*[ij]\s*", i) for i in parts):
+                return False  # an element bound (``nums[i] == 0``), not a position
+            try:
+                lins = [self.facts.parse(i) for i in parts]
+            except Unsupported:
+                return False
+            found.append((p, lins))
+        for p, lins in found:
+            if p.depth > 2 or (p.join and p.depth != 1):
+                raise Unsupported(f"a fixed position in {p.name} ({p.type})")
+            for d, lin in enumerate(lins):
+                size = Lin(Fraction(0), {Ref("q", key=p.dim_key(d)): Fraction(1)})
+                self.cmp.relate(Lin(Fraction(0)), "<=", lin, line, acts)
+                self.cmp.relate(lin, "<", size, line, acts)
+            acts.append(partial(self.facts.leaf[p.name].pins.append, (lins, value, line)))
         return True
 
     def _order_forms(self, text: str, acts: Acts) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from quicksilver.synth.offline.constraints import Lin, Param, Unsupported
+from quicksilver.synth.offline.constraints import Lin, Param, Ref, Unsupported
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.quantities import Quantities
 
@@ -58,7 +58,85 @@ class ParamSpecs:
                     "another character (and no stated order)"
                 )
             out["spaces"] = sorted(info.spaces)
+        if info.apart:
+            self._apart(p, info, out)
+        if info.pins:
+            self._pins(p, info, out)
         return out
+
+    def _apart(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
+        """``nums[i] != nums[i + 1]``: implied by distinct values, and a sorted list with no two
+        neighbours equal is one in strict order (its values distinct). ``edges[i] != i`` is not
+        drawn together with an order or distinctness (a value drawn again could break them)."""
+        rules = dict(info.apart)
+        if "next" in rules and (info.sorted or info.distinct):
+            out["distinct"] = out["distinct"] or {"level": "value", "scope": "all"}
+            del rules["next"]
+        if "index" in rules and (info.sorted or info.distinct or info.lead):
+            self.problems.append(
+                f'"{rules["index"]}": a value apart from its index, together with an order, '
+                "distinct values or no leading zeros"
+            )
+        if "next" in rules and info.lead:
+            self.problems.append(f'"{rules["next"]}": neighbours apart, with no leading zeros')
+        if rules:
+            out["apart"] = sorted(rules)
+
+    def _pins(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
+        """Fixed positions: each index as a Python index (``m - 1`` for ``m == grid.length`` is
+        -1), the value in the leaf's domain. Refused with an order (unless the value is the
+        range's end the order puts there), with distinct values beyond one list, with rules of
+        text, neighbours apart or no leading zeros."""
+        leaf = out["leaf"]
+        pins = []
+        for lins, value, line in info.pins:
+            path = []
+            for d, lin in enumerate(lins):
+                size = Lin(Fraction(0), {_q(p.dim_key(d)): Fraction(1)})
+                got, off = self.q.to_cls(lin), self.q.to_cls(lin - size)
+                if got is not None and not got[0]:
+                    path.append(got[1])
+                elif off is not None and not off[0]:
+                    path.append(off[1])
+                else:
+                    path.append(None)
+            why = self._pin_problem(p, info, leaf, path, value)
+            if why:
+                self.problems.append(f'"{line}": {why}')
+            pins.append([path, value])
+        out["pins"] = pins
+
+    def _pin_problem(
+        self, p: Param, info: LeafInfo, leaf: dict[str, Any], path: list[int | None], value: Any
+    ) -> str | None:
+        """Why a fixed position cannot be drawn, or None."""
+        if None in path:
+            return "a position that is neither a number nor counted from the list's end"
+        if info.spaces or info.lead or info.apart:
+            return "a fixed position together with rules of text or values apart"
+        if info.distinct and p.depth > 1:
+            return "a fixed position among distinct values of nested lists"
+        if leaf["type"] == "char":
+            if not isinstance(value, str) or value not in leaf["alphabet"]:
+                return "a fixed character outside the stated alphabet"
+        elif leaf["type"] != "int" or not isinstance(value, int):
+            return "a fixed value of another type than the list's"
+        elif "set" in leaf:
+            if value not in leaf["set"]:
+                return "a fixed value outside the stated value set"
+        else:
+            if any(isinstance(b, dict) for b in (*leaf["lo"], *leaf["hi"])):
+                return "a fixed value in a range over sizes"
+            if not max(leaf["lo"]) <= value <= min(leaf["hi"]) or value in leaf.get("ne", []):
+                return "a fixed value outside the stated range"
+        if info.sorted:
+            ends = (min(leaf["hi"]), max(leaf["lo"])) if "lo" in leaf else (None, None)
+            first = ends[1] if info.sorted == "asc" else ends[0]
+            last = ends[0] if info.sorted == "asc" else ends[1]
+            at_end = (path == [0] and value == first) or (path == [-1] and value == last)
+            if p.depth != 1 or not at_end:
+                return "a fixed position in a sorted list, other than its least (or greatest) end"
+        return None
 
     def _lead(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
         """No leading zeros: strings of digits, or a list of digits (integers in a constant
@@ -105,8 +183,10 @@ class ParamSpecs:
                 f"({p.name}[i].length == k or {p.name}[i] = [a_i, b_i, ...])"
             )
             return {**out, "leaf": {"type": "int", "lo": [0], "hi": [0]}}
-        if info.sorted or info.distinct:
-            self.problems.append(f"{p.name}: sorted or distinct values together with fields")
+        if info.sorted or info.distinct or info.pins or info.apart:
+            self.problems.append(
+                f"{p.name}: sorted, distinct, fixed or apart values together with fields"
+            )
         cols = columns(p, info, width)
         if isinstance(cols, str):
             self.problems.append(cols)
@@ -244,3 +324,8 @@ def columns(p: Param, info: LeafInfo, width: int) -> list[LeafInfo] | str:
             merged.values = [v for v in sets[0] if all(v in x for x in sets)]
         cols[a] = cols[b] = merged
     return cols
+
+
+def _q(key: str) -> Ref:
+    """The reference to the quantity ``key`` (a length, a count)."""
+    return Ref("q", key=key)
