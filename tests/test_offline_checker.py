@@ -102,6 +102,17 @@ FEATURES: dict[str, tuple[list[tuple[str, str]], list[str]]] = {
             "stones is sorted in a strictly increasing order.",
         ],
     ),
+    "rows:distinct-field": (
+        [("rows", "integer[][]")],
+        [
+            "1 <= rows.length <= 50",
+            "rows[i] = [id_i, a_i, b_i]",
+            "1 <= id_i <= 60",
+            "0 <= a_i, b_i <= 3",
+            "a_i != b_i",
+            "All id_i are distinct.",
+        ],
+    ),
     "pins:grid": (
         [("grid", "integer[][]")],
         [
@@ -623,6 +634,23 @@ def test_fixed_positions_are_checked() -> None:
     spec = spec_of([("s", "string")], ["1 <= s.length <= 9", "s[i] is '0' or '1'.", "s[0] == '1'"])
     reports(spec, ["01"], "s[0] = '0', not '1'")
     assert check_input(spec, ["10"]) == []
+
+
+def test_distinct_values_of_one_field_are_checked() -> None:
+    spec = spec_of(
+        [("rows", "integer[][]")],
+        [
+            "1 <= rows.length <= 40",
+            "rows[i] = [id_i, h_i]",
+            "1 <= id_i <= 60",
+            "0 <= h_i <= 1",
+            "All id_i are distinct.",
+        ],
+    )
+    assert spec["params"][0]["distinct_cols"] == [0]
+    args = valid(spec, lambda a: len(a[0]) >= 3)
+    args[0][2][0] = args[0][0][0]
+    reports(spec, args, "rows[2][0] (id_i)", "repeats rows[0][0]")
 
 
 def test_distinct_characters_of_a_string_are_checked() -> None:

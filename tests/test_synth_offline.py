@@ -1277,6 +1277,50 @@ def test_values_at_fixed_positions() -> None:
         assert nums[2] == 7 and len(set(nums)) == len(nums), nums
 
 
+def test_distinct_values_of_one_field_and_distinct_rows() -> None:
+    """``All id_i are distinct``: that field's values differ from row to row (and there are no
+    more rows than its range holds); ``All points[i] are distinct``: no two rows alike."""
+    inp = question(
+        [("rows", "integer[][]")],
+        [
+            "1 <= rows.length <= 40",
+            "rows[i] = [id_i, h_i]",
+            "1 <= id_i <= 6",
+            "0 <= h_i <= 1",
+            "All id_i are distinct.",
+        ],
+    )
+    lengths = set()
+    for (rows,) in samples(inp, 100):
+        ids = [r[0] for r in rows]
+        assert len(set(ids)) == len(ids) and set(ids) <= set(range(1, 7)), rows
+        lengths.add(len(rows))
+    assert max(lengths) == 6  # the range's room bounds the row count
+    inp = question(
+        [("points", "integer[][]")],
+        [
+            "1 <= points.length <= 8",
+            "points[i].length == 2",
+            "0 <= points[i][0], points[i][1] <= 2",
+            "All points[i] are distinct.",
+        ],
+    )
+    for (points,) in samples(inp, 100):
+        assert len({tuple(sorted(p)) for p in points}) == len(points), points
+    # a distinct field that a pair would swap is refused
+    assert "distinct values of a field that is related to another field" in reason_of(
+        question(
+            [("iv", "integer[][]")],
+            [
+                "1 <= iv.length <= 9",
+                "iv[i] = [start_i, end_i]",
+                "0 <= start_i <= end_i <= 99",
+                "All start_i are distinct.",
+            ],
+        )
+    )
+
+
 @pytest.mark.parametrize(
     ("params", "items", "why"),
     [

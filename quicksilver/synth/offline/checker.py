@@ -519,10 +519,20 @@ def _check_rows(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[str
     bad_pairs: list[str] = []
     repeats: list[str] = []
     first: dict[Any, str] = {}
+    field_first: dict[tuple[int, Any], str] = {}
     for where, row in shape.rows:
         if len(row) != len(cols):
             continue
         values = [x for _, x in row]
+        for j in p.get("distinct_cols", ()):
+            at, x = row[j]
+            if (j, _key(x)) in field_first:
+                repeats.append(
+                    f"{at} ({fields[j]}) = {_short(x)} repeats {field_first[j, _key(x)]} "
+                    "(the field's values are distinct)"
+                )
+            else:
+                field_first[j, _key(x)] = at
         for j, (at, x) in enumerate(row):
             why = _leaf_problem(cols[j], x, q)
             if why:

@@ -56,6 +56,7 @@ class LeafInfo:
     # fixed positions (``stones[0] == 0``, ``grid[m - 1][n - 1] == 0``): (an index per level,
     # the value, the line)
     pins: list[tuple[list[Lin], int | str, str]] = field(default_factory=list)
+    distinct_cols: dict[int, str] = field(default_factory=dict)  # distinct fields -> the line
 
 
 class Facts:

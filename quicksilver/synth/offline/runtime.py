@@ -518,7 +518,9 @@ def _draw_rows(p: dict, q: dict, count: int, edge: bool) -> list | None:
     if p.get("tree_edges"):
         return _tree_rows(p, q, count)
     cols = p["cols"]
-    table = [list(r) for r in zip(*[_draw(c, q, count, False, edge) for c in cols], strict=True)]
+    keep = p.get("distinct_cols", ())  # fields whose values are distinct: drawn so, and kept
+    drawn = [_draw(c, q, count, j in keep, edge) for j, c in enumerate(cols)]
+    table = [list(r) for r in zip(*drawn, strict=True)]
     seen: set = set()
     for row in table:
         for _try in range(1000):
@@ -543,7 +545,9 @@ def _draw_rows(p: dict, q: dict, count: int, edge: bool) -> list | None:
             key = tuple(sorted(row))
             if held and (not p.get("unique_rows") or key not in seen):
                 break
-            row[:] = [_draw(c, q, 1, False, False)[0] for c in cols]
+            row[:] = [
+                x if j in keep else _draw(cols[j], q, 1, False, False)[0] for j, x in enumerate(row)
+            ]
         else:
             return None
         seen.add(key)

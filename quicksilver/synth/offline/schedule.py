@@ -93,6 +93,7 @@ class Schedule:
                 cons = [c for c in cons if cls not in c[0]]
         cons += self._string_room(per_item)
         cons += self._row_room()
+        cons += self._col_room()
         self._conditions(per_item)
         self._least_sums(per_item, cons)
         for key, limits in self.facts.sums.items():
@@ -281,6 +282,41 @@ class Schedule:
                         terms = dict(got[0])
                         terms[outer] = terms.get(outer, 0) - 1
                         out.append(({k: v for k, v in terms.items() if v}, got[1], why))
+        return out
+
+    def _col_room(self) -> list[Con]:
+        """A field whose values are distinct (``All id_i are distinct``) needs no more rows
+        than its range (or value set) holds."""
+        classes = self.classes
+        out: list[Con] = []
+        for p in self.facts.params:
+            info = self.facts.leaf[p.name]
+            outer = classes.get(p.dim_key(0))
+            if not info.distinct_cols or outer is None:
+                continue
+            width = max([len(self.facts.width_fields(p.name)), *(c + 1 for c in info.cols)])
+            cols = columns(p, info, width)
+            if isinstance(cols, str):
+                continue  # reported with the rows' spec
+            for j in info.distinct_cols:
+                if j >= len(cols):
+                    continue
+                col = cols[j]
+                why = f"(distinct values of a field of {p.name}: no more rows than its values)"
+                if col.values is not None:
+                    out.append(({outer: -1}, len(set(col.values) - set(col.ne)), why))
+                    continue
+                for lo_form, lo_strict, _ in col.lo:
+                    for hi_form, hi_strict, _ in col.hi:
+                        excluded = len(set(col.ne))
+                        form = (
+                            hi_form - lo_form + Lin(Fraction(1 - lo_strict - hi_strict - excluded))
+                        )
+                        got = self.q.to_cls(form, integral=True)
+                        if got is not None:
+                            terms = dict(got[0])
+                            terms[outer] = terms.get(outer, 0) - 1
+                            out.append(({k: v for k, v in terms.items() if v}, got[1], why))
         return out
 
     def _string_room(self, per_item: dict[str, dict[str, Any]]) -> list[Con]:

@@ -135,7 +135,7 @@ class LineReader:
             return True
         if self._order_forms(text, acts):
             return True
-        if self._distinct(text, acts):
+        if self._distinct(text, line, acts):
             return True
         if self._permutation(text, line, acts):
             return True
@@ -555,7 +555,7 @@ class LineReader:
 
                 acts.append(act)
 
-    def _distinct(self, text: str, acts: Acts) -> bool:
+    def _distinct(self, text: str, line: str, acts: Acts) -> bool:
         flags = re.I
         unique = r"(?:unique|distinct|pairwise distinct)"
         node = (
@@ -593,6 +593,8 @@ class LineReader:
             r"each (?P<noun>character|letter) (?:occurs|appears) at most once in (?P<t>\S+)",
             rf"(?:each )?(?P<t>\S+) (?:does not|doesn't) contains? (?:any )?(?:repeated|duplicate|"
             rf"duplicated) (?P<noun>{_NOUNS})",
+            # one field of rows: "id_i is unique", "Each arrival_i time is distinct"
+            rf"(?:each |all (?:the )?)?(?P<t>[A-Za-z]\w*_i)(?: time| value)? (?:is|are) {unique}",
         )
         for form in forms:
             m = re.fullmatch(form, text, flags=flags)
@@ -601,18 +603,29 @@ class LineReader:
         else:
             return False
         noun = (m.groupdict().get("noun") or "").lower()
-        self._distinct_targets(m.group("t"), {"character": "characters"}.get(noun, noun), acts)
+        noun = {"character": "characters"}.get(noun, noun)
+        self._distinct_targets(m.group("t"), noun, acts, line)
         return True
 
-    def _distinct_targets(self, targets: str, noun: str, acts: Acts) -> None:
-        """Distinct values (or strings, for lists of strings) for each named list."""
+    def _distinct_targets(self, targets: str, noun: str, acts: Acts, line: str = "") -> None:
+        """Distinct values (or strings, for lists of strings) for each named list. For a list of
+        integer rows, ``All points[i] are distinct`` (the rows themselves, no noun) makes the
+        rows distinct, and ``All id_i are distinct`` one field's values."""
         for ref in self.facts.phrase_refs(targets):
             if ref.kind not in ("leaf", "container"):
                 raise Unsupported("distinctness of something that is not a list")
             if ref.col >= 0:
-                raise Unsupported("distinct values of one field of the rows")
+                if not line or len(ref.params) != 1:
+                    raise Unsupported("distinct values of one field of the rows")
+                info = self.facts.leaf[ref.params[0]]
+                acts.append(partial(info.distinct_cols.__setitem__, ref.col, line))
+                continue
             for name in ref.params:
                 p = self.facts.by_name[name]
+                rows = p.depth == 2 and p.leaf == "int" and not p.join and not p.tree
+                if rows and line and not noun and re.fullmatch(r"\w+\[i\]", targets.strip()):
+                    acts.append(partial(setattr, self.facts.leaf[name], "unique_rows", line))
+                    continue
                 if p.leaf == "bool":
                     raise Unsupported("distinct booleans")
                 words = p.join and p.depth >= 2 and noun not in ("characters", "letters")

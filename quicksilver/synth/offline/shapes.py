@@ -33,7 +33,7 @@ class ParamSpecs:
         for d in range(1 if p.tree else p.depth):
             cls = classes.get(p.dim_key(d), p.dim_key(d))
             dims.append(dict(per_item[cls]) if cls in per_item else {"q": cls})
-        if info.cols or info.pairs or info.unique_rows:
+        if info.cols or info.pairs or info.unique_rows or info.distinct_cols:
             return self._rows_spec(p, info, base, dims)
         kind = "tree" if p.tree else "list" if p.depth else "scalar"
         out = {
@@ -205,7 +205,23 @@ class ParamSpecs:
             out["unique_rows"] = True
         if info.tree:
             out["tree_edges"] = True
+        if info.distinct_cols:
+            self._distinct_cols(info, width, out)
         return out
+
+    def _distinct_cols(self, info: LeafInfo, width: int, out: dict[str, Any]) -> None:
+        """``All id_i are distinct``: that field's values are drawn distinct, and a row drawn
+        again keeps them; so the field may not be swapped or drawn again by a pair, nor be an
+        edge of a tree."""
+        for col, line in sorted(info.distinct_cols.items()):
+            if col >= width:
+                self.problems.append(f'"{line}": names a field that the rows do not have')
+            elif info.tree or any(col in (a, b) for a, b, _, _ in info.pairs):
+                self.problems.append(
+                    f'"{line}": distinct values of a field that is related to another field '
+                    "or is an end of a tree's edge"
+                )
+        out["distinct_cols"] = sorted(info.distinct_cols)
 
     def _leaf_spec(self, p: Param, info: LeafInfo, what: str | None = None) -> dict[str, Any]:
         """The value domain of ``p``'s values (or of one field of its rows): a type, and a
