@@ -113,6 +113,20 @@ FEATURES: dict[str, tuple[list[tuple[str, str]], list[str]]] = {
             "All id_i are distinct.",
         ],
     ),
+    "poly:edges": (
+        [("n", "integer"), ("edges", "integer[][]")],
+        [
+            "2 <= n <= 30",
+            "1 <= edges.length <= min(10^5, n * (n - 1) / 2)",
+            "edges[i].length == 3",
+            "0 <= edges[i][0], edges[i][1] < n",
+            "1 <= edges[i][2] <= 10",
+        ],
+    ),
+    "poly:power": (
+        [("n", "integer"), ("k", "integer")],
+        ["1 <= n <= 30", "1 <= k <= 2^n - 1"],
+    ),
     "pins:grid": (
         [("grid", "integer[][]")],
         [
@@ -651,6 +665,29 @@ def test_distinct_values_of_one_field_are_checked() -> None:
     args = valid(spec, lambda a: len(a[0]) >= 3)
     args[0][2][0] = args[0][0][0]
     reports(spec, args, "rows[2][0] (id_i)", "repeats rows[0][0]")
+
+
+def test_a_bound_by_a_product_of_quantities_is_checked() -> None:
+    spec = spec_of(
+        [("n", "integer"), ("edges", "integer[][]")],
+        [
+            "2 <= n <= 9",
+            "0 <= edges.length <= n * (n - 1) / 2",
+            "edges[i].length == 2",
+            "0 <= edges[i][0], edges[i][1] < n",
+        ],
+    )
+    item = next(i for i in spec["quantities"] if i["name"] == "edges.length")
+    assert item["poly"][0]["num"] == ["*", "n", ["-", "n", 1]] and item["poly"][0]["den"] == 2
+    assert check_input(spec, [3, [[0, 1], [1, 2], [0, 2]]]) == []
+    reports(
+        spec, [3, [[0, 1], [1, 2], [0, 2], [0, 0]]], "edges.length = 4 breaks", "n * (n - 1) / 2"
+    )
+    spec = spec_of(
+        [("n", "integer"), ("s", "integer[]")], ["1 <= n <= 9", "s.length == 2^n", "0 <= s[i] <= 1"]
+    )
+    assert check_input(spec, [2, [0, 1, 1, 0]]) == []
+    reports(spec, [2, [0, 1, 1]], "s.length = 3 breaks s.length == 2^n")
 
 
 def test_distinct_characters_of_a_string_are_checked() -> None:

@@ -1428,6 +1428,86 @@ def test_more_wordings_of_distinctness_and_alphabets(params: list, items: list, 
         assert check(args), args
 
 
+@pytest.mark.parametrize(
+    ("items", "ok"),
+    [
+        (
+            [
+                "2 <= n <= 7",
+                "1 <= edges.length <= min(10^5, n * (n - 1) / 2)",
+                "edges[i].length == 2",
+                "0 <= edges[i][0], edges[i][1] < n",
+            ],
+            lambda n, edges: 1 <= len(edges) <= n * (n - 1) // 2,
+        ),
+        (
+            ["1 <= n <= 12", "sums.length == 2^n", "0 <= sums[i] <= 9"],
+            lambda n, sums: len(sums) == 2**n,
+        ),
+        (
+            ["1 <= n <= 9", "1 <= k <= 2^(n - 1)"],
+            lambda n, k: 1 <= k <= 2 ** (n - 1),
+        ),
+    ],
+)
+def test_a_bound_by_a_product_or_power_of_quantities(items: list[str], ok: Any) -> None:
+    """``edges.length <= n * (n - 1) / 2``, ``sums.length == 2^n``, ``k <= 2^(n - 1)``: the
+    bounded quantity is drawn after the ones the bound names, within the exact bound."""
+    names = {"edges": "integer[][]", "sums": "integer[]", "k": "integer"}
+    second = next(n for n in names if any(i.startswith(n) or f" {n}" in i for i in items))
+    inp = question([("n", "integer"), (second, names[second])], items)
+    seen = set()
+    for n, x in samples(inp, 200):
+        assert ok(n, x), (n, x)
+        seen.add(n)
+    assert len(seen) > 3
+    spec = build_spec(inp).spec
+    assert spec is not None
+    (big,) = [sample_spec(spec, 0, 1000, mode="max")]  # perf: n at its top, the bound applied
+    assert ok(*big)
+
+
+def test_a_product_with_spaces_in_its_bound_and_nonlinear_forms_still_reported() -> None:
+    """``4 <= m * n <= 2 * 10^4`` is the product form; an element bounded by a power, or a
+    product compared with a product, is still reported."""
+    inp = question(
+        [("grid", "integer[][]")],
+        [
+            "m == grid.length",
+            "n == grid[i].length",
+            "2 <= m, n <= 300",
+            "4 <= m * n <= 2 * 10^4",
+            "0 <= grid[i][j] <= 1",
+        ],
+    )
+    for (grid,) in samples(inp, 50):
+        assert 4 <= len(grid) * len(grid[0]) <= 2 * 10**4
+    assert "a power of a quantity" in reason_of(
+        question(
+            [("n", "integer"), ("grid", "integer[][]")],
+            ["1 <= n <= 9", "grid.length == n", "grid[i].length == n", "0 <= grid[i][j] < n^2"],
+        )
+    )
+    assert "not understood" not in reason_of(
+        question([("a", "integer"), ("b", "integer")], ["1 <= a, b <= 9", "a * a <= b * b"])
+    )
+    assert "with no stated range" in reason_of(
+        question([("n", "integer"), ("k", "integer")], ["1 <= n", "1 <= k <= 2^n"])
+    )
+    # a per-item length is drawn item by item, not after n: its bound by a product is reported
+    assert "a product or power of quantities not drawn first" in reason_of(
+        question(
+            [("n", "integer"), ("words", "string[]")],
+            [
+                "1 <= n <= 5",
+                "1 <= words.length <= 5",
+                "1 <= words[i].length <= n * n",
+                "words[i] consists of lowercase English letters.",
+            ],
+        )
+    )
+
+
 def test_a_binary_search_tree_stated_in_the_description() -> None:
     """``Given the root of a binary search tree, ...`` (LeetCode says it in the description
     only, for kth-smallest-element-in-a-bst and others): drawn as a strict BST; "with

@@ -14,7 +14,8 @@ What it checks, in order:
   node count; a quantity shown twice must show one value;
 - each quantity's bounds ``coef * x + rest >= 0`` (``rest`` evaluated on the quantities seen),
   its remainder (``mod``), its exclusions (``ne``) and its products with an earlier quantity
-  (``prod``: ``lo <= other * x <= hi``). A quantity that no argument shows (a free
+  (``prod``: ``lo <= other * x <= hi``) and its bounds by a product or power of others
+  (``poly``: ``edges.length <= n * (n - 1) / 2``). A quantity that no argument shows (a free
   ``n`` in ``nums.length == 2 * n``) is solved from an equality where one pins it (and the
   equality broken when no integer solves it); otherwise it stays unknown and every bound or value
   range that needs it is skipped;
@@ -316,6 +317,20 @@ def _check_quantities(quantities: list[dict[str, Any]], q: dict[str, int]) -> li
             rest = _value(b["rest"], q)
             if rest is not None and b["coef"] * v + rest == 0:
                 out.append(f"{label} = {v} breaks {b['text']}")
+        for b in item.get("poly", ()):  # x op num / den, num a product or power of others
+            num = _poly_value(b["num"], q)
+            if num is None:
+                continue
+            # compared exactly: x * den op num
+            holds = {
+                "<=": v * b["den"] <= num,
+                "<": v * b["den"] < num,
+                ">=": v * b["den"] >= num,
+                ">": v * b["den"] > num,
+                "==": v * b["den"] == num,
+            }[b["op"]]
+            if not holds:
+                out.append(f"{label} = {v} breaks {b['text']} (the bound is {num}/{b['den']})")
         for other, lo, hi in item.get("prod", ()):  # lo <= other * x <= hi
             if other in q and not ((lo is None or lo <= q[other] * v) and q[other] * v <= hi):
                 low = "" if lo is None else f"{lo} <= "
@@ -323,6 +338,22 @@ def _check_quantities(quantities: list[dict[str, Any]], q: dict[str, int]) -> li
                     f"{other} * {label} = {q[other]} * {v} breaks {low}{other} * {x} <= {hi}"
                 )
     return out
+
+
+def _poly_value(expr: Any, q: dict[str, int]) -> int | None:
+    """An expression of a nonlinear bound on ``q`` (None when a quantity is unknown): an
+    integer, a quantity, or ``[op, a, b]`` for ``a + b``, ``a - b``, ``a * b``, ``a ^ b``."""
+    if isinstance(expr, bool):
+        return None
+    if isinstance(expr, int):
+        return expr
+    if isinstance(expr, str):
+        return q.get(expr)
+    a, b = _poly_value(expr[1], q), _poly_value(expr[2], q)
+    if a is None or b is None:
+        return None
+    ops = {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "^": lambda: a**b}
+    return ops[expr[0]]()
 
 
 # -- values ---------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from quicksilver.synth.offline.constraints import (
     FIELDS_RE,
@@ -79,6 +80,9 @@ class Facts:
         self.sum_mins: dict[str, list[tuple[int, str]]] = {}  # stated least sums of lengths
         self.eqs: list[tuple[Lin, str]] = []  # equalities that are not aliases (n == e.length + 1)
         self.nes: list[tuple[Lin, str]] = []  # form != 0 over quantities
+        # a quantity bounded by a product or power of others (nonlinear.py): (key, op, expr,
+        # denominator, line)
+        self.polys: list[tuple[str, str, Any, int, str]] = []
         self.mods: list[tuple[str, int, int, str]] = []  # (quantity key, m, r, line): key % m == r
         self.fields: dict[str, tuple[str, int]] = {}  # a_i -> (edges, 0) for edges[i] = [a_i, b_i]
         self.known: set[str] = set()

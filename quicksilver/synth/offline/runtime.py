@@ -21,7 +21,7 @@ from typing import Any
 
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
-from quicksilver.synth.offline.runtime_parts import _pin, _text_rules, _tree
+from quicksilver.synth.offline.runtime_parts import _pin, _poly, _text_rules, _tree
 
 log = logging.getLogger(__name__)
 
@@ -113,8 +113,9 @@ def _sample_quantities(quantities: list, size_cap: int) -> dict:
     """Sizes and scalars in order; each bound is ``coef * x + rest >= 0`` (rest: earlier ones).
 
     An item may also carry ``"mod": [m, r]`` (x % m == r: ``n is even``), ``"ne"``: bounds
-    ``coef * x + rest != 0`` (``divisor != 0``, ``src != dst``), and ``"prod"``: [other, lo,
-    hi] for ``lo <= other * x <= hi`` (``1 <= m * n <= 10^5``; lo may be None).
+    ``coef * x + rest != 0`` (``divisor != 0``, ``src != dst``), ``"prod"``: [other, lo,
+    hi] for ``lo <= other * x <= hi`` (``1 <= m * n <= 10^5``; lo may be None), and ``"poly"``:
+    bounds by a product or power of earlier ones (``edges.length <= n * (n - 1) / 2``).
     """
     for _attempt in range(200):
         q: dict = {}
@@ -135,6 +136,12 @@ def _sample_quantities(quantities: list, size_cap: int) -> dict:
                     lo = lo if plo is None else max(lo, -(-plo // f))
                 elif f < 0 or (plo is not None and plo > 0):
                     hi = lo - 1  # not drawn that way: draw again
+            for b in item.get("poly", ()):  # x op num / den, num a product or power of others
+                num, den = _poly(b["num"], q), b["den"]
+                if b["op"] in ("<=", "<", "=="):
+                    hi = min(hi, num // den if b["op"] != "<" else -(-num // den) - 1)
+                if b["op"] in (">=", ">", "=="):
+                    lo = max(lo, -(-num // den) if b["op"] != ">" else num // den + 1)
             mod = item.get("mod")
             if mod:
                 lo += (mod[1] - lo) % mod[0]
@@ -581,6 +588,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _distinct_strings,
     _tree,
     _pin,
+    _poly,
     _apart,
     _variant_values,
     _perf_variants,

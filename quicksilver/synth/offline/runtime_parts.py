@@ -104,3 +104,21 @@ def _pin(p: dict, arg: object) -> object:
             row[row.index(value)] = row[k]
         row[k] = value
     return "".join(out) if text else out
+
+
+def _poly(expr: object, q: dict) -> int:
+    """The value of a nonlinear bound's expression: an int, a quantity's name, or
+    ``[op, a, b]`` with ``op`` one of ``+ - * ^`` (nonlinear.py)."""
+    if isinstance(expr, int):
+        return expr
+    if isinstance(expr, str):
+        return q[expr]
+    op, a, b = expr
+    x, y = _poly(a, q), _poly(b, q)
+    if op == "+":
+        return x + y
+    if op == "-":
+        return x - y
+    if op == "*":
+        return x * y
+    return x**y

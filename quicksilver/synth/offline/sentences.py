@@ -26,6 +26,7 @@ from quicksilver.synth.offline.constraints import (
     split_top,
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
+from quicksilver.synth.offline.nonlinear import read_nonlinear
 
 _ORDER_WORDS = {
     "non-decreasing": ("asc", False),
@@ -173,6 +174,8 @@ class LineReader:
                     self._value_set(named, items, acts)
                 return True
         if re.search(r"<=|>=|==|!=|<|>|(?<![<>=!])=(?!=)", text) and not QUOTED.search(text):
+            if read_nonlinear(text, line, self.facts, self.cmp, acts):
+                return True  # a product or power of quantities bounds one (nonlinear.py)
             return self.cmp.chain(text, acts, line)
         return False
 
@@ -294,7 +297,7 @@ class LineReader:
         draws the later of the two within [lo / earlier, hi / earlier]."""
         ref = REF_RE.pattern
         m = re.fullmatch(
-            rf"(?:(\S+) (<=|<) )?({ref}) \* ({ref}) (<=|<) (\S+)",
+            rf"(?:([^<>=]+?) (<=|<) )?({ref}) \* ({ref}) (<=|<) ([^<>=]+)",
             text,
         )
         if not m:
