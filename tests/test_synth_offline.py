@@ -1419,6 +1419,40 @@ def test_fixed_positions_and_values_apart_that_cannot_be_drawn(
             ["1 <= s.length <= 50", "s[i] is a printable ascii character."],
             lambda a: all(" " <= c <= "~" for c in a[0]),
         ),
+        (
+            [("s1", "string"), ("s2", "string")],
+            ["1 <= s1.length, s2.length <= 9", "All strings consist of lowercase English letters."],
+            lambda a: all(x.isalpha() and x.islower() for x in a),
+        ),
+        (
+            [("words", "string[]"), ("order", "string")],
+            [
+                "1 <= words.length <= 9",
+                "1 <= words[i].length <= 9",
+                "order.length == 26",
+                "All characters in words[i] and order are English lowercase letters.",
+            ],
+            lambda a: all(w.isalpha() and w.islower() for w in [*a[0], a[1]]),
+        ),
+        (
+            [("qs", "string[]"), ("ds", "string[]")],
+            [
+                "1 <= qs.length, ds.length <= 9",
+                "n == qs[i].length == ds[j].length",
+                "1 <= n <= 6",
+                "All qs[i] and ds[j] are composed of lowercase English letters.",
+            ],
+            lambda a: all(w.isalpha() and w.islower() for w in [*a[0], *a[1]]),
+        ),
+        (
+            [("words", "string[]")],
+            [
+                "1 <= words.length <= 9",
+                "1 <= words[i].length <= 9",
+                "Each character in words[i] is an English lowercase letter",
+            ],
+            lambda a: all(w.isalpha() and w.islower() for w in a[0]),
+        ),
     ],
 )
 def test_more_wordings_of_distinctness_and_alphabets(params: list, items: list, check: Any) -> None:
@@ -1747,6 +1781,7 @@ def test_real_alphabet_phrasings(sentence: str, alphabet: str) -> None:
         ),
         ([("s", "string")], "s is a valid parentheses string.", "not understood"),
         ([("nums", "integer[]")], "nums[i] < nums[i + 2]", "a relation between elements"),
+        ([("s", "string")], "All strings consist of any valid ascii character.", "not understood"),
         (
             [("grid", "integer[][]")],
             "grid[i] < grid[i + 1]",

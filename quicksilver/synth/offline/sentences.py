@@ -183,12 +183,27 @@ class LineReader:
         """``s consists of lowercase English letters``, ``nums1 and nums2 consist only of 0 and
         1``: an alphabet or a value set. None when the sentence has another form; False when it
         has this one but its items are not understood (the line is then reported)."""
-        m = re.fullmatch(
-            r"(?:both )?(.+?)(?: only| will| both)? (?:consists?|contains?|has|have|"
-            r"is made up|is consisting) (?:only )?(?:of )?(?:only )?(.+)",
+        # "All characters in words[i] and order are English lowercase letters", "Each
+        # character in words[i] is an English lowercase letter": the same as "... consist of"
+        text = re.sub(
+            r"^(?:each|every|all(?: the)?) characters? (?:in|of) (.+?) (?:is|are) (?:an? )?(.+)",
+            r"\1 consist of \2",
             text,
             flags=re.I,
         )
+        m = re.fullmatch(
+            r"(?:both |all (?:the )?)?(.+?)(?: only| will| both)? (?:consists?|contains?|has|"
+            r"have|is made up|is consisting|(?:is|are) composed) (?:only )?(?:of )?(?:only )?(.+)",
+            text,
+            flags=re.I,
+        )
+        if m and re.fullmatch(r"(?:the )?(?:given |input )?strings", m.group(1), flags=re.I):
+            # "All strings consist of lowercase English letters": every string parameter
+            texts = [p.name for p in self.facts.params if p.join]
+            if not texts:
+                raise Unsupported("an alphabet of all strings, but no string parameter")
+            text = f"{' and '.join(texts)} consist of {m.group(2)}"
+            m = re.fullmatch(r"(.+?) consist of (.+)", text)
         if m and not re.search(r"<=|>=|==|<|>", QUOTED.sub("", text)):
             # "chars consists of distinct lowercase English letters": no character twice
             once = re.fullmatch(r"(?:distinct|unique) (.+)", m.group(2), flags=re.I)
