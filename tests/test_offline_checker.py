@@ -127,6 +127,10 @@ FEATURES: dict[str, tuple[list[tuple[str, str]], list[str]]] = {
         [("n", "integer"), ("k", "integer")],
         ["1 <= n <= 30", "1 <= k <= 2^n - 1"],
     ),
+    "sum:values": (
+        [("nums", "integer[]")],
+        ["1 <= nums.length <= 50", "1 <= nums[i] <= 1000", "sum(nums[i]) <= 120"],
+    ),
     "pins:grid": (
         [("grid", "integer[][]")],
         [
@@ -688,6 +692,16 @@ def test_a_bound_by_a_product_of_quantities_is_checked() -> None:
     )
     assert check_input(spec, [2, [0, 1, 1, 0]]) == []
     reports(spec, [2, [0, 1, 1]], "s.length = 3 breaks s.length == 2^n")
+
+
+def test_a_sum_of_values_is_checked() -> None:
+    spec = spec_of(
+        [("nums", "integer[]")],
+        ["1 <= nums.length <= 20", "0 <= nums[i] <= 1000", "0 <= sum(nums[i]) <= 100"],
+    )
+    assert spec["params"][0]["values_sum_max"] == 100
+    assert check_input(spec, [[50, 50]]) == []
+    reports(spec, [[50, 51]], "nums: its values sum to 101, above 100")
 
 
 def test_distinct_characters_of_a_string_are_checked() -> None:

@@ -1542,6 +1542,39 @@ def test_a_product_with_spaces_in_its_bound_and_nonlinear_forms_still_reported()
     )
 
 
+def test_a_bound_on_the_sum_of_values() -> None:
+    """``0 <= sum(nums[i]) <= 100``, ``Sum of rods does not exceed 50``: values scaled down
+    toward the low end of their range until the sum fits; the length is bounded by the sum
+    (each value at least 1 here)."""
+    inp = question(
+        [("nums", "integer[]")],
+        ["1 <= nums.length <= 20", "0 <= nums[i] <= 1000", "0 <= sum(nums[i]) <= 100"],
+    )
+    sums = set()
+    for (nums,) in samples(inp, 100):
+        assert sum(nums) <= 100 and all(0 <= x <= 1000 for x in nums), nums
+        sums.add(sum(nums))
+    assert len(sums) > 8  # not every list at the bound
+    inp = question(
+        [("rods", "integer[]")],
+        ["1 <= rods.length <= 200", "1 <= rods[i] <= 1000", "Sum of rods does not exceed 50."],
+    )
+    for (rods,) in samples(inp, 100):
+        assert sum(rods) <= 50 and min(rods) >= 1, rods
+    assert "a least sum of values above 0" in reason_of(
+        question(
+            [("count", "integer[]")],
+            ["count.length == 256", "0 <= count[i] <= 10^9", "1 <= sum(count) <= 10^9"],
+        )
+    )
+    assert "a bound on the sum of nums's values" in reason_of(
+        question(
+            [("nums", "integer[]")],
+            ["1 <= nums.length <= 9", "-5 <= nums[i] <= 5", "sum(nums[i]) <= 10"],
+        )
+    )
+
+
 def test_a_binary_search_tree_stated_in_the_description() -> None:
     """``Given the root of a binary search tree, ...`` (LeetCode says it in the description
     only, for kth-smallest-element-in-a-bst and others): drawn as a strict BST; "with

@@ -385,6 +385,10 @@ def _check_values(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[s
         out += _capped(_check_apart(p["apart"], shape), name, "values not apart")
     if p.get("pins"):
         out += _check_pins(p, shape)
+    if p.get("values_sum_max") is not None:
+        total = sum(x for _, row in shape.rows for _, x in row if _is_number(x))
+        if total > p["values_sum_max"]:
+            out.append(f"{name}: its values sum to {total}, above {p['values_sum_max']}")
     return out
 
 

@@ -78,6 +78,9 @@ class Facts:
         self.leaf: dict[str, LeafInfo] = {p.name: LeafInfo() for p in params}
         self.sums: dict[str, list[tuple[int, str]]] = {}
         self.sum_mins: dict[str, list[tuple[int, str]]] = {}  # stated least sums of lengths
+        # a list's values summed (``sum(nums[i]) <= 1000``): name -> [(limit, line)]; an empty
+        # list where only a least sum that cannot bind was stated
+        self.value_sums: dict[str, list[tuple[int, str]]] = {}
         self.eqs: list[tuple[Lin, str]] = []  # equalities that are not aliases (n == e.length + 1)
         self.nes: list[tuple[Lin, str]] = []  # form != 0 over quantities
         # a quantity bounded by a product or power of others (nonlinear.py): (key, op, expr,

@@ -21,7 +21,7 @@ from typing import Any
 
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
-from quicksilver.synth.offline.runtime_parts import _pin, _poly, _text_rules, _tree
+from quicksilver.synth.offline.runtime_parts import _pin, _poly, _shrink_sum, _text_rules, _tree
 
 log = logging.getLogger(__name__)
 
@@ -402,6 +402,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         return _tree(inner[0], path or _chance(_BOUNDARY_P), bst)
     if p.get("apart"):
         inner = [_apart(p, row, q) for row in inner]
+    if p.get("values_sum_max") is not None:  # one level, values in one constant range from 0 up
+        inner = [_shrink_sum(row, p["leaf"]["lo"][0], p["values_sum_max"]) for row in inner]
     for counts in reversed(levels[:-1]):
         nested = []
         i = 0
@@ -589,6 +591,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _tree,
     _pin,
     _poly,
+    _shrink_sum,
     _apart,
     _variant_values,
     _perf_variants,

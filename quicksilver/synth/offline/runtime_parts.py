@@ -122,3 +122,14 @@ def _poly(expr: object, q: dict) -> int:
     if op == "*":
         return x * y
     return x**y
+
+
+def _shrink_sum(row: list, low: int, limit: int) -> list:
+    """``row`` with its values above ``low`` scaled down in proportion (rounded down) when their
+    sum is above ``limit`` (``sum(nums[i]) <= 1000``; the schedule keeps ``len(row) * low <=
+    limit``), so the values keep their shape."""
+    over = sum(row) - low * len(row)
+    room = limit - low * len(row)
+    if sum(row) <= limit or over <= 0:
+        return row
+    return [low + (x - low) * room // over for x in row]

@@ -98,6 +98,7 @@ class Schedule:
         cons += self._row_room()
         cons += self._col_room()
         cons += self._polys(cons, set(per_item))
+        cons += self._value_sum_room()
         self._conditions(per_item)
         self._least_sums(per_item, cons)
         for key, limits in self.facts.sums.items():
@@ -345,6 +346,22 @@ class Schedule:
                 {"num": expr_c, "den": den, "op": op, "text": line}
             )
             self.waits.setdefault(target, set()).update(used)
+        return out
+
+    def _value_sum_room(self) -> list[Con]:
+        """``sum(nums[i]) <= S`` with every value at least ``low``: ``nums.length * low <= S``
+        (the runtime shrinks values toward ``low`` until the sum fits)."""
+        out: list[Con] = []
+        for name, limits in self.facts.value_sums.items():
+            p = self.facts.by_name[name]
+            outer = self.classes.get(p.dim_key(0))
+            lows = [b.const + st for b, st, _ in self.facts.leaf[name].lo if not b.terms]
+            if not limits or outer is None or not lows or max(lows) <= 0:
+                continue
+            low = math.ceil(max(lows))
+            limit = min(v for v, _ in limits)
+            why = f"(a sum of {name}'s values: at most {limit} with each at least {low})"
+            out.append(({outer: -low}, limit, why))
         return out
 
     def _col_room(self) -> list[Con]:

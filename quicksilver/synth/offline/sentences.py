@@ -126,7 +126,7 @@ class LineReader:
                 self.cmp.relate(target, "<=", hi, line, acts)
             return True
         m = re.fullmatch(
-            r"the sum of (.+?) (?:will not exceed|does not exceed|won't exceed|is at most|"
+            r"(?:the )?sum of (.+?) (?:will not exceed|does not exceed|won't exceed|is at most|"
             r"is less than or equal to|is smaller than or equal(?: to)?|<=) (.+)",
             text,
             flags=re.I,

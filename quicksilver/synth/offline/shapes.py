@@ -62,7 +62,33 @@ class ParamSpecs:
             self._apart(p, info, out)
         if info.pins:
             self._pins(p, info, out)
+        if p.name in self.facts.value_sums:
+            self._value_sum(p, info, out)
         return out
+
+    def _value_sum(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
+        """``sum(nums[i]) <= S``: values in a constant range from >= 0, shrunk toward its low
+        end until the sum fits (the schedule keeps ``length * low <= S``); not with an order,
+        distinct values, exclusions or other rules on the values (shrinking could break them)."""
+        limits = self.facts.value_sums[p.name]
+        leaf = out["leaf"]
+        lows = leaf.get("lo") or []
+        simple = (
+            "set" not in leaf
+            and len(lows) == 1
+            and isinstance(lows[0], int)
+            and lows[0] >= 0
+            and not leaf.get("ne")
+        )
+        ruled = info.sorted or info.distinct or info.apart or info.pins or info.lead
+        if not simple or ruled:
+            lines = ", ".join(f'"{line}"' for _, line in limits) or "a sum of values"
+            self.problems.append(
+                f"{lines}: a bound on the sum of {p.name}'s values, which need one constant "
+                "range from 0 up and no order, distinctness or other rule"
+            )
+        if limits:
+            out["values_sum_max"] = min(v for v, _ in limits)
 
     def _apart(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
         """``nums[i] != nums[i + 1]``: implied by distinct values, and a sorted list with no two
