@@ -1575,6 +1575,24 @@ def test_a_bound_on_the_sum_of_values() -> None:
     )
 
 
+def test_distinct_strings_drawn_again_keep_the_sum_of_lengths() -> None:
+    """Distinct strings with a bound on the sum of their lengths: a repeated string is drawn
+    again at its own length (one longer every 20 tries) within the room the others leave. It
+    was drawn at any length before, and the sum went far above the bound."""
+    inp = question(
+        [("products", "string[]")],
+        [
+            "1 <= products.length <= 1000",
+            "1 <= products[i].length <= 3000",
+            "1 <= sum(products[i].length) <= 2 * 10^4",
+            "All the strings of products are unique.",
+            "products[i] consists of lowercase English letters.",
+        ],
+    )
+    for (products,) in samples(inp, 20):
+        assert sum(map(len, products)) <= 2 * 10**4 and len(set(products)) == len(products)
+
+
 def test_a_binary_search_tree_stated_in_the_description() -> None:
     """``Given the root of a binary search tree, ...`` (LeetCode says it in the description
     only, for kth-smallest-element-in-a-bst and others): drawn as a strict BST; "with

@@ -323,10 +323,13 @@ def _draw_excluding(
 
 
 def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
-    """Redraw repeated strings until all differ (a bounded number of tries)."""
+    """Redraw repeated strings until all differ (a bounded number of tries). With a bound on
+    the sum of the lengths (``sum_max``), a string is drawn again at its own length, one longer
+    every 20 tries, and never longer than the room the others leave."""
     last = p["dims"][-1]
     seen: set = set()
     out = []
+    total = sum(len(s) for s in strings)
     for s in strings:
         tries = 0
         while s in seen:
@@ -335,6 +338,11 @@ def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
                 raise RuntimeError("could not draw distinct strings")
             if "q" in last:
                 length = q[last["q"]]
+            elif last.get("sum_max") is not None:
+                # one character longer every 20 tries, while the others leave room
+                room = len(s) + last["sum_max"] - total  # >= len(s): the sum was fitted
+                length = max(last["lo"], min(last["hi"], room, len(s) + tries // 20))
+                total += length - len(s)
             else:
                 length = _pick_size(last["lo"], max(last["lo"], min(last["hi"], size_cap)))
             chars = _draw(p["leaf"], q, length, False, False)
