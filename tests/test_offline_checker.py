@@ -85,6 +85,66 @@ def corpus_specs() -> dict[str, dict[str, Any]]:
 # Questions that use each spec feature the corpus leaves out (floats, booleans, value sets,
 # per-item lengths and sums, distinct strings, remainders, exclusions, hidden quantities, rows).
 FEATURES: dict[str, tuple[list[tuple[str, str]], list[str]]] = {
+    "apart:neighbours": (
+        [("nums", "integer[]")],
+        ["1 <= nums.length <= 50", "0 <= nums[i] <= 2", "nums[i] != nums[i + 1] for all valid i."],
+    ),
+    "apart:index": (
+        [("edges", "integer[]")],
+        ["n == edges.length", "2 <= n <= 50", "-1 <= edges[i] < n", "edges[i] != i"],
+    ),
+    "pins:sorted": (
+        [("stones", "integer[]")],
+        [
+            "2 <= stones.length <= 50",
+            "0 <= stones[i] <= 2^31 - 1",
+            "stones[0] == 0",
+            "stones is sorted in a strictly increasing order.",
+        ],
+    ),
+    "rows:distinct-field": (
+        [("rows", "integer[][]")],
+        [
+            "1 <= rows.length <= 50",
+            "rows[i] = [id_i, a_i, b_i]",
+            "1 <= id_i <= 60",
+            "0 <= a_i, b_i <= 3",
+            "a_i != b_i",
+            "All id_i are distinct.",
+        ],
+    ),
+    "poly:edges": (
+        [("n", "integer"), ("edges", "integer[][]")],
+        [
+            "2 <= n <= 30",
+            "1 <= edges.length <= min(10^5, n * (n - 1) / 2)",
+            "edges[i].length == 3",
+            "0 <= edges[i][0], edges[i][1] < n",
+            "1 <= edges[i][2] <= 10",
+        ],
+    ),
+    "poly:power": (
+        [("n", "integer"), ("k", "integer")],
+        ["1 <= n <= 30", "1 <= k <= 2^n - 1"],
+    ),
+    "sum:values": (
+        [("nums", "integer[]")],
+        ["1 <= nums.length <= 50", "1 <= nums[i] <= 1000", "sum(nums[i]) <= 120"],
+    ),
+    "pins:grid": (
+        [("grid", "integer[][]")],
+        [
+            "m == grid.length",
+            "n == grid[i].length",
+            "2 <= m, n <= 20",
+            "0 <= grid[i][j] <= 10^5",
+            "grid[0][0] == grid[m - 1][n - 1] == 0",
+        ],
+    ),
+    "pins:distinct-string": (
+        [("s", "string")],
+        ["1 <= s.length <= 26", "s consists of distinct lowercase English letters.", "s[0] == 'q'"],
+    ),
     "no-leading-zeros:strings": (
         [("num1", "string"), ("num2", "string")],
         [
@@ -538,6 +598,119 @@ def test_a_sorted_array() -> None:
     args[0].sort(reverse=True)
     args[0][1] = args[0][0]
     reports(desc, args, "nums[1]", "repeats nums[0]")  # strictly: distinct as well
+
+
+def test_an_order_between_neighbours_is_checked_as_sortedness() -> None:
+    """``t[i] < t[i+1]`` is read as strictly increasing: a reversed or repeated pair is caught."""
+    spec = spec_of(
+        [("t", "integer[]")], ["1 <= t.length <= 50", "1 <= t[i] <= 10^4", "t[i] < t[i+1]"]
+    )
+    args = valid(spec, lambda a: len(a[0]) >= 3)
+    bad = copy.deepcopy(args)
+    bad[0][0], bad[0][1] = bad[0][1], bad[0][0]
+    reports(spec, bad, "t is not sorted ascending")
+    bad = copy.deepcopy(args)
+    bad[0][1] = bad[0][0]
+    reports(spec, bad, "t[1]", "repeats t[0]")
+
+
+def test_values_apart_are_checked() -> None:
+    """``nums[i] != nums[i + 1]`` and ``edges[i] != i``: an equal neighbour, or a value at its
+    own index, is caught."""
+    spec = spec_of(
+        [("nums", "integer[]")],
+        ["2 <= nums.length <= 50", "1 <= nums[i] <= 9", "nums[i] != nums[i + 1] for all valid i."],
+    )
+    assert spec["params"][0]["apart"] == ["next"]
+    args = valid(spec, lambda a: len(a[0]) >= 3)
+    args[0][2] = args[0][1]
+    reports(spec, args, "nums[2]", "equals nums[1]")
+    spec = spec_of(
+        [("edges", "integer[]")],
+        ["n == edges.length", "2 <= n <= 50", "-1 <= edges[i] < n", "edges[i] != i"],
+    )
+    args = valid(spec, lambda a: len(a[0]) >= 3)
+    args[0][1] = 1
+    reports(spec, args, "edges[1] = 1 equals its own index")
+
+
+def test_fixed_positions_are_checked() -> None:
+    spec = spec_of(
+        [("grid", "integer[][]")],
+        [
+            "m == grid.length",
+            "n == grid[i].length",
+            "1 <= m, n <= 6",
+            "0 <= grid[i][j] <= 1",
+            "grid[0][0] == grid[m - 1][n - 1] == 0",
+        ],
+    )
+    assert spec["params"][0]["pins"] == [[[0, 0], 0], [[-1, -1], 0]]
+    args = valid(spec, lambda a: len(a[0]) >= 2)
+    args[0][-1][-1] = 1
+    reports(spec, args, f"grid[{len(args[0]) - 1}][{len(args[0][0]) - 1}] = 1, not 0")
+    spec = spec_of([("s", "string")], ["1 <= s.length <= 9", "s[i] is '0' or '1'.", "s[0] == '1'"])
+    reports(spec, ["01"], "s[0] = '0', not '1'")
+    assert check_input(spec, ["10"]) == []
+
+
+def test_distinct_values_of_one_field_are_checked() -> None:
+    spec = spec_of(
+        [("rows", "integer[][]")],
+        [
+            "1 <= rows.length <= 40",
+            "rows[i] = [id_i, h_i]",
+            "1 <= id_i <= 60",
+            "0 <= h_i <= 1",
+            "All id_i are distinct.",
+        ],
+    )
+    assert spec["params"][0]["distinct_cols"] == [0]
+    args = valid(spec, lambda a: len(a[0]) >= 3)
+    args[0][2][0] = args[0][0][0]
+    reports(spec, args, "rows[2][0] (id_i)", "repeats rows[0][0]")
+
+
+def test_a_bound_by_a_product_of_quantities_is_checked() -> None:
+    spec = spec_of(
+        [("n", "integer"), ("edges", "integer[][]")],
+        [
+            "2 <= n <= 9",
+            "0 <= edges.length <= n * (n - 1) / 2",
+            "edges[i].length == 2",
+            "0 <= edges[i][0], edges[i][1] < n",
+        ],
+    )
+    item = next(i for i in spec["quantities"] if i["name"] == "edges.length")
+    assert item["poly"][0]["num"] == ["*", "n", ["-", "n", 1]] and item["poly"][0]["den"] == 2
+    assert check_input(spec, [3, [[0, 1], [1, 2], [0, 2]]]) == []
+    reports(
+        spec, [3, [[0, 1], [1, 2], [0, 2], [0, 0]]], "edges.length = 4 breaks", "n * (n - 1) / 2"
+    )
+    spec = spec_of(
+        [("n", "integer"), ("s", "integer[]")], ["1 <= n <= 9", "s.length == 2^n", "0 <= s[i] <= 1"]
+    )
+    assert check_input(spec, [2, [0, 1, 1, 0]]) == []
+    reports(spec, [2, [0, 1, 1]], "s.length = 3 breaks s.length == 2^n")
+
+
+def test_a_sum_of_values_is_checked() -> None:
+    spec = spec_of(
+        [("nums", "integer[]")],
+        ["1 <= nums.length <= 20", "0 <= nums[i] <= 1000", "0 <= sum(nums[i]) <= 100"],
+    )
+    assert spec["params"][0]["values_sum_max"] == 100
+    assert check_input(spec, [[50, 50]]) == []
+    reports(spec, [[50, 51]], "nums: its values sum to 101, above 100")
+
+
+def test_distinct_characters_of_a_string_are_checked() -> None:
+    spec = spec_of(
+        [("s", "string")],
+        ["1 <= s.length <= 26", "s consists of distinct lowercase English letters."],
+    )
+    args = valid(spec, lambda a: len(a[0]) >= 2)
+    reports(spec, [args[0][0] * 2], "repeats")
 
 
 def test_a_string_with_an_alphabet_and_a_length_bound() -> None:

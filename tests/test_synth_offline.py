@@ -1178,6 +1178,421 @@ def test_a_bound_on_the_product_of_two_sizes() -> None:
     assert 3 <= len(big[0]) * len(big[0][0]) <= 40
 
 
+@pytest.mark.parametrize(
+    ("items", "strict"),
+    [
+        (["1 <= t.length <= 30", "1 <= t[i] <= 100", "t[i] < t[i+1]"], True),
+        (["1 <= t.length <= 30", "1 <= t[i] <= t[i + 1] <= 100"], False),
+        (["1 <= t.length <= 30", "1 <= t[i] <= 100", "t[i] < t[i + 1] for all valid i."], True),
+        (["1 <= t.length <= 30", "1 <= t[i] <= 100", "t[i] <= t[i + 1] for 0 <= i < n - 1"], False),
+    ],
+)
+def test_an_order_between_neighbours_is_sortedness(items: list[str], strict: bool) -> None:
+    """``releaseTimes[i] < releaseTimes[i+1]``: each element before the next is a sorted list
+    (strictly: distinct as well); a quantifier can only name some neighbours."""
+    inp = question([("t", "integer[]")], items)
+    for (t,) in samples(inp, 100):
+        assert t == sorted(t) and all(1 <= x <= 100 for x in t), t
+        if strict:
+            assert len(set(t)) == len(t), t
+    spec = build_spec(inp).spec
+    assert spec is not None and spec["params"][0]["sorted"] == "asc"
+    assert (spec["params"][0]["distinct"] is not None) == strict
+
+
+def test_values_apart_from_their_neighbour_or_their_index() -> None:
+    """``nums[i] != nums[i + 1] for all valid i`` and ``edges[i] != i``: a value equal to the one
+    before it, or to its index, is drawn again (here from three values, so it happens often)."""
+    inp = question(
+        [("nums", "integer[]")],
+        ["1 <= nums.length <= 40", "1 <= nums[i] <= 3", "nums[i] != nums[i + 1] for all valid i."],
+    )
+    for (nums,) in samples(inp, 200):
+        assert all(a != b for a, b in itertools.pairwise(nums)) and set(nums) <= {1, 2, 3}, nums
+    inp = question(
+        [("edges", "integer[]")],
+        ["n == edges.length", "2 <= n <= 30", "-1 <= edges[i] < n", "edges[i] != i"],
+    )
+    for (edges,) in samples(inp, 200):
+        assert all(x != i and -1 <= x < len(edges) for i, x in enumerate(edges)), edges
+    # sorted with neighbours apart is strictly sorted: distinct values, no "apart" key
+    inp = question(
+        [("t", "integer[]")],
+        [
+            "1 <= t.length <= 9",
+            "0 <= t[i] <= 9",
+            "t is sorted in non-decreasing order.",
+            "t[i] != t[i + 1]",
+        ],
+    )
+    spec = build_spec(inp).spec
+    assert spec is not None and "apart" not in spec["params"][0]
+    for (t,) in samples(inp, 50):
+        assert t == sorted(set(t)), t
+
+
+def test_values_at_fixed_positions() -> None:
+    """``stones[0] == 0`` (in a strictly increasing list: the range's least value),
+    ``grid[0][0] == grid[m - 1][n - 1] == 0``, ``s[0] == '1'``: the value is placed there, and
+    each index is within its list (the lists are never empty)."""
+    inp = question(
+        [("stones", "integer[]")],
+        [
+            "2 <= stones.length <= 30",
+            "0 <= stones[i] <= 2^31 - 1",
+            "stones[0] == 0",
+            "stones is sorted in a strictly increasing order.",
+        ],
+    )
+    for (stones,) in samples(inp, 100):
+        assert stones[0] == 0 and stones == sorted(set(stones)), stones
+    inp = question(
+        [("grid", "integer[][]")],
+        [
+            "m == grid.length",
+            "n == grid[i].length",
+            "1 <= m, n <= 6",
+            "grid[i][j] is 0 or 1.",
+            "grid[0][0] == grid[m - 1][n - 1] == 0",
+        ],
+    )
+    for (grid,) in samples(inp, 100):
+        assert grid[0][0] == 0 and grid[-1][-1] == 0, grid
+    inp = question(
+        [("s", "string")],
+        ["0 <= s.length <= 20", "s[i] is either '0' or '1'.", "s[0] == '1'"],
+    )
+    for (s,) in samples(inp, 100):
+        assert s and s[0] == "1" and set(s) <= {"0", "1"}, s
+    inp = question(
+        [("nums", "integer[]")],
+        [
+            "3 <= nums.length <= 20",
+            "1 <= nums[i] <= 20",
+            "All the integers of nums are unique.",
+            "nums[2] == 7",
+        ],
+    )
+    for (nums,) in samples(inp, 100):
+        assert nums[2] == 7 and len(set(nums)) == len(nums), nums
+
+
+def test_distinct_values_of_one_field_and_distinct_rows() -> None:
+    """``All id_i are distinct``: that field's values differ from row to row (and there are no
+    more rows than its range holds); ``All points[i] are distinct``: no two rows alike."""
+    inp = question(
+        [("rows", "integer[][]")],
+        [
+            "1 <= rows.length <= 40",
+            "rows[i] = [id_i, h_i]",
+            "1 <= id_i <= 6",
+            "0 <= h_i <= 1",
+            "All id_i are distinct.",
+        ],
+    )
+    lengths = set()
+    for (rows,) in samples(inp, 100):
+        ids = [r[0] for r in rows]
+        assert len(set(ids)) == len(ids) and set(ids) <= set(range(1, 7)), rows
+        lengths.add(len(rows))
+    assert max(lengths) == 6  # the range's room bounds the row count
+    inp = question(
+        [("points", "integer[][]")],
+        [
+            "1 <= points.length <= 8",
+            "points[i].length == 2",
+            "0 <= points[i][0], points[i][1] <= 2",
+            "All points[i] are distinct.",
+        ],
+    )
+    for (points,) in samples(inp, 100):
+        assert len({tuple(sorted(p)) for p in points}) == len(points), points
+    # a distinct field that a pair would swap is refused
+    assert "distinct values of a field that is related to another field" in reason_of(
+        question(
+            [("iv", "integer[][]")],
+            [
+                "1 <= iv.length <= 9",
+                "iv[i] = [start_i, end_i]",
+                "0 <= start_i <= end_i <= 99",
+                "All start_i are distinct.",
+            ],
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("params", "items", "why"),
+    [
+        (
+            [("stones", "integer[]")],
+            [
+                "2 <= stones.length <= 30",
+                "0 <= stones[i] <= 100",
+                "stones[1] == 5",
+                "stones is sorted in a strictly increasing order.",
+            ],
+            "a fixed position in a sorted list, other than its least (or greatest) end",
+        ),
+        (
+            [("nums", "integer[]")],
+            ["2 <= nums.length <= 30", "0 <= nums[i] <= 100", "nums[0] == 101"],
+            "a fixed value outside the stated range",
+        ),
+        (
+            [("edges", "integer[]")],
+            [
+                "n == edges.length",
+                "2 <= n <= 30",
+                "0 <= edges[i] < n",
+                "edges[i] != i",
+                "All the values of edges are unique.",
+            ],
+            "a value apart from its index, together with an order, distinct values",
+        ),
+        (
+            [("grid", "integer[][]")],
+            [
+                "1 <= grid.length, grid[i].length <= 5",
+                "0 <= grid[i][j] <= 1",
+                "grid[i][j] != grid[i][j + 1]",
+            ],
+            "an inequality (!=) between elements",
+        ),
+    ],
+)
+def test_fixed_positions_and_values_apart_that_cannot_be_drawn(
+    params: list, items: list, why: str
+) -> None:
+    assert why in reason_of(question(params, items))
+
+
+@pytest.mark.parametrize(
+    ("params", "items", "check"),
+    [
+        (
+            [("buses", "integer[]")],
+            ["1 <= buses.length <= 40", "2 <= buses[i] <= 60", "Each element in buses is unique."],
+            lambda a: len(set(a[0])) == len(a[0]),
+        ),
+        (
+            [("pos", "integer[]")],
+            ["1 <= pos.length <= 40", "-9 <= pos[i] <= 30", "pos[i] will be unique."],
+            lambda a: len(set(a[0])) == len(a[0]),
+        ),
+        (
+            [("board", "integer[][]")],
+            [
+                "board.length == 2",
+                "board[i].length == 3",
+                "0 <= board[i][j] <= 5",
+                "Each value board[i][j] is unique.",
+            ],
+            lambda a: sorted(x for r in a[0] for x in r) == [0, 1, 2, 3, 4, 5],
+        ),
+        (
+            [("chars", "string")],
+            ["1 <= chars.length <= 26", "chars consist of distinct lowercase English letters."],
+            lambda a: len(set(a[0])) == len(a[0]) and a[0].islower(),
+        ),
+        (
+            [("s", "string")],
+            [
+                "1 <= s.length <= 26",
+                "s consists of lowercase English letters.",
+                "Each character occurs at most once in s.",
+            ],
+            lambda a: len(set(a[0])) == len(a[0]),
+        ),
+        (
+            [("ws", "string[]")],
+            [
+                "1 <= ws.length <= 9",
+                "4 <= ws[i].length <= 9",
+                "ws[i] consists of lowercase English letters.",
+                "Each ws[i] does not contain repeated characters.",
+            ],
+            lambda a: all(len(set(w)) == len(w) for w in a[0]),
+        ),
+        (
+            [("s", "character[]")],
+            ["1 <= s.length <= 50", "s[i] is a printable ascii character."],
+            lambda a: all(" " <= c <= "~" for c in a[0]),
+        ),
+        (
+            [("s1", "string"), ("s2", "string")],
+            ["1 <= s1.length, s2.length <= 9", "All strings consist of lowercase English letters."],
+            lambda a: all(x.isalpha() and x.islower() for x in a),
+        ),
+        (
+            [("words", "string[]"), ("order", "string")],
+            [
+                "1 <= words.length <= 9",
+                "1 <= words[i].length <= 9",
+                "order.length == 26",
+                "All characters in words[i] and order are English lowercase letters.",
+            ],
+            lambda a: all(w.isalpha() and w.islower() for w in [*a[0], a[1]]),
+        ),
+        (
+            [("qs", "string[]"), ("ds", "string[]")],
+            [
+                "1 <= qs.length, ds.length <= 9",
+                "n == qs[i].length == ds[j].length",
+                "1 <= n <= 6",
+                "All qs[i] and ds[j] are composed of lowercase English letters.",
+            ],
+            lambda a: all(w.isalpha() and w.islower() for w in [*a[0], *a[1]]),
+        ),
+        (
+            [("words", "string[]")],
+            [
+                "1 <= words.length <= 9",
+                "1 <= words[i].length <= 9",
+                "Each character in words[i] is an English lowercase letter",
+            ],
+            lambda a: all(w.isalpha() and w.islower() for w in a[0]),
+        ),
+    ],
+)
+def test_more_wordings_of_distinctness_and_alphabets(params: list, items: list, check: Any) -> None:
+    """LeetCode's other ways to say that values (or a string's characters) are distinct, and
+    ``s[i] is a printable ascii character``."""
+    for args in samples(question(params, items), 100):
+        assert check(args), args
+
+
+@pytest.mark.parametrize(
+    ("items", "ok"),
+    [
+        (
+            [
+                "2 <= n <= 7",
+                "1 <= edges.length <= min(10^5, n * (n - 1) / 2)",
+                "edges[i].length == 2",
+                "0 <= edges[i][0], edges[i][1] < n",
+            ],
+            lambda n, edges: 1 <= len(edges) <= n * (n - 1) // 2,
+        ),
+        (
+            ["1 <= n <= 12", "sums.length == 2^n", "0 <= sums[i] <= 9"],
+            lambda n, sums: len(sums) == 2**n,
+        ),
+        (
+            ["1 <= n <= 9", "1 <= k <= 2^(n - 1)"],
+            lambda n, k: 1 <= k <= 2 ** (n - 1),
+        ),
+    ],
+)
+def test_a_bound_by_a_product_or_power_of_quantities(items: list[str], ok: Any) -> None:
+    """``edges.length <= n * (n - 1) / 2``, ``sums.length == 2^n``, ``k <= 2^(n - 1)``: the
+    bounded quantity is drawn after the ones the bound names, within the exact bound."""
+    names = {"edges": "integer[][]", "sums": "integer[]", "k": "integer"}
+    second = next(n for n in names if any(i.startswith(n) or f" {n}" in i for i in items))
+    inp = question([("n", "integer"), (second, names[second])], items)
+    seen = set()
+    for n, x in samples(inp, 200):
+        assert ok(n, x), (n, x)
+        seen.add(n)
+    assert len(seen) > 3
+    spec = build_spec(inp).spec
+    assert spec is not None
+    (big,) = [sample_spec(spec, 0, 1000, mode="max")]  # perf: n at its top, the bound applied
+    assert ok(*big)
+
+
+def test_a_product_with_spaces_in_its_bound_and_nonlinear_forms_still_reported() -> None:
+    """``4 <= m * n <= 2 * 10^4`` is the product form; an element bounded by a power, or a
+    product compared with a product, is still reported."""
+    inp = question(
+        [("grid", "integer[][]")],
+        [
+            "m == grid.length",
+            "n == grid[i].length",
+            "2 <= m, n <= 300",
+            "4 <= m * n <= 2 * 10^4",
+            "0 <= grid[i][j] <= 1",
+        ],
+    )
+    for (grid,) in samples(inp, 50):
+        assert 4 <= len(grid) * len(grid[0]) <= 2 * 10**4
+    assert "a power of a quantity" in reason_of(
+        question(
+            [("n", "integer"), ("grid", "integer[][]")],
+            ["1 <= n <= 9", "grid.length == n", "grid[i].length == n", "0 <= grid[i][j] < n^2"],
+        )
+    )
+    assert "not understood" not in reason_of(
+        question([("a", "integer"), ("b", "integer")], ["1 <= a, b <= 9", "a * a <= b * b"])
+    )
+    assert "with no stated range" in reason_of(
+        question([("n", "integer"), ("k", "integer")], ["1 <= n", "1 <= k <= 2^n"])
+    )
+    # a per-item length is drawn item by item, not after n: its bound by a product is reported
+    assert "a product or power of quantities not drawn first" in reason_of(
+        question(
+            [("n", "integer"), ("words", "string[]")],
+            [
+                "1 <= n <= 5",
+                "1 <= words.length <= 5",
+                "1 <= words[i].length <= n * n",
+                "words[i] consists of lowercase English letters.",
+            ],
+        )
+    )
+
+
+def test_a_bound_on_the_sum_of_values() -> None:
+    """``0 <= sum(nums[i]) <= 100``, ``Sum of rods does not exceed 50``: values scaled down
+    toward the low end of their range until the sum fits; the length is bounded by the sum
+    (each value at least 1 here)."""
+    inp = question(
+        [("nums", "integer[]")],
+        ["1 <= nums.length <= 20", "0 <= nums[i] <= 1000", "0 <= sum(nums[i]) <= 100"],
+    )
+    sums = set()
+    for (nums,) in samples(inp, 100):
+        assert sum(nums) <= 100 and all(0 <= x <= 1000 for x in nums), nums
+        sums.add(sum(nums))
+    assert len(sums) > 8  # not every list at the bound
+    inp = question(
+        [("rods", "integer[]")],
+        ["1 <= rods.length <= 200", "1 <= rods[i] <= 1000", "Sum of rods does not exceed 50."],
+    )
+    for (rods,) in samples(inp, 100):
+        assert sum(rods) <= 50 and min(rods) >= 1, rods
+    assert "a least sum of values above 0" in reason_of(
+        question(
+            [("count", "integer[]")],
+            ["count.length == 256", "0 <= count[i] <= 10^9", "1 <= sum(count) <= 10^9"],
+        )
+    )
+    assert "a bound on the sum of nums's values" in reason_of(
+        question(
+            [("nums", "integer[]")],
+            ["1 <= nums.length <= 9", "-5 <= nums[i] <= 5", "sum(nums[i]) <= 10"],
+        )
+    )
+
+
+def test_distinct_strings_drawn_again_keep_the_sum_of_lengths() -> None:
+    """Distinct strings with a bound on the sum of their lengths: a repeated string is drawn
+    again at its own length (one longer every 20 tries) within the room the others leave. It
+    was drawn at any length before, and the sum went far above the bound."""
+    inp = question(
+        [("products", "string[]")],
+        [
+            "1 <= products.length <= 1000",
+            "1 <= products[i].length <= 3000",
+            "1 <= sum(products[i].length) <= 2 * 10^4",
+            "All the strings of products are unique.",
+            "products[i] consists of lowercase English letters.",
+        ],
+    )
+    for (products,) in samples(inp, 20):
+        assert sum(map(len, products)) <= 2 * 10**4 and len(set(products)) == len(products)
+
+
 def test_a_binary_search_tree_stated_in_the_description() -> None:
     """``Given the root of a binary search tree, ...`` (LeetCode says it in the description
     only, for kth-smallest-element-in-a-bst and others): drawn as a strict BST; "with
@@ -1402,8 +1817,8 @@ def test_real_alphabet_phrasings(sentence: str, alphabet: str) -> None:
         ),
         (
             [("nums", "integer[]")],
-            "nums[i] != nums[i + 1] for all valid i.",
-            "cannot read 'nums[i + 1] for all valid i'",
+            "nums[i] != nums[i + 2] for all valid i.",
+            "cannot read 'nums[i + 2] for all valid i'",
         ),
         (
             [("intervals", "integer[][]")],
@@ -1416,6 +1831,13 @@ def test_real_alphabet_phrasings(sentence: str, alphabet: str) -> None:
             "cannot read",
         ),
         ([("s", "string")], "s is a valid parentheses string.", "not understood"),
+        ([("nums", "integer[]")], "nums[i] < nums[i + 2]", "a relation between elements"),
+        ([("s", "string")], "All strings consist of any valid ascii character.", "not understood"),
+        (
+            [("grid", "integer[][]")],
+            "grid[i] < grid[i + 1]",
+            "an order between neighbours of grid, which is not a list of values",
+        ),
     ],
 )
 def test_forms_still_reported(params: list[tuple[str, str]], sentence: str, why: str) -> None:

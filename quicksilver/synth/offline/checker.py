@@ -14,7 +14,8 @@ What it checks, in order:
   node count; a quantity shown twice must show one value;
 - each quantity's bounds ``coef * x + rest >= 0`` (``rest`` evaluated on the quantities seen),
   its remainder (``mod``), its exclusions (``ne``) and its products with an earlier quantity
-  (``prod``: ``lo <= other * x <= hi``). A quantity that no argument shows (a free
+  (``prod``: ``lo <= other * x <= hi``) and its bounds by a product or power of others
+  (``poly``: ``edges.length <= n * (n - 1) / 2``). A quantity that no argument shows (a free
   ``n`` in ``nums.length == 2 * n``) is solved from an equality where one pins it (and the
   equality broken when no integer solves it); otherwise it stays unknown and every bound or value
   range that needs it is skipped;
@@ -316,6 +317,20 @@ def _check_quantities(quantities: list[dict[str, Any]], q: dict[str, int]) -> li
             rest = _value(b["rest"], q)
             if rest is not None and b["coef"] * v + rest == 0:
                 out.append(f"{label} = {v} breaks {b['text']}")
+        for b in item.get("poly", ()):  # x op num / den, num a product or power of others
+            num = _poly_value(b["num"], q)
+            if num is None:
+                continue
+            # compared exactly: x * den op num
+            holds = {
+                "<=": v * b["den"] <= num,
+                "<": v * b["den"] < num,
+                ">=": v * b["den"] >= num,
+                ">": v * b["den"] > num,
+                "==": v * b["den"] == num,
+            }[b["op"]]
+            if not holds:
+                out.append(f"{label} = {v} breaks {b['text']} (the bound is {num}/{b['den']})")
         for other, lo, hi in item.get("prod", ()):  # lo <= other * x <= hi
             if other in q and not ((lo is None or lo <= q[other] * v) and q[other] * v <= hi):
                 low = "" if lo is None else f"{lo} <= "
@@ -323,6 +338,22 @@ def _check_quantities(quantities: list[dict[str, Any]], q: dict[str, int]) -> li
                     f"{other} * {label} = {q[other]} * {v} breaks {low}{other} * {x} <= {hi}"
                 )
     return out
+
+
+def _poly_value(expr: Any, q: dict[str, int]) -> int | None:
+    """An expression of a nonlinear bound on ``q`` (None when a quantity is unknown): an
+    integer, a quantity, or ``[op, a, b]`` for ``a + b``, ``a - b``, ``a * b``, ``a ^ b``."""
+    if isinstance(expr, bool):
+        return None
+    if isinstance(expr, int):
+        return expr
+    if isinstance(expr, str):
+        return q.get(expr)
+    a, b = _poly_value(expr[1], q), _poly_value(expr[2], q)
+    if a is None or b is None:
+        return None
+    ops = {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "^": lambda: a**b}
+    return ops[expr[0]]()
 
 
 # -- values ---------------------------------------------------------------------------------------
@@ -350,6 +381,45 @@ def _check_values(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[s
         out += _capped(_check_lead(p["lead"], shape), name, "leading zeros")
     if p.get("spaces"):
         out += _capped(_check_spaces(p["spaces"], shape), name, "strings spaced against a rule")
+    if p.get("apart"):
+        out += _capped(_check_apart(p["apart"], shape), name, "values not apart")
+    if p.get("pins"):
+        out += _check_pins(p, shape)
+    if p.get("values_sum_max") is not None:
+        total = sum(x for _, row in shape.rows for _, x in row if _is_number(x))
+        if total > p["values_sum_max"]:
+            out.append(f"{name}: its values sum to {total}, above {p['values_sum_max']}")
+    return out
+
+
+def _check_apart(rules: list[str], shape: _Shape) -> list[str]:
+    """``next``: no value equals the one before it in its list; ``index``: no value equals its
+    own position in its list."""
+    out = []
+    for _, row in shape.rows:
+        for pos, (where, x) in enumerate(row):
+            if "index" in rules and _key(x) == _key(pos):
+                out.append(f"{where} = {_short(x)} equals its own index")
+            if "next" in rules and pos > 0 and _key(x) == _key(row[pos - 1][1]):
+                out.append(f"{where} = {_short(x)} equals {row[pos - 1][0]} (neighbours differ)")
+    return out
+
+
+def _check_pins(p: dict[str, Any], shape: _Shape) -> list[str]:
+    """Each fixed position holds its value: the path is one index per level (negative from the
+    end); a list of lists has one innermost list per row, in order."""
+    out = []
+    depth = len(p["dims"])
+    for path, value in p["pins"]:
+        rows = shape.rows
+        try:
+            _, row = rows[path[0]] if depth == 2 else rows[0]
+            got_where, got = row[path[-1]]
+        except (IndexError, TypeError):
+            out.append(f"{p['name']}{path}: no such position (it holds {value!r})")
+            continue
+        if _key(got) != _key(value) or type(got) is not type(value):
+            out.append(f"{got_where} = {_short(got)}, not {value!r} (a fixed position)")
     return out
 
 
@@ -484,10 +554,20 @@ def _check_rows(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[str
     bad_pairs: list[str] = []
     repeats: list[str] = []
     first: dict[Any, str] = {}
+    field_first: dict[tuple[int, Any], str] = {}
     for where, row in shape.rows:
         if len(row) != len(cols):
             continue
         values = [x for _, x in row]
+        for j in p.get("distinct_cols", ()):
+            at, x = row[j]
+            if (j, _key(x)) in field_first:
+                repeats.append(
+                    f"{at} ({fields[j]}) = {_short(x)} repeats {field_first[j, _key(x)]} "
+                    "(the field's values are distinct)"
+                )
+            else:
+                field_first[j, _key(x)] = at
         for j, (at, x) in enumerate(row):
             why = _leaf_problem(cols[j], x, q)
             if why:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
 
-from quicksilver.synth.offline.constraints import Lin, Unsupported, split_top
+from quicksilver.synth.offline.constraints import Lin, Ref, Unsupported, split_top
 from quicksilver.synth.offline.facts import Facts
 
 Acts = list[Callable[[], None]]
@@ -132,6 +132,9 @@ class Comparisons:
         m = re.fullmatch(r"sum\s*\((.*)\)", text, flags=re.I)
         if m:
             ref = self.facts.resolve(m.group(1))
+            values = self._values_of(ref)
+            if values is not None:
+                return ("vsum", [], values)
             if ref.kind != "q" or not re.fullmatch(r".+\[i\]\.length", ref.key):
                 raise Unsupported("only sums of per-item lengths (x[i].length) are supported")
             return ("sum", [], ref.key)
@@ -141,6 +144,9 @@ class Comparisons:
         """``a op b`` where either side may be a min / max / sum (see :meth:`_side_item`)."""
         if op in (">=", ">"):
             a, b, op = b, a, "<=" if op == ">=" else "<"
+        if a[0] == "vsum" or b[0] == "vsum":
+            self._value_sum(a, op, b, line, acts)
+            return
         if a[0] == "sum" or b[0] == "sum":
             self._sum_relation(a, op, b, line, acts)
             return
@@ -157,6 +163,11 @@ class Comparisons:
     def sum_bound(self, what: str, bound: str, line: str, acts: Acts) -> None:
         """``The sum of lists[i].length will not exceed B``: ``what`` is at most ``bound``."""
         ref = self.facts.resolve(what.strip())
+        values = self._values_of(ref)
+        if values is not None:
+            limit = ("one", [self.facts.parse(bound)], "")
+            self._value_sum(("vsum", [], values), "<=", limit, line, acts)
+            return
         if ref.kind != "q" or not re.fullmatch(r".+\[i\]\.length", ref.key):
             raise Unsupported("only sums of per-item lengths (x[i].length) are supported")
         limit = self.facts.parse(bound)
@@ -176,6 +187,35 @@ class Comparisons:
         else:  # value <= sum: holds when every draw reaches it (checked when scheduling)
             least = value + 1 if op == "<" else value
             acts.append(lambda: facts.sum_mins.setdefault(b[2], []).append((least, line)))
+
+    def _values_of(self, ref: Ref) -> str | None:
+        """The list whose values ``ref`` names (``nums[i]``, ``nums``), for a sum of values."""
+        if ref.kind not in ("leaf", "container") or len(ref.params) != 1 or ref.col >= 0:
+            return None
+        p = self.facts.by_name[ref.params[0]]
+        if p.leaf != "int" or p.depth != 1 or p.tree or (ref.kind == "container" and ref.depth):
+            return None
+        return p.name
+
+    def _value_sum(self, a: Side, op: str, b: Side, line: str, acts: Acts) -> None:
+        """``0 <= sum(nums[i]) <= 1000``: a constant bound on the sum of a list's values. An
+        upper bound is kept (``value_sums``); a lower one only where it cannot bind (at most 0:
+        the values are never negative, which the parameter's spec checks)."""
+        facts = self.facts
+        if (a[0] == "vsum" and b[0] == "vsum") or op == "==":
+            raise Unsupported("only a constant bound on a sum of values is supported")
+        bound = b if a[0] == "vsum" else a
+        if bound[0] != "one" or bound[1][0].terms or bound[1][0].const.denominator != 1:
+            raise Unsupported("only a constant bound on a sum of values is supported")
+        value = int(bound[1][0].const)
+        name = a[2] if a[0] == "vsum" else b[2]
+        if a[0] == "vsum":  # sum <= value (or < value)
+            limit = value - 1 if op == "<" else value
+            acts.append(lambda: facts.value_sums.setdefault(name, []).append((limit, line)))
+        elif value - (op == "<") > 0:
+            raise Unsupported("a least sum of values above 0")
+        else:
+            acts.append(lambda: facts.value_sums.setdefault(name, []))
 
     def not_equal(self, left: str, right: str, line: str, acts: Acts) -> None:
         """``divisor != 0``, ``nums[i] != 0``, ``src != dst``: an excluded value or pair."""

@@ -276,6 +276,7 @@ _CHAR_CLASSES = {
     "space": " ",
     "space characters": " ",
     "printable ascii characters": "".join(chr(c) for c in range(32, 127)),
+    "printable ascii character": "".join(chr(c) for c in range(32, 127)),
 }
 _CLASS_NAMES = {
     string.ascii_lowercase: "lowercase English letters",

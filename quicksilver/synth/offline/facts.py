@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from quicksilver.synth.offline.constraints import (
     FIELDS_RE,
@@ -50,6 +51,13 @@ class LeafInfo:
     # spaces in its strings: "trim" (no leading or trailing one), "single" (no two in a row),
     # "word" (not only spaces) -> the line that says so
     spaces: dict[str, str] = field(default_factory=dict)
+    # values apart from others: "next" (``nums[i] != nums[i + 1]``), "index" (``edges[i] != i``)
+    # -> the line that says so
+    apart: dict[str, str] = field(default_factory=dict)
+    # fixed positions (``stones[0] == 0``, ``grid[m - 1][n - 1] == 0``): (an index per level,
+    # the value, the line)
+    pins: list[tuple[list[Lin], int | str, str]] = field(default_factory=list)
+    distinct_cols: dict[int, str] = field(default_factory=dict)  # distinct fields -> the line
 
 
 class Facts:
@@ -70,8 +78,14 @@ class Facts:
         self.leaf: dict[str, LeafInfo] = {p.name: LeafInfo() for p in params}
         self.sums: dict[str, list[tuple[int, str]]] = {}
         self.sum_mins: dict[str, list[tuple[int, str]]] = {}  # stated least sums of lengths
+        # a list's values summed (``sum(nums[i]) <= 1000``): name -> [(limit, line)]; an empty
+        # list where only a least sum that cannot bind was stated
+        self.value_sums: dict[str, list[tuple[int, str]]] = {}
         self.eqs: list[tuple[Lin, str]] = []  # equalities that are not aliases (n == e.length + 1)
         self.nes: list[tuple[Lin, str]] = []  # form != 0 over quantities
+        # a quantity bounded by a product or power of others (nonlinear.py): (key, op, expr,
+        # denominator, line)
+        self.polys: list[tuple[str, str, Any, int, str]] = []
         self.mods: list[tuple[str, int, int, str]] = []  # (quantity key, m, r, line): key % m == r
         self.fields: dict[str, tuple[str, int]] = {}  # a_i -> (edges, 0) for edges[i] = [a_i, b_i]
         self.known: set[str] = set()

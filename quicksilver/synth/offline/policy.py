@@ -15,9 +15,15 @@ SAMPLING_POLICY = (
     "with named fields drawn field by field (ordered pairs swapped into order, repeated rows "
     "drawn again), a tree's edges as a random tree (~10% a path), a string with no leading "
     "zeros given another first digit, a space where a stated rule forbids it (at either end, "
-    "after another) given another character; generate_edge_cases() gives the inputs a judge always "
-    "tries: every length, count and scalar at its smallest allowed value, then lengths and "
-    "counts one above it, then every element value at the low and at the high end of its range"
+    "after another) given another character, a value equal to its neighbour or its index "
+    "(nums[i] != nums[i + 1], edges[i] != i) drawn again, a value at a stated position "
+    "(stones[0] == 0) placed there, a field with distinct values (All id_i are distinct) drawn "
+    "distinct, a bound by a product or power of quantities (edges.length <= n * (n - 1) / 2) "
+    "applied once they are drawn, values whose stated sum is exceeded (sum(nums[i]) <= 1000) "
+    "scaled down toward the low end of their range; generate_edge_cases() gives the inputs a "
+    "judge always tries: every length, count and scalar at its smallest allowed value, then "
+    "lengths and counts one above it, then every element value at the low and at the high end of "
+    "its range"
 )
 
 PERF_POLICY = (

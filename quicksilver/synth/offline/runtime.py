@@ -21,6 +21,7 @@ from typing import Any
 
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
+from quicksilver.synth.offline.runtime_parts import _pin, _poly, _shrink_sum, _text_rules, _tree
 
 log = logging.getLogger(__name__)
 
@@ -112,8 +113,9 @@ def _sample_quantities(quantities: list, size_cap: int) -> dict:
     """Sizes and scalars in order; each bound is ``coef * x + rest >= 0`` (rest: earlier ones).
 
     An item may also carry ``"mod": [m, r]`` (x % m == r: ``n is even``), ``"ne"``: bounds
-    ``coef * x + rest != 0`` (``divisor != 0``, ``src != dst``), and ``"prod"``: [other, lo,
-    hi] for ``lo <= other * x <= hi`` (``1 <= m * n <= 10^5``; lo may be None).
+    ``coef * x + rest != 0`` (``divisor != 0``, ``src != dst``), ``"prod"``: [other, lo,
+    hi] for ``lo <= other * x <= hi`` (``1 <= m * n <= 10^5``; lo may be None), and ``"poly"``:
+    bounds by a product or power of earlier ones (``edges.length <= n * (n - 1) / 2``).
     """
     for _attempt in range(200):
         q: dict = {}
@@ -134,6 +136,12 @@ def _sample_quantities(quantities: list, size_cap: int) -> dict:
                     lo = lo if plo is None else max(lo, -(-plo // f))
                 elif f < 0 or (plo is not None and plo > 0):
                     hi = lo - 1  # not drawn that way: draw again
+            for b in item.get("poly", ()):  # x op num / den, num a product or power of others
+                num, den = _poly(b["num"], q), b["den"]
+                if b["op"] in ("<=", "<", "=="):
+                    hi = min(hi, num // den if b["op"] != "<" else -(-num // den) - 1)
+                if b["op"] in (">=", ">", "=="):
+                    lo = max(lo, -(-num // den) if b["op"] != ">" else num // den + 1)
             mod = item.get("mod")
             if mod:
                 lo += (mod[1] - lo) % mod[0]
@@ -314,39 +322,14 @@ def _draw_excluding(
     return out
 
 
-def _text_rules(p: dict, s: str | list) -> str | list:
-    """``s`` (a string, or a list of digits) as ``p``'s text rules want it: a space where
-    ``spaces`` forbids one ("trim": at either end, "single": after another, "word": all spaces)
-    and a leading zero where ``lead`` does (a lone zero kept when "zero-ok") drawn again from
-    the other characters (or from ``lead_range``)."""
-    rules = p.get("spaces") if isinstance(s, str) else None
-    if rules and s:
-        other = [c for c in p["leaf"]["alphabet"] if c != " "]
-        chars = list(s)
-        for i, c in enumerate(chars):
-            end = i in (0, len(chars) - 1) and "trim" in rules
-            if c == " " and (end or ("single" in rules and i and chars[i - 1] == " ")):
-                chars[i] = random.choice(other)
-        if "word" in rules and not "".join(chars).strip():
-            chars[random.randrange(len(chars))] = random.choice(other)
-        s = "".join(chars)
-    if (
-        not p.get("lead")
-        or not len(s)
-        or s[0] not in ("0", 0)
-        or (len(s) == 1 and p["lead"] == "zero-ok")
-    ):
-        return s
-    if isinstance(s, str):
-        return random.choice([c for c in p["leaf"]["alphabet"] if c != "0"]) + s[1:]
-    return [random.randint(*p["lead_range"]), *s[1:]]
-
-
 def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
-    """Redraw repeated strings until all differ (a bounded number of tries)."""
+    """Redraw repeated strings until all differ (a bounded number of tries). With a bound on
+    the sum of the lengths (``sum_max``), a string is drawn again at its own length, one longer
+    every 20 tries, and never longer than the room the others leave."""
     last = p["dims"][-1]
     seen: set = set()
     out = []
+    total = sum(len(s) for s in strings)
     for s in strings:
         tries = 0
         while s in seen:
@@ -355,6 +338,11 @@ def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
                 raise RuntimeError("could not draw distinct strings")
             if "q" in last:
                 length = q[last["q"]]
+            elif last.get("sum_max") is not None:
+                # one character longer every 20 tries, while the others leave room
+                room = len(s) + last["sum_max"] - total  # >= len(s): the sum was fitted
+                length = max(last["lo"], min(last["hi"], room, len(s) + tries // 20))
+                total += length - len(s)
             else:
                 length = _pick_size(last["lo"], max(last["lo"], min(last["hi"], size_cap)))
             chars = _draw(p["leaf"], q, length, False, False)
@@ -363,58 +351,6 @@ def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
             s = _text_rules(p, "".join(chars))
         seen.add(s)
         out.append(s)
-    return out
-
-
-def _tree(values: list, path: bool, bst: bool = False) -> list:
-    """A random binary tree holding ``values`` (a path when ``path``), in LeetCode level order.
-
-    ``bst``: the values go in sorted by an in-order walk, so the tree is a search tree.
-    """
-    n = len(values)
-    if n == 0:
-        return []
-    left = [-1] * n
-    right = [-1] * n
-    free = [(0, 0), (0, 1)]
-    for i in range(1, n):
-        if path:
-            node, side = i - 1, random.randint(0, 1)
-        else:
-            j = random.randrange(len(free))
-            node, side = free[j]
-            free[j] = free[-1]
-            free.pop()
-            free.append((i, 0))
-            free.append((i, 1))
-        if side == 0:
-            left[node] = i
-        else:
-            right[node] = i
-    if bst:
-        ordered = sorted(values)
-        values = list(values)
-        stack: list = []
-        node, k = 0, 0
-        while stack or node >= 0:
-            while node >= 0:
-                stack.append(node)
-                node = left[node]
-            node = stack.pop()
-            values[node] = ordered[k]
-            k += 1
-            node = right[node]
-    out = [values[0]]
-    queue = [0]
-    for node in queue:
-        for child in (left[node], right[node]):
-            if child < 0:
-                out.append(None)
-            else:
-                out.append(values[child])
-                queue.append(child)
-    while out and out[-1] is None:
-        out.pop()
     return out
 
 
@@ -472,6 +408,10 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         path = bool(_PATTERN and _SIZE_MODE == "max" and _PATTERN.get("shape", {}).get(p["name"]))
         bst = p.get("bst", False) or variant == "bst"  # a search tree: checks that walk it all
         return _tree(inner[0], path or _chance(_BOUNDARY_P), bst)
+    if p.get("apart"):
+        inner = [_apart(p, row, q) for row in inner]
+    if p.get("values_sum_max") is not None:  # one level, values in one constant range from 0 up
+        inner = [_shrink_sum(row, p["leaf"]["lo"][0], p["values_sum_max"]) for row in inner]
     for counts in reversed(levels[:-1]):
         nested = []
         i = 0
@@ -479,7 +419,24 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
             nested.append(inner[i : i + c])
             i += c
         inner = nested
-    return inner[0]
+    return _pin(p, inner[0]) if p.get("pins") else inner[0]
+
+
+def _apart(p: dict, row: list, q: dict) -> list:
+    """``nums[i] != nums[i + 1]`` (``"next"`` in ``p["apart"]``) and ``edges[i] != i``
+    (``"index"``): a value that equals its neighbour before it, or its own index, is drawn
+    again, uniformly over its domain (in every value mode)."""
+    rules = p["apart"]
+    for i in range(len(row)):
+        tries = 0
+        while ("next" in rules and i and row[i] == row[i - 1]) or (
+            "index" in rules and row[i] == i
+        ):
+            tries += 1
+            if tries > 200:
+                raise RuntimeError(f"no value for {p['name']}[{i}] apart from its neighbour")
+            row[i] = _draw(p["leaf"], q, 1, True, False)[0]
+    return row
 
 
 def _variant_values(leaf: dict, q: dict, count: int, variant: str) -> list:
@@ -578,7 +535,9 @@ def _draw_rows(p: dict, q: dict, count: int, edge: bool) -> list | None:
     if p.get("tree_edges"):
         return _tree_rows(p, q, count)
     cols = p["cols"]
-    table = [list(r) for r in zip(*[_draw(c, q, count, False, edge) for c in cols], strict=True)]
+    keep = p.get("distinct_cols", ())  # fields whose values are distinct: drawn so, and kept
+    drawn = [_draw(c, q, count, j in keep, edge) for j, c in enumerate(cols)]
+    table = [list(r) for r in zip(*drawn, strict=True)]
     seen: set = set()
     for row in table:
         for _try in range(1000):
@@ -603,7 +562,9 @@ def _draw_rows(p: dict, q: dict, count: int, edge: bool) -> list | None:
             key = tuple(sorted(row))
             if held and (not p.get("unique_rows") or key not in seen):
                 break
-            row[:] = [_draw(c, q, 1, False, False)[0] for c in cols]
+            row[:] = [
+                x if j in keep else _draw(cols[j], q, 1, False, False)[0] for j, x in enumerate(row)
+            ]
         else:
             return None
         seen.add(key)
@@ -636,6 +597,10 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _text_rules,
     _distinct_strings,
     _tree,
+    _pin,
+    _poly,
+    _shrink_sum,
+    _apart,
     _variant_values,
     _perf_variants,
     _tree_rows,

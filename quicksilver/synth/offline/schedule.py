@@ -19,6 +19,7 @@ from typing import Any
 
 from quicksilver.synth.offline.constraints import Lin, Unsupported, fmt
 from quicksilver.synth.offline.facts import Facts
+from quicksilver.synth.offline.nonlinear import MAX_EXPONENT, bound_of, interval, names, rename
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.report import describe_quantity
 from quicksilver.synth.offline.shapes import columns
@@ -49,6 +50,8 @@ class Schedule:
         self.notes = notes
         self.mod_of: dict[str, tuple[int, int, str]] = {}  # class -> (m, r, line): cls % m == r
         self.ne_cons: list[Con] = []  # (terms, const, line): form != 0
+        self.poly_of: dict[str, list[dict[str, Any]]] = {}  # class -> its nonlinear bounds
+        self.waits: dict[str, set[str]] = {}  # class -> the classes its nonlinear bounds name
 
     def run(self) -> tuple[list[dict[str, Any]], dict[str, str], dict[str, dict[str, Any]]]:
         """The quantities in the order they are drawn, each with its bounds; the note that
@@ -93,6 +96,9 @@ class Schedule:
                 cons = [c for c in cons if cls not in c[0]]
         cons += self._string_room(per_item)
         cons += self._row_room()
+        cons += self._col_room()
+        cons += self._polys(cons, set(per_item))
+        cons += self._value_sum_room()
         self._conditions(per_item)
         self._least_sums(per_item, cons)
         for key, limits in self.facts.sums.items():
@@ -283,6 +289,116 @@ class Schedule:
                         out.append(({k: v for k, v in terms.items() if v}, got[1], why))
         return out
 
+    def _polys(self, cons: list[Con], per_item: set[str]) -> list[Con]:
+        """Bounds by a product or power of quantities (nonlinear.py): kept per quantity for the
+        runtime (``poly``), which applies them once the quantities they name are drawn (the
+        bounded one waits for them), and, for the schedule, the constant bound they imply given
+        the constant ranges stated for those quantities."""
+        classes = self.classes
+        ranges: dict[str, tuple[int, int]] = {}
+        lows: dict[str, int] = {}
+        highs: dict[str, int] = {}
+        for terms, const, _ in cons:
+            if len(terms) == 1:
+                ((c, a),) = terms.items()
+                if a > 0:
+                    lows[c] = max(lows.get(c, -(const // a)), -(const // a))
+                else:
+                    highs[c] = min(highs.get(c, const // -a), const // -a)
+        for c in highs:
+            lo = lows.get(c, 0 if self.q.is_size(c) else None)
+            if lo is not None:
+                ranges[c] = (lo, highs[c])
+        out: list[Con] = []
+        for key, op, expr, den, line in self.facts.polys:
+            target = classes.get(key)
+            expr_c = rename(expr, lambda k: classes.get(k, k))
+            used = names(expr_c)
+            drawn = set(classes.values()) - per_item  # a per-item length is drawn item by item
+            if target not in drawn or not used <= drawn or target in used:
+                self.problems.append(f'"{line}": a product or power of quantities not drawn first')
+                continue
+            value = interval(expr_c, ranges)
+            if value is None:
+                self.problems.append(
+                    f'"{line}": a product or power of quantities with no stated range '
+                    f"(or an exponent above {MAX_EXPONENT})"
+                )
+                continue
+            lo, hi = bound_of(value, den, op)
+            if lo is not None:
+                out.append(
+                    (
+                        {target: 1},
+                        -lo,
+                        f"{line} (at least {fmt(lo)} for every {', '.join(sorted(used))})",
+                    )
+                )
+            if hi is not None:
+                out.append(
+                    (
+                        {target: -1},
+                        hi,
+                        f"{line} (at most {fmt(hi)} for every {', '.join(sorted(used))})",
+                    )
+                )
+            self.poly_of.setdefault(target, []).append(
+                {"num": expr_c, "den": den, "op": op, "text": line}
+            )
+            self.waits.setdefault(target, set()).update(used)
+        return out
+
+    def _value_sum_room(self) -> list[Con]:
+        """``sum(nums[i]) <= S`` with every value at least ``low``: ``nums.length * low <= S``
+        (the runtime shrinks values toward ``low`` until the sum fits)."""
+        out: list[Con] = []
+        for name, limits in self.facts.value_sums.items():
+            p = self.facts.by_name[name]
+            outer = self.classes.get(p.dim_key(0))
+            lows = [b.const + st for b, st, _ in self.facts.leaf[name].lo if not b.terms]
+            if not limits or outer is None or not lows or max(lows) <= 0:
+                continue
+            low = math.ceil(max(lows))
+            limit = min(v for v, _ in limits)
+            why = f"(a sum of {name}'s values: at most {limit} with each at least {low})"
+            out.append(({outer: -low}, limit, why))
+        return out
+
+    def _col_room(self) -> list[Con]:
+        """A field whose values are distinct (``All id_i are distinct``) needs no more rows
+        than its range (or value set) holds."""
+        classes = self.classes
+        out: list[Con] = []
+        for p in self.facts.params:
+            info = self.facts.leaf[p.name]
+            outer = classes.get(p.dim_key(0))
+            if not info.distinct_cols or outer is None:
+                continue
+            width = max([len(self.facts.width_fields(p.name)), *(c + 1 for c in info.cols)])
+            cols = columns(p, info, width)
+            if isinstance(cols, str):
+                continue  # reported with the rows' spec
+            for j in info.distinct_cols:
+                if j >= len(cols):
+                    continue
+                col = cols[j]
+                why = f"(distinct values of a field of {p.name}: no more rows than its values)"
+                if col.values is not None:
+                    out.append(({outer: -1}, len(set(col.values) - set(col.ne)), why))
+                    continue
+                for lo_form, lo_strict, _ in col.lo:
+                    for hi_form, hi_strict, _ in col.hi:
+                        excluded = len(set(col.ne))
+                        form = (
+                            hi_form - lo_form + Lin(Fraction(1 - lo_strict - hi_strict - excluded))
+                        )
+                        got = self.q.to_cls(form, integral=True)
+                        if got is not None:
+                            terms = dict(got[0])
+                            terms[outer] = terms.get(outer, 0) - 1
+                            out.append(({k: v for k, v in terms.items() if v}, got[1], why))
+        return out
+
     def _string_room(self, per_item: dict[str, dict[str, Any]]) -> list[Con]:
         """Distinct strings need a list no longer than the number of strings that exist."""
         classes = self.classes
@@ -324,6 +440,8 @@ class Schedule:
         while remaining:
             chosen = None
             for c in sorted(remaining, key=lambda c: (c not in capped, c not in self.q.hidden, c)):
+                if not self.waits.get(c, set()) <= pos.keys():
+                    continue  # a nonlinear bound names a quantity not drawn yet
                 lo_ok, hi_ok = c in sizes, False
                 for terms, _, _ in cons:
                     if c in terms and all(t == c or t in pos for t in terms):
@@ -365,6 +483,8 @@ class Schedule:
                 item["cap"] = self.q.cap_fit[c]
             if c in self.mod_of:
                 item["mod"] = list(self.mod_of[c][:2])
+            if c in self.poly_of:
+                item["poly"] = self.poly_of[c]
             for terms, const, line in self.ne_cons:
                 if c in terms and target(terms) == c:
                     rest_terms = {t: v for t, v in terms.items() if t != c}

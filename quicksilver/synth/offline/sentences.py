@@ -26,6 +26,7 @@ from quicksilver.synth.offline.constraints import (
     split_top,
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
+from quicksilver.synth.offline.nonlinear import read_nonlinear
 
 _ORDER_WORDS = {
     "non-decreasing": ("asc", False),
@@ -88,6 +89,10 @@ class LineReader:
             return True
         if self._leading_zeros(text, line, acts) or self._spaces(text, line, acts):
             return True
+        if self._adjacent(text, line, acts) or self._apart(text, line, acts):
+            return True
+        if self._pins(text, line, acts):
+            return True
         m = re.fullmatch(
             r"the number of (?:the )?nodes in (.+?) (?:is|will be|equals) ([A-Za-z_]\w*|\d+)",
             text,
@@ -121,7 +126,7 @@ class LineReader:
                 self.cmp.relate(target, "<=", hi, line, acts)
             return True
         m = re.fullmatch(
-            r"the sum of (.+?) (?:will not exceed|does not exceed|won't exceed|is at most|"
+            r"(?:the )?sum of (.+?) (?:will not exceed|does not exceed|won't exceed|is at most|"
             r"is less than or equal to|is smaller than or equal(?: to)?|<=) (.+)",
             text,
             flags=re.I,
@@ -131,7 +136,7 @@ class LineReader:
             return True
         if self._order_forms(text, acts):
             return True
-        if self._distinct(text, acts):
+        if self._distinct(text, line, acts):
             return True
         if self._permutation(text, line, acts):
             return True
@@ -146,28 +151,9 @@ class LineReader:
         if m:
             self._bst(acts)
             return True
-        m = re.fullmatch(
-            r"(?:both )?(.+?)(?: only| will| both)? (?:consists?|contains?|has|have|"
-            r"is made up|is consisting) (?:only )?(?:of )?(?:only )?(.+)",
-            text,
-            flags=re.I,
-        )
-        if m and not re.search(r"<=|>=|==|<|>", QUOTED.sub("", text)):
-            items = set_items(m.group(2))
-            if items is None:
-                return False
-            refs = self.facts.phrase_refs(m.group(1))
-            if all(isinstance(i, int) for i in items) and all(
-                self.facts.by_name[n].leaf == "int" for r in refs for n in r.params
-            ):
-                for ref in refs:  # "nums1 and nums2 consist only of 0 and 1"
-                    self._value_set_ref(ref, items, m.group(1), acts)
-                return True
-            if not all(isinstance(i, str) or 0 <= i <= 9 for i in items):
-                return False
-            chars = "".join(dict.fromkeys(str(i) for i in items))  # "the digits 0 and 1"
-            self._set_alphabet(refs, chars, acts)
-            return True
+        consists = self._consists(text, acts)
+        if consists is not None:
+            return consists
         m = re.fullmatch(r"'(.)' <= (\S+) <= '(.)'", text)
         if m and REF_RE.fullmatch(m.group(2)):
             chars = "".join(chr(c) for c in range(ord(m.group(1)), ord(m.group(3)) + 1))
@@ -188,8 +174,59 @@ class LineReader:
                     self._value_set(named, items, acts)
                 return True
         if re.search(r"<=|>=|==|!=|<|>|(?<![<>=!])=(?!=)", text) and not QUOTED.search(text):
+            if read_nonlinear(text, line, self.facts, self.cmp, acts):
+                return True  # a product or power of quantities bounds one (nonlinear.py)
             return self.cmp.chain(text, acts, line)
         return False
+
+    def _consists(self, text: str, acts: Acts) -> bool | None:
+        """``s consists of lowercase English letters``, ``nums1 and nums2 consist only of 0 and
+        1``: an alphabet or a value set. None when the sentence has another form; False when it
+        has this one but its items are not understood (the line is then reported)."""
+        # "All characters in words[i] and order are English lowercase letters", "Each
+        # character in words[i] is an English lowercase letter": the same as "... consist of"
+        text = re.sub(
+            r"^(?:each|every|all(?: the)?) characters? (?:in|of) (.+?) (?:is|are) (?:an? )?(.+)",
+            r"\1 consist of \2",
+            text,
+            flags=re.I,
+        )
+        m = re.fullmatch(
+            r"(?:both |all (?:the )?)?(.+?)(?: only| will| both)? (?:consists?|contains?|has|"
+            r"have|is made up|is consisting|(?:is|are) composed) (?:only )?(?:of )?(?:only )?(.+)",
+            text,
+            flags=re.I,
+        )
+        if m and re.fullmatch(r"(?:the )?(?:given |input )?strings", m.group(1), flags=re.I):
+            # "All strings consist of lowercase English letters": every string parameter
+            texts = [p.name for p in self.facts.params if p.join]
+            if not texts:
+                raise Unsupported("an alphabet of all strings, but no string parameter")
+            text = f"{' and '.join(texts)} consist of {m.group(2)}"
+            m = re.fullmatch(r"(.+?) consist of (.+)", text)
+        if m and not re.search(r"<=|>=|==|<|>", QUOTED.sub("", text)):
+            # "chars consists of distinct lowercase English letters": no character twice
+            once = re.fullmatch(r"(?:distinct|unique) (.+)", m.group(2), flags=re.I)
+            items = set_items(once.group(1) if once else m.group(2))
+            if items is None:
+                return False
+            refs = self.facts.phrase_refs(m.group(1))
+            if once:
+                if not all(isinstance(i, str) for i in items):
+                    return False
+                self._distinct_targets(m.group(1), "characters", acts)
+            if all(isinstance(i, int) for i in items) and all(
+                self.facts.by_name[n].leaf == "int" for r in refs for n in r.params
+            ):
+                for ref in refs:  # "nums1 and nums2 consist only of 0 and 1"
+                    self._value_set_ref(ref, items, m.group(1), acts)
+                return True
+            if not all(isinstance(i, str) or 0 <= i <= 9 for i in items):
+                return False
+            chars = "".join(dict.fromkeys(str(i) for i in items))  # "the digits 0 and 1"
+            self._set_alphabet(refs, chars, acts)
+            return True
+        return None
 
     def _unique_rows(self, text: str, line: str, acts: Acts) -> bool:
         """``There are no repeated edges``, ``All the pairs [x_i, y_i] are unique``, ``All the
@@ -275,7 +312,7 @@ class LineReader:
         draws the later of the two within [lo / earlier, hi / earlier]."""
         ref = REF_RE.pattern
         m = re.fullmatch(
-            rf"(?:(\S+) (<=|<) )?({ref}) \* ({ref}) (<=|<) (\S+)",
+            rf"(?:([^<>=]+?) (<=|<) )?({ref}) \* ({ref}) (<=|<) ([^<>=]+)",
             text,
         )
         if not m:
@@ -399,6 +436,87 @@ class LineReader:
             acts.append(partial(self.facts.leaf[name].spaces.__setitem__, rule, line))
         return True
 
+    def _adjacent(self, text: str, line: str, acts: Acts) -> bool:
+        """``releaseTimes[i] < releaseTimes[i+1]``, ``1 <= nums[i] <= nums[i + 1] <= 10^4``:
+        an order between each element of a list and the next one, which is sortedness (strict
+        for ``<`` and ``>``). A quantifier after it (``for all valid i``, ``for 0 <= i < n - 1``)
+        can only name some of the neighbours, and a sorted list meets the order on every one."""
+        m = re.fullmatch(
+            r"(?:(?P<lo>[^<>=]+?) (?P<lop><=|<) )?(?P<x>[A-Za-z_]\w*)\[i\] (?P<op><=|<|>=|>) "
+            r"(?P=x)\[i ?\+ ?1\](?: (?P<hop><=|<) (?P<hi>[^<>=,]+?))?"
+            r"(?:,? (?:for (?:all|each|every|any)(?: valid)?(?: i| indices i| index i)?|"
+            r"for (?:all )?(?:\d+|i) <=? .+|\(0-indexed\)|where .+))?",
+            text,
+            flags=re.I,
+        )
+        if not m:
+            return False
+        x = m.group("x")
+        p = self.facts.by_name.get(x)
+        if p is None or p.depth != 1 or p.tree or p.join:
+            raise Unsupported(f"an order between neighbours of {x}, which is not a list of values")
+        if m.group("lo"):
+            self.cmp.chain(f"{m.group('lo')} {m.group('lop')} {x}[i]", acts, line)
+        if m.group("hi"):
+            self.cmp.chain(f"{x}[i] {m.group('hop')} {m.group('hi')}", acts, line)
+        order = {"<": "strictly increasing", "<=": "non-decreasing", ">": "strictly decreasing"}
+        self._sorted(x, order.get(m.group("op"), "non-increasing"), acts)
+        return True
+
+    def _apart(self, text: str, line: str, acts: Acts) -> bool:
+        """``nums[i] != nums[i + 1] for all valid i``: no two neighbours equal; ``edges[i] !=
+        i``: no value at its own index. A quantifier can only name some of the positions."""
+        m = re.fullmatch(
+            r"(?P<x>[A-Za-z_]\w*)\[i\] != (?:(?P=x)\[i ?\+ ?1\](?P<next>)|i)"
+            r"(?:,? (?:for (?:all|each|every|any)(?: valid)?(?: i| indices i| index i)?|"
+            r"for (?:all )?(?:\d+|i) <=? .+|\(0-indexed\)))?",
+            text,
+            flags=re.I,
+        )
+        if not m:
+            return False
+        x = m.group("x")
+        p = self.facts.by_name.get(x)
+        if p is None or p.depth != 1 or p.tree or p.join or p.leaf != "int":
+            raise Unsupported(f"values apart from others in {x}, which is not a list of integers")
+        rule = "next" if m.group("next") is not None else "index"
+        acts.append(partial(self.facts.leaf[x].apart.__setitem__, rule, line))
+        return True
+
+    def _pins(self, text: str, line: str, acts: Acts) -> bool:
+        """``stones[0] == 0``, ``s[0] is '1'``, ``grid[0][0] == grid[m - 1][n - 1] == 0``,
+        ``obstacles[0] == obstacles[n] == 0``: a value at a fixed position, each index a number
+        or an expression over sizes (resolved against the list's own length later). Each index
+        is within its list: ``0 <= index < length`` is stated for the schedule."""
+        cell = r"([A-Za-z_]\w*)((?:\[[^\[\]]+\])+)"
+        m = re.fullmatch(rf"((?:{cell} (?:==|=|is|is equal to) )+)(-?\d+|'.'|\".\")", text)
+        if not m:
+            return False
+        raw = m.group(4)
+        value: int | str = raw[1] if raw[0] in "'\"" else int(raw)
+        found = []
+        for name, idx in re.findall(cell, m.group(1)):
+            p = self.facts.by_name.get(name)
+            parts = re.findall(r"\[([^\[\]]+)\]", idx)
+            if p is None or len(parts) != p.depth or p.tree:
+                return False
+            if any(re.fullmatch(r"\s*[ij]\s*", i) for i in parts):
+                return False  # an element bound (``nums[i] == 0``), not a position
+            try:
+                lins = [self.facts.parse(i) for i in parts]
+            except Unsupported:
+                return False
+            found.append((p, lins))
+        for p, lins in found:
+            if p.depth > 2 or (p.join and p.depth != 1):
+                raise Unsupported(f"a fixed position in {p.name} ({p.type})")
+            for d, lin in enumerate(lins):
+                size = Lin(Fraction(0), {Ref("q", key=p.dim_key(d)): Fraction(1)})
+                self.cmp.relate(Lin(Fraction(0)), "<=", lin, line, acts)
+                self.cmp.relate(lin, "<", size, line, acts)
+            acts.append(partial(self.facts.leaf[p.name].pins.append, (lins, value, line)))
+        return True
+
     def _order_forms(self, text: str, acts: Acts) -> bool:
         """``X is sorted in non-decreasing order`` and LeetCode's other ways to say it."""
         words = "|".join(sorted((re.escape(w) for w in _ORDER_WORDS), key=len, reverse=True))
@@ -455,7 +573,7 @@ class LineReader:
 
                 acts.append(act)
 
-    def _distinct(self, text: str, acts: Acts) -> bool:
+    def _distinct(self, text: str, line: str, acts: Acts) -> bool:
         flags = re.I
         unique = r"(?:unique|distinct|pairwise distinct)"
         node = (
@@ -484,6 +602,17 @@ class LineReader:
             rf"all (?:the )?(?P<t>\S+) are {unique}",
             rf"(?P<t>.+?) (?:contains?|consists? of) (?:only |all )?{unique} (?P<noun>{_NOUNS})",
             rf"(?P<t>\S+) (?:contains|has) no duplicates?(?: (?P<noun>{_NOUNS}))?",
+            # "Each element in buses is unique", "Each nums[i] is distinct", "nums[i] will be
+            # unique", "Each value grid[i][j] is unique"
+            rf"each (?:element|value|number|integer) (?:in|of) (?P<t>\S+) is {unique}",
+            rf"(?:each )?(?:value )?(?P<t>\w+(?:\[[ij]\])+) (?:is|will be) {unique}",
+            # "Each character occurs at most once in s", "Each puzzles[i] does not contain
+            # repeated characters", "Each ingredients[i] does not contain any duplicate values"
+            r"each (?P<noun>character|letter) (?:occurs|appears) at most once in (?P<t>\S+)",
+            rf"(?:each )?(?P<t>\S+) (?:does not|doesn't) contains? (?:any )?(?:repeated|duplicate|"
+            rf"duplicated) (?P<noun>{_NOUNS})",
+            # one field of rows: "id_i is unique", "Each arrival_i time is distinct"
+            rf"(?:each |all (?:the )?)?(?P<t>[A-Za-z]\w*_i)(?: time| value)? (?:is|are) {unique}",
         )
         for form in forms:
             m = re.fullmatch(form, text, flags=flags)
@@ -491,18 +620,30 @@ class LineReader:
                 break
         else:
             return False
-        self._distinct_targets(m.group("t"), (m.groupdict().get("noun") or "").lower(), acts)
+        noun = (m.groupdict().get("noun") or "").lower()
+        noun = {"character": "characters"}.get(noun, noun)
+        self._distinct_targets(m.group("t"), noun, acts, line)
         return True
 
-    def _distinct_targets(self, targets: str, noun: str, acts: Acts) -> None:
-        """Distinct values (or strings, for lists of strings) for each named list."""
+    def _distinct_targets(self, targets: str, noun: str, acts: Acts, line: str = "") -> None:
+        """Distinct values (or strings, for lists of strings) for each named list. For a list of
+        integer rows, ``All points[i] are distinct`` (the rows themselves, no noun) makes the
+        rows distinct, and ``All id_i are distinct`` one field's values."""
         for ref in self.facts.phrase_refs(targets):
             if ref.kind not in ("leaf", "container"):
                 raise Unsupported("distinctness of something that is not a list")
             if ref.col >= 0:
-                raise Unsupported("distinct values of one field of the rows")
+                if not line or len(ref.params) != 1:
+                    raise Unsupported("distinct values of one field of the rows")
+                info = self.facts.leaf[ref.params[0]]
+                acts.append(partial(info.distinct_cols.__setitem__, ref.col, line))
+                continue
             for name in ref.params:
                 p = self.facts.by_name[name]
+                rows = p.depth == 2 and p.leaf == "int" and not p.join and not p.tree
+                if rows and line and not noun and re.fullmatch(r"\w+\[i\]", targets.strip()):
+                    acts.append(partial(setattr, self.facts.leaf[name], "unique_rows", line))
+                    continue
                 if p.leaf == "bool":
                     raise Unsupported("distinct booleans")
                 words = p.join and p.depth >= 2 and noun not in ("characters", "letters")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from quicksilver.synth.offline.constraints import Lin, Param, Unsupported
+from quicksilver.synth.offline.constraints import Lin, Param, Ref, Unsupported
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.quantities import Quantities
 
@@ -33,7 +33,7 @@ class ParamSpecs:
         for d in range(1 if p.tree else p.depth):
             cls = classes.get(p.dim_key(d), p.dim_key(d))
             dims.append(dict(per_item[cls]) if cls in per_item else {"q": cls})
-        if info.cols or info.pairs or info.unique_rows:
+        if info.cols or info.pairs or info.unique_rows or info.distinct_cols:
             return self._rows_spec(p, info, base, dims)
         kind = "tree" if p.tree else "list" if p.depth else "scalar"
         out = {
@@ -58,7 +58,111 @@ class ParamSpecs:
                     "another character (and no stated order)"
                 )
             out["spaces"] = sorted(info.spaces)
+        if info.apart:
+            self._apart(p, info, out)
+        if info.pins:
+            self._pins(p, info, out)
+        if p.name in self.facts.value_sums:
+            self._value_sum(p, info, out)
         return out
+
+    def _value_sum(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
+        """``sum(nums[i]) <= S``: values in a constant range from >= 0, shrunk toward its low
+        end until the sum fits (the schedule keeps ``length * low <= S``); not with an order,
+        distinct values, exclusions or other rules on the values (shrinking could break them)."""
+        limits = self.facts.value_sums[p.name]
+        leaf = out["leaf"]
+        lows = leaf.get("lo") or []
+        simple = (
+            "set" not in leaf
+            and len(lows) == 1
+            and isinstance(lows[0], int)
+            and lows[0] >= 0
+            and not leaf.get("ne")
+        )
+        ruled = info.sorted or info.distinct or info.apart or info.pins or info.lead
+        if not simple or ruled:
+            lines = ", ".join(f'"{line}"' for _, line in limits) or "a sum of values"
+            self.problems.append(
+                f"{lines}: a bound on the sum of {p.name}'s values, which need one constant "
+                "range from 0 up and no order, distinctness or other rule"
+            )
+        if limits:
+            out["values_sum_max"] = min(v for v, _ in limits)
+
+    def _apart(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
+        """``nums[i] != nums[i + 1]``: implied by distinct values, and a sorted list with no two
+        neighbours equal is one in strict order (its values distinct). ``edges[i] != i`` is not
+        drawn together with an order or distinctness (a value drawn again could break them)."""
+        rules = dict(info.apart)
+        if "next" in rules and (info.sorted or info.distinct):
+            out["distinct"] = out["distinct"] or {"level": "value", "scope": "all"}
+            del rules["next"]
+        if "index" in rules and (info.sorted or info.distinct or info.lead):
+            self.problems.append(
+                f'"{rules["index"]}": a value apart from its index, together with an order, '
+                "distinct values or no leading zeros"
+            )
+        if "next" in rules and info.lead:
+            self.problems.append(f'"{rules["next"]}": neighbours apart, with no leading zeros')
+        if rules:
+            out["apart"] = sorted(rules)
+
+    def _pins(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
+        """Fixed positions: each index as a Python index (``m - 1`` for ``m == grid.length`` is
+        -1), the value in the leaf's domain. Refused with an order (unless the value is the
+        range's end the order puts there), with distinct values beyond one list, with rules of
+        text, neighbours apart or no leading zeros."""
+        leaf = out["leaf"]
+        pins = []
+        for lins, value, line in info.pins:
+            path = []
+            for d, lin in enumerate(lins):
+                size = Lin(Fraction(0), {_q(p.dim_key(d)): Fraction(1)})
+                got, off = self.q.to_cls(lin), self.q.to_cls(lin - size)
+                if got is not None and not got[0]:
+                    path.append(got[1])
+                elif off is not None and not off[0]:
+                    path.append(off[1])
+                else:
+                    path.append(None)
+            why = self._pin_problem(p, info, leaf, path, value)
+            if why:
+                self.problems.append(f'"{line}": {why}')
+            pins.append([path, value])
+        out["pins"] = pins
+
+    def _pin_problem(
+        self, p: Param, info: LeafInfo, leaf: dict[str, Any], path: list[int | None], value: Any
+    ) -> str | None:
+        """Why a fixed position cannot be drawn, or None."""
+        if None in path:
+            return "a position that is neither a number nor counted from the list's end"
+        if info.spaces or info.lead or info.apart:
+            return "a fixed position together with rules of text or values apart"
+        if info.distinct and p.depth > 1:
+            return "a fixed position among distinct values of nested lists"
+        if leaf["type"] == "char":
+            if not isinstance(value, str) or value not in leaf["alphabet"]:
+                return "a fixed character outside the stated alphabet"
+        elif leaf["type"] != "int" or not isinstance(value, int):
+            return "a fixed value of another type than the list's"
+        elif "set" in leaf:
+            if value not in leaf["set"]:
+                return "a fixed value outside the stated value set"
+        else:
+            if any(isinstance(b, dict) for b in (*leaf["lo"], *leaf["hi"])):
+                return "a fixed value in a range over sizes"
+            if not max(leaf["lo"]) <= value <= min(leaf["hi"]) or value in leaf.get("ne", []):
+                return "a fixed value outside the stated range"
+        if info.sorted:
+            ends = (min(leaf["hi"]), max(leaf["lo"])) if "lo" in leaf else (None, None)
+            first = ends[1] if info.sorted == "asc" else ends[0]
+            last = ends[0] if info.sorted == "asc" else ends[1]
+            at_end = (path == [0] and value == first) or (path == [-1] and value == last)
+            if p.depth != 1 or not at_end:
+                return "a fixed position in a sorted list, other than its least (or greatest) end"
+        return None
 
     def _lead(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
         """No leading zeros: strings of digits, or a list of digits (integers in a constant
@@ -105,8 +209,10 @@ class ParamSpecs:
                 f"({p.name}[i].length == k or {p.name}[i] = [a_i, b_i, ...])"
             )
             return {**out, "leaf": {"type": "int", "lo": [0], "hi": [0]}}
-        if info.sorted or info.distinct:
-            self.problems.append(f"{p.name}: sorted or distinct values together with fields")
+        if info.sorted or info.distinct or info.pins or info.apart:
+            self.problems.append(
+                f"{p.name}: sorted, distinct, fixed or apart values together with fields"
+            )
         cols = columns(p, info, width)
         if isinstance(cols, str):
             self.problems.append(cols)
@@ -125,7 +231,23 @@ class ParamSpecs:
             out["unique_rows"] = True
         if info.tree:
             out["tree_edges"] = True
+        if info.distinct_cols:
+            self._distinct_cols(info, width, out)
         return out
+
+    def _distinct_cols(self, info: LeafInfo, width: int, out: dict[str, Any]) -> None:
+        """``All id_i are distinct``: that field's values are drawn distinct, and a row drawn
+        again keeps them; so the field may not be swapped or drawn again by a pair, nor be an
+        edge of a tree."""
+        for col, line in sorted(info.distinct_cols.items()):
+            if col >= width:
+                self.problems.append(f'"{line}": names a field that the rows do not have')
+            elif info.tree or any(col in (a, b) for a, b, _, _ in info.pairs):
+                self.problems.append(
+                    f'"{line}": distinct values of a field that is related to another field '
+                    "or is an end of a tree's edge"
+                )
+        out["distinct_cols"] = sorted(info.distinct_cols)
 
     def _leaf_spec(self, p: Param, info: LeafInfo, what: str | None = None) -> dict[str, Any]:
         """The value domain of ``p``'s values (or of one field of its rows): a type, and a
@@ -244,3 +366,8 @@ def columns(p: Param, info: LeafInfo, width: int) -> list[LeafInfo] | str:
             merged.values = [v for v in sets[0] if all(v in x for x in sets)]
         cols[a] = cols[b] = merged
     return cols
+
+
+def _q(key: str) -> Ref:
+    """The reference to the quantity ``key`` (a length, a count)."""
+    return Ref("q", key=key)

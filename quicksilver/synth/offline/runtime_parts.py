@@ -1,0 +1,135 @@
+"""Parts of the emitted runtime (:mod:`.runtime`) that call no other runtime function and read
+no sampling mode: the rules of text, a random tree's shape, fixed positions. They are copied
+into every generated generator with the rest of the runtime, so they use only ``random`` and
+builtin types. (A module of its own so that runtime.py stays within the size a module may have.)
+"""
+
+from __future__ import annotations
+
+import random
+
+
+def _text_rules(p: dict, s: str | list) -> str | list:
+    """``s`` (a string, or a list of digits) as ``p``'s text rules want it: a space where
+    ``spaces`` forbids one ("trim": at either end, "single": after another, "word": all spaces)
+    and a leading zero where ``lead`` does (a lone zero kept when "zero-ok") drawn again from
+    the other characters (or from ``lead_range``)."""
+    rules = p.get("spaces") if isinstance(s, str) else None
+    if rules and s:
+        other = [c for c in p["leaf"]["alphabet"] if c != " "]
+        chars = list(s)
+        for i, c in enumerate(chars):
+            end = i in (0, len(chars) - 1) and "trim" in rules
+            if c == " " and (end or ("single" in rules and i and chars[i - 1] == " ")):
+                chars[i] = random.choice(other)
+        if "word" in rules and not "".join(chars).strip():
+            chars[random.randrange(len(chars))] = random.choice(other)
+        s = "".join(chars)
+    if (
+        not p.get("lead")
+        or not len(s)
+        or s[0] not in ("0", 0)
+        or (len(s) == 1 and p["lead"] == "zero-ok")
+    ):
+        return s
+    if isinstance(s, str):
+        return random.choice([c for c in p["leaf"]["alphabet"] if c != "0"]) + s[1:]
+    return [random.randint(*p["lead_range"]), *s[1:]]
+
+
+def _tree(values: list, path: bool, bst: bool = False) -> list:
+    """A random binary tree holding ``values`` (a path when ``path``), in LeetCode level order.
+
+    ``bst``: the values go in sorted by an in-order walk, so the tree is a search tree.
+    """
+    n = len(values)
+    if n == 0:
+        return []
+    left = [-1] * n
+    right = [-1] * n
+    free = [(0, 0), (0, 1)]
+    for i in range(1, n):
+        if path:
+            node, side = i - 1, random.randint(0, 1)
+        else:
+            j = random.randrange(len(free))
+            node, side = free[j]
+            free[j] = free[-1]
+            free.pop()
+            free.append((i, 0))
+            free.append((i, 1))
+        if side == 0:
+            left[node] = i
+        else:
+            right[node] = i
+    if bst:
+        ordered = sorted(values)
+        values = list(values)
+        stack: list = []
+        node, k = 0, 0
+        while stack or node >= 0:
+            while node >= 0:
+                stack.append(node)
+                node = left[node]
+            node = stack.pop()
+            values[node] = ordered[k]
+            k += 1
+            node = right[node]
+    out = [values[0]]
+    queue = [0]
+    for node in queue:
+        for child in (left[node], right[node]):
+            if child < 0:
+                out.append(None)
+            else:
+                out.append(values[child])
+                queue.append(child)
+    while out and out[-1] is None:
+        out.pop()
+    return out
+
+
+def _pin(p: dict, arg: object) -> object:
+    """``arg`` with ``p["pins"]`` placed: each ``[path, value]`` puts ``value`` at the position
+    ``path`` names (an index per level, negative from the end: ``grid[m - 1][n - 1]`` is
+    ``[-1, -1]``). Where the values are distinct, the value's other copy takes the old one."""
+    text = isinstance(arg, str)
+    out = list(arg) if text else arg
+    for path, value in p["pins"]:
+        row = out
+        for k in path[:-1]:
+            row = row[k]
+        k = path[-1] % len(row)
+        if p["distinct"] and value in row:
+            row[row.index(value)] = row[k]
+        row[k] = value
+    return "".join(out) if text else out
+
+
+def _poly(expr: object, q: dict) -> int:
+    """The value of a nonlinear bound's expression: an int, a quantity's name, or
+    ``[op, a, b]`` with ``op`` one of ``+ - * ^`` (nonlinear.py)."""
+    if isinstance(expr, int):
+        return expr
+    if isinstance(expr, str):
+        return q[expr]
+    op, a, b = expr
+    x, y = _poly(a, q), _poly(b, q)
+    if op == "+":
+        return x + y
+    if op == "-":
+        return x - y
+    if op == "*":
+        return x * y
+    return x**y
+
+
+def _shrink_sum(row: list, low: int, limit: int) -> list:
+    """``row`` with its values above ``low`` scaled down in proportion (rounded down) when their
+    sum is above ``limit`` (``sum(nums[i]) <= 1000``; the schedule keeps ``len(row) * low <=
+    limit``), so the values keep their shape."""
+    over = sum(row) - low * len(row)
+    room = limit - low * len(row)
+    if sum(row) <= limit or over <= 0:
+        return row
+    return [low + (x - low) * room // over for x in row]
