@@ -20,10 +20,10 @@ LIMIT_RULE = (
     "once the solution has not finished more than max_timeout_share of the inputs or an input "
     "most solutions finished within call_floor_seconds / call_limit_factor); every call it did "
     "not finish then runs again with solution_cpu_seconds (the ceiling), until those calls have "
-    "spent judge_seconds (the inputs it did not run then are left out); an input's limit is the "
-    "ceiling where a kept solution's answer on it came from a call run again, else the floor; a "
-    "solution is the slow one only when it does not finish, within the ceiling, an input enough "
-    "of its peers finish"
+    "spent judge_seconds (then the calls the screening never made run with the floor, and the "
+    "inputs still not finished are left out); an input's limit is the ceiling where a kept "
+    "solution's answer on it came from a call run again, else the floor; a solution is the slow "
+    "one only when it does not finish, within the ceiling, an input enough of its peers finish"
 )
 
 
@@ -52,8 +52,9 @@ class SolutionRuns:
     2. the final word: every call a solution did not finish (or did not make) runs again with
        the ceiling, a few at a time, until a call does not finish an input enough of its peers
        finished, or those calls have spent ``judge_seconds`` (the judge's whole budget: the
-       calls not made then are :data:`BUDGET_SPENT`, and the testcases stage leaves those
-       inputs out of the test set, since no test set that holds them fits this solution).
+       calls the screening never made then run with the floor, and what is still not finished
+       is :data:`BUDGET_SPENT`: the testcases stage leaves those inputs out of the test set,
+       since no test set that holds them fits this solution).
 
     A solution that finishes every input within the ceiling is never the slow one, however far
     its peers are ahead: the test set is then sized so that it runs all of it within the
@@ -142,6 +143,28 @@ class SolutionRuns:
                 finishers[i] += outs[i].status not in SLOW_STATUSES
         return outcomes, reran, load_errors
 
+    def _past_the_budget(
+        self, code: str, outs: list[CallOutcome], rest: list[int], spent: float
+    ) -> None:
+        """The calls left once the calls run again have spent ``judge_seconds``: those the
+        screening never made run now with the floor (cheap inputs are still welcome), and
+        every one not finished there is :data:`BUDGET_SPENT`: the input is left out (not the
+        solution), since no test set that holds it fits this solution's budget."""
+        sec = self.section
+        why = (
+            f"{BUDGET_SPENT}: {spent:.3g} s of CPU went to the calls run again, more than "
+            f"judge_seconds ({sec.judge_seconds:g} s)"
+        )
+        untried = [i for i in rest if outs[i].status == "skipped"]
+        if untried:
+            run = self._run(code, untried, [sec.call_floor] * len(untried), len(untried) + 1)
+            for j, i in enumerate(untried):
+                if run.load_error is None and run.outcomes[j].status not in SLOW_STATUSES:
+                    outs[i] = run.outcomes[j]
+        for i in rest:
+            if outs[i].status in ("timeout", "skipped"):
+                outs[i] = CallOutcome("skipped", error=why)
+
     def _fit_order(self, outcomes: dict[int, list[CallOutcome]]) -> list[int]:
         """Each input's place in the order the test set's budget keeps inputs: the examples,
         the edge cases, the heaviest generated input (by what the screening saw finish), then
@@ -223,14 +246,7 @@ class SolutionRuns:
             elif slow > allowed:
                 stop = f"{slow} call(s) did not finish within the ceiling"
             elif spent >= sec.judge_seconds and redo:
-                # the rest cannot fit in a test set this solution runs within the budget: they
-                # are left out (not the solution), see _Judged.inputs_all_finish
-                why = (
-                    f"{BUDGET_SPENT}: {spent:.3g} s of CPU went to the calls run again, more "
-                    f"than judge_seconds ({sec.judge_seconds:g} s)"
-                )
-                for i in redo:
-                    outs[i] = CallOutcome("skipped", error=why)
+                self._past_the_budget(code, outs, redo, spent)
                 break
             if stop is not None:
                 for i in redo:
