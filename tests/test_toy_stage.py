@@ -133,6 +133,33 @@ def test_the_prefect_layer_runs_a_new_build_list_unchanged(prefect_harness, tmp_
     assert build_toy(config)["funnel"] == result["funnel"]  # a rerun reuses everything
 
 
+def test_until_names_the_last_stage_to_run():
+    assert TOY_BUILD.upto(None) == TOY_BUILD.stages
+    assert [s.name for s in TOY_BUILD.upto("toy")] == ["load", "dedup", "toy"]
+    with pytest.raises(ValueError, match="until='publish' names no stage; its stages are load"):
+        TOY_BUILD.check_settings(_config(Path("out"), "until=publish"))
+
+
+@requires_bwrap  # the build's preflight tries the sandbox
+def test_the_prefect_layer_stops_after_until(prefect_harness, tmp_path):
+    from prefect import flow
+
+    from quicksilver.orchestration.build import run_build
+
+    @flow(name="build-toy-until")
+    def build_toy(config: dict[str, Any]) -> dict[str, Any]:
+        return run_build(TOY_BUILD, config)
+
+    out = tmp_path / "out"
+    result = build_toy(_config(out, "until=dedup").model_dump(mode="json"))
+    assert [row["stage"] for row in result["funnel"]] == ["load", "dedup"]
+    assert not (out / "stages" / "toy").exists() and not (out / "stages" / "filters").exists()
+    # the whole build afterwards reuses what the shorter one did
+    whole = build_toy(_config(out).model_dump(mode="json"))
+    assert [row["stage"] for row in whole["funnel"]] == ["load", "dedup", "toy", "filters"]
+    assert whole["funnel"][:2] == result["funnel"]
+
+
 @pytest.mark.parametrize("stage", [TOY])
 def test_the_declaration_names_its_code(stage):
     """Its key covers this file (the logic's module) and what it imports."""
