@@ -160,6 +160,60 @@ def test_the_prefect_layer_stops_after_until(prefect_harness, tmp_path):
     assert whole["funnel"][:2] == result["funnel"]
 
 
+def _echo(ctx: Context, records: list[TaskRecord]) -> list[TaskRecord]:
+    return records
+
+
+SHARD_TOY = Stage("shardtoy", logic=_echo, sharded=True)
+SHARDED_BUILD = Build(
+    name="toy",
+    title="Toy build, sharded",
+    config=BuildConfig,
+    stages=(LOAD, DEDUP, SHARD_TOY),
+    example=example.mercury_record,
+)
+
+
+def test_a_shard_reads_only_its_tasks_lines_by_the_index(tmp_path, monkeypatch):
+    from quicksilver.pipeline import files
+    from quicksilver.pipeline import runner as runner_module
+
+    out = tmp_path / "out"
+    runner = Runner(SHARDED_BUILD, _config(out, "runner.shard_size=3"))
+    runner.run("load")
+    runner.run("dedup")
+    dedup = runner.dir("dedup").records()
+    index = files.read_index(dedup)
+    assert index is not None and sorted(index) == sorted(SLUGS)
+    whole = read_jsonl(dedup)
+    assert [dedup.read_bytes()[a : a + n] for a, n in index.values()] == [
+        line.encode() for line in dedup.read_text().splitlines(keepends=True)
+    ]
+    parts = runner.shards()
+    assert [len(slugs) for _, slugs in parts] == [3, 1]
+
+    def no_whole_reads(path: Path) -> list[dict[str, Any]]:
+        raise AssertionError(f"read every line of {path}")
+
+    monkeypatch.setattr(runner_module, "read_jsonl", no_whole_reads)
+    fresh = Runner(SHARDED_BUILD, _config(out, "runner.shard_size=3"))
+    for part, slugs in parts:
+        got = [r.row() for r in fresh.read_input(SHARD_TOY, part)]
+        assert got == [row for row in whole if row["task"]["slug"] in slugs]  # the file's order
+    monkeypatch.undo()
+    # a file changed after its index was written: the index is not trusted, the file is read
+    dedup.write_text("".join(json.dumps(row) + "\n" for row in whole[:2]))
+    assert files.read_index(dedup) is None
+    kept = {row["task"]["slug"] for row in whole[:2]}
+    again = Runner(SHARDED_BUILD, _config(out, "runner.shard_size=3"))
+    assert {s for _, slugs in again.shards() for s in slugs} == kept
+    for part, slugs in again.shards():
+        assert {r.slug for r in again.read_input(SHARD_TOY, part)} == set(slugs) & kept
+    # rows that share a name get no index
+    files.write_jsonl(tmp_path / "twice.jsonl", [{"n": "a"}, {"n": "a"}], index_by=lambda r: r["n"])
+    assert files.read_index(tmp_path / "twice.jsonl") is None
+
+
 @pytest.mark.parametrize("stage", [TOY])
 def test_the_declaration_names_its_code(stage):
     """Its key covers this file (the logic's module) and what it imports."""

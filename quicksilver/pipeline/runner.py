@@ -39,7 +39,9 @@ from quicksilver.pipeline.files import (
     StageDir,
     file_digest,
     iter_shards,
+    read_index,
     read_jsonl,
+    read_jsonl_rows,
     write_jsonl,
 )
 from quicksilver.pipeline.records import TaskRecord, json_digest
@@ -58,7 +60,12 @@ def read_records(path: Path) -> list[TaskRecord]:
 
 
 def write_records(path: Path, records: list[TaskRecord]) -> Path:
-    return write_jsonl(path, (r.row() for r in records))
+    """The records, a line each, and their index by task slug (:func:`write_jsonl`)."""
+    return write_jsonl(path, (r.row() for r in records), index_by=_slug)
+
+
+def _slug(row: dict[str, Any]) -> str:
+    return str(row["task"]["slug"])
 
 
 class Runner:
@@ -95,7 +102,8 @@ class Runner:
         except OSError:
             stamp = (str(path), None, None)
         if self._shards is None or self._shards[0] != stamp:
-            slugs = sorted(row["task"]["slug"] for row in read_jsonl(path))
+            index = read_index(path)  # the slugs without reading every record
+            slugs = sorted(index if index is not None else (_slug(r) for r in read_jsonl(path)))
             size = self.cfg.runner.shard_size
             parts = [(f"shard-{i:04d}", p) for i, p in enumerate(iter_shards(slugs, size))]
             self._shards = (stamp, parts)
@@ -129,12 +137,20 @@ class Runner:
         return self._record_files(stage, part) + declared
 
     def read_input(self, stage: Stage, part: str = "") -> list[TaskRecord]:
-        """The records ``stage`` (or its shard ``part``) reads, in order."""
-        rows = [row for path in self._record_files(stage, part) for row in read_jsonl(path)]
+        """The records ``stage`` (or its shard ``part``) reads, in order. A shard of the first
+        sharded stage reads only its tasks' lines of the previous stage's one file (by the file's
+        index), so that every shard does not read every task."""
+        files = self._record_files(stage, part)
         prev = self.build.previous(stage)
         if stage.sharded and prev is not None and not prev.sharded:
             wanted = set(self.slugs(part) or [])
-            rows = [row for row in rows if row["task"]["slug"] in wanted]
+            index = read_index(files[0])
+            if index is not None:
+                rows = read_jsonl_rows(files[0], index, wanted)
+            else:
+                rows = [row for row in read_jsonl(files[0]) if _slug(row) in wanted]
+        else:
+            rows = [row for path in files for row in read_jsonl(path)]
         return [TaskRecord.model_validate(row) for row in rows]
 
     def shard_work(self, part: str) -> float:
