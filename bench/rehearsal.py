@@ -265,8 +265,11 @@ def noop_overhead(api: str, runs: int = NOOP_RUNS) -> dict[str, float]:
             as_task(i)
         return time.perf_counter() - t1
 
+    from prefect.logging.handlers import APILogHandler
+
     with temporary_settings(updates={PREFECT_API_URL: api}):
         wall = many()
+        APILogHandler.flush()  # its logs sent now, while the server is there
     return {"bare": bare, "task_run": wall / runs, "overhead": wall / runs - bare}
 
 
@@ -738,6 +741,12 @@ def report(
     )
     console.print(projection_table(proj))
     console.print(MODEL)
+    per_task = per_unit(sample, SHARDED, "task") * proj.tasks / 3600
+    console.print(
+        f"the sandbox stages counted per task instead of per solution: {per_task:.1f} h of work "
+        f"on one worker (a lower bound when the sample has fewer solutions per task than "
+        f"{proj.solutions / proj.tasks:.1f}; the per-solution figure is then an upper one)"
+    )
     whole = scaled_overhead(prelude["full" + NO_INDEX]["per_run"], tasks["full"])
     console.print(
         f"shard input at {proj.tasks:,} tasks: {proj.shard_overhead:.3f} s per shard-stage run "

@@ -214,6 +214,38 @@ def test_a_shard_reads_only_its_tasks_lines_by_the_index(tmp_path, monkeypatch):
     assert files.read_index(tmp_path / "twice.jsonl") is None
 
 
+def test_a_shard_is_keyed_by_its_own_tasks_lines(tmp_path):
+    from quicksilver.pipeline import files
+    from quicksilver.pipeline.runner import read_records, write_records
+
+    out = tmp_path / "out"
+
+    def keys() -> dict[str, str]:
+        fresh = Runner(SHARDED_BUILD, _config(out, "runner.shard_size=3"))
+        return {part: fresh.key("shardtoy", part) for part in fresh.shard_names()}
+
+    runner = Runner(SHARDED_BUILD, _config(out, "runner.shard_size=3"))
+    runner.run("load")
+    runner.run("dedup")
+    before = keys()
+    dedup = runner.dir("dedup").records()
+    # the same keys without the index (the file read whole to find the shard's lines)
+    index = files.index_path(dedup)
+    index.rename(index.with_name("aside"))
+    assert keys() == before
+    index.with_name("aside").rename(index)
+    # one task of the last shard changes: that shard's key changes, the others' do not
+    last, slugs = runner.shards()[-1]
+    records = read_records(dedup)
+    changed = [r.with_solutions(r.solutions[:1]) if r.slug == slugs[0] else r for r in records]
+    write_records(dedup, changed)
+    after = keys()
+    assert after[last] != before[last]
+    assert {p: k for p, k in after.items() if p != last} == {
+        p: k for p, k in before.items() if p != last
+    }
+
+
 @pytest.mark.parametrize("stage", [TOY])
 def test_the_declaration_names_its_code(stage):
     """Its key covers this file (the logic's module) and what it imports."""

@@ -76,23 +76,29 @@ def read_index(path: Path) -> dict[str, tuple[int, int]] | None:
     return {name: (int(at), int(size)) for name, (at, size) in info["lines"].items()}
 
 
+def read_lines(path: Path, index: dict[str, tuple[int, int]], names: Iterable[str]) -> list[bytes]:
+    """The lines of ``path`` with these names (those in ``index``), newline included, in the
+    file's order, reading only them."""
+    spans = sorted(index[n] for n in set(names) if n in index)
+    lines = []
+    with path.open("rb") as fh:
+        for at, size in spans:
+            fh.seek(at)
+            lines.append(fh.read(size))
+    return lines
+
+
 def read_jsonl_rows(
     path: Path, index: dict[str, tuple[int, int]], names: Iterable[str]
 ) -> list[dict[str, Any]]:
     """The rows of ``path`` with these names (those in ``index``), in the file's order, reading
     only their lines."""
-    spans = sorted(index[n] for n in set(names) if n in index)
     rows = []
-    with path.open("rb") as fh:
-        for at, size in spans:
-            fh.seek(at)
-            line = fh.read(size)
-            try:
-                rows.append(json.loads(line))
-            except ValueError as exc:
-                raise ValueError(
-                    f"{path}: byte {at}: not a JSON record (truncated?): {exc}"
-                ) from exc
+    for line in read_lines(path, index, names):
+        try:
+            rows.append(json.loads(line))
+        except ValueError as exc:
+            raise ValueError(f"{path}: not a JSON record (truncated?): {exc}") from exc
     return rows
 
 

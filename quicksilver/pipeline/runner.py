@@ -9,7 +9,8 @@ each :class:`~quicksilver.pipeline.stage.Stage`:
   by slug, ``runner.shard_size`` each;
 - **keys**: the stage's name and version, the package version, the config values it reads, the
   source of its logic and of every project module that logic imports
-  (:mod:`quicksilver.pipeline.keys`), the digests of its input files, and its shard;
+  (:mod:`quicksilver.pipeline.keys`), the digests of its input files (a shard of the first
+  sharded stage: of its own tasks' lines of the previous stage's file), and its shard;
 - **completion**: a stage (or shard) is done when its manifest carries its key as it is now
   (:meth:`Runner.done`); Prefect's cache, on top in tasks/, only echoes this;
 - **counts and rejects**: tasks and solutions in (what it read) and out (what it returned), the
@@ -21,6 +22,8 @@ Everything here runs without Prefect.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -42,6 +45,7 @@ from quicksilver.pipeline.files import (
     read_index,
     read_jsonl,
     read_jsonl_rows,
+    read_lines,
     write_jsonl,
 )
 from quicksilver.pipeline.records import TaskRecord, json_digest
@@ -153,6 +157,31 @@ class Runner:
             rows = [row for path in files for row in read_jsonl(path)]
         return [TaskRecord.model_validate(row) for row in rows]
 
+    def input_digest(self, stage: Stage, part: str = "") -> str:
+        """The digest of what ``stage`` (or its shard ``part``) reads: its input files whole,
+        but for a shard of the first sharded stage only its own tasks' lines of the previous
+        stage's one file (what :meth:`read_input` reads: a shard is keyed by its tasks, not by
+        every task of the build), found by the file's index or, without one, by reading it."""
+        files = self.input_files(stage, part)
+        prev = self.build.previous(stage)
+        if not (stage.sharded and prev is not None and not prev.sharded):
+            return file_digest(*files)
+        records, declared = files[0], files[1:]
+        wanted = set(self.slugs(part) or [])
+        index = read_index(records)
+        if index is not None:
+            lines = read_lines(records, index, wanted)
+        elif records.exists():
+            with records.open("rb") as fh:
+                lines = [ln for ln in fh if ln.strip() and _slug(json.loads(ln)) in wanted]
+        else:
+            lines = []
+        h = hashlib.sha256(records.name.encode() + b"\0")
+        for line in lines:
+            h.update(line)
+        h.update(b"\1" + file_digest(*declared).encode())
+        return h.hexdigest()
+
     def shard_work(self, part: str) -> float:
         """The work a shard's outputs so far say its later stages will take (the stages that
         declare ``weighs``; 0 before they ran): the scheduler starts the heaviest first."""
@@ -174,7 +203,7 @@ class Runner:
                 "code": keys.code_digest(stage.code),
                 "quicksilver": __version__,
                 "config": {k: _plain(v) for k, v in stage.settings(self.cfg).items()},
-                "inputs": file_digest(*self.input_files(stage, part)),
+                "inputs": self.input_digest(stage, part),
                 "part": part,
                 "slugs": self.slugs(part),
                 # what it reads through ctx.funnel(): the counts of the stages before it
