@@ -133,6 +133,119 @@ def test_the_prefect_layer_runs_a_new_build_list_unchanged(prefect_harness, tmp_
     assert build_toy(config)["funnel"] == result["funnel"]  # a rerun reuses everything
 
 
+def test_until_names_the_last_stage_to_run():
+    assert TOY_BUILD.upto(None) == TOY_BUILD.stages
+    assert [s.name for s in TOY_BUILD.upto("toy")] == ["load", "dedup", "toy"]
+    with pytest.raises(ValueError, match="until='publish' names no stage; its stages are load"):
+        TOY_BUILD.check_settings(_config(Path("out"), "until=publish"))
+
+
+@requires_bwrap  # the build's preflight tries the sandbox
+def test_the_prefect_layer_stops_after_until(prefect_harness, tmp_path):
+    from prefect import flow
+
+    from quicksilver.orchestration.build import run_build
+
+    @flow(name="build-toy-until")
+    def build_toy(config: dict[str, Any]) -> dict[str, Any]:
+        return run_build(TOY_BUILD, config)
+
+    out = tmp_path / "out"
+    result = build_toy(_config(out, "until=dedup").model_dump(mode="json"))
+    assert [row["stage"] for row in result["funnel"]] == ["load", "dedup"]
+    assert not (out / "stages" / "toy").exists() and not (out / "stages" / "filters").exists()
+    # the whole build afterwards reuses what the shorter one did
+    whole = build_toy(_config(out).model_dump(mode="json"))
+    assert [row["stage"] for row in whole["funnel"]] == ["load", "dedup", "toy", "filters"]
+    assert whole["funnel"][:2] == result["funnel"]
+
+
+def _echo(ctx: Context, records: list[TaskRecord]) -> list[TaskRecord]:
+    return records
+
+
+SHARD_TOY = Stage("shardtoy", logic=_echo, sharded=True)
+SHARDED_BUILD = Build(
+    name="toy",
+    title="Toy build, sharded",
+    config=BuildConfig,
+    stages=(LOAD, DEDUP, SHARD_TOY),
+    example=example.mercury_record,
+)
+
+
+def test_a_shard_reads_only_its_tasks_lines_by_the_index(tmp_path, monkeypatch):
+    from quicksilver.pipeline import files
+    from quicksilver.pipeline import runner as runner_module
+
+    out = tmp_path / "out"
+    runner = Runner(SHARDED_BUILD, _config(out, "runner.shard_size=3"))
+    runner.run("load")
+    runner.run("dedup")
+    dedup = runner.dir("dedup").records()
+    index = files.read_index(dedup)
+    assert index is not None and sorted(index) == sorted(SLUGS)
+    whole = read_jsonl(dedup)
+    assert [dedup.read_bytes()[a : a + n] for a, n in index.values()] == [
+        line.encode() for line in dedup.read_text().splitlines(keepends=True)
+    ]
+    parts = runner.shards()
+    assert [len(slugs) for _, slugs in parts] == [3, 1]
+
+    def no_whole_reads(path: Path) -> list[dict[str, Any]]:
+        raise AssertionError(f"read every line of {path}")
+
+    monkeypatch.setattr(runner_module, "read_jsonl", no_whole_reads)
+    fresh = Runner(SHARDED_BUILD, _config(out, "runner.shard_size=3"))
+    for part, slugs in parts:
+        got = [r.row() for r in fresh.read_input(SHARD_TOY, part)]
+        assert got == [row for row in whole if row["task"]["slug"] in slugs]  # the file's order
+    monkeypatch.undo()
+    # a file changed after its index was written: the index is not trusted, the file is read
+    dedup.write_text("".join(json.dumps(row) + "\n" for row in whole[:2]))
+    assert files.read_index(dedup) is None
+    kept = {row["task"]["slug"] for row in whole[:2]}
+    again = Runner(SHARDED_BUILD, _config(out, "runner.shard_size=3"))
+    assert {s for _, slugs in again.shards() for s in slugs} == kept
+    for part, slugs in again.shards():
+        assert {r.slug for r in again.read_input(SHARD_TOY, part)} == set(slugs) & kept
+    # rows that share a name get no index
+    files.write_jsonl(tmp_path / "twice.jsonl", [{"n": "a"}, {"n": "a"}], index_by=lambda r: r["n"])
+    assert files.read_index(tmp_path / "twice.jsonl") is None
+
+
+def test_a_shard_is_keyed_by_its_own_tasks_lines(tmp_path):
+    from quicksilver.pipeline import files
+    from quicksilver.pipeline.runner import read_records, write_records
+
+    out = tmp_path / "out"
+
+    def keys() -> dict[str, str]:
+        fresh = Runner(SHARDED_BUILD, _config(out, "runner.shard_size=3"))
+        return {part: fresh.key("shardtoy", part) for part in fresh.shard_names()}
+
+    runner = Runner(SHARDED_BUILD, _config(out, "runner.shard_size=3"))
+    runner.run("load")
+    runner.run("dedup")
+    before = keys()
+    dedup = runner.dir("dedup").records()
+    # the same keys without the index (the file read whole to find the shard's lines)
+    index = files.index_path(dedup)
+    index.rename(index.with_name("aside"))
+    assert keys() == before
+    index.with_name("aside").rename(index)
+    # one task of the last shard changes: that shard's key changes, the others' do not
+    last, slugs = runner.shards()[-1]
+    records = read_records(dedup)
+    changed = [r.with_solutions(r.solutions[:1]) if r.slug == slugs[0] else r for r in records]
+    write_records(dedup, changed)
+    after = keys()
+    assert after[last] != before[last]
+    assert {p: k for p, k in after.items() if p != last} == {
+        p: k for p, k in before.items() if p != last
+    }
+
+
 @pytest.mark.parametrize("stage", [TOY])
 def test_the_declaration_names_its_code(stage):
     """Its key covers this file (the logic's module) and what it imports."""

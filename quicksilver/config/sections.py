@@ -318,6 +318,11 @@ class BuildConfigBase(_Strict):
         description="snapshot folders to build from",
     )
     only: list[str] | None = Field(None, description="build only these task slugs")
+    until: str | None = Field(
+        None,
+        description="stop after this stage (a stage of the build, by name): the stages after it "
+        "are not run and nothing is published; null: the whole build",
+    )
     out_dir: Path = Path("data/build")
     functions: FunctionsSection = FunctionsSection()
 

@@ -149,7 +149,7 @@ def _whole(runner: Runner, stage: str, config: dict[str, Any], progress: BuildPr
 def _run_stages(build: Build, cfg: Any, config: dict[str, Any]) -> dict[str, Any]:
     build.check_settings(cfg)  # a deployment's config did not pass through the CLI's check
     runner = Runner(build, cfg)
-    stages = list(build.stages)
+    stages = list(build.upto(cfg.until))  # ``until``: the stages after it are not run
     for stage in (
         stages
     ):  # before any stage task reads Prefect's cache (quicksilver/orchestration/results.py)

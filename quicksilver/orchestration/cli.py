@@ -306,6 +306,9 @@ def run_cli(
         stop.announce()
         return stop.exit_code
     print_funnel(result["funnel"], title=build.title)
+    if cfg.until is not None:
+        print(f"stopped after {cfg.until} (until): the stage files are in {result['dataset']}")
+        return 0
     published = next((row for row in result["funnel"] if row["stage"] == "publish"), None)
     if published is not None and published["tasks_out"] == 0:
         print(

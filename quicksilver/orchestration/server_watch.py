@@ -224,7 +224,7 @@ def finish_without_server(build: Any, cfg: Any) -> dict[str, Any]:
 
     runner = Runner(build, cfg)
     with build_lock(Path(cfg.out_dir), {}):
-        for stage in build.stages:
+        for stage in build.upto(getattr(cfg, "until", None)):
             if stage.sharded:
                 for part, _ in runner.shards():
                     runner.run(stage.name, part)

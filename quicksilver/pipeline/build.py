@@ -46,7 +46,9 @@ class Build:
 
     def check_settings(self, cfg: Any) -> None:
         """Every stage's own check of its settings (``Stage.check``), before anything runs: a
-        ``ValueError`` naming the stage for the first setting one cannot run with."""
+        ``ValueError`` naming the stage for the first setting one cannot run with (or naming
+        ``until`` when it names no stage of this build)."""
+        self.upto(getattr(cfg, "until", None))
         for stage in self.stages:
             if stage.check is None:
                 continue
@@ -60,6 +62,18 @@ class Build:
             if s.name == name:
                 return s
         raise KeyError(f"{self.name} has no stage {name!r}")
+
+    def upto(self, until: str | None) -> tuple[Stage, ...]:
+        """The stages a build with ``until`` runs: the list up to and including that stage (the
+        whole list when None); a ``ValueError`` when it names no stage of this build."""
+        if until is None:
+            return self.stages
+        if until not in self.stage_names:
+            raise ValueError(
+                f"{self.name}: until={until!r} names no stage; its stages are "
+                + ", ".join(self.stage_names)
+            )
+        return self.stages[: self.stage_names.index(until) + 1]
 
     def previous(self, stage: Stage) -> Stage | None:
         """The stage whose records ``stage`` reads (None for the first, which reads sources)."""

@@ -1,9 +1,11 @@
 """Stage files: JSON lines written atomically, digests, a stage's folder and its manifest.
 
 A stage writes its records to ``<out_dir>/stages/<stage>/records.jsonl`` (a sharded stage:
-``<shard>.jsonl``), its rejects beside them (``rejects.jsonl``, ``<shard>.rejects.jsonl``) and,
-last, its completion manifest (``_SUCCESS.json``, ``_SUCCESS.<shard>.json``): the key it ran with,
-its counts and how long it took. A stage is done exactly when its manifest carries the key it has
+``<shard>.jsonl``) with their index (``records.index.json``, ``<shard>.index.json``: where each
+task's line is, so that a shard reads its own tasks only), its rejects beside them
+(``rejects.jsonl``, ``<shard>.rejects.jsonl``) and, last, its completion manifest
+(``_SUCCESS.json``, ``_SUCCESS.<shard>.json``): the key it ran with, its counts and how long it
+took. A stage is done exactly when its manifest carries the key it has
 now (:meth:`quicksilver.pipeline.runner.Runner.completion`); nothing else answers that question.
 """
 
@@ -12,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,10 +24,82 @@ from quicksilver.fsutil import write_text_atomic
 MANIFEST = "_SUCCESS.json"
 
 
-def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> Path:
-    """Write rows atomically (a crash leaves the old file or none, never half a file)."""
-    text = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows)
-    return write_text_atomic(path, text)
+def write_jsonl(
+    path: Path,
+    rows: Iterable[dict[str, Any]],
+    *,
+    index_by: Callable[[dict[str, Any]], str] | None = None,
+) -> Path:
+    """Write rows atomically (a crash leaves the old file or none, never half a file).
+
+    ``index_by``: also write the file's index (:func:`index_path`): where each row's line is,
+    by the name ``index_by`` gives it (a task's slug), so that a reader of a few rows reads only
+    theirs (:func:`read_jsonl_rows`). Rows that share a name get no index (readers then read the
+    whole file)."""
+    rows = list(rows)
+    lines = [json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows]
+    write_text_atomic(path, "".join(lines))
+    if index_by is not None:
+        lines_at: dict[str, list[int]] = {}
+        at = 0
+        for row, line in zip(rows, lines, strict=True):
+            size = len(line.encode("utf-8"))
+            lines_at[index_by(row)] = [at, size]
+            at += size
+        if len(lines_at) == len(lines):
+            st = path.stat()
+            index = {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "lines": lines_at}
+            write_text_atomic(index_path(path), json.dumps(index, sort_keys=True) + "\n")
+        else:
+            index_path(path).unlink(missing_ok=True)
+    return path
+
+
+def index_path(path: Path) -> Path:
+    """The index beside a JSON-lines file: ``records.jsonl`` -> ``records.index.json``."""
+    return path.with_name(path.name.removesuffix(".jsonl") + ".index.json")
+
+
+def read_index(path: Path) -> dict[str, tuple[int, int]] | None:
+    """Where each named row of ``path`` is (byte offset, length), from its index; None when
+    there is none, or it was written for another version of the file (its size and mtime)."""
+    try:
+        info = json.loads(index_path(path).read_text())
+        st = path.stat()
+    except (OSError, ValueError):
+        return None
+    if not isinstance(info, dict) or (info.get("size"), info.get("mtime_ns")) != (
+        st.st_size,
+        st.st_mtime_ns,
+    ):
+        return None
+    return {name: (int(at), int(size)) for name, (at, size) in info["lines"].items()}
+
+
+def read_lines(path: Path, index: dict[str, tuple[int, int]], names: Iterable[str]) -> list[bytes]:
+    """The lines of ``path`` with these names (those in ``index``), newline included, in the
+    file's order, reading only them."""
+    spans = sorted(index[n] for n in set(names) if n in index)
+    lines = []
+    with path.open("rb") as fh:
+        for at, size in spans:
+            fh.seek(at)
+            lines.append(fh.read(size))
+    return lines
+
+
+def read_jsonl_rows(
+    path: Path, index: dict[str, tuple[int, int]], names: Iterable[str]
+) -> list[dict[str, Any]]:
+    """The rows of ``path`` with these names (those in ``index``), in the file's order, reading
+    only their lines."""
+    rows = []
+    for line in read_lines(path, index, names):
+        try:
+            rows.append(json.loads(line))
+        except ValueError as exc:
+            raise ValueError(f"{path}: not a JSON record (truncated?): {exc}") from exc
+    return rows
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

@@ -9,7 +9,8 @@ each :class:`~quicksilver.pipeline.stage.Stage`:
   by slug, ``runner.shard_size`` each;
 - **keys**: the stage's name and version, the package version, the config values it reads, the
   source of its logic and of every project module that logic imports
-  (:mod:`quicksilver.pipeline.keys`), the digests of its input files, and its shard;
+  (:mod:`quicksilver.pipeline.keys`), the digests of its input files (a shard of the first
+  sharded stage: of its own tasks' lines of the previous stage's file), and its shard;
 - **completion**: a stage (or shard) is done when its manifest carries its key as it is now
   (:meth:`Runner.done`); Prefect's cache, on top in tasks/, only echoes this;
 - **counts and rejects**: tasks and solutions in (what it read) and out (what it returned), the
@@ -21,6 +22,8 @@ Everything here runs without Prefect.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -39,7 +42,10 @@ from quicksilver.pipeline.files import (
     StageDir,
     file_digest,
     iter_shards,
+    read_index,
     read_jsonl,
+    read_jsonl_rows,
+    read_lines,
     write_jsonl,
 )
 from quicksilver.pipeline.records import TaskRecord, json_digest
@@ -58,7 +64,12 @@ def read_records(path: Path) -> list[TaskRecord]:
 
 
 def write_records(path: Path, records: list[TaskRecord]) -> Path:
-    return write_jsonl(path, (r.row() for r in records))
+    """The records, a line each, and their index by task slug (:func:`write_jsonl`)."""
+    return write_jsonl(path, (r.row() for r in records), index_by=_slug)
+
+
+def _slug(row: dict[str, Any]) -> str:
+    return str(row["task"]["slug"])
 
 
 class Runner:
@@ -95,7 +106,8 @@ class Runner:
         except OSError:
             stamp = (str(path), None, None)
         if self._shards is None or self._shards[0] != stamp:
-            slugs = sorted(row["task"]["slug"] for row in read_jsonl(path))
+            index = read_index(path)  # the slugs without reading every record
+            slugs = sorted(index if index is not None else (_slug(r) for r in read_jsonl(path)))
             size = self.cfg.runner.shard_size
             parts = [(f"shard-{i:04d}", p) for i, p in enumerate(iter_shards(slugs, size))]
             self._shards = (stamp, parts)
@@ -129,13 +141,46 @@ class Runner:
         return self._record_files(stage, part) + declared
 
     def read_input(self, stage: Stage, part: str = "") -> list[TaskRecord]:
-        """The records ``stage`` (or its shard ``part``) reads, in order."""
-        rows = [row for path in self._record_files(stage, part) for row in read_jsonl(path)]
+        """The records ``stage`` (or its shard ``part``) reads, in order. A shard of the first
+        sharded stage reads only its tasks' lines of the previous stage's one file (by the file's
+        index), so that every shard does not read every task."""
+        files = self._record_files(stage, part)
         prev = self.build.previous(stage)
         if stage.sharded and prev is not None and not prev.sharded:
             wanted = set(self.slugs(part) or [])
-            rows = [row for row in rows if row["task"]["slug"] in wanted]
+            index = read_index(files[0])
+            if index is not None:
+                rows = read_jsonl_rows(files[0], index, wanted)
+            else:
+                rows = [row for row in read_jsonl(files[0]) if _slug(row) in wanted]
+        else:
+            rows = [row for path in files for row in read_jsonl(path)]
         return [TaskRecord.model_validate(row) for row in rows]
+
+    def input_digest(self, stage: Stage, part: str = "") -> str:
+        """The digest of what ``stage`` (or its shard ``part``) reads: its input files whole,
+        but for a shard of the first sharded stage only its own tasks' lines of the previous
+        stage's one file (what :meth:`read_input` reads: a shard is keyed by its tasks, not by
+        every task of the build), found by the file's index or, without one, by reading it."""
+        files = self.input_files(stage, part)
+        prev = self.build.previous(stage)
+        if not (stage.sharded and prev is not None and not prev.sharded):
+            return file_digest(*files)
+        records, declared = files[0], files[1:]
+        wanted = set(self.slugs(part) or [])
+        index = read_index(records)
+        if index is not None:
+            lines = read_lines(records, index, wanted)
+        elif records.exists():
+            with records.open("rb") as fh:
+                lines = [ln for ln in fh if ln.strip() and _slug(json.loads(ln)) in wanted]
+        else:
+            lines = []
+        h = hashlib.sha256(records.name.encode() + b"\0")
+        for line in lines:
+            h.update(line)
+        h.update(b"\1" + file_digest(*declared).encode())
+        return h.hexdigest()
 
     def shard_work(self, part: str) -> float:
         """The work a shard's outputs so far say its later stages will take (the stages that
@@ -158,7 +203,7 @@ class Runner:
                 "code": keys.code_digest(stage.code),
                 "quicksilver": __version__,
                 "config": {k: _plain(v) for k, v in stage.settings(self.cfg).items()},
-                "inputs": file_digest(*self.input_files(stage, part)),
+                "inputs": self.input_digest(stage, part),
                 "part": part,
                 "slugs": self.slugs(part),
                 # what it reads through ctx.funnel(): the counts of the stages before it
