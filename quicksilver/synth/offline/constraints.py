@@ -154,22 +154,28 @@ _TOKEN = re.compile(
 )
 
 
+def tokenize(text: str, token: re.Pattern[str]) -> list[tuple[str, str]]:
+    """(kind, text) per token of ``text`` by ``token``'s named groups; Unsupported at the first
+    character no token starts with."""
+    tokens: list[tuple[str, str]] = []
+    pos, text = 0, text.strip()
+    while pos < len(text):
+        m = token.match(text, pos)
+        if not m or m.end() == pos:
+            raise Unsupported(f"cannot read {text[pos:]!r}")
+        kind = m.lastgroup or ""
+        tokens.append((kind, m.group(kind)))
+        pos = m.end()
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+    return tokens
+
+
 class ExprParser:
     """Recursive descent over ``+ - * ^ ( )``, numbers and references; linear results only."""
 
     def __init__(self, text: str, resolve: Callable[[str], Ref]) -> None:
-        self.tokens: list[tuple[str, str]] = []
-        pos = 0
-        text = text.strip()
-        while pos < len(text):
-            m = _TOKEN.match(text, pos)
-            if not m or m.end() == pos:
-                raise Unsupported(f"cannot read {text[pos:]!r}")
-            kind = m.lastgroup or ""
-            self.tokens.append((kind, m.group(kind)))
-            pos = m.end()
-            while pos < len(text) and text[pos].isspace():
-                pos += 1
+        self.tokens = tokenize(text, _TOKEN)
         self.i = 0
         self.resolve = resolve
 

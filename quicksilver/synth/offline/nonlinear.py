@@ -20,7 +20,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from quicksilver.synth.offline.constraints import REF_RE, Lin, Ref, Unsupported
+from quicksilver.synth.offline.constraints import REF_RE, Lin, Ref, Unsupported, tokenize
 
 Expr = Any  # int | str | list (see the module's docstring)
 
@@ -33,17 +33,7 @@ class PolyParser:
     integer of the whole expression (``n * (n - 1) / 2``)."""
 
     def __init__(self, text: str, resolve: Callable[[str], Ref]) -> None:
-        self.tokens: list[tuple[str, str]] = []
-        pos, text = 0, text.strip()
-        while pos < len(text):
-            m = _TOKEN.match(text, pos)
-            if not m or m.end() == pos:
-                raise Unsupported(f"cannot read {text[pos:]!r}")
-            kind = m.lastgroup or ""
-            self.tokens.append((kind, m.group(kind)))
-            pos = m.end()
-            while pos < len(text) and text[pos].isspace():
-                pos += 1
+        self.tokens = tokenize(text, _TOKEN)
         self.i = 0
         self.resolve = resolve
 
