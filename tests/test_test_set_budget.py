@@ -129,3 +129,35 @@ def test_testcases_sizes_a_heavy_test_set_to_its_budget_and_records_it():
     assert len(left) == b["left_out"] == len(full["cases"]) - len(rec["cases"])
     assert all("heavy:" in r["detail"] and "budget" in r["detail"] for r in left)
     assert out["counts"].drops["over-budget"] == len(left)
+
+
+def test_the_calls_run_again_go_in_the_order_the_budget_keeps_inputs():
+    """What the judge's budget pays for, in the final word, is what the test set keeps first:
+    the examples, the edge cases, the heaviest generated input the screening saw finish, then
+    the generated ones in the generator's order."""
+    from quicksilver.config import SandboxConfig
+    from quicksilver.execute import CallOutcome
+    from quicksilver.pipeline.solution_runs import SolutionRuns
+
+    kinds = ["example", "example", "edge", "generated", "generated", "generated", "edge"]
+    runs = SolutionRuns(
+        entry_point="f",
+        convert_offline="",
+        output_param=None,
+        inputs=[[k] for k in range(len(kinds))],
+        section=CasesSection(),
+        sandbox=SandboxConfig(),
+        kinds=kinds,
+    )
+    ok = [0.01, 0.01, 0.02, 0.1, 0.3, 0.2, 0.05]
+    # solution 2 times out on 4 (so the screening saw 0.3 s of it) and takes 0.6 s on 5
+    second = [("ok", 0.02), ("ok", 0.02), ("ok", 0.03), ("ok", 0.5), ("timeout", 1.0)]
+    second += [("ok", 0.6), ("ok", 0.1)]
+    outcomes = {
+        1: [CallOutcome("ok", cpu_seconds=c) for c in ok],
+        2: [CallOutcome(s, cpu_seconds=c) for s, c in second],  # type: ignore[arg-type]
+    }
+    rank = runs._fit_order(outcomes)
+    order = sorted(range(len(kinds)), key=lambda i: rank[i])
+    # the examples, the edges in their order, the heaviest seen (5), then 3 and 4 in order
+    assert order == [0, 1, 2, 6, 5, 3, 4]

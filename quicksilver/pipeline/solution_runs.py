@@ -1,0 +1,255 @@
+"""Every solution of a task on every input, judged as the judge would: within its budget.
+
+The testcases stage (quicksilver/stages/testcases.py, step 3) runs its solutions through
+:class:`SolutionRuns`; this module is that stage's, apart only for size (a stage never imports
+another stage, and no other stage runs solutions this way).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from quicksilver.config import CasesSection, SandboxConfig
+from quicksilver.execute import SLOW_STATUSES, BatchRun, CallOutcome, run_outputs
+from quicksilver.pipeline.records import Solution
+
+LIMIT_RULE = (
+    "every solution runs first with call_floor_seconds per call (a screening pass, stopped early "
+    "once the solution has not finished more than max_timeout_share of the inputs or an input "
+    "most solutions finished within call_floor_seconds / call_limit_factor); every call it did "
+    "not finish then runs again with solution_cpu_seconds (the ceiling), until those calls have "
+    "spent judge_seconds (then the calls the screening never made run with the floor, and the "
+    "inputs still not finished are left out); an input's limit is the ceiling where a kept "
+    "solution's answer on it came from a call run again, else the floor; a solution is the slow "
+    "one only when it does not finish, within the ceiling, an input enough of its peers finish"
+)
+
+
+BUDGET_SPENT = "not run: the judge's budget is spent"
+"""The error of a call not made because the solution's calls run again with the ceiling spent
+``judge_seconds``: the input is left out of the test set (``over-budget``), the solution stays."""
+
+
+def budget_spent(outcome: CallOutcome) -> bool:
+    """Whether ``outcome`` is a call not made because its solution spent the judge's budget."""
+    return outcome.status == "skipped" and (outcome.error or "").startswith(BUDGET_SPENT)
+
+
+@dataclass
+class SolutionRuns:
+    """Every solution of a task on every input, judged as the judge would: within its budget.
+
+    The judge (the Mercury authors' evaluator) gives a solution ``judge_seconds`` for the whole
+    test set; no single call may take more than ``solution_cpu_seconds``, the ceiling. So:
+
+    1. a screening pass: every solution runs every input with ``call_floor_seconds`` per call,
+       and is stopped early once it has failed to finish more inputs than
+       ``max_timeout_share`` allows, or an input that most of the solutions before it finished
+       within floor / ``call_limit_factor`` (a hanging or exponential solution costs a few
+       floors here, not the ceiling on every input). Nothing is decided by this pass;
+    2. the final word: every call a solution did not finish (or did not make) runs again with
+       the ceiling, a few at a time, until a call does not finish an input enough of its peers
+       finished, or those calls have spent ``judge_seconds`` (the judge's whole budget: the
+       calls the screening never made then run with the floor, and what is still not finished
+       is :data:`BUDGET_SPENT`: the testcases stage leaves those inputs out of the test set,
+       since no test set that holds them fits this solution).
+
+    A solution that finishes every input within the ceiling is never the slow one, however far
+    its peers are ahead: the test set is then sized so that it runs all of it within the
+    budget (quicksilver/stages/testcases.py, ``fit_to_budget``).
+    """
+
+    entry_point: str
+    convert_offline: str
+    output_param: int | None
+    inputs: list[Any]
+    section: CasesSection
+    sandbox: SandboxConfig
+    kind: Literal["class", "function"] = "class"
+    # each input's kind (example, edge, generated): the calls run again go in the order the
+    # test set's budget keeps inputs (testcases.fit_to_budget), so that what the judge's budget
+    # pays for is what the test set keeps first
+    kinds: list[str] | None = None
+
+    def _run(
+        self,
+        code: str,
+        idx: list[int],
+        limits: list[float],
+        give_up_after: int,
+        decisive: set[int] | None = None,
+    ) -> BatchRun:
+        return run_outputs(
+            code,
+            entry_point=self.entry_point,
+            kind=self.kind,
+            inputs=[self.inputs[i] for i in idx],
+            convert_offline=self.convert_offline,
+            output_param=self.output_param,
+            cpu_seconds=limits,
+            load_cpu_seconds=self.section.solution_cpu_seconds,
+            memory_mb=self.section.memory_mb,
+            sandbox=self.sandbox,
+            give_up_after=give_up_after,
+            decisive=[k for k, i in enumerate(idx) if i in (decisive or ())],
+        )
+
+    def enough_finishers(self, finishers: int, total: int) -> bool:
+        """Whether ``finishers`` of ``total`` solutions finishing an input make a solution that
+        does not finish it the slow one (``peers_finish_share``, and two at least)."""
+        return finishers >= 2 and finishers >= self.section.peers_finish_share * total
+
+    def run_all(
+        self, solutions: list[Solution]
+    ) -> tuple[dict[int, list[CallOutcome]], dict[int, set[int]], dict[int, str]]:
+        """(outcomes per loaded solution's hash, the inputs each one's calls ran again with the
+        ceiling, load errors by hash)."""
+        sec = self.section
+        n = len(self.inputs)
+        total = len(solutions)
+        allowed = math.floor(sec.max_timeout_share * n + 1e-9)
+        every = list(range(n))
+        quick = sec.call_floor / sec.call_limit_factor
+        need = max(2, math.ceil(sec.peers_finish_share * total - 1e-9), (total - 1) // 2 + 1)
+        fast = [0] * n  # solutions that finished each input within floor / factor so far
+        outcomes: dict[int, list[CallOutcome]] = {}
+        load_errors: dict[int, str] = {}
+        for sol in solutions:
+            decisive = {i for i in every if fast[i] >= need}
+            run = self._run(sol.code, every, [sec.call_floor] * n, allowed + 1, decisive)
+            if run.load_error is not None:
+                load_errors[sol.hash] = run.load_error
+                continue
+            outcomes[sol.hash] = run.outcomes
+            for i, o in enumerate(run.outcomes):
+                if o.status not in SLOW_STATUSES and o.cpu_seconds <= quick:
+                    fast[i] += 1
+        finishers = [
+            sum(o[i].status not in SLOW_STATUSES for o in outcomes.values()) for i in every
+        ]
+        # the solutions with the fewest calls to run again go first: what they finish decides
+        # inputs for the others (a hanging solution then stops at its first ceiling)
+        loaded = [sol for sol in solutions if sol.hash in outcomes]
+        loaded.sort(key=lambda sol: sum(o.status in SLOW_STATUSES for o in outcomes[sol.hash]))
+        rank = self._fit_order(outcomes)
+        reran: dict[int, set[int]] = {}
+        for sol in loaded:
+            outs = outcomes[sol.hash]
+            decided = {i for i in every if self.enough_finishers(finishers[i], len(outcomes))}
+            reran[sol.hash] = self._final_word(sol.code, outs, decided, allowed, rank)
+            for i in reran[sol.hash]:
+                finishers[i] += outs[i].status not in SLOW_STATUSES
+        return outcomes, reran, load_errors
+
+    def _past_the_budget(
+        self, code: str, outs: list[CallOutcome], rest: list[int], spent: float
+    ) -> None:
+        """The calls left once the calls run again have spent ``judge_seconds``: those the
+        screening never made run now with the floor (cheap inputs are still welcome), and
+        every one not finished there is :data:`BUDGET_SPENT`: the input is left out (not the
+        solution), since no test set that holds it fits this solution's budget."""
+        sec = self.section
+        why = (
+            f"{BUDGET_SPENT}: {spent:.3g} s of CPU went to the calls run again, more than "
+            f"judge_seconds ({sec.judge_seconds:g} s)"
+        )
+        untried = [i for i in rest if outs[i].status == "skipped"]
+        if untried:
+            run = self._run(code, untried, [sec.call_floor] * len(untried), len(untried) + 1)
+            for j, i in enumerate(untried):
+                if run.load_error is None and run.outcomes[j].status not in SLOW_STATUSES:
+                    outs[i] = run.outcomes[j]
+        for i in rest:
+            if outs[i].status in ("timeout", "skipped"):
+                outs[i] = CallOutcome("skipped", error=why)
+
+    def _fit_order(self, outcomes: dict[int, list[CallOutcome]]) -> list[int]:
+        """Each input's place in the order the test set's budget keeps inputs: the examples,
+        the edge cases, the heaviest generated input (by what the screening saw finish), then
+        the other generated ones in the generator's order."""
+        n = len(self.inputs)
+        kinds = self.kinds or ["generated"] * n
+        generated = [i for i in range(n) if kinds[i] not in ("example", "edge")]
+
+        def seen(i: int) -> float:
+            return max(
+                (o[i].cpu_seconds for o in outcomes.values() if o[i].status not in SLOW_STATUSES),
+                default=0.0,
+            )
+
+        heaviest = max(generated, key=seen, default=None)
+        order = (
+            [i for i in range(n) if kinds[i] == "example"]
+            + [i for i in range(n) if kinds[i] == "edge"]
+            + ([heaviest] if heaviest is not None else [])
+            + [i for i in generated if i != heaviest]
+        )
+        rank = [0] * n
+        for place, i in enumerate(order):
+            rank[i] = place
+        return rank
+
+    def _final_word(
+        self,
+        code: str,
+        outs: list[CallOutcome],
+        decided: set[int],
+        allowed: int,
+        rank: list[int],
+    ) -> set[int]:
+        """Run again, with the ceiling, every call of one solution that did not finish (or was
+        not made) at the floor; ``outs`` is updated in place. The inputs run again are
+        returned.
+
+        The inputs in ``decided`` (enough peers finished them) go first, and a timeout on one
+        of them ends it: a hanging solution costs one ceiling here. So do more than ``allowed``
+        inputs not finished. Within each group the calls go in the test set's order (``rank``),
+        a few at a time, so that what they spend stays within the judge's budget by at most one
+        ceiling and goes to the inputs the test set keeps first."""
+        sec = self.section
+        # the inputs its peers finished first: a timeout on one of them settles it at once
+        redo = sorted(
+            (i for i, o in enumerate(outs) if o.status in ("timeout", "skipped")),
+            key=lambda i: (i not in decided, rank[i]),
+        )
+        ran: set[int] = set()
+        settled = sum(o.status == "memory" for o in outs)  # not run again: memory is no time
+        if settled > allowed:
+            return ran  # too slow whatever the ceiling shows: nothing to run again
+        spent = 0.0
+        while redo:
+            room = sec.judge_seconds - spent
+            take = redo[: max(1, math.floor(room / sec.solution_cpu_seconds + 1e-9))]
+            redo = redo[len(take) :]
+            slow_before = settled + sum(outs[i].status in ("timeout", "memory") for i in ran)
+            run = self._run(
+                code,
+                take,
+                [sec.solution_cpu_seconds] * len(take),
+                allowed + 1 - slow_before,
+                decided,
+            )
+            for j, i in enumerate(take):
+                outs[i] = (
+                    run.outcomes[j]
+                    if run.load_error is None
+                    else CallOutcome("error", error=f"on the second run: {run.load_error}")
+                )
+                ran.add(i)
+            spent += sum(outs[i].cpu_seconds for i in take)
+            slow = settled + sum(outs[i].status in ("timeout", "memory") for i in ran)
+            stop = None
+            if any(outs[i].status == "timeout" and i in decided for i in take):
+                stop = "an input its peers finish was not finished within the ceiling"
+            elif slow > allowed:
+                stop = f"{slow} call(s) did not finish within the ceiling"
+            elif spent >= sec.judge_seconds and redo:
+                self._past_the_budget(code, outs, redo, spent)
+                break
+            if stop is not None:
+                for i in redo:
+                    outs[i] = CallOutcome("skipped", error=f"not run: {stop}")
+                break
+        return ran
