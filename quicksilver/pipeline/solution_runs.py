@@ -19,21 +19,23 @@ LIMIT_RULE = (
     "every solution runs first with call_floor_seconds per call (a screening pass, stopped early "
     "once the solution has not finished more than max_timeout_share of the inputs or an input "
     "most solutions finished within call_floor_seconds / call_limit_factor); every call it did "
-    "not finish then runs again with solution_cpu_seconds (the ceiling), until those calls have "
-    "spent judge_seconds (then the calls the screening never made run with the floor, and the "
+    "not finish then runs again with solution_cpu_seconds (the ceiling; an input most peers did "
+    "not finish gets the test set's budget left, if less), until those calls have spent "
+    "test_set_cpu_seconds (then the calls the screening never made run with the floor, and the "
     "inputs still not finished are left out); an input's limit is the ceiling where a kept "
     "solution's answer on it came from a call run again, else the floor; a solution is the slow "
     "one only when it does not finish, within the ceiling, an input enough of its peers finish"
 )
 
 
-BUDGET_SPENT = "not run: the judge's budget is spent"
-"""The error of a call not made because the solution's calls run again with the ceiling spent
-``judge_seconds``: the input is left out of the test set (``over-budget``), the solution stays."""
+BUDGET_SPENT = "not run: the test set's budget is spent"
+"""The error of a call not made (or not finished within the room left) because the solution's
+calls run again spent the test set's budget (``test_set_cpu_seconds``): the input is left out of
+the test set (``over-budget``), the solution stays."""
 
 
 def budget_spent(outcome: CallOutcome) -> bool:
-    """Whether ``outcome`` is a call not made because its solution spent the judge's budget."""
+    """Whether ``outcome`` is a call not made because its solution spent the test set's budget."""
     return outcome.status == "skipped" and (outcome.error or "").startswith(BUDGET_SPENT)
 
 
@@ -51,10 +53,12 @@ class SolutionRuns:
        floors here, not the ceiling on every input). Nothing is decided by this pass;
     2. the final word: every call a solution did not finish (or did not make) runs again with
        the ceiling, a few at a time, until a call does not finish an input enough of its peers
-       finished, or those calls have spent ``judge_seconds`` (the judge's whole budget: the
-       calls the screening never made then run with the floor, and what is still not finished
-       is :data:`BUDGET_SPENT`: the testcases stage leaves those inputs out of the test set,
-       since no test set that holds them fits this solution).
+       finished, or those calls have spent the test set's budget (``test_set_cpu_seconds``, at
+       most the judge's: the calls the screening never made then run with the floor, and what
+       is still not finished is :data:`BUDGET_SPENT`: the testcases stage leaves those inputs
+       out of the test set, since no test set that holds them fits this solution's budget).
+       An input that too few peers finished runs with the budget's room left, if less than the
+       ceiling: it cannot stay in the test set if it needs more.
 
     A solution that finishes every input within the ceiling is never the slow one, however far
     its peers are ahead: the test set is then sized so that it runs all of it within the
@@ -69,7 +73,7 @@ class SolutionRuns:
     sandbox: SandboxConfig
     kind: Literal["class", "function"] = "class"
     # each input's kind (example, edge, generated): the calls run again go in the order the
-    # test set's budget keeps inputs (testcases.fit_to_budget), so that what the judge's budget
+    # test set's budget keeps inputs (testcases.fit_to_budget), so that what the test set's budget
     # pays for is what the test set keeps first
     kinds: list[str] | None = None
 
@@ -146,14 +150,14 @@ class SolutionRuns:
     def _past_the_budget(
         self, code: str, outs: list[CallOutcome], rest: list[int], spent: float
     ) -> None:
-        """The calls left once the calls run again have spent ``judge_seconds``: those the
+        """The calls left once the calls run again have spent the test set's budget: those the
         screening never made run now with the floor (cheap inputs are still welcome), and
         every one not finished there is :data:`BUDGET_SPENT`: the input is left out (not the
         solution), since no test set that holds it fits this solution's budget."""
         sec = self.section
         why = (
-            f"{BUDGET_SPENT}: {spent:.3g} s of CPU went to the calls run again, more than "
-            f"judge_seconds ({sec.judge_seconds:g} s)"
+            f"{BUDGET_SPENT}: {spent:.3g} s of CPU went to the calls run again, of the test "
+            f"set's budget of {sec.test_set_cpu_seconds:g} s"
         )
         untried = [i for i in rest if outs[i].status == "skipped"]
         if untried:
@@ -199,16 +203,21 @@ class SolutionRuns:
         allowed: int,
         rank: list[int],
     ) -> set[int]:
-        """Run again, with the ceiling, every call of one solution that did not finish (or was
-        not made) at the floor; ``outs`` is updated in place. The inputs run again are
-        returned.
+        """Run again every call of one solution that did not finish (or was not made) at the
+        floor; ``outs`` is updated in place. The inputs run again are returned.
 
-        The inputs in ``decided`` (enough peers finished them) go first, and a timeout on one
-        of them ends it: a hanging solution costs one ceiling here. So do more than ``allowed``
-        inputs not finished. Within each group the calls go in the test set's order (``rank``),
-        a few at a time, so that what they spend stays within the judge's budget by at most one
-        ceiling and goes to the inputs the test set keeps first."""
+        The inputs in ``decided`` (enough peers finished them) go first, each with the ceiling,
+        and a timeout on one of them ends it: a hanging solution costs one ceiling here. So do
+        more than ``allowed`` inputs not finished. Within each group the calls go in the test
+        set's order (``rank``), one at a time once less than a ceiling of the budget is left.
+
+        What these calls may spend is the test set's budget (``test_set_cpu_seconds``): every
+        one of them needed more than the floor, so once they have spent the budget no test set
+        that holds the rest fits this solution, and the rest are :data:`BUDGET_SPENT` (left out,
+        the solution stays). An input no majority decided runs with the room left (the ceiling
+        at most): not finishing within it is the same, the input left out, not a timeout."""
         sec = self.section
+        budget = sec.test_set_cpu_seconds
         # the inputs its peers finished first: a timeout on one of them settles it at once
         redo = sorted(
             (i for i, o in enumerate(outs) if o.status in ("timeout", "skipped")),
@@ -220,23 +229,32 @@ class SolutionRuns:
             return ran  # too slow whatever the ceiling shows: nothing to run again
         spent = 0.0
         while redo:
-            room = sec.judge_seconds - spent
+            room = budget - spent
+            if room <= 0 or (redo[0] not in decided and room <= sec.call_floor):
+                self._past_the_budget(code, outs, redo, spent)
+                break
             take = redo[: max(1, math.floor(room / sec.solution_cpu_seconds + 1e-9))]
             redo = redo[len(take) :]
+            limits = [
+                sec.solution_cpu_seconds if i in decided else min(sec.solution_cpu_seconds, room)
+                for i in take
+            ]
             slow_before = settled + sum(outs[i].status in ("timeout", "memory") for i in ran)
-            run = self._run(
-                code,
-                take,
-                [sec.solution_cpu_seconds] * len(take),
-                allowed + 1 - slow_before,
-                decided,
-            )
+            run = self._run(code, take, limits, allowed + 1 - slow_before, decided)
             for j, i in enumerate(take):
-                outs[i] = (
+                out = (
                     run.outcomes[j]
                     if run.load_error is None
                     else CallOutcome("error", error=f"on the second run: {run.load_error}")
                 )
+                if out.status == "timeout" and limits[j] < sec.solution_cpu_seconds:
+                    out = CallOutcome(
+                        "skipped",
+                        error=f"{BUDGET_SPENT}: not finished within the {limits[j]:.3g} s the "
+                        f"test set's budget ({budget:g} s) had left",
+                        cpu_seconds=out.cpu_seconds,
+                    )
+                outs[i] = out
                 ran.add(i)
             spent += sum(outs[i].cpu_seconds for i in take)
             slow = settled + sum(outs[i].status in ("timeout", "memory") for i in ran)
@@ -245,9 +263,6 @@ class SolutionRuns:
                 stop = "an input its peers finish was not finished within the ceiling"
             elif slow > allowed:
                 stop = f"{slow} call(s) did not finish within the ceiling"
-            elif spent >= sec.judge_seconds and redo:
-                self._past_the_budget(code, outs, redo, spent)
-                break
             if stop is not None:
                 for i in redo:
                     outs[i] = CallOutcome("skipped", error=f"not run: {stop}")

@@ -13,9 +13,10 @@ Per task (a shard of tasks per call, so shards run on any Prefect task runner):
 3. every solution runs on every input (one process per solution) as the judge would judge it
    (quicksilver/pipeline/solution_runs.py): a screening pass with ``call_floor_seconds`` per
    call, then every call it did not finish again with ``solution_cpu_seconds``, the ceiling,
-   until those calls have spent ``judge_seconds`` (the judge's budget per solution; the inputs
-   it did not run then are left out, ``over-budget``). A solution that does not load is dropped
-   (``does-not-load``), and so is one whose runs of the statement's examples alone cost more
+   until those calls have spent ``test_set_cpu_seconds`` (the test set's budget per solution;
+   the inputs it did not run or finish then are left out, ``over-budget``). A solution that
+   does not load is dropped (``does-not-load``), and so is one whose runs of the statement's
+   examples alone cost more
    than the test set's budget (``over-budget``). A solution that does not finish, within the
    ceiling, an input which enough of its peers finish (``peers_finish_share``, two at least) is
    dropped (``slower-than-peers``): the slow solution goes, not the input; one that does not
@@ -250,7 +251,7 @@ def cases_for_task(
             "budget_seconds": section.test_set_cpu_seconds,
             "cost_seconds": round(fit.cost, 3),
             "left_out": len(fit.left_out),
-            # inputs a solution never ran: its calls run again spent judge_seconds first
+            # inputs a solution never ran or finished: its calls run again spent the budget first
             "left_out_unrun": judged.unrun,
             # the kept solution the test set was sized to (the binding one when inputs went)
             "slowest_solution": slowest.position if slowest is not None else None,
@@ -407,7 +408,7 @@ class _Judged:
     ceiling: float
     alive: list[Solution]
     slow_of: dict[int, list[int]]  # solution hash -> the inputs it did not finish
-    unrun: int = 0  # inputs left out because a solution spent the judge's budget before them
+    unrun: int = 0  # inputs left out because a solution spent the test set's budget before them
 
     def limit(self, sol: Solution, i: int) -> float:
         """The limit of ``sol``'s last call on input ``i``: the ceiling when it ran again."""
@@ -506,7 +507,7 @@ class _Judged:
                 self.drop_solution(
                     sol,
                     "over-budget",
-                    f"spent the judge's budget before running the statement's example (input "
+                    f"spent the test set's budget before running the statement's example (input "
                     f"{unrun[0]}): {outs[unrun[0]].error}",
                 )
                 continue
@@ -557,7 +558,7 @@ class _Judged:
                     {"slug": self.slug, **case.row()},
                     "over-budget",
                     f"{self.slug}: {case.kind} input left out: solution(s) "
-                    f"{', '.join('#' + str(s.position) for s in spent)} spent the judge's "
+                    f"{', '.join('#' + str(s.position) for s in spent)} spent the test set's "
                     "budget on the inputs before it (calls run again with the ceiling)",
                     dropped="input",
                 )
