@@ -836,6 +836,63 @@ def test_testcases_leaves_out_what_a_solution_could_not_run_within_the_judges_bu
     assert rec["budget"]["left_out_unrun"] == len(spent) and rec["budget"]["slowest_solution"] == 2
 
 
+@requires_bwrap
+def test_testcases_runs_an_input_no_majority_finished_with_the_budgets_room_only():
+    """An input every solution needs more than the floor for (no majority finished it, so no
+    one is the slow one) runs again with what the test set's budget has left, not the ceiling:
+    not finishing within that room leaves the input out (``over-budget``, the limit named), and
+    no solution goes, since none of them could run a test set that holds it."""
+    from quicksilver.config import CasesSection, SandboxConfig
+    from tests.stagekit import testcases_shard
+
+    meta = {
+        "name": "f",
+        "params": [{"name": "n", "type": "integer"}],
+        "return": {"type": "integer"},
+    }
+    task = {**_task("rm", meta=meta), "examples": [[3], [4]]}
+    gen = "import random\ndef generate_test_case():\n    return [random.randint(0, 99)]\n"
+    # every solution burns seconds on n >= 80: within the ceiling, far past the budget
+    burn = "        if n >= 80:\n            s = sum(i % 7 for i in range(30_000_000))\n"
+    burn += "            return n % 7 + s - s\n"
+    sols = [
+        {"slug": "rm", "hash": h, "position": h - 1, "code": code}
+        for h, code in enumerate(
+            [
+                "class Solution:\n    def f(self, n):\n" + burn + "        return n % 7\n",
+                "class Solution:\n    def f(self, n):\n" + burn + "        return (n + 7) % 7\n",
+                "class Solution:\n    def f(self, n):\n" + burn + "        return n - n // 7 * 7\n",
+            ],
+            start=1,
+        )
+    ]
+    section = CasesSection(
+        n=16,
+        seed=5,
+        solution_cpu_seconds=30.0,
+        call_floor_seconds=0.05,
+        judge_seconds=30.0,
+        test_set_cpu_seconds=0.3,
+        min_cases=3,
+    )
+    out = testcases_shard(
+        [task], sols, [{"slug": "rm", "generator_code": gen}], section, sandbox=SandboxConfig()
+    )
+    assert not [r for r in out["rejects"] if r.get("dropped") == "solution"], out["rejects"]
+    (rec,) = out["records"]
+    assert rec["solutions"] == [1, 2, 3]
+    assert all(c["input"][0] < 80 for c in rec["cases"]), rec["cases"]
+    heavy = [r for r in out["rejects"] if r.get("input") and r["input"][0] >= 80]
+    assert heavy, out["rejects"]  # the seed draws some: each is left out, and says why
+    assert all(r["reason"] == "over-budget" for r in heavy), heavy
+    # the first one ran again with the room the budget had left (0.3 s), not the 30 s ceiling;
+    # after it nothing was left, so the others were not run again at all
+    assert all("the test set's budget is spent" in r["detail"] for r in heavy), heavy
+    assert "within the 0.3 s of CPU the test set's budget (0.3 s) had left" in heavy[0]["detail"]
+    assert all("not run, " in r["detail"] for r in heavy[1:]), heavy
+    assert all(limit < 30.0 for limit in rec["call_limits"]["per_input"])
+
+
 # ------------------------------------------------------------------------------ generators
 
 

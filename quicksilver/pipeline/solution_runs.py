@@ -28,7 +28,7 @@ LIMIT_RULE = (
 )
 
 
-BUDGET_SPENT = "not run: the test set's budget is spent"
+BUDGET_SPENT = "the test set's budget is spent"
 """The error of a call not made (or not finished within the room left) because the solution's
 calls run again spent the test set's budget (``test_set_cpu_seconds``): the input is left out of
 the test set (``over-budget``), the solution stays."""
@@ -156,8 +156,8 @@ class SolutionRuns:
         solution), since no test set that holds it fits this solution's budget."""
         sec = self.section
         why = (
-            f"{BUDGET_SPENT}: {spent:.3g} s of CPU went to the calls run again, of the test "
-            f"set's budget of {sec.test_set_cpu_seconds:g} s"
+            f"{BUDGET_SPENT}: not run, {spent:.3g} s of CPU went to the calls run again, of the "
+            f"test set's budget of {sec.test_set_cpu_seconds:g} s"
         )
         untried = [i for i in rest if outs[i].status == "skipped"]
         if untried:
@@ -250,8 +250,8 @@ class SolutionRuns:
                 if out.status == "timeout" and limits[j] < sec.solution_cpu_seconds:
                     out = CallOutcome(
                         "skipped",
-                        error=f"{BUDGET_SPENT}: not finished within the {limits[j]:.3g} s the "
-                        f"test set's budget ({budget:g} s) had left",
+                        error=f"{BUDGET_SPENT}: not finished within the {limits[j]:.3g} s of "
+                        f"CPU the test set's budget ({budget:g} s) had left",
                         cpu_seconds=out.cpu_seconds,
                     )
                 outs[i] = out

@@ -559,7 +559,8 @@ class _Judged:
                     "over-budget",
                     f"{self.slug}: {case.kind} input left out: solution(s) "
                     f"{', '.join('#' + str(s.position) for s in spent)} spent the test set's "
-                    "budget on the inputs before it (calls run again with the ceiling)",
+                    "budget on the inputs before it (calls run again with the ceiling): "
+                    f"{self.outcomes[spent[0].hash][i].error}",
                     dropped="input",
                 )
                 continue
