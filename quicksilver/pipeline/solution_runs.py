@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from quicksilver.config import CasesSection, SandboxConfig
-from quicksilver.execute import SLOW_STATUSES, BatchRun, CallOutcome, run_outputs
+from quicksilver.execute import BUDGET_STOP, SLOW_STATUSES, BatchRun, CallOutcome, run_outputs
 from quicksilver.pipeline.records import Solution
 
 LIMIT_RULE = (
@@ -37,6 +37,29 @@ the test set (``over-budget``), the solution stays."""
 def budget_spent(outcome: CallOutcome) -> bool:
     """Whether ``outcome`` is a call not made because its solution spent the test set's budget."""
     return outcome.status == "skipped" and (outcome.error or "").startswith(BUDGET_SPENT)
+
+
+SCREENING_BUDGETS = 2.0
+"""A solution's screening stops once its calls have spent this many test set's budgets: the
+test set keeps, for each solution, inputs worth one budget at most, taken in :func:`fit_order`;
+the second budget is room for inputs another solution makes the test set leave out."""
+
+
+def fit_order(kinds: list[str], weights: list[float]) -> list[int]:
+    """The order in which the test set's budget keeps inputs (and the order solutions run
+    them): the examples, the edge cases, the heaviest generated input by ``weights`` (the first
+    of the heaviest, in the generator's order), then the other generated inputs in the
+    generator's order. The testcases stage weighs inputs by their size (their JSON text), so
+    the order is known before anything runs and the largest size stays."""
+    n = len(kinds)
+    generated = [i for i in range(n) if kinds[i] not in ("example", "edge")]
+    heaviest = max(generated, key=lambda i: weights[i], default=None)
+    return (
+        [i for i in range(n) if kinds[i] == "example"]
+        + [i for i in range(n) if kinds[i] == "edge"]
+        + ([heaviest] if heaviest is not None else [])
+        + [i for i in generated if i != heaviest]
+    )
 
 
 @dataclass
@@ -72,10 +95,10 @@ class SolutionRuns:
     section: CasesSection
     sandbox: SandboxConfig
     kind: Literal["class", "function"] = "class"
-    # each input's kind (example, edge, generated): the calls run again go in the order the
-    # test set's budget keeps inputs (testcases.fit_to_budget), so that what the test set's budget
-    # pays for is what the test set keeps first
-    kinds: list[str] | None = None
+    # the order the test set's budget keeps inputs (:func:`fit_order`): the screening and the
+    # calls run again go in it, so that what the budget pays for is what the test set keeps
+    # first (default: the inputs' own order)
+    order: list[int] | None = None
 
     def _run(
         self,
@@ -84,6 +107,7 @@ class SolutionRuns:
         limits: list[float],
         give_up_after: int,
         decisive: set[int] | None = None,
+        cpu_budget: float | None = None,
     ) -> BatchRun:
         return run_outputs(
             code,
@@ -98,6 +122,7 @@ class SolutionRuns:
             sandbox=self.sandbox,
             give_up_after=give_up_after,
             decisive=[k for k, i in enumerate(idx) if i in (decisive or ())],
+            cpu_budget=cpu_budget,
         )
 
     def enough_finishers(self, finishers: int, total: int) -> bool:
@@ -120,14 +145,19 @@ class SolutionRuns:
         fast = [0] * n  # solutions that finished each input within floor / factor so far
         outcomes: dict[int, list[CallOutcome]] = {}
         load_errors: dict[int, str] = {}
+        order = self.order if self.order is not None else every
+        screening = SCREENING_BUDGETS * sec.test_set_cpu_seconds
         for sol in solutions:
             decisive = {i for i in every if fast[i] >= need}
-            run = self._run(sol.code, every, [sec.call_floor] * n, allowed + 1, decisive)
+            run = self._run(sol.code, order, [sec.call_floor] * n, allowed + 1, decisive, screening)
             if run.load_error is not None:
                 load_errors[sol.hash] = run.load_error
                 continue
-            outcomes[sol.hash] = run.outcomes
-            for i, o in enumerate(run.outcomes):
+            outs = [CallOutcome("skipped")] * n
+            for k, i in enumerate(order):
+                outs[i] = _spent_in_screening(run.outcomes[k], screening)
+            outcomes[sol.hash] = outs
+            for i, o in enumerate(outs):
                 if o.status not in SLOW_STATUSES and o.cpu_seconds <= quick:
                     fast[i] += 1
         finishers = [
@@ -137,7 +167,9 @@ class SolutionRuns:
         # inputs for the others (a hanging solution then stops at its first ceiling)
         loaded = [sol for sol in solutions if sol.hash in outcomes]
         loaded.sort(key=lambda sol: sum(o.status in SLOW_STATUSES for o in outcomes[sol.hash]))
-        rank = self._fit_order(outcomes)
+        rank = [0] * n
+        for place, i in enumerate(order):
+            rank[i] = place
         reran: dict[int, set[int]] = {}
         for sol in loaded:
             outs = outcomes[sol.hash]
@@ -159,41 +191,15 @@ class SolutionRuns:
             f"{BUDGET_SPENT}: not run, {spent:.3g} s of CPU went to the calls run again, of the "
             f"test set's budget of {sec.test_set_cpu_seconds:g} s"
         )
-        untried = [i for i in rest if outs[i].status == "skipped"]
+        untried = [i for i in rest if outs[i].status == "skipped" and not budget_spent(outs[i])]
         if untried:
             run = self._run(code, untried, [sec.call_floor] * len(untried), len(untried) + 1)
             for j, i in enumerate(untried):
                 if run.load_error is None and run.outcomes[j].status not in SLOW_STATUSES:
                     outs[i] = run.outcomes[j]
         for i in rest:
-            if outs[i].status in ("timeout", "skipped"):
+            if outs[i].status in ("timeout", "skipped") and not budget_spent(outs[i]):
                 outs[i] = CallOutcome("skipped", error=why)
-
-    def _fit_order(self, outcomes: dict[int, list[CallOutcome]]) -> list[int]:
-        """Each input's place in the order the test set's budget keeps inputs: the examples,
-        the edge cases, the heaviest generated input (by what the screening saw finish), then
-        the other generated ones in the generator's order."""
-        n = len(self.inputs)
-        kinds = self.kinds or ["generated"] * n
-        generated = [i for i in range(n) if kinds[i] not in ("example", "edge")]
-
-        def seen(i: int) -> float:
-            return max(
-                (o[i].cpu_seconds for o in outcomes.values() if o[i].status not in SLOW_STATUSES),
-                default=0.0,
-            )
-
-        heaviest = max(generated, key=seen, default=None)
-        order = (
-            [i for i in range(n) if kinds[i] == "example"]
-            + [i for i in range(n) if kinds[i] == "edge"]
-            + ([heaviest] if heaviest is not None else [])
-            + [i for i in generated if i != heaviest]
-        )
-        rank = [0] * n
-        for place, i in enumerate(order):
-            rank[i] = place
-        return rank
 
     def _final_word(
         self,
@@ -220,7 +226,11 @@ class SolutionRuns:
         budget = sec.test_set_cpu_seconds
         # the inputs its peers finished first: a timeout on one of them settles it at once
         redo = sorted(
-            (i for i, o in enumerate(outs) if o.status in ("timeout", "skipped")),
+            (
+                i
+                for i, o in enumerate(outs)
+                if o.status == "timeout" or (o.status == "skipped" and not budget_spent(o))
+            ),
             key=lambda i: (i not in decided, rank[i]),
         )
         ran: set[int] = set()
@@ -268,3 +278,15 @@ class SolutionRuns:
                     outs[i] = CallOutcome("skipped", error=f"not run: {stop}")
                 break
         return ran
+
+
+def _spent_in_screening(outcome: CallOutcome, screening: float) -> CallOutcome:
+    """A screening call not made because the solution's screening spent its budget is
+    :data:`BUDGET_SPENT`: the input is left out, not run again (the solution stays)."""
+    if outcome.status == "skipped" and (outcome.error or "").startswith(BUDGET_STOP):
+        return CallOutcome(
+            "skipped",
+            error=f"{BUDGET_SPENT}: not run, the screening's calls before it spent "
+            f"{screening:g} s of CPU ({SCREENING_BUDGETS:g} x the test set's budget)",
+        )
+    return outcome

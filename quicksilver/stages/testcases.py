@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
 import logging
 from collections import Counter
 from dataclasses import dataclass
@@ -66,7 +67,7 @@ from quicksilver.pipeline.records import (
     Tests,
     json_digest,
 )
-from quicksilver.pipeline.solution_runs import LIMIT_RULE, SolutionRuns, budget_spent
+from quicksilver.pipeline.solution_runs import LIMIT_RULE, SolutionRuns, budget_spent, fit_order
 from quicksilver.pipeline.stage import Context, Stage
 from quicksilver.sources.convert import convert_offline_source, judged_answer, parse_signature
 from quicksilver.synth import OFFLINE_SYNTHESIZER
@@ -107,8 +108,10 @@ def _input_problem(value: Any, types: list[str]) -> str | None:
 BUDGET_RULE = (
     "every kept solution runs the whole test set within test_set_cpu_seconds of CPU (at most "
     "judge_seconds, the judge's budget per solution): the examples always stay, then the edge "
-    "cases, the most expensive generated input and the other generated inputs in the "
-    "generator's order, each while every solution's total stays within the budget"
+    "cases, the largest generated input (by its JSON text) and the other generated inputs in "
+    "the generator's order, each while every solution's total stays within the budget; a "
+    "solution's screening stops once it has spent twice the budget, and the inputs it did not "
+    "run then are left out"
 )
 
 
@@ -122,30 +125,30 @@ class Fit:
     cost: float  # the slowest kept solution's CPU over the kept cases
 
 
-def fit_to_budget(kinds: list[str], costs: list[list[float]], budget: float) -> Fit:
+def fit_to_budget(
+    kinds: list[str], costs: list[list[float]], budget: float, order: list[int] | None = None
+) -> Fit:
     """Which cases stay so that every solution's total CPU over them is within ``budget``.
 
     ``kinds[i]`` is case i's kind (example, edge, generated), ``costs[s][i]`` solution s's CPU
     on it. The examples are the statement's ground truth and always stay; a solution over the
-    budget on them alone is named in ``over`` and the rest are fitted without it. Then, in this
-    order, a case stays when every other solution's total still fits: the edge cases (the
-    smallest and extreme inputs), the most expensive generated input (the largest size stays),
-    and the other generated inputs in the generator's (random) order, so the sizes kept keep the
-    generator's spread rather than every case at the maximum.
+    budget on them alone is named in ``over`` and the rest are fitted without it. Then, in
+    ``order`` (:func:`fit_order`: the edge cases, the smallest and extreme inputs; the heaviest
+    generated input, so the largest size stays; the other generated inputs in the generator's
+    random order, so the sizes kept keep the generator's spread rather than every case at the
+    maximum), a case stays when every solution's total still fits. Without ``order``, the
+    heaviest generated input is the most expensive one.
     """
     examples = [i for i, k in enumerate(kinds) if k == "example"]
     over = [s for s, c in enumerate(costs) if sum(c[i] for i in examples) > budget]
     fitted = [c for s, c in enumerate(costs) if s not in over]
     totals = [sum(c[i] for i in examples) for c in fitted]
-    edges = [i for i, k in enumerate(kinds) if k == "edge"]
-    generated = [i for i, k in enumerate(kinds) if k not in ("example", "edge")]
-    order = list(edges)
-    if generated:
-        heaviest = max(generated, key=lambda i: max((c[i] for c in fitted), default=0.0))
-        order += [heaviest] + [i for i in generated if i != heaviest]
+    if order is None:
+        weights = [max((c[i] for c in fitted), default=0.0) for i in range(len(kinds))]
+        order = fit_order(kinds, weights)
     kept = set(examples)
     left_out = []
-    for i in order:
+    for i in (i for i in order if kinds[i] != "example"):
         if all(t + c[i] <= budget for t, c in zip(totals, fitted, strict=True)):
             kept.add(i)
             totals = [t + c[i] for t, c in zip(totals, fitted, strict=True)]
@@ -169,6 +172,7 @@ def cases_for_task(
     inputs = _collect_inputs(ctx, record, section, sandbox, seed, spec)
     if inputs is None:
         return None
+    order = fit_order([c.kind for c in inputs], [_size(c.input) for c in inputs])
     runner = SolutionRuns(
         entry_point=sig.name,
         convert_offline=convert_offline_source(sig),
@@ -177,7 +181,7 @@ def cases_for_task(
         section=section,
         sandbox=sandbox,
         kind=record.task.kind,
-        kinds=[c.kind for c in inputs],
+        order=order,
     )
     outcomes, reran, load_errors = runner.run_all(solutions)
     for sol in solutions:
@@ -198,6 +202,7 @@ def cases_for_task(
             s.hash: [i for i, o in enumerate(outcomes[s.hash]) if o.status in SLOW_STATUSES]
             for s in alive
         },
+        order=order,
     )
     invalid = judged.drop_invalid_inputs()
     invalid |= judged.drop_answers_out_of_range((spec or {}).get("answer"), invalid)
@@ -259,6 +264,11 @@ def cases_for_task(
         },
     )
     return record.with_solutions(answered, tests=tests)
+
+
+def _size(value: Any) -> int:
+    """An input's size for :func:`fit_order`: the length of its JSON text."""
+    return len(json.dumps(value, separators=(",", ":")))
 
 
 def _over_on_examples(spent: float, budget: float) -> str:
@@ -408,6 +418,7 @@ class _Judged:
     ceiling: float
     alive: list[Solution]
     slow_of: dict[int, list[int]]  # solution hash -> the inputs it did not finish
+    order: list[int]  # the order the solutions ran the inputs in, the test set's (fit_order)
     unrun: int = 0  # inputs left out because a solution spent the test set's budget before them
 
     def limit(self, sol: Solution, i: int) -> float:
@@ -583,7 +594,9 @@ class _Judged:
         would. The inputs kept, and the fit."""
         inputs, outcomes, budget = self.inputs, self.outcomes, section.test_set_cpu_seconds
         costs = [[outcomes[s.hash][i].cpu_seconds for i in keep_idx] for s in self.alive]
-        fit = fit_to_budget([inputs[i].kind for i in keep_idx], costs, budget)
+        at = {i: j for j, i in enumerate(keep_idx)}  # the runs' order, on the inputs left
+        order = [at[i] for i in self.order if i in at]
+        fit = fit_to_budget([inputs[i].kind for i in keep_idx], costs, budget, order)
         for sol in [self.alive[k] for k in fit.over]:
             spent = sum(
                 outcomes[sol.hash][i].cpu_seconds for i in keep_idx if inputs[i].kind == "example"
