@@ -147,15 +147,32 @@ class SolutionRuns:
         load_errors: dict[int, str] = {}
         order = self.order if self.order is not None else every
         screening = SCREENING_BUDGETS * sec.test_set_cpu_seconds
+        # inputs a solution's screening spent its budget before: the test set cannot hold them
+        # (that solution could not run it), so the solutions after it do not run them either
+        ruled_out: dict[int, int] = {}  # input -> the position of the solution that ruled it out
         for sol in solutions:
             decisive = {i for i in every if fast[i] >= need}
-            run = self._run(sol.code, order, [sec.call_floor] * n, allowed + 1, decisive, screening)
+            idx = [i for i in order if i not in ruled_out]
+            run = self._run(
+                sol.code, idx, [sec.call_floor] * len(idx), allowed + 1, decisive, screening
+            )
             if run.load_error is not None:
                 load_errors[sol.hash] = run.load_error
                 continue
-            outs = [CallOutcome("skipped")] * n
-            for k, i in enumerate(order):
+            outs = [
+                CallOutcome(
+                    "skipped",
+                    error=f"{BUDGET_SPENT}: not run, solution #{ruled_out[i]}'s screening spent "
+                    f"{screening:g} s of CPU before it",
+                )
+                if i in ruled_out
+                else CallOutcome("skipped")
+                for i in every
+            ]
+            for k, i in enumerate(idx):
                 outs[i] = _spent_in_screening(run.outcomes[k], screening)
+                if budget_spent(outs[i]):
+                    ruled_out[i] = sol.position
             outcomes[sol.hash] = outs
             for i, o in enumerate(outs):
                 if o.status not in SLOW_STATUSES and o.cpu_seconds <= quick:
@@ -183,9 +200,11 @@ class SolutionRuns:
         self, code: str, outs: list[CallOutcome], rest: list[int], spent: float
     ) -> None:
         """The calls left once the calls run again have spent the test set's budget: those the
-        screening never made run now with the floor (cheap inputs are still welcome), and
-        every one not finished there is :data:`BUDGET_SPENT`: the input is left out (not the
-        solution), since no test set that holds it fits this solution's budget."""
+        screening never made run now with the floor (cheap inputs are still welcome), until
+        they too have spent one budget, and every one not finished there is
+        :data:`BUDGET_SPENT`: the input is left out (not the solution), since no test set that
+        holds it fits this solution's budget. So a solution's calls in this stage cost at most
+        four budgets and one ceiling: two screening, one run again, one here."""
         sec = self.section
         why = (
             f"{BUDGET_SPENT}: not run, {spent:.3g} s of CPU went to the calls run again, of the "
@@ -193,7 +212,13 @@ class SolutionRuns:
         )
         untried = [i for i in rest if outs[i].status == "skipped" and not budget_spent(outs[i])]
         if untried:
-            run = self._run(code, untried, [sec.call_floor] * len(untried), len(untried) + 1)
+            run = self._run(
+                code,
+                untried,
+                [sec.call_floor] * len(untried),
+                len(untried) + 1,
+                cpu_budget=sec.test_set_cpu_seconds,
+            )
             for j, i in enumerate(untried):
                 if run.load_error is None and run.outcomes[j].status not in SLOW_STATUSES:
                     outs[i] = run.outcomes[j]
