@@ -12,7 +12,8 @@ Both use the profiler's harness in one sandboxed process per (code, batch). A ca
 limit kills that process; the remaining calls continue in a fresh one, so one hanging input costs
 its own limit and nothing else. Limits may differ per input (the test-case stage sets them from
 the other solutions' times), and a batch can give up on code that has already failed too often
-(``give_up_after``): the calls it did not make are ``skipped``. Values cross the boundary strictly
+(``give_up_after``), or stop once its calls have spent a budget of CPU (``cpu_budget``): the
+calls it did not make are ``skipped``. Values cross the boundary strictly
 serialised (see ``sandbox/runtime/wire.py``): an object that is not plain data is an error, never
 trusted.
 """
@@ -43,6 +44,9 @@ CallStatus = Literal["ok", "error", "timeout", "memory", "skipped"]
 
 SLOW_STATUSES = frozenset({"timeout", "memory", "skipped"})
 """Outcomes that say the code did not finish the call within its limits (or never got it)."""
+
+BUDGET_STOP = "not run: the batch's CPU budget is spent"
+"""How a call not made because the batch spent its ``cpu_budget`` starts its error."""
 
 
 def call_wall_seconds(cpu_seconds: float) -> float:
@@ -127,6 +131,7 @@ def run_calls(
     load_cpu_seconds: float | None = None,
     decisive: Collection[int] = (),
     memory_wall_mb: int | None = None,
+    cpu_budget: float | None = None,
 ) -> BatchRun:
     """Call ``entry_point`` of ``code`` once per argument list, each within its CPU limit.
 
@@ -135,7 +140,9 @@ def run_calls(
     limit of every call; by default each call gets :func:`call_wall_seconds` of its CPU limit.
     ``give_up_after``: once that many calls timed out or ran out of memory, the rest are not
     made (status ``skipped``); a timeout on an input listed in ``decisive`` (indices into
-    ``inputs``) gives up at once.
+    ``inputs``) gives up at once. ``cpu_budget``: once the calls made have spent that much CPU
+    (a call stopped at its limit counts its limit), the rest are not made (``skipped``, the
+    error starting with :data:`BUDGET_STOP`).
 
     ``kind="class"`` calls ``Solution().<entry_point>`` as the profiler does (after
     ``convert_offline``); ``output_param`` names the argument whose state after the call is the
@@ -176,8 +183,20 @@ def run_calls(
             sandbox=sandbox,
             isolation=isolation,
             memory_wall=None if memory_wall_mb is None else memory_wall_mb << 20,
+            cpu_budget=cpu_budget,
         )
         if out.load_error is not None or len(out.outcomes) >= len(encoded):
+            return out
+        spent = sum(o.cpu_seconds for o in out.outcomes)
+        if cpu_budget is not None and spent >= cpu_budget:
+            out.outcomes.extend(
+                CallOutcome(
+                    "skipped",
+                    error=f"{BUDGET_STOP}: the calls before it spent {spent:.3g} s of CPU, the "
+                    f"budget of {cpu_budget:g} s",
+                )
+                for _ in range(len(encoded) - len(out.outcomes))
+            )
             return out
         slow = sum(o.status in ("timeout", "memory") for o in out.outcomes)
         last = len(out.outcomes) - 1
@@ -208,8 +227,10 @@ def _serve(
     sandbox: SandboxConfig,
     isolation: iso.Isolation,
     memory_wall: int | None = None,
+    cpu_budget: float | None = None,
 ) -> bool:
-    """Serve calls ``base..`` in one process; True when it died and the rest needs a new one."""
+    """Serve calls ``base..`` in one process; True when it died and the rest needs a new one.
+    With ``cpu_budget``, it stops (False) once every call made so far has spent that much."""
     session = SandboxSession(sandbox, CpuMeter(), isolation, track_memory=True)
     serving = False
     cpu_seconds = max(cpu[base:])
@@ -258,6 +279,8 @@ def _serve(
             last = out.outcomes[-1]
             if last.status == "timeout" or (last.error or "").startswith("memory wall"):
                 return True  # the process was killed: the rest runs in a fresh one
+            if cpu_budget is not None and sum(o.cpu_seconds for o in out.outcomes) >= cpu_budget:
+                return False  # the caller marks the rest not run
         return False
     except OutputLimitExceeded as exc:
         # killed for its output: an error, as the profiler reports it; the rest runs afresh
@@ -341,6 +364,7 @@ def run_outputs(
     give_up_after: int | None = None,
     load_cpu_seconds: float | None = None,
     decisive: Collection[int] = (),
+    cpu_budget: float | None = None,
 ) -> BatchRun:
     """A solution's canonical answers on ``inputs`` (see the module docstring)."""
     return run_calls(
@@ -357,6 +381,7 @@ def run_outputs(
         give_up_after=give_up_after,
         load_cpu_seconds=load_cpu_seconds,
         decisive=decisive,
+        cpu_budget=cpu_budget,
     )
 
 

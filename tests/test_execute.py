@@ -67,6 +67,28 @@ def test_a_batch_gives_up_after_too_many_timeouts_or_one_decisive_one():
     assert "not run" in (run.outcomes[2].error or "")
 
 
+def test_a_batch_stops_once_its_calls_have_spent_its_cpu_budget():
+    """``cpu_budget``: the calls made stop once they have spent it (a timeout counts its limit);
+    the rest are not made, and say so."""
+    from quicksilver.execute import BUDGET_STOP
+
+    code = "def f(n):\n    s = 0\n    for i in range(n):\n        s += i\n    return s\n"
+    inputs = [[1], [3_000_000], [3_000_000], [3_000_000], [1], [1]]
+    whole = run_calls(code, entry_point="f", inputs=inputs, cpu_seconds=5.0)
+    assert [o.status for o in whole.outcomes] == ["ok"] * 6
+    one = whole.outcomes[1].cpu_seconds  # one heavy call's CPU
+    run = run_calls(code, entry_point="f", inputs=inputs, cpu_seconds=5.0, cpu_budget=one * 1.5)
+    statuses = [o.status for o in run.outcomes]
+    # the budget ends after the second or third heavy call, never later
+    assert statuses[:2] == ["ok", "ok"] and statuses[-2:] == ["skipped", "skipped"], statuses
+    assert statuses.count("ok") in (2, 3, 4), statuses
+    assert all((o.error or "").startswith(BUDGET_STOP) for o in run.outcomes if o.status != "ok")
+    # a timeout counts its limit: one stopped call spends a budget of its limit
+    hang = "def f(n):\n    while n > 1:\n        pass\n    return n\n"
+    run = run_calls(hang, entry_point="f", inputs=[[2], [1], [1]], cpu_seconds=0.2, cpu_budget=0.2)
+    assert [o.status for o in run.outcomes] == ["timeout", "skipped", "skipped"]
+
+
 def test_in_place_answers_are_the_argument_after_the_call():
     code = "class Solution:\n    def f(self, nums):\n        nums.reverse()\n"
     run = run_outputs(code, entry_point="f", inputs=[[[1, 2, 3]]], output_param=0)

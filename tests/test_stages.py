@@ -707,6 +707,192 @@ def test_testcases_limits_follow_the_evidence_and_hopeless_solutions_stop_early(
     assert d["status"] == "ok" and d["value"] == 999 * 999 and d["cpu"] > 0.3
 
 
+@requires_bwrap
+def test_testcases_keeps_an_accepted_solution_within_the_judges_budget():
+    """Issue 26: an accepted solution that needs seconds where its peers need milliseconds is
+    not the slow one while it finishes within the ceiling; the test set is sized to it. One that
+    hangs still goes (one ceiling spent on it), and so does one whose examples alone cost more
+    than the test set's budget."""
+    from quicksilver.config import CasesSection, SandboxConfig
+    from tests.stagekit import testcases_shard
+
+    meta = {
+        "name": "f",
+        "params": [{"name": "n", "type": "integer"}],
+        "return": {"type": "integer"},
+    }
+    task = {**_task("jb", meta=meta), "examples": [[3], [4]]}
+    gen = "import random\ndef generate_test_case():\n    return [random.randint(0, 60)]\n"
+    burn = "        s = sum(i % 7 for i in range(12_000_000))\n        return n * n + s - s\n"
+    fast = "class Solution:\n    def f(self, n):\n        return n * n\n"
+    search = "class Solution:\n    def f(self, n):\n        if n < 40:\n            return n * n\n"
+    search += burn  # seconds of CPU, only on the largest inputs
+    hang = "class Solution:\n    def f(self, n):\n        while n >= 40:\n            pass\n"
+    hang += "        return n * n\n"
+    # three times the search's work on every input: the two examples alone are over budget
+    heavy = "class Solution:\n    def f(self, n):\n" + burn.replace("12_000", "36_000")
+    sols = [
+        {"slug": "jb", "hash": 1, "position": 0, "code": fast},
+        {"slug": "jb", "hash": 2, "position": 1, "code": fast.replace("n * n", "n ** 2")},
+        {"slug": "jb", "hash": 3, "position": 2, "code": search},
+        {"slug": "jb", "hash": 4, "position": 3, "code": hang},
+        {"slug": "jb", "hash": 5, "position": 4, "code": heavy},
+    ]
+    section = CasesSection(
+        n=24,
+        seed=11,
+        solution_cpu_seconds=4.0,
+        call_floor_seconds=0.05,
+        judge_seconds=6.0,
+        test_set_cpu_seconds=1.5,
+        min_cases=3,
+    )
+    out = testcases_shard(
+        [task], sols, [{"slug": "jb", "generator_code": gen}], section, sandbox=SandboxConfig()
+    )
+    by_hash = {r["hash"]: r for r in out["rejects"] if r.get("hash")}
+    assert set(by_hash) == {4, 5}, out["rejects"]
+    # the hanging one: one ceiling on an input its peers finish, then stopped
+    assert by_hash[4]["reason"] == "slower-than-peers", by_hash[4]
+    assert "limit 4 s of CPU" in by_hash[4]["detail"] and "stopped there" in by_hash[4]["detail"]
+    # the one slow everywhere: the statement's examples alone cost more than the budget
+    assert by_hash[5]["reason"] == "over-budget", by_hash[5]
+    assert "for the statement's examples alone" in by_hash[5]["detail"], by_hash[5]
+    (rec,) = out["records"]
+    assert rec["solutions"] == [1, 2, 3], rec["solutions"]
+    inputs = [c["input"][0] for c in rec["cases"]]
+    big = [k for k, x in enumerate(inputs) if x >= 40]
+    assert big, inputs  # the largest inputs stay, as many as the budget holds for the slow one
+    search_cpu = [a["cpu"] for a in rec["answers"]["3"]]
+    assert all(search_cpu[k] > 0.05 for k in big)  # answered above the floor ...
+    limits = rec["call_limits"]["per_input"]
+    assert all(limits[k] == 4.0 for k in big), limits  # ... under the ceiling, recorded
+    # the examples come first: answered at the floor by all (the calls its screening did not
+    # make after its first timeouts ran with the ceiling too)
+    assert limits[:2] == [0.05, 0.05], limits
+    # the test set is sized to it: within the budget, and inputs were left out for it, by the
+    # fit or because its calls run again had spent the budget before them
+    b = rec["budget"]
+    assert sum(search_cpu) <= 1.5 and b["left_out"] + b["left_out_unrun"] > 0, b
+    assert b["slowest_solution"] == 2
+    # the inputs left out, and the solution over budget on the examples
+    assert out["counts"].drops["over-budget"] == b["left_out"] + b["left_out_unrun"] + 1
+
+
+@requires_bwrap
+def test_testcases_leaves_out_what_a_solution_could_not_run_within_the_judges_budget():
+    """A solution slow on most inputs (its peers are quick) runs the calls it did not finish at
+    the floor again until it has spent the test set's budget: it stays, the inputs it could not run
+    then are left out, and the test set it runs fits the budget."""
+    from quicksilver.config import CasesSection, SandboxConfig
+    from tests.stagekit import testcases_shard
+
+    meta = {
+        "name": "f",
+        "params": [{"name": "n", "type": "integer"}],
+        "return": {"type": "integer"},
+    }
+    task = {**_task("bs", meta=meta), "examples": [[3], [4]]}
+    gen = "import random\ndef generate_test_case():\n    return [random.randint(0, 10**6)]\n"
+    fast = "class Solution:\n    def f(self, n):\n        return n % 7\n"
+    steady = (  # quick on even inputs only
+        "class Solution:\n    def f(self, n):\n        if n % 2 == 0:\n            return n % 7\n"
+        "        s = sum(i % 7 for i in range(2_500_000))\n        return n % 7 + s - s\n"
+    )
+    sols = [
+        {"slug": "bs", "hash": 1, "position": 0, "code": fast},
+        {"slug": "bs", "hash": 2, "position": 1, "code": fast.replace("n % 7", "(n + 7) % 7")},
+        {"slug": "bs", "hash": 3, "position": 2, "code": steady},
+    ]
+    section = CasesSection(
+        n=20,
+        seed=2,
+        solution_cpu_seconds=1.0,
+        call_floor_seconds=0.02,
+        judge_seconds=1.0,
+        test_set_cpu_seconds=1.0,
+        min_cases=3,
+    )
+    out = testcases_shard(
+        [task], sols, [{"slug": "bs", "generator_code": gen}], section, sandbox=SandboxConfig()
+    )
+    assert not [r for r in out["rejects"] if r.get("dropped") == "solution"], out["rejects"]
+    spent = [r for r in out["rejects"] if "spent the test set's budget" in r["detail"]]
+    assert spent and all(r["reason"] == "over-budget" for r in spent), out["rejects"]
+    assert all("solution(s) #2 spent" in r["detail"] for r in spent)
+    # what the screening never ran is tried with the floor once the budget is spent: the quick
+    # (even) inputs stay, only slow ones are left out
+    assert all(r["input"][0] % 2 == 1 for r in spent), [r["input"] for r in spent]
+    (rec,) = out["records"]
+    assert rec["solutions"] == [1, 2, 3] and len(rec["cases"]) >= 3
+    assert rec["n_examples"] == 2  # the examples stay
+    steady_cpu = [a["cpu"] for a in rec["answers"]["3"]]
+    odd = [k for k, c in enumerate(rec["cases"]) if c["input"][0] % 2 == 1]
+    assert odd and all(steady_cpu[k] > 0.02 for k in odd) and sum(steady_cpu) <= 1.0
+    assert len(rec["cases"]) > len(odd)  # even inputs it never ran before the budget stay
+    kept = {json.dumps(c["input"]) for c in rec["cases"]}
+    assert not kept & {json.dumps(r["input"]) for r in spent}
+    # recorded: how many it never ran, and the solution the test set was sized to
+    assert rec["budget"]["left_out_unrun"] == len(spent) and rec["budget"]["slowest_solution"] == 2
+
+
+@requires_bwrap
+def test_testcases_runs_an_input_no_majority_finished_with_the_budgets_room_only():
+    """An input every solution needs more than the floor for (no majority finished it, so no
+    one is the slow one) runs again with what the test set's budget has left, not the ceiling:
+    not finishing within that room leaves the input out (``over-budget``, the limit named), and
+    no solution goes, since none of them could run a test set that holds it."""
+    from quicksilver.config import CasesSection, SandboxConfig
+    from tests.stagekit import testcases_shard
+
+    meta = {
+        "name": "f",
+        "params": [{"name": "n", "type": "integer"}],
+        "return": {"type": "integer"},
+    }
+    task = {**_task("rm", meta=meta), "examples": [[3], [4]]}
+    gen = "import random\ndef generate_test_case():\n    return [random.randint(0, 99)]\n"
+    # every solution burns seconds on n >= 80: within the ceiling, far past the budget
+    burn = "        if n >= 80:\n            s = sum(i % 7 for i in range(30_000_000))\n"
+    burn += "            return n % 7 + s - s\n"
+    sols = [
+        {"slug": "rm", "hash": h, "position": h - 1, "code": code}
+        for h, code in enumerate(
+            [
+                "class Solution:\n    def f(self, n):\n" + burn + "        return n % 7\n",
+                "class Solution:\n    def f(self, n):\n" + burn + "        return (n + 7) % 7\n",
+                "class Solution:\n    def f(self, n):\n" + burn + "        return n - n // 7 * 7\n",
+            ],
+            start=1,
+        )
+    ]
+    section = CasesSection(
+        n=16,
+        seed=5,
+        solution_cpu_seconds=30.0,
+        call_floor_seconds=0.05,
+        judge_seconds=30.0,
+        test_set_cpu_seconds=0.3,
+        min_cases=3,
+    )
+    out = testcases_shard(
+        [task], sols, [{"slug": "rm", "generator_code": gen}], section, sandbox=SandboxConfig()
+    )
+    assert not [r for r in out["rejects"] if r.get("dropped") == "solution"], out["rejects"]
+    (rec,) = out["records"]
+    assert rec["solutions"] == [1, 2, 3]
+    assert all(c["input"][0] < 80 for c in rec["cases"]), rec["cases"]
+    heavy = [r for r in out["rejects"] if r.get("input") and r["input"][0] >= 80]
+    assert heavy, out["rejects"]  # the seed draws some: each is left out, and says why
+    assert all(r["reason"] == "over-budget" for r in heavy), heavy
+    # the first one ran again with the room the budget had left (0.3 s), not the 30 s ceiling;
+    # after it nothing was left, so the others were not run again at all
+    assert all("the test set's budget is spent" in r["detail"] for r in heavy), heavy
+    assert "within the 0.3 s of CPU the test set's budget (0.3 s) had left" in heavy[0]["detail"]
+    assert all("not run, " in r["detail"] for r in heavy[1:]), heavy
+    assert all(limit < 30.0 for limit in rec["call_limits"]["per_input"])
+
+
 # ------------------------------------------------------------------------------ generators
 
 

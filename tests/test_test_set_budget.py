@@ -126,6 +126,29 @@ def test_testcases_sizes_a_heavy_test_set_to_its_budget_and_records_it():
     # not every case at the maximum, and not only the smallest: a large input stays
     assert max(inputs) > 1_000_000 and len(inputs) < len(full["cases"])
     left = [r for r in out["rejects"] if r["reason"] == "over-budget"]
-    assert len(left) == b["left_out"] == len(full["cases"]) - len(rec["cases"])
+    # left out by the fit, or never run by the loop once its screening spent twice the budget
+    unrun = b["left_out_unrun"]
+    assert len(left) == b["left_out"] + unrun == len(full["cases"]) - len(rec["cases"])
     assert all("heavy:" in r["detail"] and "budget" in r["detail"] for r in left)
     assert out["counts"].drops["over-budget"] == len(left)
+
+
+def test_the_inputs_run_in_the_order_the_budget_keeps_them_known_before_anything_runs():
+    """What the test set's budget pays for is what the test set keeps first: the examples, the
+    edge cases, the largest generated input (by its JSON text, the first of the largest), then
+    the generated ones in the generator's order; the order needs no run."""
+    from quicksilver.pipeline.solution_runs import fit_order
+    from quicksilver.stages.testcases import _size
+
+    kinds = ["example", "example", "edge", "generated", "generated", "generated", "edge"]
+    inputs = [[1], [2], [[]], [[5, 6]], [[10, 20, 30]], [[70, 80, 90]], [[1, 2, 3, 4, 5]]]
+    order = fit_order(kinds, [_size(x) for x in inputs])
+    # the examples, the edges in their order, the largest generated (4, before its tie 5), then
+    # 3 and 5 in the generator's order
+    assert order == [0, 1, 2, 6, 4, 3, 5]
+    # the fit keeps in that order: with 4 too heavy, 3 and then 5 fill the budget
+    costs = [[0.1, 0.1, 0.1, 0.2, 5.0, 0.3, 0.1]]
+    fit = fit_to_budget(kinds, costs, budget=1.0, order=order)
+    assert fit.kept == [0, 1, 2, 3, 5, 6] and fit.left_out == [4]
+    # the same costs without the order: the most expensive generated input is the heaviest
+    assert fit_to_budget(kinds, costs, budget=1.0).kept == fit.kept

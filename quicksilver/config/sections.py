@@ -78,26 +78,31 @@ class CasesSection(_Strict):
     )
     generator_cpu_seconds: float = Field(10.0, gt=0, description="per generated input")
     solution_cpu_seconds: float = Field(
-        10.0, gt=0, description="per solution call, at most (the ceiling of the per-call limit)"
+        10.0,
+        gt=0,
+        description="per solution call, at most: the ceiling, the limit a call gets on its "
+        "final run (an input that needs more than test_set_cpu_seconds cannot stay in the test "
+        "set anyway)",
     )
     call_floor_seconds: float = Field(
         1.0,
         gt=0,
-        description="per-call CPU limit, at least (capped at solution_cpu_seconds); every "
-        "solution first runs with this limit",
+        description="per-call CPU limit of the screening pass every solution runs first "
+        "(capped at solution_cpu_seconds); what it does not finish runs again with the ceiling",
     )
     call_limit_factor: float = Field(
         10.0,
         ge=1,
-        description="per-call CPU limit of an input: this x the median solution's time on it, "
-        "between call_floor_seconds and solution_cpu_seconds (as online judges scale limits)",
+        description="in the screening pass, an input that most solutions finished within "
+        "call_floor_seconds / this is one a solution that times out on it is stopped at (its "
+        "final run, with the ceiling, decides)",
     )
     max_timeout_share: float = Field(
         0.25,
         ge=0,
         le=1,
-        description="a solution that timed out (or ran out of memory) on more than this share "
-        "of the inputs is stopped at once and dropped as too slow",
+        description="a solution that did not finish (timed out at the ceiling, or ran out of "
+        "memory) more than this share of the inputs is stopped at once and dropped as too slow",
     )
     peers_finish_share: float = Field(
         0.5,

@@ -10,14 +10,19 @@ Per task (a shard of tasks per call, so shards run on any Prefect task runner):
    breaks a constraint of the generator's own spec (``generator-bug``, with an error line: a
    second implementation, synth/offline/checker.py, checks every one), or when it repeats an
    earlier input;
-3. every solution runs on every input (one process per solution) with limits the task's own
-   evidence sets (see :class:`_Runner`): first ``call_floor_seconds`` per call, then, for what
-   did not finish, ``call_limit_factor`` x the median solution's time on that input, between the
-   floor and ``solution_cpu_seconds``. A solution that does not load is dropped
-   (``does-not-load``). A solution is stopped as soon as it has not finished more than
-   ``max_timeout_share`` of the inputs, and dropped (``too-slow``). A solution that does not
-   finish an input which enough of its peers finish (``peers_finish_share``, two at least) is
-   dropped (``slower-than-peers``): the slow solution goes, not the input. An input that too few
+3. every solution runs on every input (one process per solution) as the judge would judge it
+   (quicksilver/pipeline/solution_runs.py): a screening pass with ``call_floor_seconds`` per
+   call, then every call it did not finish again with ``solution_cpu_seconds``, the ceiling,
+   until those calls have spent ``test_set_cpu_seconds`` (the test set's budget per solution;
+   the inputs it did not run or finish then are left out, ``over-budget``). A solution that
+   does not load is dropped (``does-not-load``), and so is one whose runs of the statement's
+   examples alone cost more
+   than the test set's budget (``over-budget``). A solution that does not finish, within the
+   ceiling, an input which enough of its peers finish (``peers_finish_share``, two at least) is
+   dropped (``slower-than-peers``): the slow solution goes, not the input; one that does not
+   finish more than ``max_timeout_share`` of the inputs is dropped (``too-slow``). A solution
+   that finishes every input within the ceiling stays, however far its peers are ahead: step 4
+   sizes the test set to it. An input that too few
    solutions finish is discarded (``solution-timeout``); inputs on which most solutions raised
    are discarded as ``invalid-input`` (the generator wrote something the task does not accept),
    and so are inputs whose answer is outside a range the statement guarantees (every solution
@@ -39,22 +44,20 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
 import logging
-import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from quicksilver import astparse
 from quicksilver.agreement import short
 from quicksilver.config import CasesSection, SandboxConfig
 from quicksilver.execute import (
     SLOW_STATUSES,
-    BatchRun,
     CallOutcome,
     case_seeds,
     run_generator,
-    run_outputs,
 )
 from quicksilver.pipeline.records import (
     CaseAnswer,
@@ -64,6 +67,7 @@ from quicksilver.pipeline.records import (
     Tests,
     json_digest,
 )
+from quicksilver.pipeline.solution_runs import LIMIT_RULE, SolutionRuns, budget_spent, fit_order
 from quicksilver.pipeline.stage import Context, Stage
 from quicksilver.sources.convert import convert_offline_source, judged_answer, parse_signature
 from quicksilver.synth import OFFLINE_SYNTHESIZER
@@ -101,19 +105,13 @@ def _input_problem(value: Any, types: list[str]) -> str | None:
     return None
 
 
-LIMIT_RULE = (
-    "per-call CPU limit of an input = call_limit_factor x the median solution's CPU time on it "
-    "(a solution that did not finish it counts as the slowest), between call_floor_seconds and "
-    "solution_cpu_seconds; every solution runs first with call_floor_seconds, then the calls "
-    "it did not finish run again with their input's limit"
-)
-
-
 BUDGET_RULE = (
     "every kept solution runs the whole test set within test_set_cpu_seconds of CPU (at most "
     "judge_seconds, the judge's budget per solution): the examples always stay, then the edge "
-    "cases, the most expensive generated input and the other generated inputs in the "
-    "generator's order, each while every solution's total stays within the budget"
+    "cases, the largest generated input (by its JSON text) and the other generated inputs in "
+    "the generator's order, each while every solution's total stays within the budget; a "
+    "solution's screening stops once it has spent twice the budget, and the inputs it did not "
+    "run then are left out"
 )
 
 
@@ -127,167 +125,36 @@ class Fit:
     cost: float  # the slowest kept solution's CPU over the kept cases
 
 
-def fit_to_budget(kinds: list[str], costs: list[list[float]], budget: float) -> Fit:
+def fit_to_budget(
+    kinds: list[str], costs: list[list[float]], budget: float, order: list[int] | None = None
+) -> Fit:
     """Which cases stay so that every solution's total CPU over them is within ``budget``.
 
     ``kinds[i]`` is case i's kind (example, edge, generated), ``costs[s][i]`` solution s's CPU
     on it. The examples are the statement's ground truth and always stay; a solution over the
-    budget on them alone is named in ``over`` and the rest are fitted without it. Then, in this
-    order, a case stays when every other solution's total still fits: the edge cases (the
-    smallest and extreme inputs), the most expensive generated input (the largest size stays),
-    and the other generated inputs in the generator's (random) order, so the sizes kept keep the
-    generator's spread rather than every case at the maximum.
+    budget on them alone is named in ``over`` and the rest are fitted without it. Then, in
+    ``order`` (:func:`fit_order`: the edge cases, the smallest and extreme inputs; the heaviest
+    generated input, so the largest size stays; the other generated inputs in the generator's
+    random order, so the sizes kept keep the generator's spread rather than every case at the
+    maximum), a case stays when every solution's total still fits. Without ``order``, the
+    heaviest generated input is the most expensive one.
     """
     examples = [i for i, k in enumerate(kinds) if k == "example"]
     over = [s for s, c in enumerate(costs) if sum(c[i] for i in examples) > budget]
     fitted = [c for s, c in enumerate(costs) if s not in over]
     totals = [sum(c[i] for i in examples) for c in fitted]
-    edges = [i for i, k in enumerate(kinds) if k == "edge"]
-    generated = [i for i, k in enumerate(kinds) if k not in ("example", "edge")]
-    order = list(edges)
-    if generated:
-        heaviest = max(generated, key=lambda i: max((c[i] for c in fitted), default=0.0))
-        order += [heaviest] + [i for i in generated if i != heaviest]
+    if order is None:
+        weights = [max((c[i] for c in fitted), default=0.0) for i in range(len(kinds))]
+        order = fit_order(kinds, weights)
     kept = set(examples)
     left_out = []
-    for i in order:
+    for i in (i for i in order if kinds[i] != "example"):
         if all(t + c[i] <= budget for t, c in zip(totals, fitted, strict=True)):
             kept.add(i)
             totals = [t + c[i] for t, c in zip(totals, fitted, strict=True)]
         else:
             left_out.append(i)
     return Fit(sorted(kept), sorted(left_out), over, max(totals, default=0.0))
-
-
-@dataclass
-class _Runner:
-    """Every solution of a task on every input, with limits set by the task's own evidence.
-
-    1. every solution runs on every input with ``call_floor_seconds`` per call, and is stopped as
-       soon as it has failed to finish more inputs than ``max_timeout_share`` allows (a hanging
-       or exponential solution costs a few floors, not the ceiling on every input);
-    2. each input's limit is ``call_limit_factor`` x the median solution's time on it (a
-       solution that did not finish counts as slowest; no median within the floor: the ceiling),
-       clamped to [floor, ceiling], as online judges scale limits from reference solutions;
-    3. what did not finish in 1 (and was not stopped for good) runs again with its input's
-       limit, stopped again once it cannot stay within ``max_timeout_share``.
-    """
-
-    entry_point: str
-    convert_offline: str
-    output_param: int | None
-    inputs: list[Any]
-    section: CasesSection
-    sandbox: SandboxConfig
-    kind: Literal["class", "function"] = "class"
-
-    def _run(
-        self,
-        code: str,
-        idx: list[int],
-        limits: list[float],
-        give_up_after: int,
-        decisive: set[int] | None = None,
-    ) -> BatchRun:
-        return run_outputs(
-            code,
-            entry_point=self.entry_point,
-            kind=self.kind,
-            inputs=[self.inputs[i] for i in idx],
-            convert_offline=self.convert_offline,
-            output_param=self.output_param,
-            cpu_seconds=limits,
-            load_cpu_seconds=self.section.solution_cpu_seconds,
-            memory_mb=self.section.memory_mb,
-            sandbox=self.sandbox,
-            give_up_after=give_up_after,
-            decisive=[k for k, i in enumerate(idx) if i in (decisive or ())],
-        )
-
-    def limits(self, outcomes: list[list[CallOutcome]]) -> list[float]:
-        sec = self.section
-        out = []
-        for i in range(len(self.inputs)):
-            times = sorted(
-                math.inf if o[i].status in SLOW_STATUSES else o[i].cpu_seconds for o in outcomes
-            )
-            median = times[(len(times) - 1) // 2] if times else math.inf
-            if math.isinf(median):
-                out.append(sec.solution_cpu_seconds)
-            else:
-                limit = min(
-                    sec.solution_cpu_seconds,
-                    max(sec.call_floor, sec.call_limit_factor * median),
-                )
-                out.append(round(limit, 3))
-        return out
-
-    def enough_finishers(self, finishers: int, total: int) -> bool:
-        """Whether ``finishers`` of ``total`` solutions finishing an input make a solution that
-        does not finish it the slow one (``peers_finish_share``, and two at least)."""
-        return finishers >= 2 and finishers >= self.section.peers_finish_share * total
-
-    def run_all(
-        self, solutions: list[Solution]
-    ) -> tuple[dict[int, list[CallOutcome]], list[float], dict[int, str]]:
-        """(outcomes per loaded solution's hash, each input's limit, load errors by hash).
-
-        While the solutions run at the floor one after another, an input that more than half of
-        all the solutions (and ``peers_finish_share`` of them) have already finished within
-        floor / factor has its limit settled at the floor, and a solution that does not finish it
-        is settled as slower than its peers: such a timeout stops that solution at once.
-        """
-        sec = self.section
-        n = len(self.inputs)
-        total = len(solutions)
-        allowed = math.floor(sec.max_timeout_share * n + 1e-9)
-        every = list(range(n))
-        quick = sec.call_floor / sec.call_limit_factor
-        need = max(2, math.ceil(sec.peers_finish_share * total - 1e-9), (total - 1) // 2 + 1)
-        fast = [0] * n  # solutions that finished each input within floor / factor so far
-        outcomes: dict[int, list[CallOutcome]] = {}
-        load_errors: dict[int, str] = {}
-        for sol in solutions:
-            decisive = {i for i in every if fast[i] >= need}
-            run = self._run(sol.code, every, [sec.call_floor] * n, allowed + 1, decisive)
-            if run.load_error is not None:
-                load_errors[sol.hash] = run.load_error
-                continue
-            outcomes[sol.hash] = run.outcomes
-            for i, o in enumerate(run.outcomes):
-                if o.status not in SLOW_STATUSES and o.cpu_seconds <= quick:
-                    fast[i] += 1
-        limits = self.limits(list(outcomes.values()))
-        loaded = len(outcomes)
-        finishers = [
-            sum(o[i].status not in SLOW_STATUSES for o in outcomes.values()) for i in every
-        ]
-        for sol in solutions:
-            outs = outcomes.get(sol.hash)
-            if outs is None:
-                continue
-            settled_slow = any(
-                o.status == "timeout"
-                and limits[i] <= sec.call_floor
-                and self.enough_finishers(finishers[i], loaded)
-                for i, o in enumerate(outs)
-            )
-            redo = [
-                i
-                for i, o in enumerate(outs)
-                if o.status == "skipped" or (o.status == "timeout" and limits[i] > sec.call_floor)
-            ]
-            settled = sum(o.status in SLOW_STATUSES for o in outs) - len(redo)
-            if not redo or settled > allowed or settled_slow:
-                continue  # nothing to redo, or dropped whatever the rest would show
-            run = self._run(sol.code, redo, [limits[i] for i in redo], allowed + 1 - settled)
-            for j, i in enumerate(redo):
-                outs[i] = (
-                    run.outcomes[j]
-                    if run.load_error is None
-                    else CallOutcome("error", error=f"on the second run: {run.load_error}")
-                )
-        return outcomes, limits, load_errors
 
 
 def cases_for_task(
@@ -305,7 +172,8 @@ def cases_for_task(
     inputs = _collect_inputs(ctx, record, section, sandbox, seed, spec)
     if inputs is None:
         return None
-    runner = _Runner(
+    order = fit_order([c.kind for c in inputs], [_size(c.input) for c in inputs])
+    runner = SolutionRuns(
         entry_point=sig.name,
         convert_offline=convert_offline_source(sig),
         output_param=sig.output_param,
@@ -313,8 +181,9 @@ def cases_for_task(
         section=section,
         sandbox=sandbox,
         kind=record.task.kind,
+        order=order,
     )
-    outcomes, limits, load_errors = runner.run_all(solutions)
+    outcomes, reran, load_errors = runner.run_all(solutions)
     for sol in solutions:
         error = load_errors.get(sol.hash)
         if error is not None:
@@ -325,15 +194,19 @@ def cases_for_task(
         slug=slug,
         inputs=inputs,
         outcomes=outcomes,
-        limits=limits,
+        reran=reran,
+        floor=section.call_floor,
+        ceiling=section.solution_cpu_seconds,
         alive=alive,
         slow_of={
             s.hash: [i for i, o in enumerate(outcomes[s.hash]) if o.status in SLOW_STATUSES]
             for s in alive
         },
+        order=order,
     )
     invalid = judged.drop_invalid_inputs()
     invalid |= judged.drop_answers_out_of_range((spec or {}).get("answer"), invalid)
+    judged.drop_over_on_examples(invalid, section)
     judged.drop_slow_solutions(invalid, runner, section)
     keep_idx, fit = judged.fit_budget(judged.inputs_all_finish(invalid), section)
     kept_inputs = [inputs[i] for i in keep_idx]
@@ -366,6 +239,7 @@ def cases_for_task(
         )
         for sol in alive
     ]
+    slowest = max(answered, key=lambda s: sum(a.cpu for a in s.answers or []), default=None)
     tests = Tests(
         seed=seed,
         base_seed=section.seed,
@@ -375,17 +249,33 @@ def cases_for_task(
             "factor": section.call_limit_factor,
             "ceiling_seconds": section.solution_cpu_seconds,
             "rule": LIMIT_RULE,
-            "per_input": [limits[i] for i in keep_idx],
+            "per_input": [judged.input_limit(i) for i in keep_idx],
         },
         budget={
             "judge_seconds": section.judge_seconds,
             "budget_seconds": section.test_set_cpu_seconds,
             "cost_seconds": round(fit.cost, 3),
             "left_out": len(fit.left_out),
+            # inputs a solution never ran or finished: its calls run again spent the budget first
+            "left_out_unrun": judged.unrun,
+            # the kept solution the test set was sized to (the binding one when inputs went)
+            "slowest_solution": slowest.position if slowest is not None else None,
             "rule": BUDGET_RULE,
         },
     )
     return record.with_solutions(answered, tests=tests)
+
+
+def _size(value: Any) -> int:
+    """An input's size for :func:`fit_order`: the length of its JSON text."""
+    return len(json.dumps(value, separators=(",", ":")))
+
+
+def _over_on_examples(spent: float, budget: float) -> str:
+    return (
+        f"needs {spent:.3g} s of CPU for the statement's examples alone, over the test set's "
+        f"budget of {budget:g} s"
+    )
 
 
 def _outside(value: Any, lo: int, hi: int) -> bool:
@@ -523,9 +413,22 @@ class _Judged:
     slug: str
     inputs: list[CaseInput]
     outcomes: dict[int, list[CallOutcome]]
-    limits: list[float]
+    reran: dict[int, set[int]]  # solution hash -> the inputs its calls ran again, with the ceiling
+    floor: float
+    ceiling: float
     alive: list[Solution]
     slow_of: dict[int, list[int]]  # solution hash -> the inputs it did not finish
+    order: list[int]  # the order the solutions ran the inputs in, the test set's (fit_order)
+    unrun: int = 0  # inputs left out because a solution spent the test set's budget before them
+
+    def limit(self, sol: Solution, i: int) -> float:
+        """The limit of ``sol``'s last call on input ``i``: the ceiling when it ran again."""
+        return self.ceiling if i in self.reran.get(sol.hash, ()) else self.floor
+
+    def input_limit(self, i: int) -> float:
+        """Input ``i``'s limit, recorded: the ceiling when a kept solution's answer on it came
+        from a call run again there, else the floor."""
+        return max((self.limit(s, i) for s in self.alive), default=self.floor)
 
     def drop_solution(self, sol: Solution, reason: str, detail: str) -> None:
         self.ctx.drop(sol, reason, f"{self.slug} solution #{sol.position}: {detail}")
@@ -577,13 +480,28 @@ class _Judged:
                 )
         return out
 
+    def drop_over_on_examples(self, invalid: set[int], section: CasesSection) -> None:
+        """2a. A solution whose runs of the statement's examples alone cost more than the test
+        set's budget fits in no test set (the examples always stay). It goes before the inputs
+        are settled, so that what it did not run does not leave inputs out for the others."""
+        budget = section.test_set_cpu_seconds
+        examples = [
+            i for i, c in enumerate(self.inputs) if c.kind == "example" and i not in invalid
+        ]
+        for sol in list(self.alive):
+            outs = self.outcomes[sol.hash]
+            spent = sum(outs[i].cpu_seconds for i in examples if outs[i].status == "ok")
+            if spent > budget:
+                self.drop_solution(sol, "over-budget", _over_on_examples(spent, budget))
+
     def drop_slow_solutions(
-        self, invalid: set[int], runner: _Runner, section: CasesSection
+        self, invalid: set[int], runner: SolutionRuns, section: CasesSection
     ) -> None:
-        """2. A solution that does not finish an input enough of its peers finish is the slow one
-        (not the input); 3. one that did not finish more than max_timeout_share of the inputs is
-        too slow (both may have been stopped early: the calls not made are counted)."""
-        n_inputs, limits = len(self.inputs), self.limits
+        """2. A solution that does not finish, within the ceiling, an input enough of its peers
+        finish is the slow one (not the input); 3. one that did not finish more than
+        max_timeout_share of the inputs is too slow. Either may have been stopped before every
+        call was made (the calls not made are counted, and the detail says why)."""
+        n_inputs = len(self.inputs)
         loaded = len(self.alive)
         finishers = [
             sum(self.outcomes[s.hash][i].status not in SLOW_STATUSES for s in self.alive)
@@ -591,9 +509,25 @@ class _Judged:
         ]
         for sol in list(self.alive):
             outs = self.outcomes[sol.hash]
-            slow = [i for i in self.slow_of[sol.hash] if i not in invalid]
-            not_run = sum(outs[i].status == "skipped" for i in slow)
-            stopped = f"; stopped there, {not_run} input(s) not run" if not_run else ""
+            unrun = [
+                i
+                for i in self.slow_of[sol.hash]
+                if budget_spent(outs[i]) and self.inputs[i].kind == "example" and i not in invalid
+            ]
+            if unrun:  # the examples always stay: one it never ran is its own over-budget
+                self.drop_solution(
+                    sol,
+                    "over-budget",
+                    f"spent the test set's budget before running the statement's example (input "
+                    f"{unrun[0]}): {outs[unrun[0]].error}",
+                )
+                continue
+            slow = [
+                i for i in self.slow_of[sol.hash] if i not in invalid and not budget_spent(outs[i])
+            ]
+            skipped = [i for i in slow if outs[i].status == "skipped"]
+            why = f" ({outs[skipped[0]].error})" if skipped and outs[skipped[0]].error else ""
+            stopped = f"; stopped there, {len(skipped)} input(s) not run{why}" if skipped else ""
             peers = [
                 i
                 for i in slow
@@ -604,15 +538,21 @@ class _Judged:
                 self.drop_solution(
                     sol,
                     "slower-than-peers",
-                    f"did not finish input {i} ({outs[i].status}, limit {limits[i]:g} s of CPU) "
-                    f"which {finishers[i]} of the {loaded - 1} other solutions finish{stopped}",
+                    f"did not finish input {i} ({outs[i].status}, limit "
+                    f"{self.limit(sol, i):g} s of CPU) which {finishers[i]} of the "
+                    f"{loaded - 1} other solutions finish{stopped}",
                 )
-            elif not_run or (n_inputs and len(slow) / n_inputs > section.max_timeout_share):
+            elif skipped or (n_inputs and len(slow) / n_inputs > section.max_timeout_share):
+                share = (
+                    f" (more than max_timeout_share {section.max_timeout_share:g} allows)"
+                    if (len(slow) - len(skipped)) / n_inputs > section.max_timeout_share
+                    else ""
+                )
                 self.drop_solution(
                     sol,
                     "too-slow",
-                    f"did not finish {len(slow) - not_run} of {n_inputs} inputs within their "
-                    f"limits (more than max_timeout_share {section.max_timeout_share:g}){stopped}",
+                    f"did not finish {len(slow) - len(skipped)} of {n_inputs} inputs within "
+                    f"their limits{share}{stopped}",
                 )
 
     def inputs_all_finish(self, invalid: set[int]) -> list[int]:
@@ -622,13 +562,27 @@ class _Judged:
             if i in invalid:
                 continue
             heavy = [s for s in self.alive if i in self.slow_of[s.hash]]
+            spent = [s for s in heavy if budget_spent(self.outcomes[s.hash][i])]
+            if spent and len(spent) == len(heavy):
+                self.unrun += 1
+                self.ctx.drop(
+                    {"slug": self.slug, **case.row()},
+                    "over-budget",
+                    f"{self.slug}: {case.kind} input left out: solution(s) "
+                    f"{', '.join('#' + str(s.position) for s in spent)} spent the test set's "
+                    "budget on the inputs before it (calls run again with the ceiling): "
+                    f"{self.outcomes[spent[0].hash][i].error}",
+                    dropped="input",
+                )
+                continue
             if heavy:
                 self.ctx.drop(
                     {"slug": self.slug, **case.row()},
                     "solution-timeout",
                     f"{self.slug}: input discarded: solution(s) "
                     f"{', '.join('#' + str(s.position) for s in heavy)} did not finish it "
-                    f"within {self.limits[i]:g} s of CPU, and too few others did",
+                    f"within {max(self.limit(s, i) for s in heavy):g} s of CPU, and too few "
+                    "others did",
                     dropped="input",
                 )
                 continue
@@ -640,17 +594,14 @@ class _Judged:
         would. The inputs kept, and the fit."""
         inputs, outcomes, budget = self.inputs, self.outcomes, section.test_set_cpu_seconds
         costs = [[outcomes[s.hash][i].cpu_seconds for i in keep_idx] for s in self.alive]
-        fit = fit_to_budget([inputs[i].kind for i in keep_idx], costs, budget)
+        at = {i: j for j, i in enumerate(keep_idx)}  # the runs' order, on the inputs left
+        order = [at[i] for i in self.order if i in at]
+        fit = fit_to_budget([inputs[i].kind for i in keep_idx], costs, budget, order)
         for sol in [self.alive[k] for k in fit.over]:
             spent = sum(
                 outcomes[sol.hash][i].cpu_seconds for i in keep_idx if inputs[i].kind == "example"
             )
-            self.drop_solution(
-                sol,
-                "over-budget",
-                f"needs {spent:.3g} s of CPU for the statement's examples alone, over the test "
-                f"set's budget of {budget:g} s",
-            )
+            self.drop_solution(sol, "over-budget", _over_on_examples(spent, budget))
         for j in fit.left_out:
             case = inputs[keep_idx[j]]
             need = max(c[j] for c in costs)

@@ -1,0 +1,317 @@
+"""Every solution of a task on every input, judged as the judge would: within its budget.
+
+The testcases stage (quicksilver/stages/testcases.py, step 3) runs its solutions through
+:class:`SolutionRuns`; this module is that stage's, apart only for size (a stage never imports
+another stage, and no other stage runs solutions this way).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from quicksilver.config import CasesSection, SandboxConfig
+from quicksilver.execute import BUDGET_STOP, SLOW_STATUSES, BatchRun, CallOutcome, run_outputs
+from quicksilver.pipeline.records import Solution
+
+LIMIT_RULE = (
+    "every solution runs first with call_floor_seconds per call (a screening pass, stopped early "
+    "once the solution has not finished more than max_timeout_share of the inputs or an input "
+    "most solutions finished within call_floor_seconds / call_limit_factor); every call it did "
+    "not finish then runs again with solution_cpu_seconds (the ceiling; an input most peers did "
+    "not finish gets the test set's budget left, if less), until those calls have spent "
+    "test_set_cpu_seconds (then the calls the screening never made run with the floor, and the "
+    "inputs still not finished are left out); an input's limit is the ceiling where a kept "
+    "solution's answer on it came from a call run again, else the floor; a solution is the slow "
+    "one only when it does not finish, within the ceiling, an input enough of its peers finish"
+)
+
+
+BUDGET_SPENT = "the test set's budget is spent"
+"""The error of a call not made (or not finished within the room left) because the solution's
+calls run again spent the test set's budget (``test_set_cpu_seconds``): the input is left out of
+the test set (``over-budget``), the solution stays."""
+
+
+def budget_spent(outcome: CallOutcome) -> bool:
+    """Whether ``outcome`` is a call not made because its solution spent the test set's budget."""
+    return outcome.status == "skipped" and (outcome.error or "").startswith(BUDGET_SPENT)
+
+
+SCREENING_BUDGETS = 2.0
+"""A solution's screening stops once its calls have spent this many test set's budgets: the
+test set keeps, for each solution, inputs worth one budget at most, taken in :func:`fit_order`;
+the second budget is room for inputs another solution makes the test set leave out."""
+
+
+def fit_order(kinds: list[str], weights: list[float]) -> list[int]:
+    """The order in which the test set's budget keeps inputs (and the order solutions run
+    them): the examples, the edge cases, the heaviest generated input by ``weights`` (the first
+    of the heaviest, in the generator's order), then the other generated inputs in the
+    generator's order. The testcases stage weighs inputs by their size (their JSON text), so
+    the order is known before anything runs and the largest size stays."""
+    n = len(kinds)
+    generated = [i for i in range(n) if kinds[i] not in ("example", "edge")]
+    heaviest = max(generated, key=lambda i: weights[i], default=None)
+    return (
+        [i for i in range(n) if kinds[i] == "example"]
+        + [i for i in range(n) if kinds[i] == "edge"]
+        + ([heaviest] if heaviest is not None else [])
+        + [i for i in generated if i != heaviest]
+    )
+
+
+@dataclass
+class SolutionRuns:
+    """Every solution of a task on every input, judged as the judge would: within its budget.
+
+    The judge (the Mercury authors' evaluator) gives a solution ``judge_seconds`` for the whole
+    test set; no single call may take more than ``solution_cpu_seconds``, the ceiling. So:
+
+    1. a screening pass: every solution runs every input with ``call_floor_seconds`` per call,
+       and is stopped early once it has failed to finish more inputs than
+       ``max_timeout_share`` allows, or an input that most of the solutions before it finished
+       within floor / ``call_limit_factor`` (a hanging or exponential solution costs a few
+       floors here, not the ceiling on every input). Nothing is decided by this pass;
+    2. the final word: every call a solution did not finish (or did not make) runs again with
+       the ceiling, a few at a time, until a call does not finish an input enough of its peers
+       finished, or those calls have spent the test set's budget (``test_set_cpu_seconds``, at
+       most the judge's: the calls the screening never made then run with the floor, and what
+       is still not finished is :data:`BUDGET_SPENT`: the testcases stage leaves those inputs
+       out of the test set, since no test set that holds them fits this solution's budget).
+       An input that too few peers finished runs with the budget's room left, if less than the
+       ceiling: it cannot stay in the test set if it needs more.
+
+    A solution that finishes every input within the ceiling is never the slow one, however far
+    its peers are ahead: the test set is then sized so that it runs all of it within the
+    budget (quicksilver/stages/testcases.py, ``fit_to_budget``).
+    """
+
+    entry_point: str
+    convert_offline: str
+    output_param: int | None
+    inputs: list[Any]
+    section: CasesSection
+    sandbox: SandboxConfig
+    kind: Literal["class", "function"] = "class"
+    # the order the test set's budget keeps inputs (:func:`fit_order`): the screening and the
+    # calls run again go in it, so that what the budget pays for is what the test set keeps
+    # first (default: the inputs' own order)
+    order: list[int] | None = None
+
+    def _run(
+        self,
+        code: str,
+        idx: list[int],
+        limits: list[float],
+        give_up_after: int,
+        decisive: set[int] | None = None,
+        cpu_budget: float | None = None,
+    ) -> BatchRun:
+        return run_outputs(
+            code,
+            entry_point=self.entry_point,
+            kind=self.kind,
+            inputs=[self.inputs[i] for i in idx],
+            convert_offline=self.convert_offline,
+            output_param=self.output_param,
+            cpu_seconds=limits,
+            load_cpu_seconds=self.section.solution_cpu_seconds,
+            memory_mb=self.section.memory_mb,
+            sandbox=self.sandbox,
+            give_up_after=give_up_after,
+            decisive=[k for k, i in enumerate(idx) if i in (decisive or ())],
+            cpu_budget=cpu_budget,
+        )
+
+    def enough_finishers(self, finishers: int, total: int) -> bool:
+        """Whether ``finishers`` of ``total`` solutions finishing an input make a solution that
+        does not finish it the slow one (``peers_finish_share``, and two at least)."""
+        return finishers >= 2 and finishers >= self.section.peers_finish_share * total
+
+    def run_all(
+        self, solutions: list[Solution]
+    ) -> tuple[dict[int, list[CallOutcome]], dict[int, set[int]], dict[int, str]]:
+        """(outcomes per loaded solution's hash, the inputs each one's calls ran again with the
+        ceiling, load errors by hash)."""
+        sec = self.section
+        n = len(self.inputs)
+        total = len(solutions)
+        allowed = math.floor(sec.max_timeout_share * n + 1e-9)
+        every = list(range(n))
+        quick = sec.call_floor / sec.call_limit_factor
+        need = max(2, math.ceil(sec.peers_finish_share * total - 1e-9), (total - 1) // 2 + 1)
+        fast = [0] * n  # solutions that finished each input within floor / factor so far
+        outcomes: dict[int, list[CallOutcome]] = {}
+        load_errors: dict[int, str] = {}
+        order = self.order if self.order is not None else every
+        screening = SCREENING_BUDGETS * sec.test_set_cpu_seconds
+        # inputs a solution's screening spent its budget before: the test set cannot hold them
+        # (that solution could not run it), so the solutions after it do not run them either
+        ruled_out: dict[int, int] = {}  # input -> the position of the solution that ruled it out
+        for sol in solutions:
+            decisive = {i for i in every if fast[i] >= need}
+            idx = [i for i in order if i not in ruled_out]
+            run = self._run(
+                sol.code, idx, [sec.call_floor] * len(idx), allowed + 1, decisive, screening
+            )
+            if run.load_error is not None:
+                load_errors[sol.hash] = run.load_error
+                continue
+            outs = [
+                CallOutcome(
+                    "skipped",
+                    error=f"{BUDGET_SPENT}: not run, solution #{ruled_out[i]}'s screening spent "
+                    f"{screening:g} s of CPU before it",
+                )
+                if i in ruled_out
+                else CallOutcome("skipped")
+                for i in every
+            ]
+            for k, i in enumerate(idx):
+                outs[i] = _spent_in_screening(run.outcomes[k], screening)
+                if budget_spent(outs[i]):
+                    ruled_out[i] = sol.position
+            outcomes[sol.hash] = outs
+            for i, o in enumerate(outs):
+                if o.status not in SLOW_STATUSES and o.cpu_seconds <= quick:
+                    fast[i] += 1
+        finishers = [
+            sum(o[i].status not in SLOW_STATUSES for o in outcomes.values()) for i in every
+        ]
+        # the solutions with the fewest calls to run again go first: what they finish decides
+        # inputs for the others (a hanging solution then stops at its first ceiling)
+        loaded = [sol for sol in solutions if sol.hash in outcomes]
+        loaded.sort(key=lambda sol: sum(o.status in SLOW_STATUSES for o in outcomes[sol.hash]))
+        rank = [0] * n
+        for place, i in enumerate(order):
+            rank[i] = place
+        reran: dict[int, set[int]] = {}
+        for sol in loaded:
+            outs = outcomes[sol.hash]
+            decided = {i for i in every if self.enough_finishers(finishers[i], len(outcomes))}
+            reran[sol.hash] = self._final_word(sol.code, outs, decided, allowed, rank)
+            for i in reran[sol.hash]:
+                finishers[i] += outs[i].status not in SLOW_STATUSES
+        return outcomes, reran, load_errors
+
+    def _past_the_budget(
+        self, code: str, outs: list[CallOutcome], rest: list[int], spent: float
+    ) -> None:
+        """The calls left once the calls run again have spent the test set's budget: those the
+        screening never made run now with the floor (cheap inputs are still welcome), until
+        they too have spent one budget, and every one not finished there is
+        :data:`BUDGET_SPENT`: the input is left out (not the solution), since no test set that
+        holds it fits this solution's budget. So a solution's calls in this stage cost at most
+        four budgets and one ceiling: two screening, one run again, one here."""
+        sec = self.section
+        why = (
+            f"{BUDGET_SPENT}: not run, {spent:.3g} s of CPU went to the calls run again, of the "
+            f"test set's budget of {sec.test_set_cpu_seconds:g} s"
+        )
+        untried = [i for i in rest if outs[i].status == "skipped" and not budget_spent(outs[i])]
+        if untried:
+            run = self._run(
+                code,
+                untried,
+                [sec.call_floor] * len(untried),
+                len(untried) + 1,
+                cpu_budget=sec.test_set_cpu_seconds,
+            )
+            for j, i in enumerate(untried):
+                if run.load_error is None and run.outcomes[j].status not in SLOW_STATUSES:
+                    outs[i] = run.outcomes[j]
+        for i in rest:
+            if outs[i].status in ("timeout", "skipped") and not budget_spent(outs[i]):
+                outs[i] = CallOutcome("skipped", error=why)
+
+    def _final_word(
+        self,
+        code: str,
+        outs: list[CallOutcome],
+        decided: set[int],
+        allowed: int,
+        rank: list[int],
+    ) -> set[int]:
+        """Run again every call of one solution that did not finish (or was not made) at the
+        floor; ``outs`` is updated in place. The inputs run again are returned.
+
+        The inputs in ``decided`` (enough peers finished them) go first, each with the ceiling,
+        and a timeout on one of them ends it: a hanging solution costs one ceiling here. So do
+        more than ``allowed`` inputs not finished. Within each group the calls go in the test
+        set's order (``rank``), one at a time once less than a ceiling of the budget is left.
+
+        What these calls may spend is the test set's budget (``test_set_cpu_seconds``): every
+        one of them needed more than the floor, so once they have spent the budget no test set
+        that holds the rest fits this solution, and the rest are :data:`BUDGET_SPENT` (left out,
+        the solution stays). An input no majority decided runs with the room left (the ceiling
+        at most): not finishing within it is the same, the input left out, not a timeout."""
+        sec = self.section
+        budget = sec.test_set_cpu_seconds
+        # the inputs its peers finished first: a timeout on one of them settles it at once
+        redo = sorted(
+            (
+                i
+                for i, o in enumerate(outs)
+                if o.status == "timeout" or (o.status == "skipped" and not budget_spent(o))
+            ),
+            key=lambda i: (i not in decided, rank[i]),
+        )
+        ran: set[int] = set()
+        settled = sum(o.status == "memory" for o in outs)  # not run again: memory is no time
+        if settled > allowed:
+            return ran  # too slow whatever the ceiling shows: nothing to run again
+        spent = 0.0
+        while redo:
+            room = budget - spent
+            if room <= 0 or (redo[0] not in decided and room <= sec.call_floor):
+                self._past_the_budget(code, outs, redo, spent)
+                break
+            take = redo[: max(1, math.floor(room / sec.solution_cpu_seconds + 1e-9))]
+            redo = redo[len(take) :]
+            limits = [
+                sec.solution_cpu_seconds if i in decided else min(sec.solution_cpu_seconds, room)
+                for i in take
+            ]
+            slow_before = settled + sum(outs[i].status in ("timeout", "memory") for i in ran)
+            run = self._run(code, take, limits, allowed + 1 - slow_before, decided)
+            for j, i in enumerate(take):
+                out = (
+                    run.outcomes[j]
+                    if run.load_error is None
+                    else CallOutcome("error", error=f"on the second run: {run.load_error}")
+                )
+                if out.status == "timeout" and limits[j] < sec.solution_cpu_seconds:
+                    out = CallOutcome(
+                        "skipped",
+                        error=f"{BUDGET_SPENT}: not finished within the {limits[j]:.3g} s of "
+                        f"CPU the test set's budget ({budget:g} s) had left",
+                        cpu_seconds=out.cpu_seconds,
+                    )
+                outs[i] = out
+                ran.add(i)
+            spent += sum(outs[i].cpu_seconds for i in take)
+            slow = settled + sum(outs[i].status in ("timeout", "memory") for i in ran)
+            stop = None
+            if any(outs[i].status == "timeout" and i in decided for i in take):
+                stop = "an input its peers finish was not finished within the ceiling"
+            elif slow > allowed:
+                stop = f"{slow} call(s) did not finish within the ceiling"
+            if stop is not None:
+                for i in redo:
+                    outs[i] = CallOutcome("skipped", error=f"not run: {stop}")
+                break
+        return ran
+
+
+def _spent_in_screening(outcome: CallOutcome, screening: float) -> CallOutcome:
+    """A screening call not made because the solution's screening spent its budget is
+    :data:`BUDGET_SPENT`: the input is left out, not run again (the solution stays)."""
+    if outcome.status == "skipped" and (outcome.error or "").startswith(BUDGET_STOP):
+        return CallOutcome(
+            "skipped",
+            error=f"{BUDGET_SPENT}: not run, the screening's calls before it spent "
+            f"{screening:g} s of CPU ({SCREENING_BUDGETS:g} x the test set's budget)",
+        )
+    return outcome
