@@ -85,6 +85,10 @@ def corpus_specs() -> dict[str, dict[str, Any]]:
 # Questions that use each spec feature the corpus leaves out (floats, booleans, value sets,
 # per-item lengths and sums, distinct strings, remainders, exclusions, hidden quantities, rows).
 FEATURES: dict[str, tuple[list[tuple[str, str]], list[str]]] = {
+    "grid:first-row": (
+        [("grid", "integer[][]")],
+        ["1 <= grid.length, grid[0].length <= 40", "grid[i][j] is 0 or 1"],
+    ),
     "apart:neighbours": (
         [("nums", "integer[]")],
         ["1 <= nums.length <= 50", "0 <= nums[i] <= 2", "nums[i] != nums[i + 1] for all valid i."],
@@ -759,6 +763,15 @@ def test_a_grid_with_a_shared_row_length() -> None:
     bad[0][0][0] = 1
     reports(spec, bad, "grid[0][0] = 1", "not a single character")
     reports(spec, [["01"]], "grid[0] = '01'", "not a list")
+
+
+def test_a_grid_named_by_its_first_row_is_checked_rectangular() -> None:
+    """``grid[0].length``: one length for every row, so a jagged grid breaks it."""
+    spec = spec_of(*FEATURES["grid:first-row"])
+    args = valid(spec, lambda a: len(a[0]) >= 2 and len(a[0][0]) >= 2)
+    ragged = copy.deepcopy(args)
+    ragged[0][1].pop()
+    reports(spec, ragged, "grid[1].length", "grid[0].length")
 
 
 def test_rows_of_fields_with_an_ordered_pair() -> None:

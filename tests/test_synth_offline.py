@@ -1619,6 +1619,73 @@ def test_a_binary_search_tree_stated_in_the_description() -> None:
     assert build_spec(plain).spec is not None and not build_spec(plain).spec["params"][0].get("bst")
 
 
+def _with_prose(inp: SynthInput, prose: str) -> SynthInput:
+    """``inp`` with ``prose`` as the statement's description."""
+    return SynthInput(**{**inp.__dict__, "content_html": f"<p>{prose}</p>" + inp.content_html})
+
+
+@pytest.mark.parametrize(
+    ("prose", "items"),
+    [
+        ("Return the answer.", ["1 <= grid.length, grid[0].length <= 30", "grid[i][j] is 0 or 1"]),
+        (
+            "Return the answer.",
+            ["1 <= grid.length <= 30", "1 <= grid[0].length <= 30", "grid[i][j] is 0 or 1"],
+        ),
+        (
+            "You are given an m x n binary matrix grid.",
+            ["1 <= grid.length, grid[i].length <= 30", "grid[i][j] is 0 or 1"],
+        ),
+        (
+            "Given a 2D integer grid grid, return the answer.",
+            ["1 <= grid.length <= 30", "1 <= grid[i].length <= 30", "grid[i][j] is 0 or 1"],
+        ),
+    ],
+)
+def test_a_grid_named_by_its_first_row_or_in_the_description_is_rectangular(
+    prose: str, items: list[str]
+) -> None:
+    """``grid[0].length``, or a description that calls it a matrix / grid / board: every row
+    shares one length (drawn per row, a jagged grid broke the statement's own solutions)."""
+    from quicksilver.synth.offline.checker import check_input
+
+    inp = _with_prose(question([("grid", "integer[][]")], items), prose)
+    spec = build_spec(inp).spec
+    assert spec is not None
+    widths = set()
+    for (grid,) in samples(inp, 100, 60):
+        assert 1 <= len(grid) <= 30
+        assert len({len(row) for row in grid}) == 1, grid
+        widths.add(len(grid[0]))
+    assert len(widths) > 5  # one width per grid, not one width for every grid
+    assert check_input(spec, [[[0, 1], [1, 0, 1]]])  # a jagged grid is rejected
+    assert not check_input(spec, [[[0, 1], [1, 0]]])
+
+
+def test_a_list_of_lists_not_called_a_grid_keeps_its_own_lengths() -> None:
+    """``lists[i].length`` of lists that no line or description calls a grid stays per item,
+    and a sum bound on the lengths keeps it per item even for a grid."""
+    jagged = question(
+        [("lists", "integer[][]")],
+        ["1 <= lists.length <= 20", "1 <= lists[i].length <= 20", "0 <= lists[i][j] <= 9"],
+    )
+    assert any(len({len(r) for r in xs}) > 1 for (xs,) in samples(jagged, 30))
+    summed = _with_prose(
+        question(
+            [("grid", "integer[][]")],
+            [
+                "1 <= grid.length <= 20",
+                "1 <= grid[i].length <= 20",
+                "sum(grid[i].length) <= 100",
+                "0 <= grid[i][j] <= 9",
+            ],
+        ),
+        "You are given a matrix grid.",
+    )
+    for (grid,) in samples(summed, 50):
+        assert sum(len(r) for r in grid) <= 100
+
+
 def _inorder(arr: list[Any]) -> list[int]:
     """The in-order walk of a LeetCode level-order tree."""
     nodes: list[list[Any]] = []  # [value, left, right]

@@ -47,6 +47,8 @@ _BST_PROSE = re.compile(
     r"(?:binary search tree|BST)(?: \(BST\))?(?P<rest>[^.]*)",
     flags=re.I,
 )
+# ``an m x n binary matrix grid``, ``the 2D grid board``: a grid, so every row has one length
+_GRID_NAMED = re.compile(rf"\b(?:matrix|grid|board)\s+(?P<param>{_NAME})\b")
 _GRID_AFTER = re.compile(
     rf"\b(?P<param>{_NAME}),? (?:of size|with dimensions|of dimensions) "
     rf"(?P<rows>{_NAME}) x (?P<cols>{_NAME}){_ALONE}"
@@ -76,9 +78,10 @@ class Analysis:
         self.facts = Facts(params)
 
     def run(self, lines: list[str], prose: str = "") -> SpecResult:
-        """Read every Constraints item. ``prose`` (the statement as text) is read only for the
-        definitions of row fields (``intervals[i] = [start_i, end_i]``), which LeetCode states
-        in the description more often than among the constraints."""
+        """Read every Constraints item. ``prose`` (the statement as text) is read only for
+        what LeetCode states in the description more often than among the constraints: the
+        definitions of row fields (``intervals[i] = [start_i, end_i]``), a binary search tree,
+        the sizes it names and the grids it calls a matrix, grid or board."""
         self.facts.read_fields(lines, prose)
         reader = LineReader(self.facts, self.problems)
         for line in lines:
@@ -86,6 +89,7 @@ class Analysis:
         for definition in self._row_forms(lines, prose):
             reader.read(definition)
         self._described_bst(prose)
+        self._described_grids(prose)
         for equality in self._named_sizes(prose):
             reader.read(equality)
             self.notes.append(f"{equality}: the description names this size")
@@ -138,6 +142,18 @@ class Analysis:
                 info.distinct = {"level": "value", "scope": "all"}
             self.notes.append(f"{trees[0]}: a binary search tree, as the description says")
             return
+
+    def _described_grids(self, prose: str) -> None:
+        """``Given an m x n integer matrix grid``: a matrix, grid or board is rectangular, so
+        its rows share one length even where the Constraints bound ``grid[i].length`` alone
+        (which would let each row draw its own). Only the description is read."""
+        description = prose.split("Constraints:")[0]
+        for m in _GRID_NAMED.finditer(description):
+            p = self.facts.by_name.get(m["param"])
+            if p is None or p.tree or p.node or p.depth < 2:
+                continue
+            for d in range(1, p.depth):
+                self.facts.rect.setdefault(p.dim_key(d), f'the description says "{m[0]}"')
 
     def _attach_products(self, quantities: list[dict[str, Any]], names: dict[str, str]) -> None:
         """``lo <= a * b <= hi``: the later of the two quantities in drawing order is drawn

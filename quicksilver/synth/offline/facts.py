@@ -88,6 +88,9 @@ class Facts:
         self.polys: list[tuple[str, str, Any, int, str]] = []
         self.mods: list[tuple[str, int, int, str]] = []  # (quantity key, m, r, line): key % m == r
         self.fields: dict[str, tuple[str, int]] = {}  # a_i -> (edges, 0) for edges[i] = [a_i, b_i]
+        # inner lengths every item shares (a rectangular grid): dimension key -> why
+        # (``grid[0].length`` in a line, or the description's ``matrix grid``)
+        self.rect: dict[str, str] = {}
         self.known: set[str] = set()
         for p in params:
             if p.is_quantity:
@@ -164,7 +167,12 @@ class Facts:
         if suffix in ("length", "size"):
             if p.tree or len(idx) >= p.depth:
                 raise Unsupported(f"{raw}: {p.name} ({p.type}) has no such length")
-            return Ref("q", key=p.dim_key(len(idx)))
+            key = p.dim_key(len(idx))
+            if idx and re.fullmatch(r"\d+", idx[-1].strip()):
+                # grid[0].length: LeetCode names a grid's width by its first row, so every
+                # row has that length (a jagged grid breaks the statement's own solutions)
+                self.rect.setdefault(key, raw.strip())
+            return Ref("q", key=key)
         if suffix:
             raise Unsupported(f"{raw}: .{suffix} is not modelled")
         if p.is_quantity and not idx:
