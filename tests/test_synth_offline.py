@@ -1857,6 +1857,69 @@ def test_rows_with_named_fields() -> None:
             "The string <code>s</code> consists of characters <code>&#39;0&#39;</code> and <code>&#39;1&#39;</code> only.",
             "01",
         ),
+        # issue 26: wordings the pool still refused
+        (
+            "<code>s</code> and <code>t</code> consist of any valid ascii character.",
+            "".join(chr(c) for c in range(32, 127)),
+        ),
+        (
+            "<code>s</code> consists of lowercase English letters, digits, and/or round brackets.",
+            string.ascii_lowercase + string.digits + "()",
+        ),
+        (
+            "<code>s[i]</code> is a lowercase English letter, uppercase English letter, digit, or symbol.",
+            string.ascii_letters + string.digits + string.punctuation,
+        ),
+        (
+            "<code>s</code> consists of English uppercase and lowercase letters, digits, <code>&#39;@&#39;</code> and <code>&#39;%&#39;</code>.",
+            string.ascii_letters + string.digits + "@%",
+        ),
+        (
+            "<code>s</code> contains digits, letters (uppercase or lowercase), or space <code>&#39; &#39;</code>.",
+            string.ascii_letters + string.digits + " ",
+        ),
+        (
+            "<code>s</code> consists of English letters, space <code>&#39; &#39;</code>, or one of the symbols: <code>&quot;?!.&quot;</code>.",
+            string.ascii_letters + " ?!.",
+        ),
+        (
+            "<code>s[i]</code> is one following characters: <code>&#39;(&#39;</code>, <code>&#39;)&#39;</code>, <code>&#39;x&#39;</code>, and <code>&#39;,&#39;</code>.",
+            "()x,",
+        ),
+        (
+            "<code>s</code> consists of lowercase English letters from <code>&#39;a&#39;</code> to <code>&#39;f&#39;</code> inclusive.",
+            "abcdef",
+        ),
+        (
+            "<code>s[i]</code> is <code>&#39;U&#39;</code>, <code>&#39;D&#39;</code> or, <code>&#39;X&#39;</code>.",
+            "UDX",
+        ),
+        (
+            "<code>s[i]</code> is a digit in the range [<code>&#39;3&#39;</code>, <code>&#39;7&#39;</code>].",
+            "34567",
+        ),
+        (
+            "<code>s</code> only contains lower case English characters and parentheses.",
+            string.ascii_lowercase + "()",
+        ),
+        (
+            "<code>s</code> consists of lowercase English letters and stars *.",
+            string.ascii_lowercase + "*",
+        ),
+        ("<code>s</code> only consists of x, y or z characters.", "xyz"),
+        ("<code>s</code> consists of the letters p, q and r.", "pqr"),
+        (
+            "<code>s</code> consists of only uppercase English letters if it is non-empty.",
+            string.ascii_uppercase,
+        ),
+        (
+            "<code>s</code> consists of characters from the string <code>&quot;#%&amp;&quot;</code> (excluding the quotes).",
+            "#%&",
+        ),
+        (
+            "<code>s</code> consists of letters from the set {<code>&#39;P&#39;</code>, <code>&#39;Q&#39;</code>}.",
+            "PQ",
+        ),
     ],
 )
 def test_real_alphabet_phrasings(sentence: str, alphabet: str) -> None:
@@ -1877,6 +1940,9 @@ def test_real_alphabet_phrasings(sentence: str, alphabet: str) -> None:
 @pytest.mark.parametrize(
     ("params", "sentence", "why"),
     [
+        # single letters need their noun ("a, b or c characters"): "a" may be an article
+        ([("s", "string")], "s consists of a or b.", "not understood"),
+        ([("s", "string")], "s consists of x and y.", "not understood"),
         (
             [("grid", "integer[][]")],
             "1 <= m * n * k <= 10^4",
@@ -1899,7 +1965,11 @@ def test_real_alphabet_phrasings(sentence: str, alphabet: str) -> None:
         ),
         ([("s", "string")], "s is a valid parentheses string.", "not understood"),
         ([("nums", "integer[]")], "nums[i] < nums[i + 2]", "a relation between elements"),
-        ([("s", "string")], "All strings consist of any valid ascii character.", "not understood"),
+        (
+            [("s", "string")],
+            "All strings consist of any ascii character except digits.",
+            "not understood",
+        ),
         (
             [("grid", "integer[][]")],
             "grid[i] < grid[i + 1]",
