@@ -1686,6 +1686,32 @@ def test_a_list_of_lists_not_called_a_grid_keeps_its_own_lengths() -> None:
         assert sum(len(r) for r in grid) <= 100
 
 
+def test_one_subject_two_statements_and_leetcodes_times_sign() -> None:
+    """``num only consists of digits and does not contain any leading zeros``: two statements
+    about one subject, read only when both are understood; ``5 x 10^4`` is ``5 * 10^4``."""
+    inp = question(
+        [("num", "string")],
+        [
+            "1 <= num.length <= 3 x 10^2",
+            "num only consists of digits and does not contain any leading zeros.",
+        ],
+    )
+    lengths = set()
+    for (num,) in samples(inp, 200):
+        assert 1 <= len(num) <= 300 and set(num) <= set(string.digits), num
+        assert num[0] != "0", num
+        lengths.add(len(num))
+    assert max(lengths) > 100  # 3 x 10^2 read as 300, not refused
+    # one part not understood: the whole line is reported, nothing of it applied
+    bad = question(
+        [("num", "string")],
+        ["1 <= num.length <= 30", "num consists of digits and does not contain any odd digit."],
+    )
+    assert '"num consists of digits and does not contain any odd digit.": not understood' in (
+        reason_of(bad)
+    )
+
+
 def _inorder(arr: list[Any]) -> list[int]:
     """The in-order walk of a LeetCode level-order tree."""
     nodes: list[list[Any]] = []  # [value, left, right]

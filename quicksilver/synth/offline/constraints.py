@@ -105,9 +105,10 @@ def split_top(text: str) -> list[str]:
 
 def clean(line: str) -> str:
     """A Constraints item ready for the forms: no final period, ``10,000`` -> ``10000``,
-    LeetCode's odd minus signs (``–10^4``) as ``-``."""
+    LeetCode's odd minus signs (``–10^4``) as ``-``, and its ``5 x 10^4`` as ``5 * 10^4``."""
     text = line.strip().rstrip(".").strip()
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
+    text = re.sub(r"\b(\d+) x (?=10\^)", r"\1 * ", text)  # LeetCode's "5 x 10^4"
     return re.sub(r"[\u2013\u2212](?=\s*\d)", "-", text)
 
 

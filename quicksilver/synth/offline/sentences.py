@@ -27,6 +27,7 @@ from quicksilver.synth.offline.constraints import (
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.nonlinear import read_nonlinear
+from quicksilver.synth.offline.row_sentences import tree_rows, unique_rows
 
 _ORDER_WORDS = {
     "non-decreasing": ("asc", False),
@@ -50,6 +51,14 @@ _NOUNS = (
 )
 
 
+# one subject, two statements: "s consists of digits and does not contain any leading zeros"
+_TWO_CLAUSES = re.compile(
+    rf"(?P<subj>{REF_RE.pattern}(?:(?:,\s*|,?\s+and\s+){REF_RE.pattern})*) (?P<a>.+?),? and "
+    r"(?P<b>(?:does not|do not|doesn't|don't|will not|won't|has no|have no|contains? no) .+)",
+    flags=re.I,
+)
+
+
 class LineReader:
     """Reads Constraints items into ``facts``; what it cannot read goes to ``problems``."""
 
@@ -64,12 +73,32 @@ class LineReader:
         acts: Acts = []
         try:
             if not self._try_forms(text, line, acts):
-                self.problems.append(f'"{line}": not understood')
+                if not self._two_clauses(text, line):
+                    self.problems.append(f'"{line}": not understood')
                 return
             for act in acts:
                 act()
         except Unsupported as exc:
-            self.problems.append(f'"{line}": {exc}')
+            if not self._two_clauses(text, line):
+                self.problems.append(f'"{line}": {exc}')
+
+    def _two_clauses(self, text: str, line: str) -> bool:
+        """``num only consists of digits and does not contain any leading zeros``: one subject,
+        two statements, read as two items; True (and applied) only when both are understood.
+        Tried only on a line no form reads whole, so a line read today reads the same."""
+        m = _TWO_CLAUSES.fullmatch(text)
+        if not m:
+            return False
+        acts: Acts = []
+        try:
+            for part in (f"{m['subj']} {m['a']}", f"{m['subj']} {m['b']}"):
+                if not self._try_forms(part, line, acts):
+                    return False
+        except Unsupported:
+            return False
+        for act in acts:
+            act()
+        return True
 
     def _try_forms(self, text: str, line: str, acts: Acts) -> bool:
         m = FIELDS_RE.fullmatch(text)
@@ -83,7 +112,7 @@ class LineReader:
             width = Lin(Fraction(0), {Ref("q", key=p.dim_key(1)): Fraction(1)})
             self.cmp.relate(width, "==", Lin(Fraction(len(names))), line, acts)
             return True
-        if self._unique_rows(text, line, acts) or self._tree_rows(text, line, acts):
+        if unique_rows(self.facts, text, line, acts) or tree_rows(self.facts, text, line, acts):
             return True
         if self._product(text, line, acts) or self._answer_range(text, line, acts):
             return True
@@ -227,84 +256,6 @@ class LineReader:
             self._set_alphabet(refs, chars, acts)
             return True
         return None
-
-    def _unique_rows(self, text: str, line: str, acts: Acts) -> bool:
-        """``There are no repeated edges``, ``All the pairs [x_i, y_i] are unique``, ``All the
-        given points are unique``: no two rows hold the same values (in any order, which
-        satisfies both the ordered and the unordered reading)."""
-        unique = r"(?:unique|distinct)"
-        name: str | None = None
-        m = re.fullmatch(
-            r"there (?:are|will be) no (?:repeated|duplicate|duplicated) (\w+)"
-            r"(?: in (?:the )?(?:input|graph))?",
-            text,
-            flags=re.I,
-        ) or re.fullmatch(
-            rf"all (?:the )?(?:given )?(\w+) (?:are|is) {unique}|"
-            rf"(\w+) contains? (?:all |only )?{unique} (?:coordinates|points|rows|pairs)|"
-            rf"(\w+) contains? no duplicate (?:coordinates|points|rows|pairs|\w+)",
-            text,
-            flags=re.I,
-        )
-        if m:
-            word = next(g for g in m.groups() if g)
-            for cand in (word, word + "s"):
-                p = self.facts.by_name.get(cand)
-                if p is not None and p.depth == 2 and p.leaf == "int" and not p.join:
-                    name = p.name
-                    break
-            if name is None:
-                return False
-        else:
-            whole = re.fullmatch(rf"all (?:the )?pairs (\w+)\[i\] are {unique}", text, flags=re.I)
-            if whole and whole.group(1) in self.facts.by_name:
-                # "All the pairs prerequisites[i] are unique"
-                acts.append(partial(setattr, self.facts.leaf[whole.group(1)], "unique_rows", line))
-                return True
-            m = re.fullmatch(
-                rf"all (?:the )?pairs \[?\(?([^\]\)]+)\)?\]? are {unique}", text, flags=re.I
-            )
-            if not m:
-                return False
-            refs = [self.facts.resolve(f) for f in split_top(m.group(1))]
-            owners = {r.params for r in refs if r.kind == "leaf" and r.col >= 0}
-            if len(owners) != 1 or len(refs) != len(self.facts.width_fields(next(iter(owners))[0])):
-                raise Unsupported("a uniqueness of some fields of the rows only")
-            name = next(iter(owners))[0]
-        acts.append(partial(setattr, self.facts.leaf[name], "unique_rows", line))
-        return True
-
-    def _tree_rows(self, text: str, line: str, acts: Acts) -> bool:
-        """``The input is generated such that edges represents a valid tree``, ``edges1 and
-        edges2 represent valid trees``, ``The given input is guaranteed to be a tree``: each
-        named list of integer rows is the edge list of one tree over every value of its first
-        field's range (the runtime draws a random tree, now and then a path)."""
-        lead = r"(?:the input is generated such that |it is guaranteed that |the given )?"
-        m = re.fullmatch(
-            lead + r"(\w+)(?:,? and (?:the given )?(\w+))? (?:represents?|forms?|is|are|will form) "
-            r"(?:a )?valid (?:undirected )?trees?",
-            text,
-            flags=re.I,
-        )
-        if m:
-            names = [n for n in m.groups() if n]
-        elif re.fullmatch(
-            r"the given (?:input|graph) is guaranteed to be a tree"
-            r"(?: and there will be no repeated edges)?",
-            text,
-            flags=re.I,
-        ):
-            names = [p.name for p in self.facts.params if p.depth == 2 and p.leaf == "int"]
-            if len(names) != 1:
-                raise Unsupported("a tree, but not one list of integer rows to hold its edges")
-        else:
-            return False
-        for name in names:
-            p = self.facts.by_name.get(name)
-            if p is None or p.depth != 2 or p.leaf != "int":
-                raise Unsupported(f"a tree's edges in {name}, which is not a list of integer rows")
-            acts.append(partial(setattr, self.facts.leaf[name], "tree", line))
-        return True
 
     def _product(self, text: str, line: str, acts: Acts) -> bool:
         """``1 <= m * n <= 10^5``: a bound on the product of two sizes or scalars. Each factor
