@@ -85,6 +85,15 @@ def corpus_specs() -> dict[str, dict[str, Any]]:
 # Questions that use each spec feature the corpus leaves out (floats, booleans, value sets,
 # per-item lengths and sums, distinct strings, remainders, exclusions, hidden quantities, rows).
 FEATURES: dict[str, tuple[list[tuple[str, str]], list[str]]] = {
+    "words:set": (
+        [("ops", "string[]"), ("nums", "integer[]")],
+        [
+            "n == ops.length == nums.length",
+            "1 <= n <= 50",
+            'ops[i] is either "add" or "jump"',
+            "0 <= nums[i] <= 9",
+        ],
+    ),
     "grid:first-row": (
         [("grid", "integer[][]")],
         ["1 <= grid.length, grid[0].length <= 40", "grid[i][j] is 0 or 1"],
@@ -763,6 +772,18 @@ def test_a_grid_with_a_shared_row_length() -> None:
     bad[0][0][0] = 1
     reports(spec, bad, "grid[0][0] = 1", "not a single character")
     reports(spec, [["01"]], "grid[0] = '01'", "not a list")
+
+
+def test_words_of_a_set_are_checked() -> None:
+    """A list of strings each one of a set of words: another string, or a character list, is
+    caught."""
+    spec = spec_of(*FEATURES["words:set"])
+    args = valid(spec)
+    bad = copy.deepcopy(args)
+    bad[0][0] = "ad"
+    reports(spec, bad, "ops[0] = 'ad'", "words")
+    bad[0][0] = ["a", "d", "d"]
+    reports(spec, bad, "ops[0]")
 
 
 def test_a_grid_named_by_its_first_row_is_checked_rectangular() -> None:

@@ -1712,6 +1712,56 @@ def test_one_subject_two_statements_and_leetcodes_times_sign() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        'steps[i] is either "walk" or "wait".',
+        'steps[i] will be either "go", "stop", "++", or "L".',
+        'steps consists only of "NORTH", "EAST", and "WEST".',
+        'steps only contains the strings "cat", "dog", and "owl".',
+    ],
+)
+def test_a_set_of_words_for_a_list_of_strings(sentence: str) -> None:
+    """Each string of a list of strings is one whole word of the set (no string length is
+    drawn); the checker rejects a word outside it."""
+    from quicksilver.synth.offline.checker import check_input
+
+    words = set(re.findall(r'"([^"]+)"', sentence))
+    inp = question([("steps", "string[]")], ["1 <= steps.length <= 40", sentence], raw=True)
+    spec = build_spec(inp).spec
+    assert spec is not None, build_spec(inp).problems
+    seen: set[str] = set()
+    for (steps,) in samples(inp, 60):
+        assert 1 <= len(steps) <= 40 and set(steps) <= words, steps
+        seen |= set(steps)
+    assert seen == words
+    assert check_input(spec, [["walk", "jump"] if "walk" in words else ["x"]])
+    assert check_input(spec, [[sorted(words)[0][:1] + "?"]])
+    assert not check_input(spec, [sorted(words)])
+
+
+def test_a_set_of_words_where_it_does_not_fit_is_reported() -> None:
+    """A bound on the strings' length, a set of words for a single string, or words of one
+    character (an alphabet, read as before) are not a set of words."""
+    bounded = question(
+        [("steps", "string[]")],
+        ["1 <= steps.length <= 40", "1 <= steps[i].length <= 3", 'steps[i] is either "ab" or "cd"'],
+    )
+    assert "a length of strings drawn from words" in reason_of(bounded)
+    single = question([("s", "string")], ["1 <= s.length <= 40", 's is either "ab" or "cd"'])
+    assert "a set of words, but not for the strings of a list of strings" in reason_of(single)
+    chars = question(
+        [("steps", "string[]")],
+        [
+            "1 <= steps.length <= 40",
+            "1 <= steps[i].length <= 5",
+            'steps[i] consists of "a" and "b"',
+        ],
+    )
+    for (steps,) in samples(chars, 30):
+        assert all(1 <= len(x) <= 5 and set(x) <= {"a", "b"} for x in steps), steps
+
+
 def _inorder(arr: list[Any]) -> list[int]:
     """The in-order walk of a LeetCode level-order tree."""
     nodes: list[list[Any]] = []  # [value, left, right]

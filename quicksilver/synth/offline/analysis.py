@@ -93,6 +93,7 @@ class Analysis:
         for equality in self._named_sizes(prose):
             reader.read(equality)
             self.notes.append(f"{equality}: the description names this size")
+        self._word_lists()
         for alias, name in sorted(self.facts.aliases.items()):
             self.notes.append(f"{alias} in the constraints read as the parameter {name}")
         q = Quantities(self.facts, self.problems)
@@ -142,6 +143,18 @@ class Analysis:
                 info.distinct = {"level": "value", "scope": "all"}
             self.notes.append(f"{trees[0]}: a binary search tree, as the description says")
             return
+
+    def _word_lists(self) -> None:
+        """A list of strings drawn from a set of words has no string length to draw: each
+        string is a whole word. A line that bounds that length is reported (the words would
+        have to be checked against it)."""
+        for name, (_, line) in self.facts.words.items():
+            key = self.facts.by_name[name].dim_key(1)
+            for other in dict.fromkeys(self.facts.mentions.get(key, [])):
+                self.problems.append(f'"{other}": a length of strings drawn from words ({line})')
+            if key not in self.facts.mentions and self.facts.find(key) == key:
+                self.facts.known.discard(key)
+                self.facts.parent.pop(key, None)
 
     def _described_grids(self, prose: str) -> None:
         """``Given an m x n integer matrix grid``: a matrix, grid or board is rectangular, so

@@ -457,6 +457,10 @@ def _leaf_problem(leaf: dict[str, Any], x: Any, q: dict[str, int]) -> str | None
     kind = leaf["type"]
     if kind == "bool":
         return None if isinstance(x, bool) else "is not a boolean"
+    if kind == "word":  # a whole string, one of a set of words
+        if not isinstance(x, str) or x not in leaf["set"]:
+            return f"is not one of the words {_short(leaf['set'])}"
+        return None
     if kind == "char":
         if not isinstance(x, str) or len(x) != 1:
             return "is not a single character"

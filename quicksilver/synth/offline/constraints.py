@@ -430,6 +430,21 @@ def set_items(text: str) -> list[str | int] | None:
     return out or None
 
 
+def word_items(text: str) -> list[str] | None:
+    """``either "add" or "jump"``, ``"UP", "RIGHT", "DOWN", and "LEFT"``, ``the strings "rook",
+    "queen", and "bishop"``: the quoted words, each a whole string; None when anything else is
+    there, or when every word is one character (an alphabet, read by :func:`set_items`)."""
+    text = re.sub(r"\s+", " ", text.strip().rstrip(".").strip())
+    text = re.sub(
+        r"^(?:(?:either|only|one of|of|the|strings|words)\s*:?\s+)+", "", text, flags=re.I
+    )
+    parts = [p for p in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|and/or)\s+", text) if p]
+    words = [m.group(1) for p in parts if (m := re.fullmatch(r'"([^"]+)"', p))]
+    if not words or len(words) != len(parts) or all(len(w) == 1 for w in words):
+        return None
+    return list(dict.fromkeys(words))
+
+
 def describe_alphabet(chars: str) -> str:
     """E.g. ``lowercase English letters``, ``digits, symbols, spaces``, ``{'(', ')'}``."""
     if chars in _CLASS_NAMES:

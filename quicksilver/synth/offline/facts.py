@@ -91,6 +91,9 @@ class Facts:
         # inner lengths every item shares (a rectangular grid): dimension key -> why
         # (``grid[0].length`` in a line, or the description's ``matrix grid``)
         self.rect: dict[str, str] = {}
+        # lists of strings whose every string is one of a set of words (``instructions[i] is
+        # either "add" or "jump"``): name -> (the words, the line)
+        self.words: dict[str, tuple[list[str], str]] = {}
         self.known: set[str] = set()
         for p in params:
             if p.is_quantity:

@@ -24,6 +24,7 @@ from quicksilver.synth.offline.constraints import (
     clean,
     set_items,
     split_top,
+    word_items,
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.nonlinear import read_nonlinear
@@ -111,6 +112,8 @@ class LineReader:
                 raise Unsupported("a field name that is already a parameter or another field")
             width = Lin(Fraction(0), {Ref("q", key=p.dim_key(1)): Fraction(1)})
             self.cmp.relate(width, "==", Lin(Fraction(len(names))), line, acts)
+            return True
+        if self._words(text, line, acts):
             return True
         if unique_rows(self.facts, text, line, acts) or tree_rows(self.facts, text, line, acts):
             return True
@@ -256,6 +259,41 @@ class LineReader:
             self._set_alphabet(refs, chars, acts)
             return True
         return None
+
+    def _words(self, text: str, line: str, acts: Acts) -> bool:
+        """``instructions[i] is either "add" or "jump"``, ``commands consists only of "UP",
+        "RIGHT", "DOWN", and "LEFT"``: each string of a list of strings is one of the words.
+        Only where a word has two characters at least (one-character items are an alphabet),
+        which no other form reads, so nothing read before changes."""
+        m = re.fullmatch(
+            rf"(?P<s>{REF_RE.pattern}) (?:will )?(?:is|are|be) (?:either |one of |all )?(?P<w>.+)|"
+            rf"(?P<c>{REF_RE.pattern})(?: only)? (?:consists?|contains?) "
+            r"(?:only )?(?:of )?(?P<v>.+)",
+            text,
+            flags=re.I,
+        )
+        words = word_items(m["w"] or m["v"]) if m else None
+        if m is None or words is None:
+            return False
+        ref = self.facts.resolve(m["s"] or m["c"])
+        p = self.facts.by_name.get(ref.params[0]) if ref.params else None
+        depth = 1 if m["s"] else (0, 1)
+        if (
+            p is None
+            or ref.kind != "container"
+            or not (p.join and p.depth == 2)
+            or ref.depth not in ((depth,) if isinstance(depth, int) else depth)
+        ):
+            raise Unsupported("a set of words, but not for the strings of a list of strings")
+        info = self.facts.words
+
+        def act(name: str = p.name) -> None:
+            old = info.get(name)
+            keep = words if old is None else [w for w in old[0] if w in words]
+            info[name] = (keep, line if old is None else old[1])
+
+        acts.append(act)
+        return True
 
     def _product(self, text: str, line: str, acts: Acts) -> bool:
         """``1 <= m * n <= 10^5``: a bound on the product of two sizes or scalars. Each factor
