@@ -1762,6 +1762,65 @@ def test_a_set_of_words_where_it_does_not_fit_is_reported() -> None:
         assert all(1 <= len(x) <= 5 and set(x) <= {"a", "b"} for x in steps), steps
 
 
+def test_a_sentence_of_words_and_the_alphabet_of_its_words() -> None:
+    """``text consists of words separated by a single space without any leading or trailing
+    spaces`` then ``Each word only consists of ...``: the sentence's alphabet is the words'
+    and the space, spaced by the rules; the word line alone (no sentence named) is reported."""
+    items = [
+        "1 <= text.length <= 60",
+        "text consists of words separated by a single space without any leading or trailing spaces.",
+        "Each word only consists of uppercase English letters.",
+    ]
+    inp = question([("text", "string")], items)
+    spaced = 0
+    for (text,) in samples(inp, 200):
+        assert set(text) <= set(string.ascii_uppercase + " "), text
+        assert text == text.strip() and "  " not in text, text
+        spaced += " " in text
+    assert spaced > 20
+    alone = question([("text", "string")], [items[0], items[2]])
+    assert '"Each word only consists of uppercase English letters."' in reason_of(alone)
+
+
+def test_characters_named_without_a_quantifier_or_for_all_strings_and_a_permission() -> None:
+    """``characters in words[i] are either ...``, ``The letters in all input strings are from
+    the set {...}``, and ``s contains only digits and may contain leading zero(s)`` (a
+    permission states nothing; one that would widen the alphabet is not read)."""
+    q = "<code>&quot;#&amp;&quot;</code>"
+    inp = question(
+        [("words", "string[]")],
+        [
+            "1 <= words.length <= 20",
+            "1 <= words[i].length <= 10",
+            f"characters in words[i] are either lowercase English letters or characters from the string {q} (excluding the quotes)",
+        ],
+        raw=True,
+    )
+    for (words,) in samples(inp, 30):
+        assert all(set(w) <= set(string.ascii_lowercase + "#&") for w in words), words
+    both = question(
+        [("a", "string"), ("b", "string[]")],
+        [
+            "1 <= a.length <= 8",
+            "1 <= b.length <= 8",
+            "b[i].length == 3",
+            "The letters in all input strings are from the set {&#39;P&#39;, &#39;Q&#39;}.",
+        ],
+        raw=True,
+    )
+    for a, b in samples(both, 30):
+        assert set(a) <= {"P", "Q"} and all(set(w) <= {"P", "Q"} for w in b), (a, b)
+    zeros = question(
+        [("s", "string")],
+        ["1 <= s.length <= 30", "s contains only digits and may contain leading zero(s)."],
+    )
+    assert any(s[0] == "0" for (s,) in samples(zeros, 100))
+    wider = question(
+        [("s", "string")], ["1 <= s.length <= 30", "s contains only digits and may contain spaces."]
+    )
+    assert "not understood" in reason_of(wider)
+
+
 def _inorder(arr: list[Any]) -> list[int]:
     """The in-order walk of a LeetCode level-order tree."""
     nodes: list[list[Any]] = []  # [value, left, right]

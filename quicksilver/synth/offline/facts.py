@@ -94,6 +94,9 @@ class Facts:
         # lists of strings whose every string is one of a set of words (``instructions[i] is
         # either "add" or "jump"``): name -> (the words, the line)
         self.words: dict[str, tuple[list[str], str]] = {}
+        # strings a line calls a sentence of words (``text consists of words separated by a
+        # single space``): ``Each word consists of ...`` then states their alphabet
+        self.sentences: set[str] = set()
         self.known: set[str] = set()
         for p in params:
             if p.is_quantity:

@@ -29,6 +29,7 @@ from quicksilver.synth.offline.constraints import (
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.nonlinear import read_nonlinear
 from quicksilver.synth.offline.row_sentences import tree_rows, unique_rows
+from quicksilver.synth.offline.wording import permission, restate
 
 _ORDER_WORDS = {
     "non-decreasing": ("asc", False),
@@ -52,14 +53,6 @@ _NOUNS = (
 )
 
 
-# one subject, two statements: "s consists of digits and does not contain any leading zeros"
-_TWO_CLAUSES = re.compile(
-    rf"(?P<subj>{REF_RE.pattern}(?:(?:,\s*|,?\s+and\s+){REF_RE.pattern})*) (?P<a>.+?),? and "
-    r"(?P<b>(?:does not|do not|doesn't|don't|will not|won't|has no|have no|contains? no) .+)",
-    flags=re.I,
-)
-
-
 class LineReader:
     """Reads Constraints items into ``facts``; what it cannot read goes to ``problems``."""
 
@@ -69,37 +62,34 @@ class LineReader:
         self.cmp = Comparisons(facts)
 
     def read(self, line: str) -> None:
-        """Understand one Constraints item, or record it as a problem (quoted)."""
+        """Understand one Constraints item, or record it as a problem (quoted). An item no form
+        reads whole is tried in the other wordings of :func:`~.wording.restate`."""
         text = clean(line)
         acts: Acts = []
         try:
             if not self._try_forms(text, line, acts):
-                if not self._two_clauses(text, line):
+                if not self._restated(text, line):
                     self.problems.append(f'"{line}": not understood')
                 return
             for act in acts:
                 act()
         except Unsupported as exc:
-            if not self._two_clauses(text, line):
+            if not self._restated(text, line):
                 self.problems.append(f'"{line}": {exc}')
 
-    def _two_clauses(self, text: str, line: str) -> bool:
-        """``num only consists of digits and does not contain any leading zeros``: one subject,
-        two statements, read as two items; True (and applied) only when both are understood.
-        Tried only on a line no form reads whole, so a line read today reads the same."""
-        m = _TWO_CLAUSES.fullmatch(text)
-        if not m:
-            return False
-        acts: Acts = []
-        try:
-            for part in (f"{m['subj']} {m['a']}", f"{m['subj']} {m['b']}"):
-                if not self._try_forms(part, line, acts):
-                    return False
-        except Unsupported:
-            return False
-        for act in acts:
-            act()
-        return True
+    def _restated(self, text: str, line: str) -> bool:
+        """The first restatement of ``text`` whose every sentence is understood, applied; False
+        when there is none (the line is then reported as it reads)."""
+        for parts in restate(text, self.facts):
+            acts: Acts = []
+            try:
+                if all(permission(part) or self._try_forms(part, line, acts) for part in parts):
+                    for act in acts:
+                        act()
+                    return True
+            except Unsupported:
+                continue
+        return False
 
     def _try_forms(self, text: str, line: str, acts: Acts) -> bool:
         m = FIELDS_RE.fullmatch(text)
