@@ -1821,6 +1821,27 @@ def test_characters_named_without_a_quantifier_or_for_all_strings_and_a_permissi
     assert "not understood" in reason_of(wider)
 
 
+def test_a_binary_string_or_array_stated_in_the_description() -> None:
+    """``You are given a binary string s`` / ``a binary array nums`` with no alphabet or range
+    in the Constraints: '0' and '1', or 0 and 1. A stated one is kept as it is."""
+    text = _with_prose(
+        question([("s", "string")], ["1 <= s.length <= 40"]), "You are given a binary string s."
+    )
+    assert {c for (s,) in samples(text, 50) for c in s} == {"0", "1"}
+    nums = _with_prose(
+        question([("nums", "integer[]")], ["1 <= nums.length <= 40"]),
+        "You are given a binary array nums and an integer k.",
+    )
+    assert {x for (xs,) in samples(nums, 50) for x in xs} == {0, 1}
+    stated = _with_prose(
+        question([("s", "string")], ["1 <= s.length <= 40", "s consists of digits."]),
+        "You are given a binary string s.",
+    )
+    assert {c for (s,) in samples(stated, 50) for c in s} == set(string.digits)
+    plain = question([("s", "string")], ["1 <= s.length <= 40"])
+    assert "no stated alphabet for the values of s" in reason_of(plain)
+
+
 def _inorder(arr: list[Any]) -> list[int]:
     """The in-order walk of a LeetCode level-order tree."""
     nodes: list[list[Any]] = []  # [value, left, right]

@@ -47,6 +47,11 @@ _BST_PROSE = re.compile(
     r"(?:binary search tree|BST)(?: \(BST\))?(?P<rest>[^.]*)",
     flags=re.I,
 )
+# ``a binary string s``, ``a binary array nums``, ``an m x n binary matrix grid``
+_BINARY = re.compile(
+    rf"\bbinary (?:(?:string|array|matrix|grid)s? |(?:string|array) of length \w+ )"
+    rf"(?P<param>{_NAME})\b"
+)
 # ``an m x n binary matrix grid``, ``the 2D grid board``: a grid, so every row has one length
 _GRID_NAMED = re.compile(rf"\b(?:matrix|grid|board)\s+(?P<param>{_NAME})\b")
 _GRID_AFTER = re.compile(
@@ -90,6 +95,7 @@ class Analysis:
             reader.read(definition)
         self._described_bst(prose)
         self._described_grids(prose)
+        self._described_binary(prose)
         for equality in self._named_sizes(prose):
             reader.read(equality)
             self.notes.append(f"{equality}: the description names this size")
@@ -155,6 +161,24 @@ class Analysis:
             if key not in self.facts.mentions and self.facts.find(key) == key:
                 self.facts.known.discard(key)
                 self.facts.parent.pop(key, None)
+
+    def _described_binary(self, prose: str) -> None:
+        """``You are given a binary string s``, ``a binary array nums``: the characters '0' and
+        '1', or the values 0 and 1, where the Constraints state no alphabet or range at all
+        (so a statement read before reads the same)."""
+        description = prose.split("Constraints:")[0]
+        for m in _BINARY.finditer(description):
+            p = self.facts.by_name.get(m["param"])
+            if p is None or p.tree or p.depth < 1:
+                continue
+            info = self.facts.leaf[p.name]
+            if p.join and info.alphabet is None:
+                info.alphabet = "01"
+            elif p.leaf == "int" and not p.join and info.values is None and not info.lo + info.hi:
+                info.values = [0, 1]
+            else:
+                continue
+            self.notes.append(f'{p.name}: binary, as the description says ("{m[0]}")')
 
     def _described_grids(self, prose: str) -> None:
         """``Given an m x n integer matrix grid``: a matrix, grid or board is rectangular, so
