@@ -41,6 +41,7 @@ class LeafInfo:
     distinct: dict[str, str] | None = None  # {"level": "value"|"string", "scope": "all"|"each"}
     ne: list[int] = field(default_factory=list)  # excluded values (``nums[i] != 0``)
     bst: bool = False  # a TreeNode parameter that is a binary search tree
+    depth_max: tuple[int, str] | None = None  # a tree no deeper than this (root: 1), the line
     cols: dict[int, LeafInfo] = field(default_factory=dict)  # per-field bounds of rows
     pairs: list[tuple[int, int, str, str]] = field(default_factory=list)  # (a, b, op, line)
     unique_rows: str | None = None  # the line that says no two rows are the same

@@ -1,16 +1,55 @@
-"""Sentences about the rows of a list of integer rows as a whole: no two rows the same
-(``There are no repeated edges``, ``All the pairs [x_i, y_i] are unique``), and rows that are a
-tree's edges (``edges represents a valid tree``). Read by :class:`~.sentences.LineReader`.
+"""Sentences about a structure as a whole: no two rows of a list of integer rows the same
+(``There are no repeated edges``, ``All the pairs [x_i, y_i] are unique``), rows that are a
+tree's edges (``edges represents a valid tree``), and a tree's depth (``The depth of the tree
+will not exceed 1000``). Read by :class:`~.sentences.LineReader`.
 """
 
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from functools import partial
 
-from quicksilver.synth.offline.comparisons import Acts
-from quicksilver.synth.offline.constraints import Unsupported, split_top
+from quicksilver.synth.offline.comparisons import Acts, Comparisons
+from quicksilver.synth.offline.constraints import Lin, Ref, Unsupported, split_top
 from quicksilver.synth.offline.facts import Facts
+
+
+def tree_depth(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> bool:
+    """``The depth of the tree will not exceed 1000``, ``The depth of the tree is in the range
+    [1, 10]``: the tree parameter is drawn no deeper (the root at depth 1, LeetCode's maximum
+    depth), and its node count is bounded by 2^depth - 1, the most such a tree holds. A least
+    depth above 1 is reported (the runtime does not aim for one)."""
+    m = re.fullmatch(
+        r"the (?:maximum )?depth of (?P<t>the (?:given )?(?:binary )?tree) (?:will not exceed|"
+        r"does not exceed|is at most|will be at most|is less than or equal to|<=) (?P<hi>.+)|"
+        r"the (?:maximum )?depth of (?P<u>the (?:given )?(?:binary )?tree) (?:is|will be) "
+        r"in the range \[(?P<lo>[^\[\],]+),\s*(?P<hi2>[^\[\]]+)\]",
+        text,
+        flags=re.I,
+    )
+    if not m:
+        return False
+    hi = facts.parse(m["hi"] or m["hi2"])
+    if hi.terms or hi.const.denominator != 1:
+        raise Unsupported("a depth bound that is not a number")
+    if m["lo"] is not None:
+        lo = facts.parse(m["lo"])
+        if lo.terms or lo.const > 1:
+            raise Unsupported("a least depth above 1")
+    limit = int(hi.const)
+    if limit < 1:
+        raise Unsupported("a depth bound below 1")
+    for name in facts.structure_params(m["t"] or m["u"]):
+        p = facts.by_name[name]
+        if not p.tree:
+            raise Unsupported(f"a depth of {name}, which is not a tree")
+        info = facts.leaf[name]
+        acts.append(partial(setattr, info, "depth_max", (limit, line)))
+        if limit < 62:
+            nodes = Lin(Fraction(0), {Ref("q", key=p.dim_key(0)): Fraction(1)})
+            cmp.relate(nodes, "<=", Lin(Fraction(2**limit - 1)), line, acts)
+    return True
 
 
 def unique_rows(facts: Facts, text: str, line: str, acts: Acts) -> bool:

@@ -28,7 +28,7 @@ from quicksilver.synth.offline.constraints import (
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.nonlinear import read_nonlinear
-from quicksilver.synth.offline.row_sentences import tree_rows, unique_rows
+from quicksilver.synth.offline.row_sentences import tree_depth, tree_rows, unique_rows
 from quicksilver.synth.offline.wording import permission, restate
 
 _ORDER_WORDS = {
@@ -104,6 +104,8 @@ class LineReader:
             self.cmp.relate(width, "==", Lin(Fraction(len(names))), line, acts)
             return True
         if self._words(text, line, acts):
+            return True
+        if tree_depth(self.facts, self.cmp, text, line, acts):
             return True
         if unique_rows(self.facts, text, line, acts) or tree_rows(self.facts, text, line, acts):
             return True

@@ -49,6 +49,8 @@ class ParamSpecs:
         }
         if info.bst:
             out["bst"] = True
+        if info.depth_max is not None:
+            out["depth_max"] = info.depth_max[0]
         if info.lead:
             self._lead(p, info, out)
         if info.spaces:
