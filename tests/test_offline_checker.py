@@ -85,6 +85,27 @@ def corpus_specs() -> dict[str, dict[str, Any]]:
 # Questions that use each spec feature the corpus leaves out (floats, booleans, value sets,
 # per-item lengths and sums, distinct strings, remainders, exclusions, hidden quantities, rows).
 FEATURES: dict[str, tuple[list[tuple[str, str]], list[str]]] = {
+    "tree:depth": (
+        [("root", "TreeNode")],
+        [
+            "The number of nodes in the tree is in the range [1, 10^4].",
+            "0 <= Node.val <= 9",
+            "The depth of the tree will not exceed 5.",
+        ],
+    ),
+    "words:set": (
+        [("ops", "string[]"), ("nums", "integer[]")],
+        [
+            "n == ops.length == nums.length",
+            "1 <= n <= 50",
+            'ops[i] is either "add" or "jump"',
+            "0 <= nums[i] <= 9",
+        ],
+    ),
+    "grid:first-row": (
+        [("grid", "integer[][]")],
+        ["1 <= grid.length, grid[0].length <= 40", "grid[i][j] is 0 or 1"],
+    ),
     "apart:neighbours": (
         [("nums", "integer[]")],
         ["1 <= nums.length <= 50", "0 <= nums[i] <= 2", "nums[i] != nums[i + 1] for all valid i."],
@@ -759,6 +780,58 @@ def test_a_grid_with_a_shared_row_length() -> None:
     bad[0][0][0] = 1
     reports(spec, bad, "grid[0][0] = 1", "not a single character")
     reports(spec, [["01"]], "grid[0] = '01'", "not a list")
+
+
+def _depth(arr: list[Any]) -> int:
+    """The depth of a level-order tree (the root at 1)."""
+    depth = {0: 1} if arr else {}
+    queue, slot = ([0] if arr else []), 1
+    for node in queue:
+        for _ in range(2):
+            if slot < len(arr) and arr[slot] is not None:
+                depth[slot] = depth[node] + 1
+                queue.append(slot)
+            slot += 1
+    return max(depth.values(), default=0)
+
+
+def test_a_tree_no_deeper_than_its_stated_depth() -> None:
+    """``The depth of the tree will not exceed 5``: every draw (random, edge, perf at scale
+    1000) at most 5 deep, so at most 31 nodes; some reach 5; a deeper tree is caught."""
+    spec = spec_of(*FEATURES["tree:depth"])
+    assert spec["params"][0]["depth_max"] == 5
+    depths = set()
+    for seed in range(200):
+        (root,) = sample_spec(spec, seed, 60)
+        assert _depth(root) <= 5 and sum(v is not None for v in root) <= 31, root
+        depths.add(_depth(root))
+    assert 5 in depths and 1 in depths
+    (big,) = sample_spec(spec, 1, 1000, mode="max")
+    assert sum(v is not None for v in big) == 31 and _depth(big) == 5
+    path = [1, 2, None, 3, None, 4, None, 5, None, 6]
+    reports(spec, [path], "depth 6 is above 5")
+    assert check_input(spec, [[1, 2, None, 3, None, 4, None, 5]]) == []
+
+
+def test_words_of_a_set_are_checked() -> None:
+    """A list of strings each one of a set of words: another string, or a character list, is
+    caught."""
+    spec = spec_of(*FEATURES["words:set"])
+    args = valid(spec)
+    bad = copy.deepcopy(args)
+    bad[0][0] = "ad"
+    reports(spec, bad, "ops[0] = 'ad'", "words")
+    bad[0][0] = ["a", "d", "d"]
+    reports(spec, bad, "ops[0]")
+
+
+def test_a_grid_named_by_its_first_row_is_checked_rectangular() -> None:
+    """``grid[0].length``: one length for every row, so a jagged grid breaks it."""
+    spec = spec_of(*FEATURES["grid:first-row"])
+    args = valid(spec, lambda a: len(a[0]) >= 2 and len(a[0][0]) >= 2)
+    ragged = copy.deepcopy(args)
+    ragged[0][1].pop()
+    reports(spec, ragged, "grid[1].length", "grid[0].length")
 
 
 def test_rows_of_fields_with_an_ordered_pair() -> None:

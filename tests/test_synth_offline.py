@@ -1619,6 +1619,229 @@ def test_a_binary_search_tree_stated_in_the_description() -> None:
     assert build_spec(plain).spec is not None and not build_spec(plain).spec["params"][0].get("bst")
 
 
+def _with_prose(inp: SynthInput, prose: str) -> SynthInput:
+    """``inp`` with ``prose`` as the statement's description."""
+    return SynthInput(**{**inp.__dict__, "content_html": f"<p>{prose}</p>" + inp.content_html})
+
+
+@pytest.mark.parametrize(
+    ("prose", "items"),
+    [
+        ("Return the answer.", ["1 <= grid.length, grid[0].length <= 30", "grid[i][j] is 0 or 1"]),
+        (
+            "Return the answer.",
+            ["1 <= grid.length <= 30", "1 <= grid[0].length <= 30", "grid[i][j] is 0 or 1"],
+        ),
+        (
+            "You are given an m x n binary matrix grid.",
+            ["1 <= grid.length, grid[i].length <= 30", "grid[i][j] is 0 or 1"],
+        ),
+        (
+            "Given a 2D integer grid grid, return the answer.",
+            ["1 <= grid.length <= 30", "1 <= grid[i].length <= 30", "grid[i][j] is 0 or 1"],
+        ),
+    ],
+)
+def test_a_grid_named_by_its_first_row_or_in_the_description_is_rectangular(
+    prose: str, items: list[str]
+) -> None:
+    """``grid[0].length``, or a description that calls it a matrix / grid / board: every row
+    shares one length (drawn per row, a jagged grid broke the statement's own solutions)."""
+    from quicksilver.synth.offline.checker import check_input
+
+    inp = _with_prose(question([("grid", "integer[][]")], items), prose)
+    spec = build_spec(inp).spec
+    assert spec is not None
+    widths = set()
+    for (grid,) in samples(inp, 100, 60):
+        assert 1 <= len(grid) <= 30
+        assert len({len(row) for row in grid}) == 1, grid
+        widths.add(len(grid[0]))
+    assert len(widths) > 5  # one width per grid, not one width for every grid
+    assert check_input(spec, [[[0, 1], [1, 0, 1]]])  # a jagged grid is rejected
+    assert not check_input(spec, [[[0, 1], [1, 0]]])
+
+
+def test_a_list_of_lists_not_called_a_grid_keeps_its_own_lengths() -> None:
+    """``lists[i].length`` of lists that no line or description calls a grid stays per item,
+    and a sum bound on the lengths keeps it per item even for a grid."""
+    jagged = question(
+        [("lists", "integer[][]")],
+        ["1 <= lists.length <= 20", "1 <= lists[i].length <= 20", "0 <= lists[i][j] <= 9"],
+    )
+    assert any(len({len(r) for r in xs}) > 1 for (xs,) in samples(jagged, 30))
+    summed = _with_prose(
+        question(
+            [("grid", "integer[][]")],
+            [
+                "1 <= grid.length <= 20",
+                "1 <= grid[i].length <= 20",
+                "sum(grid[i].length) <= 100",
+                "0 <= grid[i][j] <= 9",
+            ],
+        ),
+        "You are given a matrix grid.",
+    )
+    for (grid,) in samples(summed, 50):
+        assert sum(len(r) for r in grid) <= 100
+
+
+def test_one_subject_two_statements_and_leetcodes_times_sign() -> None:
+    """``num only consists of digits and does not contain any leading zeros``: two statements
+    about one subject, read only when both are understood; ``5 x 10^4`` is ``5 * 10^4``."""
+    inp = question(
+        [("num", "string")],
+        [
+            "1 <= num.length <= 3 x 10^2",
+            "num only consists of digits and does not contain any leading zeros.",
+        ],
+    )
+    lengths = set()
+    for (num,) in samples(inp, 200):
+        assert 1 <= len(num) <= 300 and set(num) <= set(string.digits), num
+        assert num[0] != "0", num
+        lengths.add(len(num))
+    assert max(lengths) > 100  # 3 x 10^2 read as 300, not refused
+    # one part not understood: the whole line is reported, nothing of it applied
+    bad = question(
+        [("num", "string")],
+        ["1 <= num.length <= 30", "num consists of digits and does not contain any odd digit."],
+    )
+    assert '"num consists of digits and does not contain any odd digit.": not understood' in (
+        reason_of(bad)
+    )
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        'steps[i] is either "walk" or "wait".',
+        'steps[i] will be either "go", "stop", "++", or "L".',
+        'steps consists only of "NORTH", "EAST", and "WEST".',
+        'steps only contains the strings "cat", "dog", and "owl".',
+    ],
+)
+def test_a_set_of_words_for_a_list_of_strings(sentence: str) -> None:
+    """Each string of a list of strings is one whole word of the set (no string length is
+    drawn); the checker rejects a word outside it."""
+    from quicksilver.synth.offline.checker import check_input
+
+    words = set(re.findall(r'"([^"]+)"', sentence))
+    inp = question([("steps", "string[]")], ["1 <= steps.length <= 40", sentence], raw=True)
+    spec = build_spec(inp).spec
+    assert spec is not None, build_spec(inp).problems
+    seen: set[str] = set()
+    for (steps,) in samples(inp, 60):
+        assert 1 <= len(steps) <= 40 and set(steps) <= words, steps
+        seen |= set(steps)
+    assert seen == words
+    assert check_input(spec, [["walk", "jump"] if "walk" in words else ["x"]])
+    assert check_input(spec, [[sorted(words)[0][:1] + "?"]])
+    assert not check_input(spec, [sorted(words)])
+
+
+def test_a_set_of_words_where_it_does_not_fit_is_reported() -> None:
+    """A bound on the strings' length, a set of words for a single string, or words of one
+    character (an alphabet, read as before) are not a set of words."""
+    bounded = question(
+        [("steps", "string[]")],
+        ["1 <= steps.length <= 40", "1 <= steps[i].length <= 3", 'steps[i] is either "ab" or "cd"'],
+    )
+    assert "a length of strings drawn from words" in reason_of(bounded)
+    single = question([("s", "string")], ["1 <= s.length <= 40", 's is either "ab" or "cd"'])
+    assert "a set of words, but not for the strings of a list of strings" in reason_of(single)
+    chars = question(
+        [("steps", "string[]")],
+        [
+            "1 <= steps.length <= 40",
+            "1 <= steps[i].length <= 5",
+            'steps[i] consists of "a" and "b"',
+        ],
+    )
+    for (steps,) in samples(chars, 30):
+        assert all(1 <= len(x) <= 5 and set(x) <= {"a", "b"} for x in steps), steps
+
+
+def test_a_sentence_of_words_and_the_alphabet_of_its_words() -> None:
+    """``text consists of words separated by a single space without any leading or trailing
+    spaces`` then ``Each word only consists of ...``: the sentence's alphabet is the words'
+    and the space, spaced by the rules; the word line alone (no sentence named) is reported."""
+    items = [
+        "1 <= text.length <= 60",
+        "text consists of words separated by a single space without any leading or trailing spaces.",
+        "Each word only consists of uppercase English letters.",
+    ]
+    inp = question([("text", "string")], items)
+    spaced = 0
+    for (text,) in samples(inp, 200):
+        assert set(text) <= set(string.ascii_uppercase + " "), text
+        assert text == text.strip() and "  " not in text, text
+        spaced += " " in text
+    assert spaced > 20
+    alone = question([("text", "string")], [items[0], items[2]])
+    assert '"Each word only consists of uppercase English letters."' in reason_of(alone)
+
+
+def test_characters_named_without_a_quantifier_or_for_all_strings_and_a_permission() -> None:
+    """``characters in words[i] are either ...``, ``The letters in all input strings are from
+    the set {...}``, and ``s contains only digits and may contain leading zero(s)`` (a
+    permission states nothing; one that would widen the alphabet is not read)."""
+    q = "<code>&quot;#&amp;&quot;</code>"
+    inp = question(
+        [("words", "string[]")],
+        [
+            "1 <= words.length <= 20",
+            "1 <= words[i].length <= 10",
+            f"characters in words[i] are either lowercase English letters or characters from the string {q} (excluding the quotes)",
+        ],
+        raw=True,
+    )
+    for (words,) in samples(inp, 30):
+        assert all(set(w) <= set(string.ascii_lowercase + "#&") for w in words), words
+    both = question(
+        [("a", "string"), ("b", "string[]")],
+        [
+            "1 <= a.length <= 8",
+            "1 <= b.length <= 8",
+            "b[i].length == 3",
+            "The letters in all input strings are from the set {&#39;P&#39;, &#39;Q&#39;}.",
+        ],
+        raw=True,
+    )
+    for a, b in samples(both, 30):
+        assert set(a) <= {"P", "Q"} and all(set(w) <= {"P", "Q"} for w in b), (a, b)
+    zeros = question(
+        [("s", "string")],
+        ["1 <= s.length <= 30", "s contains only digits and may contain leading zero(s)."],
+    )
+    assert any(s[0] == "0" for (s,) in samples(zeros, 100))
+    wider = question(
+        [("s", "string")], ["1 <= s.length <= 30", "s contains only digits and may contain spaces."]
+    )
+    assert "not understood" in reason_of(wider)
+
+
+def test_a_binary_string_or_array_stated_in_the_description() -> None:
+    """``You are given a binary string s`` / ``a binary array nums`` with no alphabet or range
+    in the Constraints: '0' and '1', or 0 and 1. A stated one is kept as it is."""
+    text = _with_prose(
+        question([("s", "string")], ["1 <= s.length <= 40"]), "You are given a binary string s."
+    )
+    assert {c for (s,) in samples(text, 50) for c in s} == {"0", "1"}
+    nums = _with_prose(
+        question([("nums", "integer[]")], ["1 <= nums.length <= 40"]),
+        "You are given a binary array nums and an integer k.",
+    )
+    assert {x for (xs,) in samples(nums, 50) for x in xs} == {0, 1}
+    stated = _with_prose(
+        question([("s", "string")], ["1 <= s.length <= 40", "s consists of digits."]),
+        "You are given a binary string s.",
+    )
+    assert {c for (s,) in samples(stated, 50) for c in s} == set(string.digits)
+    plain = question([("s", "string")], ["1 <= s.length <= 40"])
+    assert "no stated alphabet for the values of s" in reason_of(plain)
+
+
 def _inorder(arr: list[Any]) -> list[int]:
     """The in-order walk of a LeetCode level-order tree."""
     nodes: list[list[Any]] = []  # [value, left, right]
@@ -1790,6 +2013,69 @@ def test_rows_with_named_fields() -> None:
             "The string <code>s</code> consists of characters <code>&#39;0&#39;</code> and <code>&#39;1&#39;</code> only.",
             "01",
         ),
+        # issue 26: wordings the pool still refused
+        (
+            "<code>s</code> and <code>t</code> consist of any valid ascii character.",
+            "".join(chr(c) for c in range(32, 127)),
+        ),
+        (
+            "<code>s</code> consists of lowercase English letters, digits, and/or round brackets.",
+            string.ascii_lowercase + string.digits + "()",
+        ),
+        (
+            "<code>s[i]</code> is a lowercase English letter, uppercase English letter, digit, or symbol.",
+            string.ascii_letters + string.digits + string.punctuation,
+        ),
+        (
+            "<code>s</code> consists of English uppercase and lowercase letters, digits, <code>&#39;@&#39;</code> and <code>&#39;%&#39;</code>.",
+            string.ascii_letters + string.digits + "@%",
+        ),
+        (
+            "<code>s</code> contains digits, letters (uppercase or lowercase), or space <code>&#39; &#39;</code>.",
+            string.ascii_letters + string.digits + " ",
+        ),
+        (
+            "<code>s</code> consists of English letters, space <code>&#39; &#39;</code>, or one of the symbols: <code>&quot;?!.&quot;</code>.",
+            string.ascii_letters + " ?!.",
+        ),
+        (
+            "<code>s[i]</code> is one following characters: <code>&#39;(&#39;</code>, <code>&#39;)&#39;</code>, <code>&#39;x&#39;</code>, and <code>&#39;,&#39;</code>.",
+            "()x,",
+        ),
+        (
+            "<code>s</code> consists of lowercase English letters from <code>&#39;a&#39;</code> to <code>&#39;f&#39;</code> inclusive.",
+            "abcdef",
+        ),
+        (
+            "<code>s[i]</code> is <code>&#39;U&#39;</code>, <code>&#39;D&#39;</code> or, <code>&#39;X&#39;</code>.",
+            "UDX",
+        ),
+        (
+            "<code>s[i]</code> is a digit in the range [<code>&#39;3&#39;</code>, <code>&#39;7&#39;</code>].",
+            "34567",
+        ),
+        (
+            "<code>s</code> only contains lower case English characters and parentheses.",
+            string.ascii_lowercase + "()",
+        ),
+        (
+            "<code>s</code> consists of lowercase English letters and stars *.",
+            string.ascii_lowercase + "*",
+        ),
+        ("<code>s</code> only consists of x, y or z characters.", "xyz"),
+        ("<code>s</code> consists of the letters p, q and r.", "pqr"),
+        (
+            "<code>s</code> consists of only uppercase English letters if it is non-empty.",
+            string.ascii_uppercase,
+        ),
+        (
+            "<code>s</code> consists of characters from the string <code>&quot;#%&amp;&quot;</code> (excluding the quotes).",
+            "#%&",
+        ),
+        (
+            "<code>s</code> consists of letters from the set {<code>&#39;P&#39;</code>, <code>&#39;Q&#39;</code>}.",
+            "PQ",
+        ),
     ],
 )
 def test_real_alphabet_phrasings(sentence: str, alphabet: str) -> None:
@@ -1810,6 +2096,9 @@ def test_real_alphabet_phrasings(sentence: str, alphabet: str) -> None:
 @pytest.mark.parametrize(
     ("params", "sentence", "why"),
     [
+        # single letters need their noun ("a, b or c characters"): "a" may be an article
+        ([("s", "string")], "s consists of a or b.", "not understood"),
+        ([("s", "string")], "s consists of x and y.", "not understood"),
         (
             [("grid", "integer[][]")],
             "1 <= m * n * k <= 10^4",
@@ -1832,7 +2121,11 @@ def test_real_alphabet_phrasings(sentence: str, alphabet: str) -> None:
         ),
         ([("s", "string")], "s is a valid parentheses string.", "not understood"),
         ([("nums", "integer[]")], "nums[i] < nums[i + 2]", "a relation between elements"),
-        ([("s", "string")], "All strings consist of any valid ascii character.", "not understood"),
+        (
+            [("s", "string")],
+            "All strings consist of any ascii character except digits.",
+            "not understood",
+        ),
         (
             [("grid", "integer[][]")],
             "grid[i] < grid[i + 1]",

@@ -47,6 +47,13 @@ _BST_PROSE = re.compile(
     r"(?:binary search tree|BST)(?: \(BST\))?(?P<rest>[^.]*)",
     flags=re.I,
 )
+# ``a binary string s``, ``a binary array nums``, ``an m x n binary matrix grid``
+_BINARY = re.compile(
+    rf"\bbinary (?:(?:string|array|matrix|grid)s? |(?:string|array) of length \w+ )"
+    rf"(?P<param>{_NAME})\b"
+)
+# ``an m x n binary matrix grid``, ``the 2D grid board``: a grid, so every row has one length
+_GRID_NAMED = re.compile(rf"\b(?:matrix|grid|board)\s+(?P<param>{_NAME})\b")
 _GRID_AFTER = re.compile(
     rf"\b(?P<param>{_NAME}),? (?:of size|with dimensions|of dimensions) "
     rf"(?P<rows>{_NAME}) x (?P<cols>{_NAME}){_ALONE}"
@@ -76,9 +83,10 @@ class Analysis:
         self.facts = Facts(params)
 
     def run(self, lines: list[str], prose: str = "") -> SpecResult:
-        """Read every Constraints item. ``prose`` (the statement as text) is read only for the
-        definitions of row fields (``intervals[i] = [start_i, end_i]``), which LeetCode states
-        in the description more often than among the constraints."""
+        """Read every Constraints item. ``prose`` (the statement as text) is read only for
+        what LeetCode states in the description more often than among the constraints: the
+        definitions of row fields (``intervals[i] = [start_i, end_i]``), a binary search tree,
+        the sizes it names and the grids it calls a matrix, grid or board."""
         self.facts.read_fields(lines, prose)
         reader = LineReader(self.facts, self.problems)
         for line in lines:
@@ -86,9 +94,12 @@ class Analysis:
         for definition in self._row_forms(lines, prose):
             reader.read(definition)
         self._described_bst(prose)
+        self._described_grids(prose)
+        self._described_binary(prose)
         for equality in self._named_sizes(prose):
             reader.read(equality)
             self.notes.append(f"{equality}: the description names this size")
+        self._word_lists()
         for alias, name in sorted(self.facts.aliases.items()):
             self.notes.append(f"{alias} in the constraints read as the parameter {name}")
         q = Quantities(self.facts, self.problems)
@@ -138,6 +149,48 @@ class Analysis:
                 info.distinct = {"level": "value", "scope": "all"}
             self.notes.append(f"{trees[0]}: a binary search tree, as the description says")
             return
+
+    def _word_lists(self) -> None:
+        """A list of strings drawn from a set of words has no string length to draw: each
+        string is a whole word. A line that bounds that length is reported (the words would
+        have to be checked against it)."""
+        for name, (_, line) in self.facts.words.items():
+            key = self.facts.by_name[name].dim_key(1)
+            for other in dict.fromkeys(self.facts.mentions.get(key, [])):
+                self.problems.append(f'"{other}": a length of strings drawn from words ({line})')
+            if key not in self.facts.mentions and self.facts.find(key) == key:
+                self.facts.known.discard(key)
+                self.facts.parent.pop(key, None)
+
+    def _described_binary(self, prose: str) -> None:
+        """``You are given a binary string s``, ``a binary array nums``: the characters '0' and
+        '1', or the values 0 and 1, where the Constraints state no alphabet or range at all
+        (so a statement read before reads the same)."""
+        description = prose.split("Constraints:")[0]
+        for m in _BINARY.finditer(description):
+            p = self.facts.by_name.get(m["param"])
+            if p is None or p.tree or p.depth < 1:
+                continue
+            info = self.facts.leaf[p.name]
+            if p.join and info.alphabet is None:
+                info.alphabet = "01"
+            elif p.leaf == "int" and not p.join and info.values is None and not info.lo + info.hi:
+                info.values = [0, 1]
+            else:
+                continue
+            self.notes.append(f'{p.name}: binary, as the description says ("{m[0]}")')
+
+    def _described_grids(self, prose: str) -> None:
+        """``Given an m x n integer matrix grid``: a matrix, grid or board is rectangular, so
+        its rows share one length even where the Constraints bound ``grid[i].length`` alone
+        (which would let each row draw its own). Only the description is read."""
+        description = prose.split("Constraints:")[0]
+        for m in _GRID_NAMED.finditer(description):
+            p = self.facts.by_name.get(m["param"])
+            if p is None or p.tree or p.node or p.depth < 2:
+                continue
+            for d in range(1, p.depth):
+                self.facts.rect.setdefault(p.dim_key(d), f'the description says "{m[0]}"')
 
     def _attach_products(self, quantities: list[dict[str, Any]], names: dict[str, str]) -> None:
         """``lo <= a * b <= hi``: the later of the two quantities in drawing order is drawn

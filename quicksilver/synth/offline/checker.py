@@ -223,6 +223,15 @@ def _tree_shape(p: dict[str, Any], arg: Any, seen: _Seen, problems: list[str]) -
         )
         return None
     seen.see(p["dims"][0]["q"], len(queue), f"{name} (node count)", problems)
+    if p.get("depth_max") is not None:
+        depth = {0: 1} if arg else {}
+        for node in queue:
+            for side in (left, right):
+                if node in side:
+                    depth[side[node]] = depth[node] + 1
+        deepest = max(depth.values(), default=0)
+        if deepest > p["depth_max"]:
+            problems.append(f"{name}: depth {deepest} is above {p['depth_max']}")
     values = [(f"{name}[{i}]", arg[i]) for i in queue]
     inorder: list[Any] = []
     stack: list[int] = []
@@ -457,6 +466,10 @@ def _leaf_problem(leaf: dict[str, Any], x: Any, q: dict[str, int]) -> str | None
     kind = leaf["type"]
     if kind == "bool":
         return None if isinstance(x, bool) else "is not a boolean"
+    if kind == "word":  # a whole string, one of a set of words
+        if not isinstance(x, str) or x not in leaf["set"]:
+            return f"is not one of the words {_short(leaf['set'])}"
+        return None
     if kind == "char":
         if not isinstance(x, str) or len(x) != 1:
             return "is not a single character"

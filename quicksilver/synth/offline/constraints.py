@@ -105,9 +105,10 @@ def split_top(text: str) -> list[str]:
 
 def clean(line: str) -> str:
     """A Constraints item ready for the forms: no final period, ``10,000`` -> ``10000``,
-    LeetCode's odd minus signs (``–10^4``) as ``-``."""
+    LeetCode's odd minus signs (``–10^4``) as ``-``, and its ``5 x 10^4`` as ``5 * 10^4``."""
     text = line.strip().rstrip(".").strip()
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
+    text = re.sub(r"\b(\d+) x (?=10\^)", r"\1 * ", text)  # LeetCode's "5 x 10^4"
     return re.sub(r"[\u2013\u2212](?=\s*\d)", "-", text)
 
 
@@ -278,6 +279,13 @@ _CHAR_CLASSES = {
     "digits": string.digits,
     "digit": string.digits,
     "symbols": string.punctuation,
+    "symbol": string.punctuation,
+    "round brackets": "()",
+    "parentheses": "()",
+    "square brackets": "[]",
+    "curly brackets": "{}",
+    "stars": "*",
+    "star": "*",
     "spaces": " ",
     "space": " ",
     "space characters": " ",
@@ -293,24 +301,33 @@ _CLASS_NAMES = {
 QUOTED = re.compile(r"'(.)'|\"(.)\"")
 # a quoted run of characters where the sentence lists characters: "!@#$", square brackets '[]'
 _QUOTED_RUN = re.compile(
-    r"(\b(?:characters?|brackets|parenthes[ie]s|in|from|string)(?:\s+only)?\s*:?\s*)"
+    r"(\b(?:characters?|brackets|parenthes[ie]s|in|from|string|symbols?)(?:\s+only)?\s*:?\s*)"
     r"'([^'\s]{2,40})'|"
-    r"(\b(?:characters?|brackets|parenthes[ie]s|in|from|string)(?:\s+only)?\s*:?\s*)"
+    r"(\b(?:characters?|brackets|parenthes[ie]s|in|from|string|symbols?)(?:\s+only)?\s*:?\s*)"
     r"\"([^\"\s]{2,40})\""
 )
 _QUOTED_RANGE = re.compile(
-    r"(?:from\s+)?(['\"])(.)\1\s*(?:to|through|-)\s*(['\"])(.)\3", flags=re.I
+    r"(?:from\s+)?(['\"])(.)\1\s*(?:to|through|-)\s*(['\"])(.)\3|"
+    r"(?:in\s+)?the\s+range\s+\[\s*(['\"])(.)\5\s*,\s*(['\"])(.)\7\s*\]",  # ['2', '9']
+    flags=re.I,
+)
+# unquoted single letters named as characters: "a, b or c characters", "characters a, b and c"
+_LETTER_LIST = r"[A-Za-z](?:\s*,\s*[A-Za-z])*,?\s+(?:and|or)\s+[A-Za-z]"
+_BARE_LETTERS = re.compile(
+    rf"(?:only\s+)?(?:the\s+)?(?:characters|letters)\s+(?P<a>{_LETTER_LIST})|"
+    rf"(?:only\s+)?(?P<b>{_LETTER_LIST})\s+(?:characters|letters)"
 )
 # "digits 2 through 9", "digits (0-9)", "digits from 0 to 9", "digits 0-9"
 _DIGIT_RANGE = re.compile(r"\bdigits?\s*(?:from\s+)?\(?(\d)\s*(?:to|through|-)\s*(\d)\)?")
 # names that a quoted character follows ("period '.'", "the characters '0' and '1'")
 _CHAR_NAMES = (
     r"(?:(?:the\s+)?(?:special\s+)?(?:characters?|letters?|digits?|symbols?)(?:\s+(?:from|in))?"
-    r"(?:\s+the\s+set)?|(?:lowercase\s+)?(?:english\s+)?letters(?:\s+from)?(?:\s+the\s+set)?|"
-    r"operators?|the\s+set|periods?|slash(?:es)?|dots?|plus|minus|commas?|hyphens?|underscores?|"
+    r"(?:\s+the\s+(?:set|string))?|(?:lowercase\s+)?(?:english\s+)?letters(?:\s+from)?(?:\s+the\s+set)?|"
+    r"operators?|(?:from\s+)?the\s+set|periods?|slash(?:es)?|dots?|plus|minus|commas?|hyphens?|underscores?|"
     r"apostrophes?|asterisks?|dash(?:es)?|stars?|vertical\s+bars?|"
     r"(?:square\s+|round\s+|curly\s+)?brackets|parenthes[ie]s|negative\s+sign|"
-    r"exclamation\s+marks?|spaces?|the\s+following\s+characters|one\s+of\s+the\s+following)"
+    r"exclamation\s+marks?|spaces?|the\s+following\s+characters|"
+    r"one\s+(?:of\s+)?(?:the\s+)?following(?:\s+characters)?)"
 )
 
 
@@ -333,12 +350,16 @@ def set_items(text: str) -> list[str | int] | None:
         return lead + hold(m.group(2) if m.group(2) is not None else m.group(4))
 
     def span(m: re.Match[str]) -> str:
-        a, b = ord(m.group(2)), ord(m.group(4))
+        a, b = (ord(m.group(i) or m.group(i + 4)) for i in (2, 4))
         return hold("".join(chr(c) for c in range(a, b + 1))) if a <= b else m.group(0)
 
     def keep(m: re.Match[str]) -> str:
         return hold(m.group(1) if m.group(1) is not None else m.group(2))
 
+    bare = _BARE_LETTERS.fullmatch(text.strip().rstrip(".").strip())
+    if bare:  # "a, b or c characters": the letters themselves, not the article "a"
+        return list(dict.fromkeys(re.findall(r"\b[A-Za-z]\b", bare["a"] or bare["b"])))
+    text = re.sub(r"\s*\(excluding the quotes\)$", "", text.strip(), flags=re.I)
     text = _QUOTED_RUN.sub(run, text)
     text = _QUOTED_RANGE.sub(span, text)
     text = QUOTED.sub(keep, text).lower().strip().rstrip(".").strip()
@@ -347,10 +368,25 @@ def set_items(text: str) -> list[str | int] | None:
         text,
     )
     text = re.sub(r"^only\s+|\s+only$", "", text)  # "digits only"
+    # "... if it is non-empty" (an empty string meets any alphabet), "..., inclusive"
+    text = re.sub(r"\s+if it is non-empty$|,?\s+inclusive$", "", text)
+    text = re.sub(r"\bor,\s", "or ", text)  # "'G', 'L' or, 'R'"
+    # "any valid ascii character": drawn from the printable ones, a part of what it allows
+    text = re.sub(
+        r"\b(?:any\s+(?:valid\s+)?|valid\s+)?(?<!printable )ascii characters?\b",
+        "printable ascii characters",
+        text,
+    )
+    text = re.sub(r"\bstars?\s+\*", "stars", text)  # "stars *"
     text = re.sub(r"(\d)'s\b", r"\1", text)  # "0's and 1's"
     text = text.replace("and/or", "and").replace("lower-case", "lowercase")
     text = re.sub(r"\b(lower|upper)[- ]case\b", r"\1case", text)
     text = re.sub(r"\bnumeric digits\b", "digits", text)
+    text = re.sub(
+        r"\benglish (?:uppercase and lowercase|lowercase and uppercase) letters",
+        "english letters",
+        text,
+    )
     text = re.sub(r"\benglish (lowercase|uppercase)\b", r"\1 english", text)
     text = re.sub(
         r"(?:english )?(?:lower(?:case)?|upper(?:case)?) and (?:lower(?:case)?|upper(?:case)?) "
@@ -364,9 +400,9 @@ def set_items(text: str) -> list[str | int] | None:
         text,
     )
     text = re.sub(
-        r"(english letters?) \((?:both )?(?:lowercase|uppercase) (?:and|or) "
+        r"(?:english )?(letters?) \((?:both )?(?:lowercase|uppercase) (?:and|or) "
         r"(?:uppercase|lowercase)\)",
-        r"\1",
+        r"english \1",
         text,
     )
     text = re.sub(r"\b(lowercase|uppercase) english characters?\b", r"\1 english letters", text)
@@ -379,7 +415,7 @@ def set_items(text: str) -> list[str | int] | None:
     out: list[str | int] = []
     for raw in re.split(r"\s*,\s*|\s+(?:and|or)\s+", text):
         item = raw.strip().rstrip(".").strip()
-        item = re.sub(r"^(?:(?:and|or|either|only|one of|a|an|the)\s+)+", "", item).strip()
+        item = re.sub(r"^(?:(?:and|or|either|only|one of|a|an|the|from)\s+)+", "", item).strip()
         if not item:
             continue
         held = re.findall(r"\x00(\d+)\x00", item)
@@ -392,6 +428,21 @@ def set_items(text: str) -> list[str | int] | None:
         else:
             return None
     return out or None
+
+
+def word_items(text: str) -> list[str] | None:
+    """``either "add" or "jump"``, ``"UP", "RIGHT", "DOWN", and "LEFT"``, ``the strings "rook",
+    "queen", and "bishop"``: the quoted words, each a whole string; None when anything else is
+    there, or when every word is one character (an alphabet, read by :func:`set_items`)."""
+    text = re.sub(r"\s+", " ", text.strip().rstrip(".").strip())
+    text = re.sub(
+        r"^(?:(?:either|only|one of|of|the|strings|words)\s*:?\s+)+", "", text, flags=re.I
+    )
+    parts = [p for p in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|and/or)\s+", text) if p]
+    words = [m.group(1) for p in parts if (m := re.fullmatch(r'"([^"]+)"', p))]
+    if not words or len(words) != len(parts) or all(len(w) == 1 for w in words):
+        return None
+    return list(dict.fromkeys(words))
 
 
 def describe_alphabet(chars: str) -> str:

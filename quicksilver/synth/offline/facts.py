@@ -41,6 +41,7 @@ class LeafInfo:
     distinct: dict[str, str] | None = None  # {"level": "value"|"string", "scope": "all"|"each"}
     ne: list[int] = field(default_factory=list)  # excluded values (``nums[i] != 0``)
     bst: bool = False  # a TreeNode parameter that is a binary search tree
+    depth_max: tuple[int, str] | None = None  # a tree no deeper than this (root: 1), the line
     cols: dict[int, LeafInfo] = field(default_factory=dict)  # per-field bounds of rows
     pairs: list[tuple[int, int, str, str]] = field(default_factory=list)  # (a, b, op, line)
     unique_rows: str | None = None  # the line that says no two rows are the same
@@ -88,6 +89,15 @@ class Facts:
         self.polys: list[tuple[str, str, Any, int, str]] = []
         self.mods: list[tuple[str, int, int, str]] = []  # (quantity key, m, r, line): key % m == r
         self.fields: dict[str, tuple[str, int]] = {}  # a_i -> (edges, 0) for edges[i] = [a_i, b_i]
+        # inner lengths every item shares (a rectangular grid): dimension key -> why
+        # (``grid[0].length`` in a line, or the description's ``matrix grid``)
+        self.rect: dict[str, str] = {}
+        # lists of strings whose every string is one of a set of words (``instructions[i] is
+        # either "add" or "jump"``): name -> (the words, the line)
+        self.words: dict[str, tuple[list[str], str]] = {}
+        # strings a line calls a sentence of words (``text consists of words separated by a
+        # single space``): ``Each word consists of ...`` then states their alphabet
+        self.sentences: set[str] = set()
         self.known: set[str] = set()
         for p in params:
             if p.is_quantity:
@@ -164,7 +174,12 @@ class Facts:
         if suffix in ("length", "size"):
             if p.tree or len(idx) >= p.depth:
                 raise Unsupported(f"{raw}: {p.name} ({p.type}) has no such length")
-            return Ref("q", key=p.dim_key(len(idx)))
+            key = p.dim_key(len(idx))
+            if idx and re.fullmatch(r"\d+", idx[-1].strip()):
+                # grid[0].length: LeetCode names a grid's width by its first row, so every
+                # row has that length (a jagged grid breaks the statement's own solutions)
+                self.rect.setdefault(key, raw.strip())
+            return Ref("q", key=key)
         if suffix:
             raise Unsupported(f"{raw}: .{suffix} is not modelled")
         if p.is_quantity and not idx:

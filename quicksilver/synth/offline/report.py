@@ -137,6 +137,8 @@ def describe_leaf(leaf: dict[str, Any]) -> str:
         return "true/false uniformly"
     if t == "char":
         return describe_alphabet(leaf["alphabet"])
+    if t == "word":
+        return "one of the words " + ", ".join(repr(w) for w in leaf["set"])
     if t == "float":
         lo = "(" if leaf["lo_strict"] else "["
         hi = ")" if leaf["hi_strict"] else "]"

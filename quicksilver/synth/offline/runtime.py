@@ -407,7 +407,7 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
     if p["kind"] == "tree":
         path = bool(_PATTERN and _SIZE_MODE == "max" and _PATTERN.get("shape", {}).get(p["name"]))
         bst = p.get("bst", False) or variant == "bst"  # a search tree: checks that walk it all
-        return _tree(inner[0], path or _chance(_BOUNDARY_P), bst)
+        return _tree(inner[0], path or _chance(_BOUNDARY_P), bst, p.get("depth_max"))
     if p.get("apart"):
         inner = [_apart(p, row, q) for row in inner]
     if p.get("values_sum_max") is not None:  # one level, values in one constant range from 0 up

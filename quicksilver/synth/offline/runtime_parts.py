@@ -37,10 +37,13 @@ def _text_rules(p: dict, s: str | list) -> str | list:
     return [random.randint(*p["lead_range"]), *s[1:]]
 
 
-def _tree(values: list, path: bool, bst: bool = False) -> list:
+def _tree(values: list, path: bool, bst: bool = False, depth_max: int | None = None) -> list:
     """A random binary tree holding ``values`` (a path when ``path``), in LeetCode level order.
 
     ``bst``: the values go in sorted by an in-order walk, so the tree is a search tree.
+    ``depth_max``: no node deeper (the root is at depth 1): a free child slot of a node at that
+    depth is never used (the node count is at most 2^depth_max - 1, so a slot is always left),
+    and a path only when it fits.
     """
     n = len(values)
     if n == 0:
@@ -48,6 +51,11 @@ def _tree(values: list, path: bool, bst: bool = False) -> list:
     left = [-1] * n
     right = [-1] * n
     free = [(0, 0), (0, 1)]
+    depth = [1] * n
+    if depth_max is not None and n > depth_max:
+        path = False
+    if depth_max is not None and depth_max <= 1:
+        free = []
     for i in range(1, n):
         if path:
             node, side = i - 1, random.randint(0, 1)
@@ -56,8 +64,10 @@ def _tree(values: list, path: bool, bst: bool = False) -> list:
             node, side = free[j]
             free[j] = free[-1]
             free.pop()
-            free.append((i, 0))
-            free.append((i, 1))
+            depth[i] = depth[node] + 1
+            if depth_max is None or depth[i] < depth_max:
+                free.append((i, 0))
+                free.append((i, 1))
         if side == 0:
             left[node] = i
         else:

@@ -92,6 +92,13 @@ class Schedule:
                 own = [c for c in cons if cls in c[0]]
                 if any(len(t) != 1 for t, _, _ in own):
                     continue
+                lo, hi = self._item_range(cls, own)
+                if key in self.facts.rect and key not in self.facts.sums and lo != hi:
+                    # drawn once for all the items (a stated sum bound keeps it per item)
+                    self.notes.append(
+                        f"{key}: one length for every item of {p.name} ({self.facts.rect[key]})"
+                    )
+                    continue
                 per_item[cls] = {"name": cls, **self._per_item(cls, own)}
                 cons = [c for c in cons if cls not in c[0]]
         cons += self._string_room(per_item)
@@ -182,8 +189,9 @@ class Schedule:
                         f"({outer} >= {outer_lo}, {cls} >= {per_item[cls]['lo']})"
                     )
 
-    def _per_item(self, cls: str, own: list[Con]) -> dict[str, Any]:
-        """The constant bounds of a per-item length, from its own constraints."""
+    @staticmethod
+    def _item_range(cls: str, own: list[Con]) -> tuple[int, int | None]:
+        """The constant bounds that ``own`` (constraints over ``cls`` alone) give it."""
         lo, hi = 0, None
         for terms, const, _ in own:
             a = terms[cls]
@@ -192,6 +200,11 @@ class Schedule:
             else:
                 v = const // -a
                 hi = v if hi is None else min(hi, v)
+        return lo, hi
+
+    def _per_item(self, cls: str, own: list[Con]) -> dict[str, Any]:
+        """The constant bounds of a per-item length, from its own constraints."""
+        lo, hi = self._item_range(cls, own)
         if hi is None:
             self.problems.append(f"no stated upper bound for {cls}")
             hi = lo

@@ -24,9 +24,12 @@ from quicksilver.synth.offline.constraints import (
     clean,
     set_items,
     split_top,
+    word_items,
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.nonlinear import read_nonlinear
+from quicksilver.synth.offline.row_sentences import tree_depth, tree_rows, unique_rows
+from quicksilver.synth.offline.wording import permission, restate
 
 _ORDER_WORDS = {
     "non-decreasing": ("asc", False),
@@ -59,17 +62,34 @@ class LineReader:
         self.cmp = Comparisons(facts)
 
     def read(self, line: str) -> None:
-        """Understand one Constraints item, or record it as a problem (quoted)."""
+        """Understand one Constraints item, or record it as a problem (quoted). An item no form
+        reads whole is tried in the other wordings of :func:`~.wording.restate`."""
         text = clean(line)
         acts: Acts = []
         try:
             if not self._try_forms(text, line, acts):
-                self.problems.append(f'"{line}": not understood')
+                if not self._restated(text, line):
+                    self.problems.append(f'"{line}": not understood')
                 return
             for act in acts:
                 act()
         except Unsupported as exc:
-            self.problems.append(f'"{line}": {exc}')
+            if not self._restated(text, line):
+                self.problems.append(f'"{line}": {exc}')
+
+    def _restated(self, text: str, line: str) -> bool:
+        """The first restatement of ``text`` whose every sentence is understood, applied; False
+        when there is none (the line is then reported as it reads)."""
+        for parts in restate(text, self.facts):
+            acts: Acts = []
+            try:
+                if all(permission(part) or self._try_forms(part, line, acts) for part in parts):
+                    for act in acts:
+                        act()
+                    return True
+            except Unsupported:
+                continue
+        return False
 
     def _try_forms(self, text: str, line: str, acts: Acts) -> bool:
         m = FIELDS_RE.fullmatch(text)
@@ -83,7 +103,11 @@ class LineReader:
             width = Lin(Fraction(0), {Ref("q", key=p.dim_key(1)): Fraction(1)})
             self.cmp.relate(width, "==", Lin(Fraction(len(names))), line, acts)
             return True
-        if self._unique_rows(text, line, acts) or self._tree_rows(text, line, acts):
+        if self._words(text, line, acts):
+            return True
+        if tree_depth(self.facts, self.cmp, text, line, acts):
+            return True
+        if unique_rows(self.facts, text, line, acts) or tree_rows(self.facts, text, line, acts):
             return True
         if self._product(text, line, acts) or self._answer_range(text, line, acts):
             return True
@@ -228,82 +252,39 @@ class LineReader:
             return True
         return None
 
-    def _unique_rows(self, text: str, line: str, acts: Acts) -> bool:
-        """``There are no repeated edges``, ``All the pairs [x_i, y_i] are unique``, ``All the
-        given points are unique``: no two rows hold the same values (in any order, which
-        satisfies both the ordered and the unordered reading)."""
-        unique = r"(?:unique|distinct)"
-        name: str | None = None
+    def _words(self, text: str, line: str, acts: Acts) -> bool:
+        """``instructions[i] is either "add" or "jump"``, ``commands consists only of "UP",
+        "RIGHT", "DOWN", and "LEFT"``: each string of a list of strings is one of the words.
+        Only where a word has two characters at least (one-character items are an alphabet),
+        which no other form reads, so nothing read before changes."""
         m = re.fullmatch(
-            r"there (?:are|will be) no (?:repeated|duplicate|duplicated) (\w+)"
-            r"(?: in (?:the )?(?:input|graph))?",
-            text,
-            flags=re.I,
-        ) or re.fullmatch(
-            rf"all (?:the )?(?:given )?(\w+) (?:are|is) {unique}|"
-            rf"(\w+) contains? (?:all |only )?{unique} (?:coordinates|points|rows|pairs)|"
-            rf"(\w+) contains? no duplicate (?:coordinates|points|rows|pairs|\w+)",
+            rf"(?P<s>{REF_RE.pattern}) (?:will )?(?:is|are|be) (?:either |one of |all )?(?P<w>.+)|"
+            rf"(?P<c>{REF_RE.pattern})(?: only)? (?:consists?|contains?) "
+            r"(?:only )?(?:of )?(?P<v>.+)",
             text,
             flags=re.I,
         )
-        if m:
-            word = next(g for g in m.groups() if g)
-            for cand in (word, word + "s"):
-                p = self.facts.by_name.get(cand)
-                if p is not None and p.depth == 2 and p.leaf == "int" and not p.join:
-                    name = p.name
-                    break
-            if name is None:
-                return False
-        else:
-            whole = re.fullmatch(rf"all (?:the )?pairs (\w+)\[i\] are {unique}", text, flags=re.I)
-            if whole and whole.group(1) in self.facts.by_name:
-                # "All the pairs prerequisites[i] are unique"
-                acts.append(partial(setattr, self.facts.leaf[whole.group(1)], "unique_rows", line))
-                return True
-            m = re.fullmatch(
-                rf"all (?:the )?pairs \[?\(?([^\]\)]+)\)?\]? are {unique}", text, flags=re.I
-            )
-            if not m:
-                return False
-            refs = [self.facts.resolve(f) for f in split_top(m.group(1))]
-            owners = {r.params for r in refs if r.kind == "leaf" and r.col >= 0}
-            if len(owners) != 1 or len(refs) != len(self.facts.width_fields(next(iter(owners))[0])):
-                raise Unsupported("a uniqueness of some fields of the rows only")
-            name = next(iter(owners))[0]
-        acts.append(partial(setattr, self.facts.leaf[name], "unique_rows", line))
-        return True
-
-    def _tree_rows(self, text: str, line: str, acts: Acts) -> bool:
-        """``The input is generated such that edges represents a valid tree``, ``edges1 and
-        edges2 represent valid trees``, ``The given input is guaranteed to be a tree``: each
-        named list of integer rows is the edge list of one tree over every value of its first
-        field's range (the runtime draws a random tree, now and then a path)."""
-        lead = r"(?:the input is generated such that |it is guaranteed that |the given )?"
-        m = re.fullmatch(
-            lead + r"(\w+)(?:,? and (?:the given )?(\w+))? (?:represents?|forms?|is|are|will form) "
-            r"(?:a )?valid (?:undirected )?trees?",
-            text,
-            flags=re.I,
-        )
-        if m:
-            names = [n for n in m.groups() if n]
-        elif re.fullmatch(
-            r"the given (?:input|graph) is guaranteed to be a tree"
-            r"(?: and there will be no repeated edges)?",
-            text,
-            flags=re.I,
-        ):
-            names = [p.name for p in self.facts.params if p.depth == 2 and p.leaf == "int"]
-            if len(names) != 1:
-                raise Unsupported("a tree, but not one list of integer rows to hold its edges")
-        else:
+        words = word_items(m["w"] or m["v"]) if m else None
+        if m is None or words is None:
             return False
-        for name in names:
-            p = self.facts.by_name.get(name)
-            if p is None or p.depth != 2 or p.leaf != "int":
-                raise Unsupported(f"a tree's edges in {name}, which is not a list of integer rows")
-            acts.append(partial(setattr, self.facts.leaf[name], "tree", line))
+        ref = self.facts.resolve(m["s"] or m["c"])
+        p = self.facts.by_name.get(ref.params[0]) if ref.params else None
+        depth = 1 if m["s"] else (0, 1)
+        if (
+            p is None
+            or ref.kind != "container"
+            or not (p.join and p.depth == 2)
+            or ref.depth not in ((depth,) if isinstance(depth, int) else depth)
+        ):
+            raise Unsupported("a set of words, but not for the strings of a list of strings")
+        info = self.facts.words
+
+        def act(name: str = p.name) -> None:
+            old = info.get(name)
+            keep = words if old is None else [w for w in old[0] if w in words]
+            info[name] = (keep, line if old is None else old[1])
+
+        acts.append(act)
         return True
 
     def _product(self, text: str, line: str, acts: Acts) -> bool:

@@ -35,6 +35,8 @@ class ParamSpecs:
             dims.append(dict(per_item[cls]) if cls in per_item else {"q": cls})
         if info.cols or info.pairs or info.unique_rows or info.distinct_cols:
             return self._rows_spec(p, info, base, dims)
+        if p.name in self.facts.words:
+            return self._words_spec(p, info, base, dims)
         kind = "tree" if p.tree else "list" if p.depth else "scalar"
         out = {
             **base,
@@ -47,6 +49,8 @@ class ParamSpecs:
         }
         if info.bst:
             out["bst"] = True
+        if info.depth_max is not None:
+            out["depth_max"] = info.depth_max[0]
         if info.lead:
             self._lead(p, info, out)
         if info.spaces:
@@ -248,6 +252,28 @@ class ParamSpecs:
                     "or is an end of a tree's edge"
                 )
         out["distinct_cols"] = sorted(info.distinct_cols)
+
+    def _words_spec(
+        self, p: Param, info: LeafInfo, base: dict[str, Any], dims: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """A list of strings each one of a set of words: a list of ``word`` values (no string
+        dimension). An alphabet, an order or another rule on its strings is reported."""
+        words, line = self.facts.words[p.name]
+        if not words:
+            self.problems.append(f'"{line}": the stated sets of words have no common word')
+        if info.alphabet is not None and not all(set(w) <= set(info.alphabet) for w in words):
+            self.problems.append(f'"{line}": a word outside the stated alphabet of {p.name}')
+        if info.sorted or info.distinct or info.lead or info.spaces or info.pins or info.apart:
+            self.problems.append(f'"{line}": a set of words together with another rule')
+        return {
+            **base,
+            "kind": "list",
+            "dims": dims[:-1],
+            "leaf": {"type": "word", "set": list(words)},
+            "join": False,
+            "sorted": None,
+            "distinct": None,
+        }
 
     def _leaf_spec(self, p: Param, info: LeafInfo, what: str | None = None) -> dict[str, Any]:
         """The value domain of ``p``'s values (or of one field of its rows): a type, and a

@@ -1,0 +1,132 @@
+"""Sentences about a structure as a whole: no two rows of a list of integer rows the same
+(``There are no repeated edges``, ``All the pairs [x_i, y_i] are unique``), rows that are a
+tree's edges (``edges represents a valid tree``), and a tree's depth (``The depth of the tree
+will not exceed 1000``). Read by :class:`~.sentences.LineReader`.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from functools import partial
+
+from quicksilver.synth.offline.comparisons import Acts, Comparisons
+from quicksilver.synth.offline.constraints import Lin, Ref, Unsupported, split_top
+from quicksilver.synth.offline.facts import Facts
+
+
+def tree_depth(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> bool:
+    """``The depth of the tree will not exceed 1000``, ``The depth of the tree is in the range
+    [1, 10]``: the tree parameter is drawn no deeper (the root at depth 1, LeetCode's maximum
+    depth), and its node count is bounded by 2^depth - 1, the most such a tree holds. A least
+    depth above 1 is reported (the runtime does not aim for one)."""
+    m = re.fullmatch(
+        r"the (?:maximum )?depth of (?P<t>the (?:given )?(?:binary )?tree) (?:will not exceed|"
+        r"does not exceed|is at most|will be at most|is less than or equal to|<=) (?P<hi>.+)|"
+        r"the (?:maximum )?depth of (?P<u>the (?:given )?(?:binary )?tree) (?:is|will be) "
+        r"in the range \[(?P<lo>[^\[\],]+),\s*(?P<hi2>[^\[\]]+)\]",
+        text,
+        flags=re.I,
+    )
+    if not m:
+        return False
+    hi = facts.parse(m["hi"] or m["hi2"])
+    if hi.terms or hi.const.denominator != 1:
+        raise Unsupported("a depth bound that is not a number")
+    if m["lo"] is not None:
+        lo = facts.parse(m["lo"])
+        if lo.terms or lo.const > 1:
+            raise Unsupported("a least depth above 1")
+    limit = int(hi.const)
+    if limit < 1:
+        raise Unsupported("a depth bound below 1")
+    for name in facts.structure_params(m["t"] or m["u"]):
+        p = facts.by_name[name]
+        if not p.tree:
+            raise Unsupported(f"a depth of {name}, which is not a tree")
+        info = facts.leaf[name]
+        acts.append(partial(setattr, info, "depth_max", (limit, line)))
+        if limit < 62:
+            nodes = Lin(Fraction(0), {Ref("q", key=p.dim_key(0)): Fraction(1)})
+            cmp.relate(nodes, "<=", Lin(Fraction(2**limit - 1)), line, acts)
+    return True
+
+
+def unique_rows(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """``There are no repeated edges``, ``All the pairs [x_i, y_i] are unique``, ``All the
+    given points are unique``: no two rows hold the same values (in any order, which
+    satisfies both the ordered and the unordered reading)."""
+    unique = r"(?:unique|distinct)"
+    name: str | None = None
+    m = re.fullmatch(
+        r"there (?:are|will be) no (?:repeated|duplicate|duplicated) (\w+)"
+        r"(?: in (?:the )?(?:input|graph))?",
+        text,
+        flags=re.I,
+    ) or re.fullmatch(
+        rf"all (?:the )?(?:given )?(\w+) (?:are|is) {unique}|"
+        rf"(\w+) contains? (?:all |only )?{unique} (?:coordinates|points|rows|pairs)|"
+        rf"(\w+) contains? no duplicate (?:coordinates|points|rows|pairs|\w+)",
+        text,
+        flags=re.I,
+    )
+    if m:
+        word = next(g for g in m.groups() if g)
+        for cand in (word, word + "s"):
+            p = facts.by_name.get(cand)
+            if p is not None and p.depth == 2 and p.leaf == "int" and not p.join:
+                name = p.name
+                break
+        if name is None:
+            return False
+    else:
+        whole = re.fullmatch(rf"all (?:the )?pairs (\w+)\[i\] are {unique}", text, flags=re.I)
+        if whole and whole.group(1) in facts.by_name:
+            # "All the pairs prerequisites[i] are unique"
+            acts.append(partial(setattr, facts.leaf[whole.group(1)], "unique_rows", line))
+            return True
+        m = re.fullmatch(
+            rf"all (?:the )?pairs \[?\(?([^\]\)]+)\)?\]? are {unique}", text, flags=re.I
+        )
+        if not m:
+            return False
+        refs = [facts.resolve(f) for f in split_top(m.group(1))]
+        owners = {r.params for r in refs if r.kind == "leaf" and r.col >= 0}
+        if len(owners) != 1 or len(refs) != len(facts.width_fields(next(iter(owners))[0])):
+            raise Unsupported("a uniqueness of some fields of the rows only")
+        name = next(iter(owners))[0]
+    acts.append(partial(setattr, facts.leaf[name], "unique_rows", line))
+    return True
+
+
+def tree_rows(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """``The input is generated such that edges represents a valid tree``, ``edges1 and
+    edges2 represent valid trees``, ``The given input is guaranteed to be a tree``: each
+    named list of integer rows is the edge list of one tree over every value of its first
+    field's range (the runtime draws a random tree, now and then a path)."""
+    lead = r"(?:the input is generated such that |it is guaranteed that |the given )?"
+    m = re.fullmatch(
+        lead + r"(\w+)(?:,? and (?:the given )?(\w+))? (?:represents?|forms?|is|are|will form) "
+        r"(?:a )?valid (?:undirected )?trees?",
+        text,
+        flags=re.I,
+    )
+    if m:
+        names = [n for n in m.groups() if n]
+    elif re.fullmatch(
+        r"the given (?:input|graph) is guaranteed to be a tree"
+        r"(?: and there will be no repeated edges)?",
+        text,
+        flags=re.I,
+    ):
+        names = [p.name for p in facts.params if p.depth == 2 and p.leaf == "int"]
+        if len(names) != 1:
+            raise Unsupported("a tree, but not one list of integer rows to hold its edges")
+    else:
+        return False
+    for name in names:
+        p = facts.by_name.get(name)
+        if p is None or p.depth != 2 or p.leaf != "int":
+            raise Unsupported(f"a tree's edges in {name}, which is not a list of integer rows")
+        acts.append(partial(setattr, facts.leaf[name], "tree", line))
+    return True
