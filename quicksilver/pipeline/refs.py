@@ -1,0 +1,193 @@
+"""References in stage files: a field a stage passed on unchanged is written as where it is.
+
+From the test-case stage on, a task's record carries its generator, its test inputs and its
+expected outputs (about 200 KB at full size), and the later stages change none of them. Rather
+than every stage writing them again, the runner writes a field whose value a stage returned
+unchanged as a reference to the one stage file that holds it in full::
+
+    "tests": {"$from": "testcases", "part": "shard-0003", "sha256": "<json_digest of the value>"}
+
+(``part`` only when that stage is sharded: the holder is then the same shard's file, or, for an
+unsharded stage after the sharded ones, the shard the task was in). Reading a stage file
+(:func:`read_stage_rows`, :func:`quicksilver.pipeline.runner.read_records`, the runner's
+``read_input``) puts each value back from its holder's line, found by the holder's index, so a
+shard reads its own tasks' lines only; the value must have the digest the reference carries, or
+the read fails with one line naming the file, the task, the field and the stage it refers to
+(:class:`StageFileError`): a truncated or rewritten holder is never read as a wrong value.
+
+Which file holds a value is followed from the files themselves, not from the stages' ``fills``:
+a value read in full from a file is held by that file; a value read through a reference is held
+where the reference says; a stage's output field refers to its holder exactly when its canonical
+JSON digest equals the holder's. A stage that changes a field it does not declare (an input
+dropped from ``tests``) therefore writes it in full, and the stages after it refer to it.
+
+Keys follow values: a stage's key digests its input files (:meth:`Runner.input_digest`), and a
+reference carries its value's digest, so a changed value changes every file that refers to it,
+and each later stage's key with it. Only the record's own fields are ever references, never
+``task`` (the slug that finds a line) nor ``solutions`` (every stage edits them): readers that
+need only those two, the build report's shard times (:mod:`quicksilver.report.stagefiles`), read
+the files as they are.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from quicksilver.pipeline.files import read_index, read_jsonl, read_jsonl_rows
+from quicksilver.pipeline.records import TaskRecord, json_digest
+
+REF = "$from"
+
+REFERABLE: tuple[str, ...] = tuple(
+    name for name in TaskRecord.model_fields if name not in ("task", "solutions")
+)
+"""The fields a stage file may hold as references."""
+
+
+class StageFileError(ValueError):
+    """A stage file whose reference does not lead to its value: one line that says which."""
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a field's value is written in full: a stage's file (its shard ``part``, "" for an
+    unsharded stage) and the value's :func:`json_digest`."""
+
+    stage: str
+    part: str
+    sha256: str
+
+    def ref(self) -> dict[str, str]:
+        out = {REF: self.stage, "sha256": self.sha256}
+        if self.part:
+            out["part"] = self.part
+        return out
+
+
+def is_ref(value: Any) -> bool:
+    return isinstance(value, dict) and REF in value
+
+
+def _slug(row: Mapping[str, Any]) -> str:
+    return str(row["task"]["slug"])
+
+
+def origins(
+    rows: Iterable[Mapping[str, Any]], stage: str, part: str
+) -> dict[str, dict[str, Origin]]:
+    """Per task slug, where each of its fields is held, for ``rows`` as read (unresolved) from
+    ``stage``'s file (shard ``part``): a reference's holder, or that file for a full value."""
+    out: dict[str, dict[str, Origin]] = {}
+    for row in rows:
+        held: dict[str, Origin] = {}
+        for name in REFERABLE:
+            value = row.get(name)
+            if value is None:
+                continue
+            if is_ref(value):
+                held[name] = Origin(str(value[REF]), str(value.get("part", "")), value["sha256"])
+            else:
+                held[name] = Origin(stage, part, json_digest(value))
+        out[_slug(row)] = held
+    return out
+
+
+def refer(row: dict[str, Any], held: Mapping[str, Origin]) -> dict[str, Any]:
+    """``row`` (a record as it is written) with each field whose value is the one ``held`` says
+    is held elsewhere replaced by a reference to it."""
+    out = dict(row)
+    for name, origin in held.items():
+        value = out.get(name)
+        if value is not None and json_digest(value) == origin.sha256:
+            out[name] = origin.ref()
+    return out
+
+
+def holder_path(stages: Path, stage: str, part: str) -> Path:
+    """The file of ``stage`` (shard ``part``) under a build's ``stages/`` folder."""
+    return stages / stage / (f"{part}.jsonl" if part else "records.jsonl")
+
+
+def resolve(rows: list[dict[str, Any]], where: Sequence[Path]) -> list[dict[str, Any]]:
+    """``rows`` (as read from the files ``where``, one per row) with every reference replaced by
+    its value, read from its holder's lines only (by the holder's index; without one, the holder
+    is read whole). Raises :class:`StageFileError` for a reference whose value is missing or
+    has another digest."""
+    wanted: dict[Path, dict[str, list[tuple[int, str, str]]]] = {}
+    for i, row in enumerate(rows):
+        for name in REFERABLE:
+            value = row.get(name)
+            if is_ref(value):
+                holder = holder_path(where[i].parent.parent, value[REF], value.get("part", ""))
+                wanted.setdefault(holder, {}).setdefault(_slug(row), []).append(
+                    (i, name, str(value.get("sha256")))
+                )
+    out = list(rows)
+    for holder, by_slug in wanted.items():
+        found = _holder_rows(holder, by_slug, rows, where)
+        for slug, items in by_slug.items():
+            source = found.get(slug)
+            for i, name, sha in items:
+                value = source.get(name) if source is not None else None
+                problem = (
+                    f"no line for the task in {holder}"
+                    if source is None
+                    else f"{holder} has no {name} for it"
+                    if value is None or is_ref(value)
+                    else None
+                )
+                if problem is None and json_digest(value) != sha:
+                    problem = f"its value in {holder} has another digest than the reference's"
+                if problem is not None:
+                    raise _error(where[i], slug, name, holder, problem)
+                out[i] = {**out[i], name: value}
+    return out
+
+
+def _holder_rows(
+    holder: Path,
+    by_slug: Mapping[str, list[tuple[int, str, str]]],
+    rows: list[dict[str, Any]],
+    where: Sequence[Path],
+) -> dict[str, dict[str, Any]]:
+    """The holder's rows of these tasks, by slug (its index's lines, or the file read whole)."""
+    try:
+        index = read_index(holder)
+        found = read_jsonl_rows(holder, index, by_slug) if index is not None else read_jsonl(holder)
+    except (OSError, ValueError) as exc:
+        slug, items = next(iter(by_slug.items()))
+        i, name, _ = items[0]
+        raise _error(where[i], slug, name, holder, f"it cannot be read ({exc})") from exc
+    return {_slug(r): r for r in found if _slug(r) in by_slug}
+
+
+def _error(where: Path, slug: str, name: str, holder: Path, problem: str) -> StageFileError:
+    return StageFileError(
+        f"{where}: task {slug}: field {name} refers to stage {holder.parent.name} and {problem}; "
+        "the file was changed or cut short after it was written: run the build again to "
+        "redo the stages from there"
+    )
+
+
+def read_stage_rows(*paths: Path) -> list[dict[str, Any]]:
+    """The rows of stage files (a stage's records, a shard's), in order, every reference put
+    back (:func:`resolve`). Use this, not :func:`read_jsonl`, for a stage's records."""
+    rows: list[dict[str, Any]] = []
+    where: list[Path] = []
+    for path in paths:
+        got = read_jsonl(path)
+        rows += got
+        where += [path] * len(got)
+    return resolve(rows, where)
+
+
+def full_bytes(rows: Iterable[Mapping[str, Any]]) -> int:
+    """The bytes ``rows`` (resolved) take as lines of a stage file: what a stage file took when
+    it copied every field in full (bench/stage_bytes.py)."""
+    return sum(
+        len((json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n").encode()) for r in rows
+    )
