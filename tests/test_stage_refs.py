@@ -9,8 +9,10 @@ one task's ``tests`` without declaring it) and ``join`` (unsharded, after the sh
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,7 +22,7 @@ from quicksilver.pipeline.build import Build
 from quicksilver.pipeline.files import read_jsonl, write_jsonl
 from quicksilver.pipeline.records import CaseInput, Generator, TaskRecord
 from quicksilver.pipeline.records import Tests as CaseSet
-from quicksilver.pipeline.refs import REF, StageFileError, read_stage_rows
+from quicksilver.pipeline.refs import REF, REFERABLE, StageFileError, read_stage_rows
 from quicksilver.pipeline.runner import Runner, read_records
 from quicksilver.pipeline.stage import Context, Stage
 from quicksilver.stages import example
@@ -230,3 +232,33 @@ def test_a_shard_lost_in_a_crash_is_redone_alone_and_reads_its_own_holders(built
     rows = read_jsonl(runner.dir("touch").records("shard-0001"))
     assert {r["tests"].get("part") for r in rows if REF in r["tests"]} == {"shard-0001"}
     assert [r.row() for r in read_records(runner.dir("join").records())] == AS_BUILT[("join", "")]
+
+
+def test_the_bench_counts_full_copies_as_the_runner_wrote_them_before(built, tmp_path):
+    """bench/stage_bytes.py's "full" bytes are the file a stage wrote when it copied every
+    field: the rows it returned, written by write_jsonl."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        spec = importlib.util.spec_from_file_location(
+            "stage_bytes", ROOT / "bench" / "stage_bytes.py"
+        )
+        assert spec is not None and spec.loader is not None
+        bench = importlib.util.module_from_spec(spec)
+        sys.modules["stage_bytes"] = bench
+        spec.loader.exec_module(bench)
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    got = {r.stage: r for r in bench.build_bytes(built, ["gen", "touch", "join"])}
+    copy = write_jsonl(tmp_path / "join.jsonl", AS_BUILT[("join", "")])
+    join = built / "stages" / "join" / "records.jsonl"
+    assert (got["join"].on_disk, got["join"].full) == (join.stat().st_size, copy.stat().st_size)
+    assert got["join"].on_disk < got["join"].full and got["join"].tasks == len(SLUGS)
+    assert got["gen"].on_disk == got["gen"].full  # it filled what it holds: no references
+
+
+def test_the_report_reads_shard_times_from_files_with_references(built):
+    from quicksilver.report.stagefiles import shard_times
+
+    assert not {"task", "solutions"} & set(REFERABLE)  # all the report reads of a record
+    times = shard_times(built, ["touch"])
+    assert sorted(s for t in times for s in t.shares) == sorted(SLUGS)

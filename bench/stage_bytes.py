@@ -1,0 +1,102 @@
+"""Stage files' bytes per task: as written, with references, and as full copies (issue 29 item 4).
+
+A stage writes a field it returned unchanged as a reference to the earlier stage file that holds
+it (quicksilver/pipeline/refs.py). For every stage folder of a finished build this reads the
+records files (``records.jsonl``, ``shard-NNNN.jsonl``; not the rejects) and prints, per stage,
+the bytes on disk and the bytes the same records took before references: every reference put
+back and each row written as the runner writes it (``write_jsonl``: sorted keys, one line), which
+is byte for byte the file a stage wrote when it copied every field. Both from the one build, in
+one run:
+
+    python bench/stage_bytes.py data/build/mercury
+    python bench/stage_bytes.py OUT_DIR --json bytes.json
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from quicksilver.pipeline.files import read_jsonl
+from quicksilver.pipeline.refs import full_bytes, read_stage_rows
+
+from common import parser, start, table, write_json
+
+
+@dataclass
+class StageBytes:
+    """One stage's records files: their tasks, bytes on disk and bytes as full copies."""
+
+    stage: str
+    tasks: int
+    on_disk: int
+    full: int
+
+    @property
+    def per_task(self) -> tuple[float, float] | None:
+        """KB per task on disk and as full copies."""
+        if not self.tasks:
+            return None
+        return self.on_disk / self.tasks / 1e3, self.full / self.tasks / 1e3
+
+
+def record_files(folder: Path) -> list[Path]:
+    """A stage folder's records files (its own and its shards'), not its rejects."""
+    return sorted(p for p in folder.glob("*.jsonl") if not p.name.endswith("rejects.jsonl"))
+
+
+def stage_bytes(folder: Path) -> StageBytes:
+    """The bytes of a stage's records files, as written and with every reference put back."""
+    files = record_files(folder)
+    on_disk = sum(p.stat().st_size for p in files)
+    tasks = sum(len(read_jsonl(p)) for p in files)
+    full = sum(full_bytes(read_stage_rows(p)) for p in files)
+    return StageBytes(folder.name, tasks, on_disk, full)
+
+
+def build_bytes(out: Path, stages: list[str] | None = None) -> list[StageBytes]:
+    """Every stage of the build at ``out`` with records files (``stages``: these, in order)."""
+    root = out / "stages"
+    names = stages or sorted(p.name for p in root.iterdir() if p.is_dir())
+    return [stage_bytes(root / n) for n in names if record_files(root / n)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser(__doc__)
+    p.add_argument("out", type=Path, help="a build's out_dir (the folder holding stages/)")
+    p.add_argument("--stages", nargs="*", default=None, help="these stages, in this order")
+    args = p.parse_args(argv)
+    console = start()
+    rows = build_bytes(args.out, args.stages)
+    t = table(
+        f"stage files of {args.out}",
+        ("stage", "left"),
+        "tasks",
+        "MB on disk",
+        "MB as full copies",
+        "KB / task on disk",
+        "KB / task as full copies",
+        "full / on disk",
+    )
+    for r in rows:
+        per = r.per_task
+        t.add_row(
+            r.stage,
+            f"{r.tasks:,}",
+            f"{r.on_disk / 1e6:,.2f}",
+            f"{r.full / 1e6:,.2f}",
+            f"{per[0]:,.1f}" if per else "-",
+            f"{per[1]:,.1f}" if per else "-",
+            f"{r.full / r.on_disk:.2f}x" if r.on_disk else "-",
+        )
+    on_disk, full = sum(r.on_disk for r in rows), sum(r.full for r in rows)
+    t.add_row("all", "", f"{on_disk / 1e6:,.2f}", f"{full / 1e6:,.2f}", "", "", "")
+    console.print(t)
+    numbers: dict[str, Any] = {"out": str(args.out), "stages": [asdict(r) for r in rows]}
+    write_json(args.json, numbers)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
