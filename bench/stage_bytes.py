@@ -5,8 +5,10 @@ it (quicksilver/pipeline/refs.py). For every stage folder of a finished build th
 records files (``records.jsonl``, ``shard-NNNN.jsonl``; not the rejects) and prints, per stage,
 the bytes on disk and the bytes the same records took before references: every reference put
 back and each row written as the runner writes it (``write_jsonl``: sorted keys, one line), which
-is byte for byte the file a stage wrote when it copied every field. Both from the one build, in
-one run:
+is byte for byte the file a stage wrote when it copied every field; and the seconds the next
+stage spends reading them: the records with every reference put back from its holder (only the
+values' bytes, each checked against its digest) against parsing the full copies (``json.loads``
+of each line, what the runner did before). Both from the one build, in one run:
 
     python bench/stage_bytes.py data/build/mercury
     python bench/stage_bytes.py OUT_DIR --json bytes.json
@@ -14,12 +16,14 @@ one run:
 
 from __future__ import annotations
 
+import json
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from quicksilver.pipeline.files import read_jsonl
-from quicksilver.pipeline.refs import full_bytes, read_stage_rows
+from quicksilver.pipeline.refs import read_stage_rows
 
 from common import parser, start, table, write_json
 
@@ -32,6 +36,8 @@ class StageBytes:
     tasks: int
     on_disk: int
     full: int
+    read_seconds: float  # read_stage_rows over its files: references put back
+    full_read_seconds: float  # json.loads of each line of the full copies
 
     @property
     def per_task(self) -> tuple[float, float] | None:
@@ -51,8 +57,16 @@ def stage_bytes(folder: Path) -> StageBytes:
     files = record_files(folder)
     on_disk = sum(p.stat().st_size for p in files)
     tasks = sum(len(read_jsonl(p)) for p in files)
-    full = sum(full_bytes(read_stage_rows(p)) for p in files)
-    return StageBytes(folder.name, tasks, on_disk, full)
+    t0 = time.perf_counter()
+    rows = [row for p in files for row in read_stage_rows(p)]
+    read_seconds = time.perf_counter() - t0
+    lines = [json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows]
+    t0 = time.perf_counter()
+    for line in lines:
+        json.loads(line)
+    full_read = time.perf_counter() - t0
+    full = sum(len(line.encode()) for line in lines)
+    return StageBytes(folder.name, tasks, on_disk, full, read_seconds, full_read)
 
 
 def build_bytes(out: Path, stages: list[str] | None = None) -> list[StageBytes]:
@@ -78,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         "KB / task on disk",
         "KB / task as full copies",
         "full / on disk",
+        "read s, references",
+        "read s, full copies",
     )
     for r in rows:
         per = r.per_task
@@ -89,9 +105,11 @@ def main(argv: list[str] | None = None) -> int:
             f"{per[0]:,.1f}" if per else "-",
             f"{per[1]:,.1f}" if per else "-",
             f"{r.full / r.on_disk:.2f}x" if r.on_disk else "-",
+            f"{r.read_seconds:.3f}",
+            f"{r.full_read_seconds:.3f}",
         )
     on_disk, full = sum(r.on_disk for r in rows), sum(r.full for r in rows)
-    t.add_row("all", "", f"{on_disk / 1e6:,.2f}", f"{full / 1e6:,.2f}", "", "", "")
+    t.add_row("all", "", f"{on_disk / 1e6:,.2f}", f"{full / 1e6:,.2f}", "", "", "", "", "")
     console.print(t)
     numbers: dict[str, Any] = {"out": str(args.out), "stages": [asdict(r) for r in rows]}
     write_json(args.json, numbers)

@@ -19,7 +19,7 @@ import pytest
 
 from quicksilver.config import BuildConfig, load_build_config
 from quicksilver.pipeline.build import Build
-from quicksilver.pipeline.files import read_jsonl, write_jsonl
+from quicksilver.pipeline.files import read_jsonl, read_spans, write_jsonl
 from quicksilver.pipeline.records import CaseInput, Generator, TaskRecord
 from quicksilver.pipeline.records import Tests as CaseSet
 from quicksilver.pipeline.refs import REF, REFERABLE, StageFileError, read_stage_rows
@@ -262,3 +262,36 @@ def test_the_report_reads_shard_times_from_files_with_references(built):
     assert not {"task", "solutions"} & set(REFERABLE)  # all the report reads of a record
     times = shard_times(built, ["touch"])
     assert sorted(s for t in times for s in t.shares) == sorted(SLUGS)
+
+
+def test_the_index_says_where_each_value_is_and_the_line_is_unchanged(tmp_path):
+    rows = [
+        {"task": {"slug": "a"}, "tests": {"cases": ["é", 1.5]}, "verdict": {"x": [None]}},
+        {"task": {"slug": "b"}, "split": "train", "solutions": []},
+    ]
+    path = write_jsonl(
+        tmp_path / "r.jsonl", rows, index_by=lambda r: r["task"]["slug"], spans=REFERABLE
+    )
+    plain = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows)
+    assert path.read_text(encoding="utf-8") == plain
+    spans = read_spans(path)
+    assert spans is not None and set(spans["a"]) == {"tests", "verdict"}
+    assert set(spans["b"]) == {"split"}
+    data = path.read_bytes()
+    for slug, row in zip(("a", "b"), rows, strict=True):
+        for name, (at, size) in spans[slug].items():
+            assert json.loads(data[at : at + size]) == row[name]
+
+
+def test_a_reference_reads_its_values_bytes_only(built, monkeypatch):
+    from quicksilver.pipeline import refs
+
+    def whole(*args: object) -> None:
+        raise AssertionError(f"read lines of a holder: {args[0]}")
+
+    monkeypatch.setattr(refs, "read_jsonl_rows", whole)
+    monkeypatch.setattr(refs, "read_jsonl", whole)
+    touch = built / "stages" / "touch" / "shard-0000.jsonl"
+    rows = [json.loads(line) for line in touch.read_text().splitlines()]
+    got = refs.resolve(rows, [touch] * len(rows))
+    assert got == AS_BUILT[("touch", "shard-0000")]

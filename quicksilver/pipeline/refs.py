@@ -10,10 +10,13 @@ unchanged as a reference to the one stage file that holds it in full::
 (``part`` only when that stage is sharded: the holder is then the same shard's file, or, for an
 unsharded stage after the sharded ones, the shard the task was in). Reading a stage file
 (:func:`read_stage_rows`, :func:`quicksilver.pipeline.runner.read_records`, the runner's
-``read_input``) puts each value back from its holder's line, found by the holder's index, so a
-shard reads its own tasks' lines only; the value must have the digest the reference carries, or
-the read fails with one line naming the file, the task, the field and the stage it refers to
-(:class:`StageFileError`): a truncated or rewritten holder is never read as a wrong value.
+``read_input``) puts each value back from its holder, found by the holder's index: the index
+also says where each of these fields' values is in its line (``write_jsonl(spans=...)``), so a
+reader reads and parses the value's bytes only (``tests``, not the answers beside it in
+testcases' line), and a shard its own tasks' only. The value must have the digest the reference
+carries, or the read fails with one line naming the file, the task, the field and the stage it
+refers to (:class:`StageFileError`): a truncated or rewritten holder is never read as a wrong
+value.
 
 Which file holds a value is followed from the files themselves, not from the stages' ``fills``:
 a value read in full from a file is held by that file; a value read through a reference is held
@@ -31,13 +34,18 @@ the files as they are.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from quicksilver.pipeline.files import read_index, read_jsonl, read_jsonl_rows
+from quicksilver.pipeline.files import (
+    read_index,
+    read_jsonl,
+    read_jsonl_rows,
+    read_spans,
+    read_spans_values,
+)
 from quicksilver.pipeline.records import TaskRecord, json_digest
 
 REF = "$from"
@@ -128,41 +136,41 @@ def resolve(rows: list[dict[str, Any]], where: Sequence[Path]) -> list[dict[str,
                 )
     out = list(rows)
     for holder, by_slug in wanted.items():
-        found = _holder_rows(holder, by_slug, rows, where)
+        found = _holder_values(holder, by_slug, where)
         for slug, items in by_slug.items():
-            source = found.get(slug)
             for i, name, sha in items:
-                value = source.get(name) if source is not None else None
+                value = found.get((slug, name))
                 problem = (
-                    f"no line for the task in {holder}"
-                    if source is None
-                    else f"{holder} has no {name} for it"
+                    f"{holder} has no {name} for it"
                     if value is None or is_ref(value)
+                    else f"its value in {holder} has another digest than the reference's"
+                    if json_digest(value) != sha
                     else None
                 )
-                if problem is None and json_digest(value) != sha:
-                    problem = f"its value in {holder} has another digest than the reference's"
                 if problem is not None:
                     raise _error(where[i], slug, name, holder, problem)
                 out[i] = {**out[i], name: value}
     return out
 
 
-def _holder_rows(
-    holder: Path,
-    by_slug: Mapping[str, list[tuple[int, str, str]]],
-    rows: list[dict[str, Any]],
-    where: Sequence[Path],
-) -> dict[str, dict[str, Any]]:
-    """The holder's rows of these tasks, by slug (its index's lines, or the file read whole)."""
+def _holder_values(
+    holder: Path, by_slug: Mapping[str, list[tuple[int, str, str]]], where: Sequence[Path]
+) -> dict[tuple[str, str], Any]:
+    """The holder's values of these (task, field) pairs: from the spans its index gives (the
+    values' bytes only), else from its tasks' lines (by the index), else from the whole file."""
+    pairs = {(slug, name) for slug, items in by_slug.items() for _, name, _ in items}
     try:
+        spans = read_spans(holder)
+        if spans is not None and all(name in spans.get(slug, {}) for slug, name in pairs):
+            return read_spans_values(holder, spans, pairs)
         index = read_index(holder)
-        found = read_jsonl_rows(holder, index, by_slug) if index is not None else read_jsonl(holder)
+        rows = read_jsonl_rows(holder, index, by_slug) if index is not None else read_jsonl(holder)
     except (OSError, ValueError) as exc:
         slug, items = next(iter(by_slug.items()))
         i, name, _ = items[0]
         raise _error(where[i], slug, name, holder, f"it cannot be read ({exc})") from exc
-    return {_slug(r): r for r in found if _slug(r) in by_slug}
+    found = {_slug(r): r for r in rows if _slug(r) in by_slug}
+    return {(s, n): found[s].get(n) for s, n in pairs if s in found}
 
 
 def _error(where: Path, slug: str, name: str, holder: Path, problem: str) -> StageFileError:
@@ -183,11 +191,3 @@ def read_stage_rows(*paths: Path) -> list[dict[str, Any]]:
         rows += got
         where += [path] * len(got)
     return resolve(rows, where)
-
-
-def full_bytes(rows: Iterable[Mapping[str, Any]]) -> int:
-    """The bytes ``rows`` (resolved) take as lines of a stage file: what a stage file took when
-    it copied every field in full (bench/stage_bytes.py)."""
-    return sum(
-        len((json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n").encode()) for r in rows
-    )

@@ -49,7 +49,14 @@ from quicksilver.pipeline.files import (
     write_jsonl,
 )
 from quicksilver.pipeline.records import TaskRecord, json_digest
-from quicksilver.pipeline.refs import Origin, StageFileError, origins, refer, resolve
+from quicksilver.pipeline.refs import (
+    REFERABLE,
+    Origin,
+    StageFileError,
+    origins,
+    refer,
+    resolve,
+)
 from quicksilver.pipeline.stage import Context, Stage, StageCounts, missing_fills
 from quicksilver.sandbox.session import ShuttingDown, shutting_down
 
@@ -75,7 +82,7 @@ def write_records(
     origins`): a field returned unchanged is written as a reference to its holder."""
     held = held or {}
     rows = (refer(r.row(), held.get(r.slug, {})) for r in records)
-    return write_jsonl(path, rows, index_by=_slug)
+    return write_jsonl(path, rows, index_by=_slug, spans=REFERABLE)
 
 
 def _slug(row: dict[str, Any]) -> str:
