@@ -7,8 +7,9 @@ the bytes on disk and the bytes the same records took before references: every r
 back and each row written as the runner writes it (``write_jsonl``: sorted keys, one line), which
 is byte for byte the file a stage wrote when it copied every field; and the seconds the next
 stage spends reading them: the records with every reference put back from its holder (only the
-values' bytes, each checked against its digest) against parsing the full copies (``json.loads``
-of each line, what the runner did before). Both from the one build, in one run:
+values' bytes, each checked against its digest) against reading the full copies (written to a
+file of their own and read with ``read_jsonl``, what the runner did before). Both from the one
+build, in one run:
 
     python bench/stage_bytes.py data/build/mercury
     python bench/stage_bytes.py OUT_DIR --json bytes.json
@@ -16,13 +17,13 @@ of each line, what the runner did before). Both from the one build, in one run:
 
 from __future__ import annotations
 
-import json
+import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from quicksilver.pipeline.files import read_jsonl
+from quicksilver.pipeline.files import read_jsonl, write_jsonl
 from quicksilver.pipeline.refs import read_stage_rows
 
 from common import parser, start, table, write_json
@@ -37,7 +38,7 @@ class StageBytes:
     on_disk: int
     full: int
     read_seconds: float  # read_stage_rows over its files: references put back
-    full_read_seconds: float  # json.loads of each line of the full copies
+    full_read_seconds: float  # read_jsonl of the full copies (written to a file of their own)
 
     @property
     def per_task(self) -> tuple[float, float] | None:
@@ -60,12 +61,12 @@ def stage_bytes(folder: Path) -> StageBytes:
     t0 = time.perf_counter()
     rows = [row for p in files for row in read_stage_rows(p)]
     read_seconds = time.perf_counter() - t0
-    lines = [json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows]
-    t0 = time.perf_counter()
-    for line in lines:
-        json.loads(line)
-    full_read = time.perf_counter() - t0
-    full = sum(len(line.encode()) for line in lines)
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = write_jsonl(Path(tmp) / "full.jsonl", rows)  # what the stage wrote before
+        full = copy.stat().st_size
+        t0 = time.perf_counter()
+        read_jsonl(copy)
+        full_read = time.perf_counter() - t0
     return StageBytes(folder.name, tasks, on_disk, full, read_seconds, full_read)
 
 

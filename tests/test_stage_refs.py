@@ -205,14 +205,16 @@ def test_a_value_gone_from_its_holder_is_one_line_naming_stage_task_and_field(bu
     slug = read_jsonl(touch)[0]["task"]["slug"]
     gen_file = runner.dir("gen").records()
     rows = read_jsonl(gen_file)
-    # another value under the same reference
+    # another value under the same reference, read by its span or from its line
     changed = [{**r, "generator": {**r["generator"], "generator_code": "x"}} for r in rows]
-    write_jsonl(gen_file, changed, index_by=lambda r: r["task"]["slug"])
-    with pytest.raises(StageFileError) as err:
-        read_records(touch)
-    line = str(err.value)
-    assert "\n" not in line and f"task {slug}" in line and "field generator" in line
-    assert "refers to stage gen" in line and "another digest" in line
+    for spans in (REFERABLE, ()):
+        write_jsonl(gen_file, changed, index_by=lambda r: r["task"]["slug"], spans=spans)
+        assert (read_spans(gen_file) is not None and read_spans(gen_file) != {}) == bool(spans)
+        with pytest.raises(StageFileError) as err:
+            read_records(touch)
+        line = str(err.value)
+        assert "\n" not in line and f"task {slug}" in line and "field generator" in line
+        assert "refers to stage gen" in line and "another digest" in line
     # the holder cut short (its index no longer matches: the file is read whole)
     text = "".join(json.dumps(r) + "\n" for r in rows)
     gen_file.write_text(text[: len(text) // 2])

@@ -30,6 +30,7 @@ def write_jsonl(
     *,
     index_by: Callable[[dict[str, Any]], str] | None = None,
     spans: Sequence[str] = (),
+    swap: Callable[[dict[str, Any]], Mapping[str, tuple[str, str]]] | None = None,
 ) -> Path:
     """Write rows atomically (a crash leaves the old file or none, never half a file).
 
@@ -38,13 +39,16 @@ def write_jsonl(
     theirs (:func:`read_jsonl_rows`). Rows that share a name get no index (readers then read the
     whole file). ``spans``: the index also says where these fields' values are in each line
     (:func:`read_spans`), so that a reader of one field of a row reads and parses that value only
-    (a stage file's references, :mod:`quicksilver.pipeline.refs`)."""
+    (a stage file's references, :mod:`quicksilver.pipeline.refs`). ``swap``: per row, fields
+    whose value to write as something else when it is the value a digest names: ``{field:
+    (value_digest, JSON text)}`` (a reference to where the value is held), decided on the text
+    the line is made of, so that a value is serialised once."""
     rows = list(rows)
     lines: list[str] = []
     fields: dict[str, dict[str, list[int]]] = {}
     at = 0
     for row in rows:
-        line, where = _line(row, spans)
+        line, where = _line(row, spans, swap(row) if swap is not None else {})
         lines.append(line)
         if index_by is not None and where:
             fields[index_by(row)] = {k: [at + a, n] for k, (a, n) in where.items()}
@@ -68,30 +72,40 @@ def write_jsonl(
     return path
 
 
-def _dumps(value: Any) -> str:
+def dumps_value(value: Any) -> str:
+    """A value as a line holds it (sorted keys, non-ASCII as is)."""
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-def _line(row: dict[str, Any], spans: Sequence[str]) -> tuple[str, dict[str, tuple[int, int]]]:
-    """``row``'s line, ``json.dumps(row, ensure_ascii=False, sort_keys=True)`` and a newline,
-    and where the values of the fields ``spans`` names are in it (byte offset, length). Made
-    key by key, as ``json.dumps`` makes it (sorted keys, ``", "`` and ``": "``), so that the
-    offsets come with the line and nothing is serialised twice."""
-    if not spans:
-        return _dumps(row) + "\n", {}
+def value_digest(value: Any) -> str:
+    """sha256 of a value as a line holds it (:func:`dumps_value`): the bytes at its span, so a
+    value read by its span is checked without serialising it again."""
+    return hashlib.sha256(dumps_value(value).encode("utf-8")).hexdigest()
+
+
+def _line(
+    row: dict[str, Any], spans: Sequence[str], swap: Mapping[str, tuple[str, str]]
+) -> tuple[str, dict[str, tuple[int, int]]]:
+    """``row``'s line, ``json.dumps(row, ensure_ascii=False, sort_keys=True)`` and a newline
+    (but for the values ``swap`` replaces), and where the values of the fields ``spans`` names
+    are in it (byte offset, length). Made key by key, as ``json.dumps`` makes it (sorted keys,
+    ``", "`` and ``": "``), so that the offsets come with the line and nothing is serialised
+    twice."""
+    if not spans and not swap:
+        return dumps_value(row) + "\n", {}
     wanted = set(spans)
     parts: list[str] = []
     where: dict[str, tuple[int, int]] = {}
     at = 1  # after "{"
     for n, key in enumerate(sorted(row)):
-        head = ("" if n == 0 else ", ") + _dumps(key) + ": "
-        value = _dumps(row[key])
-        at += len(head.encode("utf-8"))
-        size = len(value.encode("utf-8"))
-        if key in wanted:
-            where[key] = (at, size)
-        at += size
-        parts.append(head + value)
+        head = ("" if n == 0 else ", ") + dumps_value(key) + ": "
+        value = dumps_value(row[key]).encode("utf-8")
+        if key in swap and hashlib.sha256(value).hexdigest() == swap[key][0]:
+            value = swap[key][1].encode("utf-8")
+        elif key in wanted:
+            where[key] = (at + len(head.encode("utf-8")), len(value))
+        at += len(head.encode("utf-8")) + len(value)
+        parts.append(head + value.decode("utf-8"))
     return "{" + "".join(parts) + "}\n", where
 
 
@@ -137,22 +151,19 @@ def read_spans(path: Path) -> dict[str, dict[str, tuple[int, int]]] | None:
     }
 
 
-def read_spans_values(
+def read_spans_bytes(
     path: Path,
     spans: Mapping[str, Mapping[str, tuple[int, int]]],
     wanted: Iterable[tuple[str, str]],
-) -> dict[tuple[str, str], Any]:
-    """The values at these (row name, field) spans of ``path``, parsed, reading only their
-    bytes; a pair without a span is left out."""
+) -> dict[tuple[str, str], bytes]:
+    """The bytes at these (row name, field) spans of ``path`` (the values as written), reading
+    only them; a pair without a span is left out."""
     todo = sorted((spans[n][f], n, f) for n, f in set(wanted) if f in spans.get(n, {}))
-    out: dict[tuple[str, str], Any] = {}
+    out: dict[tuple[str, str], bytes] = {}
     with path.open("rb") as fh:
         for (at, size), name, field_name in todo:
             fh.seek(at)
-            try:
-                out[(name, field_name)] = json.loads(fh.read(size))
-            except ValueError as exc:
-                raise ValueError(f"{path}: not a JSON value at byte {at} (truncated?)") from exc
+            out[(name, field_name)] = fh.read(size)
     return out
 
 

@@ -5,7 +5,7 @@ expected outputs (about 200 KB at full size), and the later stages change none o
 than every stage writing them again, the runner writes a field whose value a stage returned
 unchanged as a reference to the one stage file that holds it in full::
 
-    "tests": {"$from": "testcases", "part": "shard-0003", "sha256": "<json_digest of the value>"}
+    "tests": {"$from": "testcases", "part": "shard-0003", "sha256": "<digest of the value>"}
 
 (``part`` only when that stage is sharded: the holder is then the same shard's file, or, for an
 unsharded stage after the sharded ones, the shard the task was in). Reading a stage file
@@ -20,9 +20,12 @@ value.
 
 Which file holds a value is followed from the files themselves, not from the stages' ``fills``:
 a value read in full from a file is held by that file; a value read through a reference is held
-where the reference says; a stage's output field refers to its holder exactly when its canonical
-JSON digest equals the holder's. A stage that changes a field it does not declare (an input
-dropped from ``tests``) therefore writes it in full, and the stages after it refer to it.
+where the reference says; a stage's output field refers to its holder exactly when its digest
+(sha256 of the value as a line holds it: :func:`~quicksilver.pipeline.files.value_digest`, the
+bytes at its span, so a reader checks it without serialising the value again) is the holder's;
+the writer decides on the text it makes the line of (``write_jsonl(swap=...)``), so a value is
+serialised once. A stage that changes a field it does not declare (an input dropped from
+``tests``) therefore writes it in full, and the stages after it refer to it.
 
 Keys follow values: a stage's key digests its input files (:meth:`Runner.input_digest`), and a
 reference carries its value's digest, so a changed value changes every file that refers to it,
@@ -34,19 +37,23 @@ the files as they are.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from quicksilver.pipeline.files import (
+    dumps_value,
     read_index,
     read_jsonl,
     read_jsonl_rows,
     read_spans,
-    read_spans_values,
+    read_spans_bytes,
+    value_digest,
 )
-from quicksilver.pipeline.records import TaskRecord, json_digest
+from quicksilver.pipeline.records import TaskRecord
 
 REF = "$from"
 
@@ -63,7 +70,7 @@ class StageFileError(ValueError):
 @dataclass(frozen=True)
 class Origin:
     """Where a field's value is written in full: a stage's file (its shard ``part``, "" for an
-    unsharded stage) and the value's :func:`json_digest`."""
+    unsharded stage) and the value's :func:`~quicksilver.pipeline.files.value_digest`."""
 
     stage: str
     part: str
@@ -99,20 +106,18 @@ def origins(
             if is_ref(value):
                 held[name] = Origin(str(value[REF]), str(value.get("part", "")), value["sha256"])
             else:
-                held[name] = Origin(stage, part, json_digest(value))
+                held[name] = Origin(stage, part, value_digest(value))
         out[_slug(row)] = held
     return out
 
 
-def refer(row: dict[str, Any], held: Mapping[str, Origin]) -> dict[str, Any]:
-    """``row`` (a record as it is written) with each field whose value is the one ``held`` says
-    is held elsewhere replaced by a reference to it."""
-    out = dict(row)
-    for name, origin in held.items():
-        value = out.get(name)
-        if value is not None and json_digest(value) == origin.sha256:
-            out[name] = origin.ref()
-    return out
+def swaps(held: Mapping[str, Mapping[str, Origin]]) -> dict[str, dict[str, tuple[str, str]]]:
+    """What the writer of a stage's records swaps (``write_jsonl(swap=...)``), per task slug:
+    each field's holder's digest and the reference to write instead of a value with it."""
+    return {
+        slug: {name: (o.sha256, dumps_value(o.ref())) for name, o in fields.items()}
+        for slug, fields in held.items()
+    }
 
 
 def holder_path(stages: Path, stage: str, part: str) -> Path:
@@ -139,12 +144,12 @@ def resolve(rows: list[dict[str, Any]], where: Sequence[Path]) -> list[dict[str,
         found = _holder_values(holder, by_slug, where)
         for slug, items in by_slug.items():
             for i, name, sha in items:
-                value = found.get((slug, name))
+                value, digest = found.get((slug, name), (None, ""))
                 problem = (
                     f"{holder} has no {name} for it"
                     if value is None or is_ref(value)
                     else f"its value in {holder} has another digest than the reference's"
-                    if json_digest(value) != sha
+                    if digest != sha
                     else None
                 )
                 if problem is not None:
@@ -155,14 +160,16 @@ def resolve(rows: list[dict[str, Any]], where: Sequence[Path]) -> list[dict[str,
 
 def _holder_values(
     holder: Path, by_slug: Mapping[str, list[tuple[int, str, str]]], where: Sequence[Path]
-) -> dict[tuple[str, str], Any]:
-    """The holder's values of these (task, field) pairs: from the spans its index gives (the
-    values' bytes only), else from its tasks' lines (by the index), else from the whole file."""
+) -> dict[tuple[str, str], tuple[Any, str]]:
+    """The holder's values of these (task, field) pairs and their digests: from the spans its
+    index gives (the values' bytes only), else from its tasks' lines (by the index), else from
+    the whole file."""
     pairs = {(slug, name) for slug, items in by_slug.items() for _, name, _ in items}
     try:
         spans = read_spans(holder)
         if spans is not None and all(name in spans.get(slug, {}) for slug, name in pairs):
-            return read_spans_values(holder, spans, pairs)
+            raw = read_spans_bytes(holder, spans, pairs)
+            return {k: (json.loads(b), hashlib.sha256(b).hexdigest()) for k, b in raw.items()}
         index = read_index(holder)
         rows = read_jsonl_rows(holder, index, by_slug) if index is not None else read_jsonl(holder)
     except (OSError, ValueError) as exc:
@@ -170,7 +177,8 @@ def _holder_values(
         i, name, _ = items[0]
         raise _error(where[i], slug, name, holder, f"it cannot be read ({exc})") from exc
     found = {_slug(r): r for r in rows if _slug(r) in by_slug}
-    return {(s, n): found[s].get(n) for s, n in pairs if s in found}
+    values = {(s, n): found[s].get(n) for s, n in pairs if s in found}
+    return {k: (v, value_digest(v) if v is not None else "") for k, v in values.items()}
 
 
 def _error(where: Path, slug: str, name: str, holder: Path, problem: str) -> StageFileError:

@@ -54,8 +54,8 @@ from quicksilver.pipeline.refs import (
     Origin,
     StageFileError,
     origins,
-    refer,
     resolve,
+    swaps,
 )
 from quicksilver.pipeline.stage import Context, Stage, StageCounts, missing_fills
 from quicksilver.sandbox.session import ShuttingDown, shutting_down
@@ -80,9 +80,14 @@ def write_records(
     """The records, a line each, and their index by task slug (:func:`write_jsonl`). ``held``:
     per task slug, where its input's fields are held (:func:`~quicksilver.pipeline.refs.
     origins`): a field returned unchanged is written as a reference to its holder."""
-    held = held or {}
-    rows = (refer(r.row(), held.get(r.slug, {})) for r in records)
-    return write_jsonl(path, rows, index_by=_slug, spans=REFERABLE)
+    swap = swaps(held or {})
+    return write_jsonl(
+        path,
+        (r.row() for r in records),
+        index_by=_slug,
+        spans=REFERABLE,
+        swap=lambda row: swap.get(_slug(row), {}),
+    )
 
 
 def _slug(row: dict[str, Any]) -> str:
