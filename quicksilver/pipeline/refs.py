@@ -127,14 +127,14 @@ def holder_path(stages: Path, stage: str, part: str) -> Path:
 
 def resolve(rows: list[dict[str, Any]], where: Sequence[Path]) -> list[dict[str, Any]]:
     """``rows`` (as read from the files ``where``, one per row) with every reference replaced by
-    its value, read from its holder's lines only (by the holder's index; without one, the holder
-    is read whole). Raises :class:`StageFileError` for a reference whose value is missing or
-    has another digest."""
+    its value, read from its holder: the value's bytes (by the holder's index), else its tasks'
+    lines, else the whole file (no index, or one written for another version of it). Raises
+    :class:`StageFileError` for a reference whose value is missing or has another digest."""
     wanted: dict[Path, dict[str, list[tuple[int, str, str]]]] = {}
     for i, row in enumerate(rows):
         for name in REFERABLE:
             value = row.get(name)
-            if is_ref(value):
+            if isinstance(value, dict) and REF in value:
                 holder = holder_path(where[i].parent.parent, value[REF], value.get("part", ""))
                 wanted.setdefault(holder, {}).setdefault(_slug(row), []).append(
                     (i, name, str(value.get("sha256")))
