@@ -46,6 +46,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from quicksilver.pipeline.files import read_jsonl
+from quicksilver.pipeline.refs import read_stage_rows
 from quicksilver.sources.snapshot import SnapshotFile, read_snapshot, write_snapshot
 
 from common import REPO, header, parser, start, write_json
@@ -131,8 +132,10 @@ def _stage_rows(out: Path, stage: str, rejects: bool) -> list[dict[str, Any]]:
     pattern = "*rejects.jsonl" if rejects else "*.jsonl"
     rows: list[dict[str, Any]] = []
     for path in sorted(folder.glob(pattern)):
-        if rejects or not path.name.endswith("rejects.jsonl"):
+        if rejects:
             rows += read_jsonl(path)
+        elif not path.name.endswith("rejects.jsonl"):  # a stage's records: references put back
+            rows += read_stage_rows(path)
     return rows
 
 

@@ -18,8 +18,9 @@ Prefect server the bench starts (as ``make ui`` does) so that their task runs ca
 Printed, from the builds' own manifests and files:
 
 - per stage: seconds of work (summed over shards), seconds per task and per solution that went
-  in, the stage files' size on disk (records and rejects), bytes per task, and how many of those
-  bytes are the ``generator`` field the generators stage wrote and every later stage copies;
+  in, the stage files' size on disk (records and rejects), bytes per task, the same had every
+  record been written in full (before a field a stage passes on unchanged was written as a
+  reference: bench/stage_bytes.py), and how many of the bytes on disk are ``generator`` fields;
 - half against full for the cheap stages: the ratio of seconds per task (1.00x is linear);
 - what a shard of the first sandbox stage costs before its work starts, at both sizes: the key
   (a fresh runner, as Prefect's cache key and the stage run each make one) and reading the shard's
@@ -54,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from common import REPO, header, parser, ratio, run_flow, start, table, write_json
+from stage_bytes import stage_bytes
 
 log = logging.getLogger("bench.rehearsal")
 
@@ -83,6 +85,9 @@ class StageCost:
     bytes: int  # records and rejects files on disk
     generator_bytes: int  # of the records files: the ``generator`` field, as JSON
     shards: int  # manifests (1 for a whole-build stage)
+    # the same files had every record been written in full, as before references
+    # (quicksilver/pipeline/refs.py; bench/stage_bytes.py): 0 when not measured
+    full_bytes: int = 0
 
     @property
     def per_task(self) -> float | None:
@@ -111,6 +116,12 @@ def _generator_bytes(path: Path) -> int:
     return total
 
 
+def _full_bytes(folder: Path, on_disk: int) -> int:
+    """The stage's files' bytes had its records copied every field, not referred to it."""
+    sb = stage_bytes(folder)
+    return on_disk - sb.on_disk + sb.full
+
+
 def stage_costs(out: Path, stages: Sequence[str]) -> list[StageCost]:
     """Every stage of ``stages`` that finished in the build at ``out`` (manifests merged over
     shards), with its files' size."""
@@ -132,6 +143,7 @@ def stage_costs(out: Path, stages: Sequence[str]) -> list[StageCost]:
                 tasks_out=sum(i["counts"]["tasks_out"] for i in infos),
                 solutions_out=sum(i["counts"]["solutions_out"] for i in infos),
                 bytes=sum(p.stat().st_size for p in files),
+                full_bytes=_full_bytes(folder, sum(p.stat().st_size for p in files)),
                 generator_bytes=sum(_generator_bytes(p) for p in records),
                 shards=len(manifests),
             )
@@ -458,9 +470,9 @@ def write_draws(work: Path, drawn: list[Any], half: int, seed: int) -> dict[str,
 
 def draw_sample(out: Path, k: int, seed: int) -> list[str]:
     """``k`` tasks (seeded) of those the generators stage of the build at ``out`` kept."""
-    from quicksilver.pipeline.files import read_jsonl
+    from quicksilver.pipeline.refs import read_stage_rows
 
-    rows = read_jsonl(out / "stages" / "generators" / "records.jsonl")
+    rows = read_stage_rows(out / "stages" / "generators" / "records.jsonl")
     slugs = sorted(row["task"]["slug"] for row in rows)
     return sorted(random.Random(seed).sample(slugs, min(k, len(slugs))))
 
@@ -558,6 +570,7 @@ def stage_table(title: str, rows: Sequence[StageCost]) -> Any:
         "s / solution",
         "files (MB)",
         "KB / task",
+        "KB / task as full copies",
         "generator share",
     )
     for r in rows:
@@ -570,6 +583,7 @@ def stage_table(title: str, rows: Sequence[StageCost]) -> Any:
             _s(r.per_solution, 4),
             _mb(r.bytes),
             _s(r.bytes_per_task / 1e3 if r.bytes_per_task is not None else None, 1),
+            _s(r.full_bytes / r.tasks_in / 1e3 if r.tasks_in and r.full_bytes else None, 1),
             f"{r.generator_bytes / r.bytes:.0%}" if r.bytes else "-",
         )
     return t

@@ -15,6 +15,7 @@ import pytest
 from quicksilver.config import DPEBuildConfig, load_build_config
 from quicksilver.dpe.sas import OFFLINE_PERF_SYNTHESIZER
 from quicksilver.pipeline.files import read_jsonl
+from quicksilver.pipeline.refs import read_stage_rows
 from quicksilver.rows import load_records
 from tests.conftest import HUB_TOKEN, requires_bwrap, requires_chromium
 
@@ -132,7 +133,7 @@ def test_every_stage_ran_and_selection_drops_have_reasons(built):
     sampled = [  # each task's record, as the sampling stage left it: its chosen input
         {"slug": rec["task"]["slug"], **rec["pe_input"]}
         for p in ("shard-0000", "shard-0001")
-        for rec in read_jsonl(built["out"] / "stages" / "sampling" / f"{p}.jsonl")
+        for rec in read_stage_rows(built["out"] / "stages" / "sampling" / f"{p}.jsonl")
     ]
     assert {r["slug"] for r in sampled} == set(SLUGS)
     for r in sampled:

@@ -22,6 +22,7 @@ import pytest
 
 from quicksilver.config import load_build_config
 from quicksilver.pipeline.files import read_jsonl
+from quicksilver.pipeline.refs import read_stage_rows
 from quicksilver.rows import load_records
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from tests.conftest import requires_bwrap, requires_chromium
@@ -171,7 +172,7 @@ def test_every_stage_ran_and_every_filter_dropped_for_a_reason(built):
     assert "1 solution(s) after dedup" in rejects["max-path-total"]["detail"]
     marked = [  # the solutions of the dedup stage's records
         r
-        for rec in read_jsonl(out / "stages" / "dedup" / "records.jsonl")
+        for rec in read_stage_rows(out / "stages" / "dedup" / "records.jsonl")
         for r in rec["solutions"]
         if "near_group" in r
     ]

@@ -28,6 +28,7 @@ import pytest
 from quicksilver.config import SandboxConfig, load_build_config
 from quicksilver.execute import run_outputs
 from quicksilver.pipeline.files import read_jsonl
+from quicksilver.pipeline.refs import read_stage_rows
 from quicksilver.rows import load_records
 from quicksilver.selfcontained import add_imports
 from quicksilver.sources.convert import convert_offline_source, parse_signature
@@ -192,10 +193,10 @@ def test_hopeless_samples_are_stopped_early_with_the_rule_recorded(messy):
     # LeetCode's wording was read: every task got an offline generator
     gen = {  # each task's generator, as the generators stage's records hold it
         r["task"]["slug"]: {"slug": r["task"]["slug"], **r["generator"]}
-        for r in read_jsonl(out / "stages" / "generators" / "records.jsonl")
+        for r in read_stage_rows(out / "stages" / "generators" / "records.jsonl")
     }
     assert set(gen) == set(SLUGS) and all(g["generator_path"] == "offline" for g in gen.values())
     # the limits each task's evidence set are recorded with its record
-    for rec in read_jsonl(out / "stages" / "uniqueness" / "shard-0000.jsonl"):
+    for rec in read_stage_rows(out / "stages" / "uniqueness" / "shard-0000.jsonl"):
         limits = rec["tests"]["call_limits"]  # the record's test inputs and their limits
         assert limits["floor_seconds"] <= min(limits["per_input"]) <= limits["ceiling_seconds"]

@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 
+from quicksilver.pipeline.refs import read_stage_rows
 from quicksilver.rows import load_records
 from tests.conftest import requires_bwrap
 from tests.test_build_mercury import _flow_module, _run
@@ -58,7 +59,7 @@ def test_every_task_is_kept_by_the_vote(built):
     decisions = {
         r["task"]["slug"]: r["verdict"]["decision"]
         for f in sorted((built["out"] / "stages" / "uniqueness").glob("shard-*[0-9].jsonl"))
-        for r in map(json.loads, f.read_text().splitlines())
+        for r in read_stage_rows(f)
     }
     for slug in SLUGS:
         decision = decisions[slug]

@@ -74,6 +74,7 @@ def test_stage_costs_sum_shards_and_count_the_generator_bytes(bench, tmp_path):
     one = len(json.dumps(_record("a", "g" * 100)["generator"], sort_keys=True))
     assert gen.generator_bytes == 2 * one  # the rejects file is not counted as records
     assert (gen.per_task, gen.per_solution, gen.bytes_per_task) == (1.0, 3.0 / 9, gen.bytes / 3)
+    assert gen.full_bytes == gen.bytes  # nothing refers elsewhere: full copies already
     tc = rows["testcases"]
     assert (tc.seconds, tc.tasks_in, tc.solutions_in, tc.shards) == (6.0, 2, 6, 2)
     assert tc.generator_bytes == one and tc.per_solution == 1.0

@@ -124,6 +124,7 @@ def _steps(
     first = next(s for s in stages if s.sharded)
     solutions: dict[str, int] = {}
     for path in runner.input_files(first, shard_list[0][0])[:1]:
+        # its slug and solutions only: never references (pipeline/refs.py), nothing to put back
         for row in read_jsonl(path):
             solutions[row["task"]["slug"]] = len(row.get("solutions") or [])
     return [

@@ -6,7 +6,8 @@ documented with the stage that fills it. A stage returns the records it keeps (w
 filled in and the solutions it dropped removed); what it drops goes to its rejects file with a
 reason (:meth:`quicksilver.pipeline.stage.Context.drop`). To follow one task, read its line in
 each stage's ``records.jsonl`` (``<shard>.jsonl`` for the sharded stages): the same record,
-growing.
+growing (a field a stage passed on unchanged is written as a reference to the file that holds it:
+:mod:`quicksilver.pipeline.refs`; read records with ``read_records``, which puts it back).
 
 ========================  ==================  ==================================================
 field                     filled by           what it holds

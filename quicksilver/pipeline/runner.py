@@ -49,6 +49,14 @@ from quicksilver.pipeline.files import (
     write_jsonl,
 )
 from quicksilver.pipeline.records import TaskRecord, json_digest
+from quicksilver.pipeline.refs import (
+    REFERABLE,
+    Origin,
+    StageFileError,
+    origins,
+    resolve,
+    swaps,
+)
 from quicksilver.pipeline.stage import Context, Stage, StageCounts, missing_fills
 from quicksilver.sandbox.session import ShuttingDown, shutting_down
 
@@ -60,12 +68,26 @@ def _plain(value: Any) -> Any:
 
 
 def read_records(path: Path) -> list[TaskRecord]:
-    return [TaskRecord.model_validate(row) for row in read_jsonl(path)]
+    """A stage file's records, every reference to an earlier stage's file put back
+    (:mod:`quicksilver.pipeline.refs`)."""
+    rows = read_jsonl(path)
+    return [TaskRecord.model_validate(row) for row in resolve(rows, [path] * len(rows))]
 
 
-def write_records(path: Path, records: list[TaskRecord]) -> Path:
-    """The records, a line each, and their index by task slug (:func:`write_jsonl`)."""
-    return write_jsonl(path, (r.row() for r in records), index_by=_slug)
+def write_records(
+    path: Path, records: list[TaskRecord], held: dict[str, dict[str, Origin]] | None = None
+) -> Path:
+    """The records, a line each, and their index by task slug (:func:`write_jsonl`). ``held``:
+    per task slug, where its input's fields are held (:func:`~quicksilver.pipeline.refs.
+    origins`): a field returned unchanged is written as a reference to its holder."""
+    swap = swaps(held or {})
+    return write_jsonl(
+        path,
+        (r.row() for r in records),
+        index_by=_slug,
+        spans=REFERABLE,
+        swap=lambda row: swap.get(_slug(row), {}),
+    )
 
 
 def _slug(row: dict[str, Any]) -> str:
@@ -141,21 +163,40 @@ class Runner:
         return self._record_files(stage, part) + declared
 
     def read_input(self, stage: Stage, part: str = "") -> list[TaskRecord]:
-        """The records ``stage`` (or its shard ``part``) reads, in order. A shard of the first
-        sharded stage reads only its tasks' lines of the previous stage's one file (by the file's
-        index), so that every shard does not read every task."""
+        """The records ``stage`` (or its shard ``part``) reads, in order, references put back
+        (:mod:`quicksilver.pipeline.refs`). A shard of the first sharded stage reads only its
+        tasks' lines of the previous stage's one file (by the file's index), so that every
+        shard does not read every task."""
+        return self._read_input(stage, part)[0]
+
+    def _read_input(
+        self, stage: Stage, part: str = ""
+    ) -> tuple[list[TaskRecord], dict[str, dict[str, Origin]]]:
+        """:meth:`read_input`, and where each record's fields are held (:func:`origins`): what
+        the stage's own file refers to for a field it returns unchanged."""
         files = self._record_files(stage, part)
         prev = self.build.previous(stage)
-        if stage.sharded and prev is not None and not prev.sharded:
-            wanted = set(self.slugs(part) or [])
-            index = read_index(files[0])
-            if index is not None:
-                rows = read_jsonl_rows(files[0], index, wanted)
+        if prev is None:
+            return [], {}
+        # the shard of each file read: the holder a reference to its full values names
+        parts = [""] if not prev.sharded else [part] if stage.sharded else self.shard_names()
+        rows: list[dict[str, Any]] = []
+        where: list[Path] = []
+        held: dict[str, dict[str, Origin]] = {}
+        for path, file_part in zip(files, parts, strict=True):
+            if stage.sharded and not prev.sharded:
+                wanted = set(self.slugs(part) or [])
+                index = read_index(path)
+                if index is not None:
+                    got = read_jsonl_rows(path, index, wanted)
+                else:
+                    got = [row for row in read_jsonl(path) if _slug(row) in wanted]
             else:
-                rows = [row for row in read_jsonl(files[0]) if _slug(row) in wanted]
-        else:
-            rows = [row for path in files for row in read_jsonl(path)]
-        return [TaskRecord.model_validate(row) for row in rows]
+                got = read_jsonl(path)
+            held.update(origins(got, prev.name, file_part))
+            rows += got
+            where += [path] * len(got)
+        return [TaskRecord.model_validate(row) for row in resolve(rows, where)], held
 
     def input_digest(self, stage: Stage, part: str = "") -> str:
         """The digest of what ``stage`` (or its shard ``part``) reads: its input files whole,
@@ -189,7 +230,10 @@ class Runner:
         for stage in self.build.sharded:
             path = self.dir(stage.name).records(part)
             if stage.weighs is not None and path.exists():
-                total += stage.weighs(read_records(path))
+                try:
+                    total += stage.weighs(read_records(path))
+                except StageFileError as exc:  # a file left from an earlier run: redone anyway
+                    log.debug("%s/%s: not weighed: %s", stage.name, part, exc)
         return total
 
     # -- keys and completion --------------------------------------------------------------------
@@ -244,7 +288,7 @@ class Runner:
         start = time.monotonic()
         try:
             sd.path.mkdir(parents=True, exist_ok=True)
-            records = self.read_input(stage, part)
+            records, held = self._read_input(stage, part)
             try:
                 done = apply(
                     stage,
@@ -259,7 +303,7 @@ class Runner:
             except ShuttingDown as exc:  # a sandbox refused or killed by the stop
                 raise Interrupted(f"{label}: interrupted; a rerun redoes it") from exc
             out, counts = done.records, done.counts
-            write_records(sd.records(part), out)
+            write_records(sd.records(part), out, held)
             write_jsonl(sd.rejects(part), done.rejects)
             seconds = round(time.monotonic() - start, 3)
             if shutting_down():

@@ -8,6 +8,11 @@ each with its ``reason`` and what it is, ``dropped``: ``task``, ``solution`` or 
 its completion
 manifests (``_SUCCESS.json``, ``_SUCCESS.<shard>.json``) with the seconds it took.
 
+A record's ``task`` and ``solutions``, all the report reads of it, are never written as
+references to another stage's file (:data:`quicksilver.pipeline.refs.REFERABLE`), so the records
+are read as they are: nothing to put back, and a file whose references no longer resolve (left
+from an earlier run) still shows its shard's time.
+
 No stage records how long each task took: a sharded stage records one wall time per shard of
 ``runner.shard_size`` tasks. A task's share of its shard is the shard's seconds split in
 proportion to the work its record says it cost in that stage (:func:`record_work`: the measured
