@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from quicksilver.config import CasesSection, SandboxConfig
-from quicksilver.execute import BUDGET_STOP, SLOW_STATUSES, BatchRun, CallOutcome, run_outputs
+from quicksilver.execute import SLOW_STATUSES, BatchRun, CallOutcome, run_outputs
 from quicksilver.pipeline.records import Solution
 
 LIMIT_RULE = (
@@ -42,7 +42,10 @@ def budget_spent(outcome: CallOutcome) -> bool:
 SCREENING_BUDGETS = 2.0
 """A solution's screening stops once its calls have spent this many test set's budgets: the
 test set keeps, for each solution, inputs worth one budget at most, taken in :func:`fit_order`;
-the second budget is room for inputs another solution makes the test set leave out."""
+the second budget is room for inputs another solution makes the test set leave out. The calls
+it did not make are the final word's like any other not made: an input its peers finished is
+run again with the ceiling first (so a hopeless solution is still found slow), the rest within
+the budget, then with the floor within one more."""
 
 
 def fit_order(kinds: list[str], weights: list[float]) -> list[int]:
@@ -147,32 +150,15 @@ class SolutionRuns:
         load_errors: dict[int, str] = {}
         order = self.order if self.order is not None else every
         screening = SCREENING_BUDGETS * sec.test_set_cpu_seconds
-        # inputs a solution's screening spent its budget before: the test set cannot hold them
-        # (that solution could not run it), so the solutions after it do not run them either
-        ruled_out: dict[int, int] = {}  # input -> the position of the solution that ruled it out
         for sol in solutions:
             decisive = {i for i in every if fast[i] >= need}
-            idx = [i for i in order if i not in ruled_out]
-            run = self._run(
-                sol.code, idx, [sec.call_floor] * len(idx), allowed + 1, decisive, screening
-            )
+            run = self._run(sol.code, order, [sec.call_floor] * n, allowed + 1, decisive, screening)
             if run.load_error is not None:
                 load_errors[sol.hash] = run.load_error
                 continue
-            outs = [
-                CallOutcome(
-                    "skipped",
-                    error=f"{BUDGET_SPENT}: not run, solution #{ruled_out[i]}'s screening spent "
-                    f"{screening:g} s of CPU before it",
-                )
-                if i in ruled_out
-                else CallOutcome("skipped")
-                for i in every
-            ]
-            for k, i in enumerate(idx):
-                outs[i] = _spent_in_screening(run.outcomes[k], screening)
-                if budget_spent(outs[i]):
-                    ruled_out[i] = sol.position
+            outs = [CallOutcome("skipped")] * n
+            for k, i in enumerate(order):
+                outs[i] = run.outcomes[k]
             outcomes[sol.hash] = outs
             for i, o in enumerate(outs):
                 if o.status not in SLOW_STATUSES and o.cpu_seconds <= quick:
@@ -303,15 +289,3 @@ class SolutionRuns:
                     outs[i] = CallOutcome("skipped", error=f"not run: {stop}")
                 break
         return ran
-
-
-def _spent_in_screening(outcome: CallOutcome, screening: float) -> CallOutcome:
-    """A screening call not made because the solution's screening spent its budget is
-    :data:`BUDGET_SPENT`: the input is left out, not run again (the solution stays)."""
-    if outcome.status == "skipped" and (outcome.error or "").startswith(BUDGET_STOP):
-        return CallOutcome(
-            "skipped",
-            error=f"{BUDGET_SPENT}: not run, the screening's calls before it spent "
-            f"{screening:g} s of CPU ({SCREENING_BUDGETS:g} x the test set's budget)",
-        )
-    return outcome

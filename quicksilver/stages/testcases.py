@@ -110,8 +110,8 @@ BUDGET_RULE = (
     "judge_seconds, the judge's budget per solution): the examples always stay, then the edge "
     "cases, the largest generated input (by its JSON text) and the other generated inputs in "
     "the generator's order, each while every solution's total stays within the budget; a "
-    "solution's screening stops once it has spent twice the budget, and the inputs it did not "
-    "run then are left out"
+    "solution's screening stops once it has spent twice the budget (the calls it did not make "
+    "are run again like the calls it did not finish)"
 )
 
 
