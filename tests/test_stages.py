@@ -757,7 +757,9 @@ def test_testcases_keeps_an_accepted_solution_within_the_judges_budget():
     assert "limit 4 s of CPU" in by_hash[4]["detail"] and "stopped there" in by_hash[4]["detail"]
     # the one slow everywhere: the statement's examples alone cost more than the budget
     assert by_hash[5]["reason"] == "over-budget", by_hash[5]
-    assert "for the statement's examples alone" in by_hash[5]["detail"], by_hash[5]
+    # (found on the examples alone, or once its largest input, run first, spent the budget
+    # before an example ran)
+    assert "the statement's example" in by_hash[5]["detail"], by_hash[5]
     (rec,) = out["records"]
     assert rec["solutions"] == [1, 2, 3], rec["solutions"]
     inputs = [c["input"][0] for c in rec["cases"]]
@@ -888,8 +890,13 @@ def test_testcases_runs_an_input_no_majority_finished_with_the_budgets_room_only
     # the first one ran again with the room the budget had left (0.3 s), not the 30 s ceiling;
     # after it nothing was left, so the others were not run again at all
     assert all("the test set's budget is spent" in r["detail"] for r in heavy), heavy
-    assert "within the 0.3 s of CPU the test set's budget (0.3 s) had left" in heavy[0]["detail"]
-    assert all("not run, " in r["detail"] for r in heavy[1:]), heavy
+    room = [
+        r
+        for r in heavy
+        if "within the 0.3 s of CPU the test set's budget (0.3 s) had" in r["detail"]
+    ]
+    assert len(room) == 1, heavy
+    assert all("not run, " in r["detail"] for r in heavy if r not in room), heavy
     assert all(limit < 30.0 for limit in rec["call_limits"]["per_input"])
 
 

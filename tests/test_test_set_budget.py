@@ -135,17 +135,18 @@ def test_testcases_sizes_a_heavy_test_set_to_its_budget_and_records_it():
 
 def test_the_inputs_run_in_the_order_the_budget_keeps_them_known_before_anything_runs():
     """What the test set's budget pays for is what the test set keeps first: the examples, the
-    edge cases, the largest generated input (by its JSON text, the first of the largest), then
-    the generated ones in the generator's order; the order needs no run."""
+    edge cases, the largest generated input (by its JSON text, then its numbers' magnitude),
+    then the generated ones in the generator's order; the order needs no run."""
     from quicksilver.pipeline.solution_runs import fit_order
     from quicksilver.stages.testcases import _size
 
     kinds = ["example", "example", "edge", "generated", "generated", "generated", "edge"]
     inputs = [[1], [2], [[]], [[5, 6]], [[10, 20, 30]], [[70, 80, 90]], [[1, 2, 3, 4, 5]]]
     order = fit_order(kinds, [_size(x) for x in inputs])
-    # the examples, the edges in their order, the largest generated (4, before its tie 5), then
-    # 3 and 5 in the generator's order
-    assert order == [0, 1, 2, 6, 4, 3, 5]
+    # the examples, the edges in their order, the largest generated (5: as long a text as 4,
+    # with larger numbers), then 3 and 4 in the generator's order
+    assert order == [0, 1, 2, 6, 5, 3, 4]
+    assert _size([45]) > _size([39]) and _size([100]) > _size([99])
     # the fit keeps in that order: with 4 too heavy, 3 and then 5 fill the budget
     costs = [[0.1, 0.1, 0.1, 0.2, 5.0, 0.3, 0.1]]
     fit = fit_to_budget(kinds, costs, budget=1.0, order=order)

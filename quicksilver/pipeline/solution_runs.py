@@ -102,6 +102,9 @@ class SolutionRuns:
     # calls run again go in it, so that what the budget pays for is what the test set keeps
     # first (default: the inputs' own order)
     order: list[int] | None = None
+    # each input's size (the weights of :func:`fit_order`): the largest input its peers finish
+    # gets the final word with the ceiling whatever the budget (default: none is larger)
+    sizes: list[float] | None = None
 
     def _run(
         self,
@@ -244,6 +247,14 @@ class SolutionRuns:
             ),
             key=lambda i: (i not in decided, rank[i]),
         )
+        # the largest input its peers finish goes first: a solution that cannot finish it within
+        # the ceiling is the slow one, however early the budget is spent (an exponential one
+        # would otherwise spend it on mid-sized inputs and size the test set down to itself)
+        sizes = self.sizes or [0] * len(outs)
+        largest = max((i for i in redo if i in decided), key=lambda i: sizes[i], default=None)
+        if largest is not None:
+            redo.remove(largest)
+            redo.insert(0, largest)
         ran: set[int] = set()
         settled = sum(o.status == "memory" for o in outs)  # not run again: memory is no time
         if settled > allowed:

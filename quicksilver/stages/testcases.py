@@ -172,7 +172,8 @@ def cases_for_task(
     inputs = _collect_inputs(ctx, record, section, sandbox, seed, spec)
     if inputs is None:
         return None
-    order = fit_order([c.kind for c in inputs], [_size(c.input) for c in inputs])
+    sizes = [_size(c.input) for c in inputs]
+    order = fit_order([c.kind for c in inputs], sizes)
     runner = SolutionRuns(
         entry_point=sig.name,
         convert_offline=convert_offline_source(sig),
@@ -182,6 +183,7 @@ def cases_for_task(
         sandbox=sandbox,
         kind=record.task.kind,
         order=order,
+        sizes=sizes,
     )
     outcomes, reran, load_errors = runner.run_all(solutions)
     for sol in solutions:
@@ -266,9 +268,22 @@ def cases_for_task(
     return record.with_solutions(answered, tests=tests)
 
 
-def _size(value: Any) -> int:
-    """An input's size for :func:`fit_order`: the length of its JSON text."""
-    return len(json.dumps(value, separators=(",", ":")))
+def _size(value: Any) -> float:
+    """An input's size for :func:`fit_order`: the length of its JSON text, ties broken by the
+    magnitude of its numbers (``[45]`` is larger than ``[39]``: the same text length)."""
+    total = _magnitude(value)
+    return len(json.dumps(value, separators=(",", ":"))) + total / (1.0 + total)
+
+
+def _magnitude(value: Any) -> float:
+    """The sum of the absolute values of the numbers in ``value`` (nested lists, any data)."""
+    if isinstance(value, list | tuple):
+        return sum(_magnitude(v) for v in value)
+    if isinstance(value, dict):
+        return sum(_magnitude(v) for v in value.values())
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return min(abs(float(value)), 1e300)
+    return 0.0
 
 
 def _over_on_examples(spent: float, budget: float) -> str:
