@@ -272,6 +272,7 @@ def _serve(
             out.load_error = f"loading the code: {load.reply.get('error')}"
             return False
         serving = True
+        spent = sum(o.cpu_seconds for o in out.outcomes)  # by the processes before this one
         for i in range(base, len(encoded)):
             out.outcomes.append(
                 _one_call(session, i - base, output_param, cpu[i], walls[i], memory_wall)
@@ -279,7 +280,8 @@ def _serve(
             last = out.outcomes[-1]
             if last.status == "timeout" or (last.error or "").startswith("memory wall"):
                 return True  # the process was killed: the rest runs in a fresh one
-            if cpu_budget is not None and sum(o.cpu_seconds for o in out.outcomes) >= cpu_budget:
+            spent += last.cpu_seconds
+            if cpu_budget is not None and spent >= cpu_budget:
                 return False  # the caller marks the rest not run
         return False
     except OutputLimitExceeded as exc:

@@ -54,6 +54,21 @@ def _system_deps() -> ModuleType:
 SYSTEM_DEPS = _system_deps()
 
 
+def load_bench(name: str) -> ModuleType:
+    """bench/``name``.py as a module named ``name`` (bench/ is not a package; its scripts import
+    ``common`` from their own folder, and their dataclasses look their module up by name)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+
+
 def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 

@@ -9,7 +9,6 @@ and the questions kept out of the pool with their reason.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -17,6 +16,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.conftest import load_bench
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,19 +63,8 @@ PAID = "<p>Locked.</p>"
 
 
 def _load_bench() -> ModuleType:
-    """bench/leetcode_corpora.py as a module (bench/ is not a package)."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        spec = importlib.util.spec_from_file_location(
-            "leetcode_corpora", ROOT / "bench" / "leetcode_corpora.py"
-        )
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["leetcode_corpora"] = module  # its dataclasses look their module up
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+    """bench/leetcode_corpora.py as a module."""
+    return load_bench("leetcode_corpora")
 
 
 def _repo(path: Path, files: dict[str, str]) -> Path:

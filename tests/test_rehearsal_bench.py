@@ -3,30 +3,21 @@ task runs' overhead, and the projection of a full build (nothing here is timed).
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.conftest import load_bench
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    """bench/rehearsal.py as a module (bench/ is not a package; it imports ``common``)."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        spec = importlib.util.spec_from_file_location("rehearsal", ROOT / "bench" / "rehearsal.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["rehearsal"] = module  # its dataclasses look their module up
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+    """bench/rehearsal.py as a module."""
+    return load_bench("rehearsal")
 
 
 def _record(slug: str, generator: str | None) -> dict:

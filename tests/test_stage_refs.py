@@ -9,10 +9,8 @@ one task's ``tests`` without declaring it) and ``join`` (unsharded, after the sh
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -28,6 +26,7 @@ from quicksilver.pipeline.stage import Context, Stage
 from quicksilver.stages import example
 from quicksilver.stages.dedup import DEDUP
 from quicksilver.stages.load import LOAD
+from tests.conftest import load_bench
 
 ROOT = Path(__file__).resolve().parents[1]
 SLUGS = ["best-single-trade", "primes-below", "zeroes-to-end", "cluster-anagrams"]
@@ -239,17 +238,7 @@ def test_a_shard_lost_in_a_crash_is_redone_alone_and_reads_its_own_holders(built
 def test_the_bench_counts_full_copies_as_the_runner_wrote_them_before(built, tmp_path):
     """bench/stage_bytes.py's "full" bytes are the file a stage wrote when it copied every
     field: the rows it returned, written by write_jsonl."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        spec = importlib.util.spec_from_file_location(
-            "stage_bytes", ROOT / "bench" / "stage_bytes.py"
-        )
-        assert spec is not None and spec.loader is not None
-        bench = importlib.util.module_from_spec(spec)
-        sys.modules["stage_bytes"] = bench
-        spec.loader.exec_module(bench)
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+    bench = load_bench("stage_bytes")
     got = {r.stage: r for r in bench.build_bytes(built, ["gen", "touch", "join"])}
     copy = write_jsonl(tmp_path / "join.jsonl", AS_BUILT[("join", "")])
     join = built / "stages" / "join" / "records.jsonl"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -707,12 +708,10 @@ def test_testcases_limits_follow_the_evidence_and_hopeless_solutions_stop_early(
     assert d["status"] == "ok" and d["value"] == 999 * 999 and d["cpu"] > 0.3
 
 
-@requires_bwrap
-def test_testcases_keeps_an_accepted_solution_within_the_judges_budget():
-    """Issue 26: an accepted solution that needs seconds where its peers need milliseconds is
-    not the slow one while it finishes within the ceiling; the test set is sized to it. One that
-    hangs still goes (one ceiling spent on it), and so does one whose examples alone cost more
-    than the test set's budget."""
+def _judged_int_task(slug: str, gen_hi: str, codes: list[str], **section: Any) -> dict[str, Any]:
+    """The testcases stage on one task ``f(n) -> int`` with examples 3 and 4, inputs drawn
+    from [0, ``gen_hi``], and ``codes`` as solutions #0.. (hashes 1..), with ``section``'s
+    settings (the judge's-budget tests below)."""
     from quicksilver.config import CasesSection, SandboxConfig
     from tests.stagekit import testcases_shard
 
@@ -721,8 +720,27 @@ def test_testcases_keeps_an_accepted_solution_within_the_judges_budget():
         "params": [{"name": "n", "type": "integer"}],
         "return": {"type": "integer"},
     }
-    task = {**_task("jb", meta=meta), "examples": [[3], [4]]}
-    gen = "import random\ndef generate_test_case():\n    return [random.randint(0, 60)]\n"
+    task = {**_task(slug, meta=meta), "examples": [[3], [4]]}
+    gen = f"import random\ndef generate_test_case():\n    return [random.randint(0, {gen_hi})]\n"
+    sols = [
+        {"slug": slug, "hash": h, "position": h - 1, "code": code}
+        for h, code in enumerate(codes, start=1)
+    ]
+    return testcases_shard(
+        [task],
+        sols,
+        [{"slug": slug, "generator_code": gen}],
+        CasesSection(**section),
+        sandbox=SandboxConfig(),
+    )
+
+
+@requires_bwrap
+def test_testcases_keeps_an_accepted_solution_within_the_judges_budget():
+    """Issue 26: an accepted solution that needs seconds where its peers need milliseconds is
+    not the slow one while it finishes within the ceiling; the test set is sized to it. One that
+    hangs still goes (one ceiling spent on it), and so does one whose examples alone cost more
+    than the test set's budget."""
     burn = "        s = sum(i % 7 for i in range(12_000_000))\n        return n * n + s - s\n"
     fast = "class Solution:\n    def f(self, n):\n        return n * n\n"
     search = "class Solution:\n    def f(self, n):\n        if n < 40:\n            return n * n\n"
@@ -731,14 +749,11 @@ def test_testcases_keeps_an_accepted_solution_within_the_judges_budget():
     hang += "        return n * n\n"
     # three times the search's work on every input: the two examples alone are over budget
     heavy = "class Solution:\n    def f(self, n):\n" + burn.replace("12_000", "36_000")
-    sols = [
-        {"slug": "jb", "hash": 1, "position": 0, "code": fast},
-        {"slug": "jb", "hash": 2, "position": 1, "code": fast.replace("n * n", "n ** 2")},
-        {"slug": "jb", "hash": 3, "position": 2, "code": search},
-        {"slug": "jb", "hash": 4, "position": 3, "code": hang},
-        {"slug": "jb", "hash": 5, "position": 4, "code": heavy},
-    ]
-    section = CasesSection(
+    codes = [fast, fast.replace("n * n", "n ** 2"), search, hang, heavy]
+    out = _judged_int_task(
+        "jb",
+        "60",
+        codes,
         n=24,
         seed=11,
         solution_cpu_seconds=4.0,
@@ -746,9 +761,6 @@ def test_testcases_keeps_an_accepted_solution_within_the_judges_budget():
         judge_seconds=6.0,
         test_set_cpu_seconds=1.5,
         min_cases=3,
-    )
-    out = testcases_shard(
-        [task], sols, [{"slug": "jb", "generator_code": gen}], section, sandbox=SandboxConfig()
     )
     by_hash = {r["hash"]: r for r in out["rejects"] if r.get("hash")}
     assert set(by_hash) == {4, 5}, out["rejects"]
@@ -786,27 +798,15 @@ def test_testcases_leaves_out_what_a_solution_could_not_run_within_the_judges_bu
     """A solution slow on most inputs (its peers are quick) runs the calls it did not finish at
     the floor again until it has spent the test set's budget: it stays, the inputs it could not run
     then are left out, and the test set it runs fits the budget."""
-    from quicksilver.config import CasesSection, SandboxConfig
-    from tests.stagekit import testcases_shard
-
-    meta = {
-        "name": "f",
-        "params": [{"name": "n", "type": "integer"}],
-        "return": {"type": "integer"},
-    }
-    task = {**_task("bs", meta=meta), "examples": [[3], [4]]}
-    gen = "import random\ndef generate_test_case():\n    return [random.randint(0, 10**6)]\n"
     fast = "class Solution:\n    def f(self, n):\n        return n % 7\n"
     steady = (  # quick on even inputs only
         "class Solution:\n    def f(self, n):\n        if n % 2 == 0:\n            return n % 7\n"
         "        s = sum(i % 7 for i in range(2_500_000))\n        return n % 7 + s - s\n"
     )
-    sols = [
-        {"slug": "bs", "hash": 1, "position": 0, "code": fast},
-        {"slug": "bs", "hash": 2, "position": 1, "code": fast.replace("n % 7", "(n + 7) % 7")},
-        {"slug": "bs", "hash": 3, "position": 2, "code": steady},
-    ]
-    section = CasesSection(
+    out = _judged_int_task(
+        "bs",
+        "10**6",
+        [fast, fast.replace("n % 7", "(n + 7) % 7"), steady],
         n=20,
         seed=2,
         solution_cpu_seconds=1.0,
@@ -814,9 +814,6 @@ def test_testcases_leaves_out_what_a_solution_could_not_run_within_the_judges_bu
         judge_seconds=1.0,
         test_set_cpu_seconds=1.0,
         min_cases=3,
-    )
-    out = testcases_shard(
-        [task], sols, [{"slug": "bs", "generator_code": gen}], section, sandbox=SandboxConfig()
     )
     assert not [r for r in out["rejects"] if r.get("dropped") == "solution"], out["rejects"]
     spent = [r for r in out["rejects"] if "spent the test set's budget" in r["detail"]]
@@ -844,31 +841,18 @@ def test_testcases_runs_an_input_no_majority_finished_with_the_budgets_room_only
     one is the slow one) runs again with what the test set's budget has left, not the ceiling:
     not finishing within that room leaves the input out (``over-budget``, the limit named), and
     no solution goes, since none of them could run a test set that holds it."""
-    from quicksilver.config import CasesSection, SandboxConfig
-    from tests.stagekit import testcases_shard
-
-    meta = {
-        "name": "f",
-        "params": [{"name": "n", "type": "integer"}],
-        "return": {"type": "integer"},
-    }
-    task = {**_task("rm", meta=meta), "examples": [[3], [4]]}
-    gen = "import random\ndef generate_test_case():\n    return [random.randint(0, 99)]\n"
     # every solution burns seconds on n >= 80: within the ceiling, far past the budget
     burn = "        if n >= 80:\n            s = sum(i % 7 for i in range(30_000_000))\n"
     burn += "            return n % 7 + s - s\n"
-    sols = [
-        {"slug": "rm", "hash": h, "position": h - 1, "code": code}
-        for h, code in enumerate(
-            [
-                "class Solution:\n    def f(self, n):\n" + burn + "        return n % 7\n",
-                "class Solution:\n    def f(self, n):\n" + burn + "        return (n + 7) % 7\n",
-                "class Solution:\n    def f(self, n):\n" + burn + "        return n - n // 7 * 7\n",
-            ],
-            start=1,
-        )
-    ]
-    section = CasesSection(
+    head = "class Solution:\n    def f(self, n):\n" + burn
+    out = _judged_int_task(
+        "rm",
+        "99",
+        [
+            head + "        return n % 7\n",
+            head + "        return (n + 7) % 7\n",
+            head + "        return n - n // 7 * 7\n",
+        ],
         n=16,
         seed=5,
         solution_cpu_seconds=30.0,
@@ -876,9 +860,6 @@ def test_testcases_runs_an_input_no_majority_finished_with_the_budgets_room_only
         judge_seconds=30.0,
         test_set_cpu_seconds=0.3,
         min_cases=3,
-    )
-    out = testcases_shard(
-        [task], sols, [{"slug": "rm", "generator_code": gen}], section, sandbox=SandboxConfig()
     )
     assert not [r for r in out["rejects"] if r.get("dropped") == "solution"], out["rejects"]
     (rec,) = out["records"]

@@ -8,7 +8,7 @@ another stage, and no other stage runs solutions this way).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from quicksilver.config import CasesSection, SandboxConfig
@@ -98,13 +98,18 @@ class SolutionRuns:
     section: CasesSection
     sandbox: SandboxConfig
     kind: Literal["class", "function"] = "class"
-    # the order the test set's budget keeps inputs (:func:`fit_order`): the screening and the
-    # calls run again go in it, so that what the budget pays for is what the test set keeps
-    # first (default: the inputs' own order)
-    order: list[int] | None = None
-    # each input's size (the weights of :func:`fit_order`): the largest input its peers finish
-    # gets the final word with the ceiling whatever the budget (default: none is larger)
+    # each input's kind (example, edge, generated) and size: the screening and the calls run
+    # again go in the order the test set's budget keeps inputs (:attr:`order`), so that what
+    # the budget pays for is what the test set keeps first, and the largest input its peers
+    # finish gets the final word with the ceiling whatever the budget (default: every input
+    # generated, of one size: the inputs' own order)
+    kinds: list[str] | None = None
     sizes: list[float] | None = None
+    order: list[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        n = len(self.inputs)
+        self.order = fit_order(self.kinds or ["generated"] * n, self.sizes or [0.0] * n)
 
     def _run(
         self,
@@ -151,7 +156,7 @@ class SolutionRuns:
         fast = [0] * n  # solutions that finished each input within floor / factor so far
         outcomes: dict[int, list[CallOutcome]] = {}
         load_errors: dict[int, str] = {}
-        order = self.order if self.order is not None else every
+        order = self.order
         screening = SCREENING_BUDGETS * sec.test_set_cpu_seconds
         for sol in solutions:
             decisive = {i for i in every if fast[i] >= need}

@@ -172,8 +172,6 @@ def cases_for_task(
     inputs = _collect_inputs(ctx, record, section, sandbox, seed, spec)
     if inputs is None:
         return None
-    sizes = [_size(c.input) for c in inputs]
-    order = fit_order([c.kind for c in inputs], sizes)
     runner = SolutionRuns(
         entry_point=sig.name,
         convert_offline=convert_offline_source(sig),
@@ -182,8 +180,8 @@ def cases_for_task(
         section=section,
         sandbox=sandbox,
         kind=record.task.kind,
-        order=order,
-        sizes=sizes,
+        kinds=[c.kind for c in inputs],
+        sizes=[_size(c.input) for c in inputs],
     )
     outcomes, reran, load_errors = runner.run_all(solutions)
     for sol in solutions:
@@ -204,7 +202,7 @@ def cases_for_task(
             s.hash: [i for i, o in enumerate(outcomes[s.hash]) if o.status in SLOW_STATUSES]
             for s in alive
         },
-        order=order,
+        order=runner.order,
     )
     invalid = judged.drop_invalid_inputs()
     invalid |= judged.drop_answers_out_of_range((spec or {}).get("answer"), invalid)
