@@ -59,10 +59,12 @@ def test_an_honest_solution_counts_the_same_with_or_without_the_native_judge():
 @requires_bwrap
 @requires_qemu
 def test_a_sample_that_hangs_only_under_the_emulator_times_out_at_its_native_margin():
-    # natively the module-level loop takes a few ms of CPU; under the emulator well over 50 ms
+    # natively the module-level loop takes about 50 ms of CPU; under the emulator about 400 ms
+    # without the icount plugin and more with it, so 0.2 s tells them apart with room on both
+    # sides (with 300,000 and 50 ms a fast CI machine's emulator came in under the threshold)
     tells = (
-        "import time\nt = time.process_time()\nx = sum(range(300000))\n"
-        "SLOW = time.process_time() - t > 0.05\n"
+        "import time\nt = time.process_time()\nx = sum(range(3_000_000))\n"
+        "SLOW = time.process_time() - t > 0.2\n"
         "class Solution:\n    def f(self, n):\n        while SLOW:\n            pass\n"
         "        return sum(range(n))\n"
     )
