@@ -968,3 +968,29 @@ def test_the_checker_does_not_use_the_runtime() -> None:
     # the standard library, and the project's thread-safe ast.parse (quicksilver/astparse.py)
     allowed = {"__future__", "ast", "itertools", "math", "dataclasses", "typing", "quicksilver"}
     assert imported <= allowed, imported - allowed
+
+
+def test_a_permutation_of_the_letters_from_the_description_is_checked() -> None:
+    """``The order of the alphabet is some permutation of lowercase letters`` (description only):
+    the checker passes the drawn orders and flags one with a letter twice (one missing), as the
+    generator drew before the sentence was read."""
+    inp = question(
+        [("words", "string[]"), ("order", "string")],
+        [
+            "1 <= words.length <= 100",
+            "1 <= words[i].length <= 20",
+            "order.length == 26",
+            "All characters in words[i] and order are English lowercase letters.",
+        ],
+    )
+    prose = "<p>The order of the alphabet is some permutation of lowercase letters.</p>"
+    result = build_spec(SynthInput(**{**inp.__dict__, "content_html": prose + inp.content_html}))
+    assert result.spec is not None, result.problems
+    spec = result.spec
+    for seed in range(20):
+        args = sample_spec(spec, seed)
+        assert check_input(spec, args) == [], args
+    words, order = sample_spec(spec, 0)
+    broken = order[0] + order[:-1]  # the first letter twice, the last one gone
+    assert any("order" in p for p in check_input(spec, [words, broken]))
+    assert check_input(spec, [words, order[1:]])  # 25 letters

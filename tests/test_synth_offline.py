@@ -2494,3 +2494,86 @@ def test_edge_cases_are_the_smallest_inputs_and_the_extreme_values() -> None:
     # seeded by the caller, like generate_test_case()
     again = run_generator(res.generator_code, seeds=[7, 8], entry="generate_edge_cases")
     assert again.outcomes[0].value == edges
+
+
+# -- guarantees stated only in the description ----------------------------------------------------
+
+ALIEN_ITEMS = [
+    "1 <= words.length <= 100",
+    "1 <= words[i].length <= 20",
+    "order.length == 26",
+    "All characters in words[i] and order are English lowercase letters.",
+]
+ALIEN_PARAMS = [("words", "string[]"), ("order", "string")]
+
+
+def test_a_permutation_of_the_letters_stated_in_the_description() -> None:
+    """``The order of the alphabet is some permutation of lowercase letters`` (the description
+    only; verifying-an-alien-dictionary's shape): ``order`` holds each letter once. Without the
+    sentence the same Constraints draw repeated letters, which the sentence rules out."""
+    prose = (
+        "Aliens write lowercase letters in another order. The order of the alphabet is some "
+        "permutation of lowercase letters. Given words and the order, return ..."
+    )
+    inp = _with_prose(question(ALIEN_PARAMS, ALIEN_ITEMS), prose)
+    for _, order in samples(inp, 100):
+        assert sorted(order) == list(string.ascii_lowercase), order
+    assert any("each once" in n for n in notes_of(inp))
+    plain = question(ALIEN_PARAMS, ALIEN_ITEMS)
+    assert any(len(set(order)) < 26 for _, order in samples(plain, 20))
+    two = _with_prose(
+        question([("s", "string"), ("t", "string")], ["s.length == t.length == 26"]),
+        "Both s and t are permutations of the lowercase English letters.",
+    )
+    assert "not of one string parameter" in reason_of(two)
+
+
+NUMS_ITEMS = ["1 <= nums.length <= 100", "1 <= nums[i] <= 100"]
+
+
+@pytest.mark.parametrize(
+    ("prose", "quoted"),
+    [
+        (
+            "It is guaranteed that every value occurs at most twice in nums.",
+            "It is guaranteed that every value occurs at most twice in nums",
+        ),
+        (
+            "Note: The test cases are generated such that an answer always exists.",
+            "Note: The test cases are generated such that an answer always exists",
+        ),
+        (
+            "One value of nums got duplicated to another, which results in the loss of a value.",
+            "One value of nums got duplicated to another, which results in the loss of a value",
+        ),
+    ],
+)
+def test_a_guarantee_the_description_states_and_nothing_reads_is_refused(
+    prose: str, quoted: str
+) -> None:
+    """An input guarantee stated only in the description that no form reads makes the question
+    refused, quoting the sentence; the same Constraints without it get a spec."""
+    assert build_spec(question([("nums", "integer[]")], NUMS_ITEMS)).spec is not None
+    reason = reason_of(_with_prose(question([("nums", "integer[]")], NUMS_ITEMS), prose))
+    assert f'"{quoted}"' in reason
+
+
+def test_a_guarantee_the_description_states_in_a_known_form_is_read() -> None:
+    """``It is guaranteed that nums is sorted in non-decreasing order``: the clause is a
+    Constraints form, read as one; an answer range is kept as the spec's ``answer`` (the
+    Constraints' own stays when they state one); a guarantee said to follow from the constraints
+    rules nothing out and is passed over."""
+    nums = question([("nums", "integer[]")], NUMS_ITEMS)
+    ordered = _with_prose(nums, "It is guaranteed that nums is sorted in non-decreasing order.")
+    assert all(xs == sorted(xs) for (xs,) in samples(ordered, 50))
+    fits = "The test cases are generated so that the answer fits in a 32-bit integer."
+    spec = build_spec(_with_prose(nums, fits)).spec
+    assert spec is not None and spec["answer"]["text"] == fits.rstrip(".")
+    stated = question(
+        [("nums", "integer[]")],
+        [*NUMS_ITEMS, "The answer is guaranteed to fit in a 32-bit integer."],
+    )
+    spec = build_spec(_with_prose(stated, fits)).spec
+    assert spec is not None and spec["answer"]["text"].startswith("The answer is guaranteed")
+    implied = "It is guaranteed that under the given constraints, there is always a solution."
+    assert build_spec(_with_prose(nums, implied)).spec is not None

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from quicksilver.synth.offline.constraints import FIELDS_RE, Param, clean, split_top
+from quicksilver.synth.offline.described import DescribedGuarantees
 from quicksilver.synth.offline.facts import Facts
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.report import param_notes
@@ -86,7 +87,8 @@ class Analysis:
         """Read every Constraints item. ``prose`` (the statement as text) is read only for
         what LeetCode states in the description more often than among the constraints: the
         definitions of row fields (``intervals[i] = [start_i, end_i]``), a binary search tree,
-        the sizes it names and the grids it calls a matrix, grid or board."""
+        the sizes it names, the grids it calls a matrix, grid or board, and the guarantees it
+        states about the input (:mod:`~.described`: read, or reported)."""
         self.facts.read_fields(lines, prose)
         reader = LineReader(self.facts, self.problems)
         for line in lines:
@@ -96,6 +98,7 @@ class Analysis:
         self._described_bst(prose)
         self._described_grids(prose)
         self._described_binary(prose)
+        DescribedGuarantees(self.facts, self.problems, self.notes).run(prose, lines)
         for equality in self._named_sizes(prose):
             reader.read(equality)
             self.notes.append(f"{equality}: the description names this size")

@@ -323,8 +323,9 @@ class LineReader:
         m = re.fullmatch(
             r"(?:it is guaranteed that |the input is generated such that |test cases are "
             r"generated (?:such|so) that )?(?:the )?(?:final )?(answer|result|output|answer\[i\])"
-            r"(?: for the given input)?(?: is guaranteed to| will| is going to)? "
-            r"(?:fits?|be) (?:in|into|inside|within|in the range of) (?:a )?(?:signed )?32[- ]bit"
+            r"(?: for the given input)?(?: is guaranteed to| will| is going to| can)? "
+            r"(?:(?:fits?|be) )?(?:in|into|inside|within|on|in the range of) (?:a )?(?:signed )?"
+            r"32[- ]bits?"
             r"(?: signed)? integer(?:s)?(?:,? (?:i\.?e\.?|ie)\.?,? .*| \(.*\))?",
             text,
             flags=re.I,

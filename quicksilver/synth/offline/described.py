@@ -1,0 +1,125 @@
+"""Guarantees about the input that a statement states only in its description.
+
+LeetCode often writes a guarantee in the prose and not among the Constraints (``It is
+guaranteed that there are no consecutive repeating characters``, ``The order of the alphabet is
+some permutation of lowercase letters``). A generator that ignores one draws inputs the
+statement rules out, on which accepted solutions disagree or raise, and are then called wrong.
+So each such sentence is either read, as a Constraints item would be, or reported (the question
+then needs an LLM generator). Three families:
+
+- a guarantee sentence (``It is guaranteed that ...``, ``The test cases are generated so that
+  ...``): read when the sentence, or the clause after its marker, is a form the Constraints
+  reader reads (``It is guaranteed that nums is sorted in non-decreasing order``, any Constraints
+  form; ``The test cases are generated so that the answer fits in a 32-bit integer`` is kept
+  as the spec's ``answer``, unless the Constraints state one); reported otherwise, except where
+  it says it follows from the constraints (``for the given constraints we can always ...``);
+- a string that is a permutation of the lowercase letters (``The order of the alphabet is some
+  permutation of lowercase letters``, the subject naming one string parameter): its 26
+  characters distinct, read as ``order consists of distinct lowercase English letters`` and
+  ``order.length == 26``;
+- a collection with one value duplicated and another lost or missing: reported.
+
+A sentence the Constraints list also holds is left to it (read or reported there).
+"""
+
+from __future__ import annotations
+
+import re
+
+from quicksilver.synth.offline.facts import Facts
+from quicksilver.synth.offline.sentences import LineReader
+
+# the sentence's marker, and the clause it guarantees (group ``clause``)
+_GUARANTEE = re.compile(
+    r"(?:note:\s*)?(?:-\s*)?(?:it(?: is|'s|’s) (?:also )?guaranteed(?: that)?|"
+    r"(?:the )?(?:test ?cases?|tests|inputs?)(?: will be| are| is)? "
+    r"(?:generated|guaranteed) (?:such|so) that)\s+(?P<clause>.+)",
+    flags=re.I,
+)
+# ``It is guaranteed that under the given constraints, there is always a solution``: a guarantee
+# the statement says follows from the Constraints, so it rules out no input they allow
+_IMPLIED = re.compile(r"\b(?:under|for|with) the (?:given )?constraints\b", flags=re.I)
+_LETTERS_PERMUTATION = re.compile(
+    r"(?P<subject>.+?) (?:is|are|will be) (?:some |a |any )?permutations? of (?:the |all )?"
+    r"(?:(?:26 )?(?:English )?lowercase (?:English )?letters|(?:26 )?letters of the "
+    r"(?:lowercase )?English alphabet|lowercase English alphabet)",
+    flags=re.I,
+)
+_DUPLICATED_MISSING = re.compile(
+    r"\bduplicated?\b.*\b(?:loss|lost|missing)\b|\b(?:loss|lost|missing)\b.*\bduplicated?\b",
+    flags=re.I,
+)
+
+
+def description_sentences(prose: str) -> list[str]:
+    """The description's sentences: the text before the first example and the Constraints, split
+    at a sentence's end or a line break, without the final period."""
+    text = re.split(r"\n\s*Example\b|Constraints:", prose)[0]
+    out = []
+    for part in re.split(r"(?<=[.!?])\s+|\n+", text):
+        sentence = re.sub(r"\s+", " ", part).strip().rstrip(".").strip()
+        if sentence:
+            out.append(sentence)
+    return out
+
+
+class DescribedGuarantees:
+    """Reads the description's guarantees into ``facts`` (through the Constraints reader), and
+    appends to ``problems`` the ones it cannot read, quoted."""
+
+    def __init__(self, facts: Facts, problems: list[str], notes: list[str]) -> None:
+        self.facts = facts
+        self.problems = problems
+        self.notes = notes
+
+    def run(self, prose: str, lines: list[str]) -> None:
+        stated = {re.sub(r"\s+", " ", line).strip().rstrip(".").lower() for line in lines}
+        for sentence in description_sentences(prose):
+            if sentence.lower() in stated:
+                continue
+            if _IMPLIED.search(sentence):
+                continue
+            if m := _GUARANTEE.fullmatch(sentence):
+                self._guarantee(sentence, m["clause"])
+            elif m := _LETTERS_PERMUTATION.fullmatch(sentence):
+                self._letters_permutation(sentence, m["subject"])
+            elif _DUPLICATED_MISSING.search(sentence):
+                self.problems.append(
+                    f'"{sentence}": one value duplicated and another missing, in the description'
+                    " (not read)"
+                )
+
+    def _reads(self, line: str) -> bool:
+        """Whether the Constraints reader reads ``line`` whole (its facts are then applied; a
+        line it does not read changes nothing)."""
+        found: list[str] = []
+        LineReader(self.facts, found).read(line)
+        return not found
+
+    def _guarantee(self, sentence: str, clause: str) -> None:
+        answer = self.facts.answer  # a range the Constraints state for the answer stays theirs
+        for line in (sentence, clause):
+            if self._reads(line):
+                if answer is None and self.facts.answer is not None:
+                    lo, hi, _ = self.facts.answer
+                    self.facts.answer = (lo, hi, sentence)  # quoted whole, marker included
+                self.facts.answer = answer or self.facts.answer
+                self.notes.append(f'"{sentence}": read from the description')
+                return
+        self.problems.append(f'"{sentence}": a guarantee in the description, not read')
+
+    def _letters_permutation(self, sentence: str, subject: str) -> None:
+        words = set(re.findall(r"[A-Za-z_]\w*", subject))
+        named = [p for p in self.facts.params if p.name in words]
+        strings = [p for p in named if p.join and p.depth == 1 and not p.tree]
+        if len(named) != 1 or len(strings) != 1:
+            self.problems.append(
+                f'"{sentence}": a permutation of the letters, but not of one string parameter'
+            )
+            return
+        name = strings[0].name
+        distinct = f"{name} consists of distinct lowercase English letters"
+        if self._reads(distinct) and self._reads(f"{name}.length == 26"):
+            self.notes.append(f'{name}: the 26 lowercase letters, each once ("{sentence}")')
+        else:
+            self.problems.append(f'"{sentence}": a permutation of the letters, not read')
