@@ -2577,3 +2577,17 @@ def test_a_guarantee_the_description_states_in_a_known_form_is_read() -> None:
     assert spec is not None and spec["answer"]["text"].startswith("The answer is guaranteed")
     implied = "It is guaranteed that under the given constraints, there is always a solution."
     assert build_spec(_with_prose(nums, implied)).spec is not None
+
+
+def test_no_leading_zeros_of_an_integer_holds_of_every_value() -> None:
+    """``It is guaranteed that num does not contain any leading zeros`` said of an integer
+    parameter: true of every integer, so read (nothing to draw); said of a name that is no
+    parameter it is still refused."""
+    items = ["10 <= num <= 10^9"]
+    said = "- It is guaranteed that num does not contain any leading zeros."
+    spec = build_spec(_with_prose(question([("num", "integer")], items), said)).spec
+    assert spec == build_spec(question([("num", "integer")], items)).spec
+    other = "It is guaranteed that val does not contain any leading zeros."
+    assert "a guarantee in the description" in reason_of(
+        _with_prose(question([("num", "integer")], items), other)
+    )

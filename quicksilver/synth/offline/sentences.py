@@ -363,7 +363,7 @@ class LineReader:
         """``num1 and num2 don't have any leading zeros except for the zero itself``, ``b does
         not contain leading zeros``, ``Each string does not contain leading zeros``: strings of
         digits whose first character is not '0' (a lone "0" only where the zero itself is
-        excepted)."""
+        excepted). Said of an integer parameter, it holds of every value."""
         m = re.fullmatch(
             r"(?:it is guaranteed that )?(.+?),? (?:(?:does not|do not|doesn't|don't|will not|"
             r"won't|cannot|can't) (?:contain|have) (?:any )?|(?:has|have|contains?) no )"
@@ -374,6 +374,9 @@ class LineReader:
         )
         if not m:
             return False
+        scalar = self.facts.by_name.get(m.group(1))
+        if scalar is not None and scalar.depth == 0 and scalar.leaf == "int":
+            return True  # an integer's digits: true of every value, nothing to draw
         names = self._subjects(m.group(1), "leading zeros")
         mode = "zero-ok" if m.group(2) else "strict"
         for name in names:
