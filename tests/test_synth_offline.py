@@ -2543,6 +2543,10 @@ NUMS_ITEMS = ["1 <= nums.length <= 100", "1 <= nums[i] <= 100"]
             "Note: The test cases are generated such that an answer always exists",
         ),
         (
+            "Every value of nums appears exactly twice, except for one value which appears once.",
+            "Every value of nums appears exactly twice, except for one value which appears once",
+        ),
+        (
             "One value of nums got duplicated to another, which results in the loss of a value.",
             "One value of nums got duplicated to another, which results in the loss of a value",
         ),
@@ -2591,3 +2595,44 @@ def test_no_leading_zeros_of_an_integer_holds_of_every_value() -> None:
     assert "a guarantee in the description" in reason_of(
         _with_prose(question([("num", "integer")], items), other)
     )
+
+
+@pytest.mark.parametrize(
+    ("params", "items", "prose"),
+    [
+        (
+            [("arr", "integer[]")],
+            ["2 <= arr.length <= 8", "1 <= arr[i] <= 9"],
+            "an array of distinct integers arr",
+        ),
+        (
+            [("nums", "integer[]")],
+            ["2 <= nums.length <= 8", "1 <= nums[i] <= 9"],
+            "an integer array nums with no duplicates",
+        ),
+        (
+            [("nums", "integer[]")],
+            ["2 <= nums.length <= 8", "1 <= nums[i] <= 9"],
+            "a 0-indexed integer array nums containing distinct numbers",
+        ),
+        (
+            [("words", "string[]")],
+            [
+                "1 <= words.length <= 8",
+                "1 <= words[i].length <= 1",
+                "words[i] is 'a' or 'b' or 'c' or 'd' or 'e' or 'f' or 'g' or 'h' or 'i'",
+            ],
+            "a 0-indexed array of unique strings words",
+        ),
+    ],
+)
+def test_distinct_values_stated_in_the_description(
+    params: list[tuple[str, str]], items: list[str], prose: str
+) -> None:
+    """``Given an array of distinct integers arr`` (minimum-absolute-difference's shape),
+    ``nums with no duplicates``, ``an array of unique strings words``: the description only. The
+    same Constraints without it draw repeats (nine values for up to eight items)."""
+    plain = question(params, items)
+    assert any(len(set(xs)) < len(xs) for (xs,) in samples(plain, 100))
+    said = _with_prose(plain, f"You are given {prose}. Return ...")
+    assert all(len(set(xs)) == len(xs) for (xs,) in samples(said, 100))

@@ -5,7 +5,7 @@ guaranteed that there are no consecutive repeating characters``, ``The order of 
 some permutation of lowercase letters``). A generator that ignores one draws inputs the
 statement rules out, on which accepted solutions disagree or raise, and are then called wrong.
 So each such sentence is either read, as a Constraints item would be, or reported (the question
-then needs an LLM generator). Three families:
+then needs an LLM generator). Four families:
 
 - a guarantee sentence (``It is guaranteed that ...``, ``The test cases are generated so that
   ...``): read when the sentence, or the clause after its marker, is a form the Constraints
@@ -17,7 +17,10 @@ then needs an LLM generator). Three families:
   permutation of lowercase letters``, the subject naming one string parameter): its 26
   characters distinct, read as ``order consists of distinct lowercase English letters`` and
   ``order.length == 26``;
-- a collection with one value duplicated and another lost or missing: reported.
+- a list whose values (or strings) are distinct (``an array of unique strings words``, ``nums
+  with no duplicates``, ``an integer array nums containing distinct numbers``);
+- how many times values occur (one value duplicated and another lost or missing, every value
+  twice except one): reported.
 
 A sentence the Constraints list also holds is left to it (read or reported there).
 """
@@ -45,8 +48,28 @@ _LETTERS_PERMUTATION = re.compile(
     r"(?:lowercase )?English alphabet|lowercase English alphabet)",
     flags=re.I,
 )
-_DUPLICATED_MISSING = re.compile(
-    r"\bduplicated?\b.*\b(?:loss|lost|missing)\b|\b(?:loss|lost|missing)\b.*\bduplicated?\b",
+_N = r"[A-Za-z_]\w*"
+# ``an array of unique strings words``, ``nums with no duplicates``, ``an integer array nums
+# containing distinct numbers``: the list's values (or strings) are distinct
+_DISTINCT_LIST = (
+    re.compile(
+        rf"\b(?:array|list|set) of (?:unique|distinct) (?:positive |non-negative )?"
+        rf"(?:integers|numbers|strings|words),? (?P<param>{_N})\b"
+    ),
+    re.compile(rf"\b(?P<param>{_N}),? \(?(?:with no|without) duplicates\b"),
+    re.compile(
+        rf"\b(?:array|list) (?P<param>{_N})(?: of length {_N})? containing (?:unique|distinct) "
+        rf"(?:positive )?(?:integers|numbers|values|elements)\b"
+    ),
+)
+# how many times values occur: one value duplicated and another lost, or every value twice
+# except one (``every element appears exactly twice, except for one element which appears
+# exactly once``): multisets no spec key draws
+_MULTIPLICITY = re.compile(
+    r"\bduplicated?\b.*\b(?:loss|lost|missing)\b|\b(?:loss|lost|missing)\b.*\bduplicated?\b|"
+    r"\b(?:appears?|occurs?) (?:exactly |only )?(?:once|twice|thrice|\w+ times)\b.*\bexcept\b|"
+    r"\bexcept\b.*\b(?:appears?|occurs?) (?:exactly |only )?(?:once|twice)\b|"
+    r"\bexactly one \w+ .*\b(?:appears?|occurs?) more than\b",
     flags=re.I,
 )
 
@@ -77,17 +100,36 @@ class DescribedGuarantees:
         for sentence in description_sentences(prose):
             if sentence.lower() in stated:
                 continue
+            self._distinct_lists(sentence)
             if _IMPLIED.search(sentence):
                 continue
             if m := _GUARANTEE.fullmatch(sentence):
                 self._guarantee(sentence, m["clause"])
             elif m := _LETTERS_PERMUTATION.fullmatch(sentence):
                 self._letters_permutation(sentence, m["subject"])
-            elif _DUPLICATED_MISSING.search(sentence):
+            elif _MULTIPLICITY.search(sentence):
                 self.problems.append(
-                    f'"{sentence}": one value duplicated and another missing, in the description'
-                    " (not read)"
+                    f'"{sentence}": how many times values occur, in the description (not read)'
                 )
+
+    def _distinct_lists(self, sentence: str) -> None:
+        """``an array of unique strings words``, ``nums with no duplicates``: read as ``All the
+        values of nums are unique`` (``All the strings of words are unique``)."""
+        for form in _DISTINCT_LIST:
+            for m in form.finditer(sentence):
+                p = self.facts.by_name.get(m["param"])
+                if p is None or p.tree or p.node:
+                    continue
+                if p.depth == 1 and p.leaf == "int" and not p.join:
+                    line = f"All the values of {p.name} are unique"
+                elif p.depth == 2 and p.join:
+                    line = f"All the strings of {p.name} are unique"
+                else:
+                    continue
+                if self._reads(line):
+                    self.notes.append(f'{p.name}: distinct, as the description says ("{m[0]}")')
+                else:
+                    self.problems.append(f'"{sentence}": distinct values, not read')
 
     def _reads(self, line: str) -> bool:
         """Whether the Constraints reader reads ``line`` whole (its facts are then applied; a
