@@ -29,8 +29,10 @@ What it understands (one Constraints item at a time, after ``<sup>`` -> ``^`` an
   ``... will be in the range``, ``between a and b``, ``min(50, nums.length)``,
   ``sum(words[i].length)``, ``s.length / 2``, ``n = grid[i].length``, free names tied by an
   equality (``nums.length == n + 1``), parity (``n is even``), ``!=`` (``divisor != 0``),
-  permutations, binary search trees, rows with named fields (``edges[i] = [a_i, b_i]``, the one
-  thing read from the description), and many more alphabet, order and uniqueness phrasings.
+  permutations, binary search trees, rows with named fields (``edges[i] = [a_i, b_i]``), and
+  many more alphabet, order and uniqueness phrasings;
+- from the description: row forms, a BST, binary strings, grids, named sizes, and guarantees
+  about the input (:mod:`~.described`), each read as a Constraints item would be or reported.
 
 Sampling policy (also written into each generated file's header):
 
