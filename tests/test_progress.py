@@ -78,6 +78,40 @@ def test_the_estimate_uses_recorded_costs_then_this_runs_rate_and_names_what_has
     assert p.remaining() == (4.0 + (3 * 20.0 + 50.0) / 2, [])
 
 
+def test_a_stage_packed_by_work_is_followed_task_by_task_and_estimated_by_its_work():
+    out, clock = io.StringIO(), Clock()
+    p = _progress(out, clock, live=False, slots=1)
+    # tasks a, b, c, d (5, 3, 2 and 4 solutions); d is dropped by testcases
+    p.expect(["testcases", "profile"])
+    p.plan(
+        [
+            Step("testcases", "shard-0000", 2, 8, holds={"a": 5, "b": 3}),
+            Step("testcases", "shard-0001", 2, 6, holds={"c": 2, "d": 4}),
+        ]
+    )
+    for part in ("shard-0000", "shard-0001"):
+        p.start("testcases", part)
+        clock.now += 10
+        p.finish("testcases", part, {"reused": False})
+    # testcases done, profile not planned yet: no task is through
+    assert "tasks 0/4 · solutions 0/14" in p.line(), p.line()
+    # profile's own shards: the heavy task alone (work 9), the others together (work 1)
+    p.plan(
+        [
+            Step("profile", "shard-0000", 1, 5, holds={"a": 5}, work=9.0),
+            Step("profile", "shard-0001", 2, 5, holds={"b": 3, "c": 2}, work=1.0),
+        ]
+    )
+    p.start("profile", "shard-0000")
+    clock.now += 90
+    p.finish("profile", "shard-0000", {"reused": False})
+    # 10 s per unit of work, not 90 s per task; d, dropped before profile, is through
+    assert p.remaining() == (10.0, [])
+    assert "tasks 2/4 · solutions 9/14" in p.line(), p.line()
+    p.finish("profile", "shard-0001", {"reused": False})
+    assert "tasks 4/4 · solutions 14/14" in p.line(), p.line()
+
+
 def test_without_a_terminal_a_stage_ending_and_a_silence_each_print_a_line():
     out, clock = io.StringIO(), Clock()
     with _progress(out, clock, live=False, heartbeat=0.2) as p:

@@ -36,19 +36,19 @@ TASKS = [("alpha-sum", "Easy"), ("beta-sum", "Medium"), ("gamma-sum", "Hard")]
 
 
 def _mercury(tmp_path: Path, tasks: list[tuple[str, str]], *sets: str) -> Runner:
-    """A Mercury build folder whose generators and profile stages hold ``tasks`` (the example
-    task under other names), as if the long stages had just finished."""
+    """A Mercury build folder whose generators, uniqueness and profile stages hold ``tasks`` (the
+    example task under other names), as if the long stages had just finished."""
     cfg = load_build_config(None, [f"out_dir={tmp_path / 'out'}", *sets])
     build = Runner(MERCURY, cfg)
-    gen, prof = build.dir("generators"), build.dir("profile")
-    for sd in (gen, prof):
+    gen, uniq, prof = build.dir("generators"), build.dir("uniqueness"), build.dir("profile")
+    for sd in (gen, uniq, prof):
         sd.path.mkdir(parents=True)
-    write_records(
-        gen.records(),
-        [example.tested(slug, str(i + 1), d) for i, (slug, d) in enumerate(tasks)],
-    )
-    by_slug = {slug: (str(i + 1), d) for i, (slug, d) in enumerate(tasks)}
+    tested = [example.tested(slug, str(i + 1), d) for i, (slug, d) in enumerate(tasks)]
+    write_records(gen.records(), tested)
     for part, slugs in build.shards():
+        write_records(uniq.records(part), [r for r in tested if r.task.slug in slugs])
+    by_slug = {slug: (str(i + 1), d) for i, (slug, d) in enumerate(tasks)}
+    for part, slugs in build.shards("profile"):  # its own shards, packed (Runner.groups)
         write_records(
             prof.records(part),
             [example.profiled("icount", "instructions", s, *by_slug[s]) for s in slugs],
@@ -131,7 +131,7 @@ def test_a_task_whose_row_is_wrong_is_set_aside_with_its_solutions(tmp_path, mon
 
     build = _mercury(tmp_path, [*TASKS, ("delta-sum", "Easy"), ("omega-sum", "Medium")])
     prof = build.dir("profile")
-    for p in build.shard_names():
+    for p in build.shard_names("profile"):
         records = read_records(prof.records(p))
         for r in records:
             if r.slug == "omega-sum":

@@ -266,7 +266,12 @@ class RunnerSection(_Strict):
         description="parallel shards (default: cores; with dask at an address: the cluster's "
         "threads)",
     )
-    shard_size: int = Field(4, ge=1, description="tasks per shard of the expensive stages")
+    shard_size: int = Field(
+        4,
+        ge=1,
+        description="tasks per shard of the expensive stages (a stage that packs its shards by "
+        "their work, Mercury's profile, has as many shards, of unequal sizes)",
+    )
     address: str | None = Field(
         None, description="dask: the scheduler to use (tcp://host:8786); default: a local cluster"
     )

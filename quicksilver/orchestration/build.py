@@ -5,8 +5,10 @@ preflight, then the build's stages in list order. The whole-build stages run one
 sharded ones run per shard through :func:`quicksilver.orchestration.chains.run_chains` (a shard's
 next stage is submitted only when its previous one completed, deepest stage first, the heaviest
 shard first for ``heavy`` stages), except a stage that must run ``alone`` with this config, which
-runs shard after shard once the chains are done. At the end the funnel is published as Prefect
-artifacts.
+runs shard after shard once the chains are done. A stage that ``packs`` its shards anew (Mercury's
+profile, packed by the test cases' recorded CPU) starts a run of its own once the run before it is
+done (:meth:`quicksilver.pipeline.runner.Runner.groups`). At the end the funnel is published as
+Prefect artifacts.
 """
 
 from __future__ import annotations
@@ -113,7 +115,8 @@ def _steps(
 ) -> list[Step]:
     """The build's steps still to show: each whole stage, or each stage of each shard, with the
     seconds its manifest from an earlier run recorded and, for a shard, its tasks and solutions
-    (from the records the first sharded stage reads)."""
+    (from the records the first of ``stages`` reads; ``stages``: one run of sharded stages
+    sharing ``shard_list``)."""
 
     def recorded(stage: str, part: str = "") -> float | None:
         seconds = (runner.dir(stage).manifest(part) or {}).get("seconds")
@@ -123,10 +126,13 @@ def _steps(
         return [Step(s.name, "", 0, 0, recorded(s.name)) for s in stages if not s.sharded]
     first = next(s for s in stages if s.sharded)
     solutions: dict[str, int] = {}
-    for path in runner.input_files(first, shard_list[0][0])[:1]:
+    for path in runner.input_files(first, shard_list[0][0]):
+        if not path.name.endswith(".jsonl") or not path.exists():
+            continue
         # its slug and solutions only: never references (pipeline/refs.py), nothing to put back
         for row in read_jsonl(path):
             solutions[row["task"]["slug"]] = len(row.get("solutions") or [])
+    packed = first.packs is not None
     return [
         Step(
             s.name,
@@ -134,6 +140,8 @@ def _steps(
             len(slugs),
             sum(solutions.get(x, 0) for x in slugs),
             recorded(s.name, part),
+            holds={x: solutions.get(x, 0) for x in slugs},
+            work=runner.shard_work(part, first) if packed else None,
         )
         for part, slugs in shard_list
         for s in stages
@@ -176,19 +184,46 @@ def _run_sharded(
     """The whole stages before the sharded ones, then the sharded ones (see the module
     docstring); returns (shard, state) per shard that failed."""
     logger = get_run_logger()
-    cfg = runner.cfg
     sharded_at = [i for i, s in enumerate(stages) if s.sharded]
     first, last = (sharded_at[0], sharded_at[-1]) if sharded_at else (len(stages), len(stages) - 1)
     for stage in stages[:first]:
         _whole(runner, stage.name, config, progress)
     if not sharded_at:
         return []
-    shard_list = runner.shards()
-    logger.info("%d task(s) in %d shard(s)", sum(len(s) for _, s in shard_list), len(shard_list))
-    progress.plan(_steps(runner, stages, shard_list))
-    sharded = stages[first : last + 1]
-    alone = [s for s in sharded if s.alone is not None and s.alone(cfg)]
-    chained = [s for s in sharded if s not in alone]
+    # each run of stages that share their shards, one after another: a stage that packs its
+    # shards anew needs the whole run before it done (quicksilver/pipeline/runner.py, groups)
+    progress.expect([s.name for s in stages[first : last + 1] if s.sharded])
+    for group in runner.groups(stages[first : last + 1]):
+        shard_list = runner.shards(group[0])
+        logger.info(
+            "%s: %d task(s) in %d shard(s)%s",
+            ", ".join(s.name for s in group),
+            sum(len(s) for _, s in shard_list),
+            len(shard_list),
+            " packed by their expected work" if group[0].packs is not None else "",
+        )
+        for stage in group:
+            runner.prune_shards(stage)
+        progress.plan(_steps(runner, group, shard_list))
+        failed = _run_group(runner, group, shard_list, config, progress, slots)
+        if failed:
+            return failed
+    return []
+
+
+def _run_group(
+    runner: Runner,
+    group: list[Any],
+    shard_list: list[tuple[str, list[str]]],
+    config: dict[str, Any],
+    progress: BuildProgress,
+    slots: int,
+) -> list[tuple[str, Any]]:
+    """One run of sharded stages over its shards (see the module docstring); returns (shard,
+    state) per shard that failed."""
+    cfg = runner.cfg
+    alone = [s for s in group if s.alone is not None and s.alone(cfg)]
+    chained = [s for s in group if s not in alone]
 
     def submitter(part: str) -> Any:
         def submit(i: int) -> PrefectFuture[Any]:
@@ -202,7 +237,7 @@ def _run_sharded(
     failed = run_chains(
         chains,
         slots=slots,
-        cost=lambda chain, i: runner.shard_work(chain.part) if chained[i].heavy else 0,
+        cost=lambda chain, i: runner.shard_work(chain.part, chained[i]) if chained[i].heavy else 0,
         events=progress,
     )
     if not failed:

@@ -28,7 +28,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from rich.console import Console
@@ -55,6 +55,10 @@ class Step:
     started: float | None = None
     seconds: float | None = None  # how long it took here, once done
     reused: bool = False
+    # a shard's tasks, slug -> solutions: a stage whose shards hold other tasks than the stage
+    # before (packed by their work) is followed task by task, not shard by shard
+    holds: dict[str, int] = field(default_factory=dict)
+    work: float | None = None  # what the shard was packed by: its expected time follows it
 
     @property
     def label(self) -> str:
@@ -96,6 +100,7 @@ class BuildProgress:
         self.ui, self.clock, self.heartbeat = ui, clock, heartbeat
         self.width = width  # the terminal's, unless given
         self.steps: dict[tuple[str, str], Step] = {}
+        self.expected: list[str] = []  # the sharded stages (:meth:`expect`)
         self.t0 = clock()
         self._lock = threading.Lock()
         self._last_line = self.t0
@@ -108,6 +113,12 @@ class BuildProgress:
         self._ticker: threading.Thread | None = None
 
     # -- the plan --------------------------------------------------------------------------------
+
+    def expect(self, stages: list[str]) -> None:
+        """The sharded stages every task goes through, some planned later (a stage whose shards
+        are packed once the stages before it are done): a task is through only after them."""
+        with self._lock:
+            self.expected = list(stages)
 
     def plan(self, steps: list[Step]) -> None:
         """Add steps still to come (whole stages first; shards once the shards are known)."""
@@ -144,16 +155,22 @@ class BuildProgress:
 
     # -- what is shown ---------------------------------------------------------------------------
 
-    def _rate(self, stage: str) -> float | None:
-        """Seconds per task of ``stage``'s steps done here (reused ones say nothing)."""
+    def _expected(self, step: Step) -> float | None:
+        """What ``step`` is expected to take by this run's finished steps of its stage (reused
+        ones say nothing): per unit of the work its shards were packed by when they were, else
+        per task; None when none finished."""
         done = [
             s
             for s in self.steps.values()
-            if s.stage == stage and s.seconds is not None and not s.reused
+            if s.stage == step.stage and s.seconds is not None and not s.reused
         ]
         if not done:
             return None
-        return sum(s.seconds or 0.0 for s in done) / max(1, sum(max(1, s.tasks) for s in done))
+        seconds = sum(s.seconds or 0.0 for s in done)
+        work = sum(s.work or 0.0 for s in done)
+        if step.work is not None and work > 0 and all(s.work is not None for s in done):
+            return seconds / work * step.work
+        return seconds / max(1, sum(max(1, s.tasks) for s in done)) * max(1, step.tasks)
 
     def remaining(self) -> tuple[float, list[str]]:
         """Seconds the build still needs by the recorded costs, and the stages left that have
@@ -164,8 +181,8 @@ class BuildProgress:
         for step in self.steps.values():
             if step.seconds is not None:
                 continue
-            rate = self._rate(step.stage)
-            expected = rate * max(1, step.tasks) if rate is not None else step.recorded
+            expected = self._expected(step)
+            expected = expected if expected is not None else step.recorded
             if expected is None:
                 if step.stage not in unknown:
                     unknown.append(step.stage)
@@ -180,6 +197,9 @@ class BuildProgress:
 
     def counts(self) -> dict[str, int]:
         steps = list(self.steps.values())
+        sharded = [s for s in steps if s.part]
+        if sharded and all(s.holds for s in sharded):
+            return self._counts_by_task(steps, sharded)
         parts: dict[str, list[Step]] = {}
         for s in steps:
             if s.part:
@@ -192,6 +212,39 @@ class BuildProgress:
             "tasks_done": sum(ss[0].tasks for ss in through),
             "solutions": sum(ss[0].solutions for ss in parts.values()),
             "solutions_done": sum(ss[0].solutions for ss in through),
+        }
+
+    def _counts_by_task(self, steps: list[Step], sharded: list[Step]) -> dict[str, int]:
+        """:meth:`counts` when every shard says which tasks it holds: a task is through when a
+        finished step of every sharded stage (those planned, and those :meth:`expect` named)
+        holds it."""
+        stages = set(self.expected) | {s.stage for s in sharded}
+        planned = {s.stage for s in sharded}
+        solutions: dict[str, int] = {}
+        held: dict[str, set[str]] = {}
+        done: dict[str, set[str]] = {}
+        for s in sharded:
+            for slug, n in s.holds.items():
+                solutions.setdefault(slug, n)
+                held.setdefault(slug, set()).add(s.stage)
+                if s.seconds is not None:
+                    done.setdefault(slug, set()).add(s.stage)
+        # a stage planned without a task: the task was dropped before it, nothing left to do
+        through = [
+            slug
+            for slug in solutions
+            if all(
+                st in done.get(slug, ()) or (st in planned and st not in held[slug])
+                for st in stages
+            )
+        ]
+        return {
+            "steps": len(steps),
+            "steps_done": sum(s.seconds is not None for s in steps),
+            "tasks": len(solutions),
+            "tasks_done": len(through),
+            "solutions": sum(solutions.values()),
+            "solutions_done": sum(solutions[x] for x in through),
         }
 
     def line(self) -> str:

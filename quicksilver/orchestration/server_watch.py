@@ -226,7 +226,8 @@ def finish_without_server(build: Any, cfg: Any) -> dict[str, Any]:
     with build_lock(Path(cfg.out_dir), {}):
         for stage in build.upto(getattr(cfg, "until", None)):
             if stage.sharded:
-                for part, _ in runner.shards():
+                runner.prune_shards(stage)
+                for part, _ in runner.shards(stage):
                     runner.run(stage.name, part)
             else:
                 runner.run(stage.name)

@@ -25,8 +25,10 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
+import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,7 +50,7 @@ from quicksilver.pipeline.files import (
     read_lines,
     write_jsonl,
 )
-from quicksilver.pipeline.records import TaskRecord, json_digest
+from quicksilver.pipeline.records import Solution, TaskRecord, json_digest
 from quicksilver.pipeline.refs import (
     REFERABLE,
     Origin,
@@ -94,6 +96,44 @@ def _slug(row: dict[str, Any]) -> str:
     return str(row["task"]["slug"])
 
 
+_SHARD_FILE = re.compile(r"(?:_SUCCESS\.)?(shard-\d+)(?:\.rejects)?\.(?:jsonl|json|index\.json)")
+"""A file of one shard in a stage's folder: its records, rejects, index or manifest."""
+
+
+def _stamp(path: Path) -> tuple[Any, ...]:
+    try:
+        st = path.stat()
+    except OSError:
+        return (str(path), None, None)
+    return (str(path), st.st_mtime_ns, st.st_size)
+
+
+def _file_slugs(path: Path) -> list[str]:
+    """The task slugs of a records file: from its index, without reading every record."""
+    if not path.exists():
+        return []
+    index = read_index(path)
+    return list(index) if index is not None else [_slug(r) for r in read_jsonl(path)]
+
+
+def pack_shards(work: Mapping[str, float], size: int) -> list[list[str]]:
+    """``work`` (task slug -> the work expected of it) in as many shards as ``size`` tasks each
+    would make, packed so the heaviest shard is as light as it can be: each task, heaviest first,
+    goes to the shard with the least work so far, the fewest tasks among equals (longest processing
+    time first: at most 4/3 of the best packing's heaviest shard). A task heavier than a shard's
+    fair share is a shard of its own. Each shard's slugs sorted; the shards in the order they were
+    opened (the heaviest first); ties broken by slug, so the packing is the same on every run."""
+    slugs = sorted(work, key=lambda x: (-work[x], x))
+    count = max(1, math.ceil(len(slugs) / max(1, size))) if slugs else 0
+    shards: list[list[str]] = [[] for _ in range(count)]
+    loads = [0.0] * count
+    for slug in slugs:
+        i = min(range(count), key=lambda k: (loads[k], len(shards[k]), k))
+        shards[i].append(slug)
+        loads[i] += max(0.0, work[slug])
+    return [sorted(s) for s in shards if s]
+
+
 class Runner:
     """A build bound to a config: its stages run, keyed, counted and reused (module docstring)."""
 
@@ -101,7 +141,9 @@ class Runner:
         self.build = build
         self.cfg = cfg
         self.root = Path(cfg.out_dir)
-        self._shards: tuple[tuple[Any, ...], list[tuple[str, list[str]]]] | None = None
+        # per first stage of a run of sharded stages: (the files' stamps, its shards)
+        self._shards: dict[str, tuple[tuple[Any, ...], list[tuple[str, list[str]]]]] = {}
+        self._work: dict[str, dict[str, float]] = {}  # per packed run: its shards' packed work
 
     @property
     def title(self) -> str:
@@ -112,48 +154,121 @@ class Runner:
 
     # -- wiring ---------------------------------------------------------------------------------
 
-    def _shard_source(self) -> Stage:
-        """The stage whose tasks make the shards: the last before the first sharded stage."""
-        stages = self.build.stages
-        first = next((i for i, s in enumerate(stages) if s.sharded), len(stages))
-        return stages[max(0, first - 1)]
+    def groups(self, stages: Sequence[Stage] | None = None) -> list[list[Stage]]:
+        """The sharded stages (of ``stages``, by default the build's), in runs that share one
+        layout of shards: a run starts at a sharded stage after a whole one, and at a stage that
+        ``packs`` its shards anew (:func:`pack_shards`); every later stage of the run reads the
+        same shard of the stage before it."""
+        wanted = {s.name for s in (stages if stages is not None else self.build.stages)}
+        out: list[list[Stage]] = []
+        for stage in self.build.stages:
+            if not stage.sharded:
+                continue
+            prev = self.build.previous(stage)
+            starts = prev is None or not prev.sharded or stage.packs is not None
+            if starts:
+                out.append([])
+            if stage.name in wanted:
+                out[-1].append(stage)
+        return [g for g in out if g]
 
-    def shards(self) -> list[tuple[str, list[str]]]:
-        """(name, slugs) per shard of the sharded stages (read again only when the file that
-        makes them changed: keys ask for them often)."""
-        path = self.dir(self._shard_source().name).records()
-        try:
-            st = path.stat()
-            stamp: tuple[Any, ...] = (str(path), st.st_mtime_ns, st.st_size)
-        except OSError:
-            stamp = (str(path), None, None)
-        if self._shards is None or self._shards[0] != stamp:
-            index = read_index(path)  # the slugs without reading every record
-            slugs = sorted(index if index is not None else (_slug(r) for r in read_jsonl(path)))
+    def _group_head(self, stage: Stage) -> Stage:
+        """The first stage of the run of sharded stages ``stage`` is in (:meth:`groups`)."""
+        head = stage
+        while True:
+            prev = self.build.previous(head)
+            if prev is None or not prev.sharded or head.packs is not None:
+                return head
+            head = prev
+
+    def _same_shards(self, a: Stage, b: Stage) -> bool:
+        return a.sharded and b.sharded and self._group_head(a) is self._group_head(b)
+
+    def shards(self, stage: Stage | str | None = None) -> list[tuple[str, list[str]]]:
+        """(name, slugs) per shard of ``stage`` (by default the first sharded stage): the tasks
+        of the stage before its run of sharded stages (:meth:`groups`), by slug,
+        ``runner.shard_size`` each, or, for a stage that ``packs``, as many shards packed by the
+        work it expects of each task (:func:`pack_shards`). Empty while the stage before has no
+        records yet. Read again only when the files that make them changed: keys ask often."""
+        if isinstance(stage, str):
+            stage = self.build.stage(stage)
+        if stage is None:
+            stage = next((s for s in self.build.stages if s.sharded), None)
+            if stage is None:
+                return []
+        head = self._group_head(stage)
+        source = self.build.previous(head)
+        if source is None:
+            return []
+        paths = (
+            [self.dir(source.name).records(p) for p in self.shard_names(source)]
+            if source.sharded
+            else [self.dir(source.name).records()]
+        )
+        stamp = tuple(_stamp(p) for p in paths)
+        cached = self._shards.get(head.name)
+        if cached is None or cached[0] != stamp:
             size = self.cfg.runner.shard_size
-            parts = [(f"shard-{i:04d}", p) for i, p in enumerate(iter_shards(slugs, size))]
-            self._shards = (stamp, parts)
-        return [(name, list(slugs)) for name, slugs in self._shards[1]]
+            if head.packs is None:
+                slugs = sorted(s for p in paths for s in _file_slugs(p))
+                layout = list(iter_shards(slugs, size))
+            else:
+                work = {
+                    _slug(row): head.packs(
+                        [Solution.model_validate(x) for x in row.get("solutions") or []]
+                    )
+                    for p in paths
+                    if p.exists()
+                    for row in read_jsonl(p)
+                }
+                layout = pack_shards(work, size)
+                self._work[head.name] = {
+                    f"shard-{i:04d}": sum(work[x] for x in p) for i, p in enumerate(layout)
+                }
+            parts = [(f"shard-{i:04d}", p) for i, p in enumerate(layout)]
+            self._shards[head.name] = (stamp, parts)
+            cached = self._shards[head.name]
+        return [(name, list(slugs)) for name, slugs in cached[1]]
 
-    def shard_names(self) -> list[str]:
-        return [name for name, _ in self.shards()]
+    def shard_names(self, stage: Stage | str | None = None) -> list[str]:
+        return [name for name, _ in self.shards(stage)]
 
-    def slugs(self, part: str) -> list[str] | None:
+    def slugs(self, part: str, stage: Stage | str | None = None) -> list[str] | None:
         if not part:
             return None
-        for name, slugs in self.shards():
+        for name, slugs in self.shards(stage):
             if name == part:
                 return slugs
         raise KeyError(f"no shard {part!r}")
+
+    def prune_shards(self, stage: Stage | str) -> list[Path]:
+        """Remove the files of ``stage``'s shards that its shards as they are now do not name
+        (a layout made when the stage before held other tasks, or other work: a packed stage's
+        shards move when its input changes), so that nothing reads a shard of another layout
+        as its own (the report's shard times, a rerun's count of shards). Returns them."""
+        stage = self.build.stage(stage) if isinstance(stage, str) else stage
+        names = set(self.shard_names(stage))
+        folder = self.dir(stage.name).path
+        gone: list[Path] = []
+        if not folder.is_dir():
+            return gone
+        for path in sorted(folder.iterdir()):
+            m = _SHARD_FILE.fullmatch(path.name)
+            if m is not None and m.group(1) not in names and path.is_file():
+                path.unlink()
+                gone.append(path)
+        if gone:
+            log.info("%s: removed %d file(s) of shards no longer made", stage.name, len(gone))
+        return gone
 
     def _record_files(self, stage: Stage, part: str = "") -> list[Path]:
         prev = self.build.previous(stage)
         if prev is None:
             return []
-        if prev.sharded and stage.sharded:
+        if self._same_shards(prev, stage):
             return [self.dir(prev.name).records(part)]
         if prev.sharded:
-            return [self.dir(prev.name).records(p) for p in self.shard_names()]
+            return [self.dir(prev.name).records(p) for p in self.shard_names(prev)]
         return [self.dir(prev.name).records()]
 
     def input_files(self, stage: Stage, part: str = "") -> list[Path]:
@@ -179,13 +294,14 @@ class Runner:
         if prev is None:
             return [], {}
         # the shard of each file read: the holder a reference to its full values names
-        parts = [""] if not prev.sharded else [part] if stage.sharded else self.shard_names()
+        same = self._same_shards(prev, stage)
+        parts = [""] if not prev.sharded else [part] if same else self.shard_names(prev)
         rows: list[dict[str, Any]] = []
         where: list[Path] = []
         held: dict[str, dict[str, Origin]] = {}
         for path, file_part in zip(files, parts, strict=True):
-            if stage.sharded and not prev.sharded:
-                wanted = set(self.slugs(part) or [])
+            if stage.sharded and not same:
+                wanted = set(self.slugs(part, stage) or [])
                 index = read_index(path)
                 if index is not None:
                     got = read_jsonl_rows(path, index, wanted)
@@ -203,37 +319,50 @@ class Runner:
         but for a shard of the first sharded stage only its own tasks' lines of the previous
         stage's one file (what :meth:`read_input` reads: a shard is keyed by its tasks, not by
         every task of the build), found by the file's index or, without one, by reading it."""
-        files = self.input_files(stage, part)
         prev = self.build.previous(stage)
-        if not (stage.sharded and prev is not None and not prev.sharded):
-            return file_digest(*files)
-        records, declared = files[0], files[1:]
-        wanted = set(self.slugs(part) or [])
-        index = read_index(records)
-        if index is not None:
-            lines = read_lines(records, index, wanted)
-        elif records.exists():
-            with records.open("rb") as fh:
-                lines = [ln for ln in fh if ln.strip() and _slug(json.loads(ln)) in wanted]
-        else:
-            lines = []
-        h = hashlib.sha256(records.name.encode() + b"\0")
-        for line in lines:
-            h.update(line)
+        if not (stage.sharded and prev is not None and not self._same_shards(prev, stage)):
+            return file_digest(*self.input_files(stage, part))
+        records = self._record_files(stage, part)
+        declared = sorted(stage.inputs(self.cfg)) if stage.inputs is not None else []
+        wanted = set(self.slugs(part, stage) or [])
+        h = hashlib.sha256()
+        for i, path in enumerate(records):
+            index = read_index(path)
+            if index is not None:
+                lines = read_lines(path, index, wanted)
+            elif path.exists():
+                with path.open("rb") as fh:
+                    lines = [ln for ln in fh if ln.strip() and _slug(json.loads(ln)) in wanted]
+            else:
+                lines = []
+            h.update((b"\2" if i else b"") + path.name.encode() + b"\0")
+            for line in lines:
+                h.update(line)
         h.update(b"\1" + file_digest(*declared).encode())
         return h.hexdigest()
 
-    def shard_work(self, part: str) -> float:
-        """The work a shard's outputs so far say its later stages will take (the stages that
-        declare ``weighs``; 0 before they ran): the scheduler starts the heaviest first."""
+    def shard_work(self, part: str, stage: Stage | str | None = None) -> float:
+        """The work a shard of ``stage``'s run of sharded stages (:meth:`groups`; by default the
+        first) is expected to take: for a stage that ``packs``, what it packed the shard by;
+        else what the run's outputs so far say (the stages that declare ``weighs``; 0 before
+        they ran). The scheduler starts the heaviest first."""
+        if isinstance(stage, str):
+            stage = self.build.stage(stage)
+        first = stage if stage is not None else next(iter(self.build.sharded), None)
+        if first is None:
+            return 0.0
+        head = self._group_head(first)
+        if head.packs is not None:
+            self.shards(head)
+            return self._work.get(head.name, {}).get(part, 0.0)
         total = 0.0
-        for stage in self.build.sharded:
-            path = self.dir(stage.name).records(part)
-            if stage.weighs is not None and path.exists():
+        for s in self.build.sharded:
+            path = self.dir(s.name).records(part)
+            if s.weighs is not None and self._same_shards(s, head) and path.exists():
                 try:
-                    total += stage.weighs(read_records(path))
+                    total += s.weighs(read_records(path))
                 except StageFileError as exc:  # a file left from an earlier run: redone anyway
-                    log.debug("%s/%s: not weighed: %s", stage.name, part, exc)
+                    log.debug("%s/%s: not weighed: %s", s.name, part, exc)
         return total
 
     # -- keys and completion --------------------------------------------------------------------
@@ -249,7 +378,7 @@ class Runner:
                 "config": {k: _plain(v) for k, v in stage.settings(self.cfg).items()},
                 "inputs": self.input_digest(stage, part),
                 "part": part,
-                "slugs": self.slugs(part),
+                "slugs": self.slugs(part, stage),
                 # what it reads through ctx.funnel(): the counts of the stages before it
                 "funnel": (
                     [{k: v for k, v in row.items() if k != "seconds"} for row in self.funnel(name)]
@@ -336,13 +465,12 @@ class Runner:
         seconds. Only finished stages and shards count. ``before``: only the stages before that
         one (what a stage reads through :meth:`Context.funnel`)."""
         out = []
-        shard_names = self.shard_names()
         stages = self.build.stages
         if before is not None:
             stages = stages[: self.build.stage_names.index(before)]
         for stage in stages:
             sd = self.dir(stage.name)
-            parts = shard_names if stage.sharded else [""]
+            parts = self.shard_names(stage) if stage.sharded else [""]
             found = [i for i in (sd.manifest(p) for p in parts) if i is not None]
             if not found:
                 continue

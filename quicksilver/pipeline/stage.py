@@ -51,7 +51,11 @@ class Stage:
     snapshots), part of its key. ``writes``: files besides its records and rejects it writes into
     its folder (:meth:`Context.path`). ``weighs``: the work its output says the later
     stages of a shard will take (the scheduler starts ``heavy`` stages of the heaviest shards
-    first). ``alone``: with this config, run shard after shard once every other sharded stage is
+    first). ``packs``: the stage's shards are formed anew, not those of the stage before it: as
+    many as ``runner.shard_size`` tasks each would make, packed by the work this gives for each
+    task's solutions as the stage before left them (the profile stage: their CPU on the test set,
+    natively), so no shard is a long pole (quicksilver/pipeline/runner.py, ``pack_shards``).
+    ``alone``: with this config, run shard after shard once every other sharded stage is
     done, nothing beside it (a cpu meter measuring must not share the machine). ``funnel``: its
     logic reads the funnel of the stages before it (:meth:`Context.funnel`: publish's card), so
     their counts are part of its key.
@@ -79,6 +83,7 @@ class Stage:
     writes: tuple[str, ...] = ()
     weighs: Callable[[list[TaskRecord]], float] | None = None
     heavy: bool = False
+    packs: Callable[[list[Solution]], float] | None = None
     alone: Callable[[Any], bool] | None = None
     funnel: bool = False
     needs: tuple[str, ...] = ()

@@ -131,12 +131,28 @@ def profile(
     return [rec.model_copy(update={"profile": how}) for rec in kept]
 
 
+SOLUTION_START_SECONDS = 0.05
+"""What profiling a solution costs beside its test set's CPU, in the same native seconds (a
+zygote's start and the harness's calls): only so that tasks whose solutions cost nothing
+measurable still spread over the shards."""
+
+
+def native_work(solutions: list[Solution]) -> float:
+    """The work profiling ``solutions`` will take, in native CPU seconds: their CPU on the test
+    set as the uniqueness stage recorded it (``native_seconds``). Under icount the count costs
+    the emulator's slowdown times this, about 9 to 40x on the bundled build (docs/performance.md),
+    so it ranks tasks well enough to pack the profile stage's shards by
+    (:attr:`~quicksilver.pipeline.stage.Stage.packs`)."""
+    return sum((s.native_seconds or 0.0) + SOLUTION_START_SECONDS for s in solutions)
+
+
 PROFILE = Stage(
     "profile",
     logic=profile,
     reads=("profile", "filters.min_solutions"),
     sharded=True,
     heavy=True,
+    packs=native_work,
     # a time meter measures alone (shard after shard, nothing beside it), as DPE's pe_profile
     alone=lambda cfg: not cfg.profile.measure.deterministic,
     needs=("tests", "verdict"),
