@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quicksilver.config import MeasureConfig, MeterName, SandboxConfig
-from quicksilver.execute import call_wall_seconds
 from quicksilver.meters import EXEC_REFUSED_EXIT, MAP_REFUSED_EXIT, CpuMeter, Meter, make_meter
 from quicksilver.profiler.estimate import _estimate
 from quicksilver.profiler.model import ProfileTask, applied_limits
@@ -321,21 +320,22 @@ class _TaskRunner:
             self.last_output = child.output.as_dict()
         return self._pass_of(child, acc, sample)
 
-    def _command_limits(self, acc: _PassSteps, spent: float = 0.0) -> tuple[float, float, str]:
-        """One command's CPU limit (native seconds) and wall limit, and what a timeout there
-        says of the limit: what is left of the pass's, or the row's per call when that is less
-        (``spent``: what the command's earlier part, a compile, took of it)."""
-        cpu, wall = acc.cpu_left, acc.wall
+    def _command_limits(self, acc: _PassSteps, spent: float = 0.0) -> tuple[float, str]:
+        """One command's CPU limit (native seconds), and what a timeout there says of the
+        limit: what is left of the pass's, or the row's per call when that is less (``spent``:
+        what the command's earlier part, a compile, took of it). The wall limit stays the
+        pass's: the CPU limit decides, so a verdict does not move with the machine's load."""
+        cpu = acc.cpu_left
         if acc.call_cap is not None and acc.call_cap - spent < cpu:
             cpu = acc.call_cap - spent
-            wall = min(wall, call_wall_seconds(acc.call_cap))
-            return max(cpu, 0.001), wall, f"limit per call {acc.call_cap:g} s, {acc.call_from}"
-        return max(cpu, 0.001), wall, "limit for all cases together"
+            return max(cpu, 0.001), f"limit per call {acc.call_cap:g} s, {acc.call_from}"
+        return max(cpu, 0.001), "limit for all cases together"
 
     def _load_step(self, child: ChildProcess, code: str, acc: _PassSteps) -> None:
         """A pass's first step: compile ``code`` and execute its module code (together one
         command of solution code, as the build's judge loads it: within the per-call limit)."""
-        cpu, wall, what = self._command_limits(acc)
+        wall = acc.wall
+        cpu, what = self._command_limits(acc)
         try:
             # Compiling beyond the allowance is booked with the load: a source that holds a
             # huge literal table (precomputed answers) pays. The compiler runs no solution code
@@ -346,7 +346,7 @@ class _TaskRunner:
                 raise _Verdict("error", f"the solution does not compile: {comp.reply['error']}")
             compiled = comp.cpu_ns / 1e9 / self.scale  # the limits are in native seconds
             acc.cpu_left -= compiled
-            cpu, wall, what = self._command_limits(acc, compiled)
+            cpu, what = self._command_limits(acc, compiled)
             load = child.request(
                 "load", cpu_limit_s=cpu, wall_limit_s=wall, sample_interval_s=acc.every
             )
@@ -363,15 +363,14 @@ class _TaskRunner:
 
     def _case_step(self, child: ChildProcess, i: int, acc: _PassSteps) -> None:
         """One case of a pass: its call, then its report."""
-        every = acc.every
-        cpu, call_wall, what = self._command_limits(acc)
+        wall, every = acc.wall, acc.every
+        cpu, what = self._command_limits(acc)
         try:
             call = child.request(
-                "call", case=i, cpu_limit_s=cpu, wall_limit_s=call_wall, sample_interval_s=every
+                "call", case=i, cpu_limit_s=cpu, wall_limit_s=wall, sample_interval_s=every
             )
         except LimitExceeded as exc:
             raise _Verdict("timeout", f"case {i}: {exc} ({what})", i) from exc
-        wall = acc.wall
         if not call.reply.get("ok"):
             raise _Verdict(_status_of_reply(call.reply), f"case {i}: {call.reply.get('error')}", i)
         acc.cpu_left -= call.cpu_ns / 1e9 / self.scale
