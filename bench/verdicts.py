@@ -48,9 +48,11 @@ SAMPLES = {
         "import sys\nsys.setrecursionlimit(10**6)\n"
         "class Solution:\n    def f(self, n):\n        return self.f(n + 1)\n"
     ),
+    # the tell tests/test_native_first.py uses (300,000 and 50 ms: a fast emulator came in
+    # under the threshold, and the sample passed)
     "hangs under the emulator only": (
-        "import time\nt = time.process_time()\nx = sum(range(300000))\n"
-        "SLOW = time.process_time() - t > 0.05\n"
+        "import time\nt = time.process_time()\nx = sum(range(3_000_000))\n"
+        "SLOW = time.process_time() - t > 0.2\n"
         "class Solution:\n    def f(self, n):\n        while SLOW:\n            pass\n"
         "        return sum(range(n))\n"
     ),
