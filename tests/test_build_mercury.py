@@ -260,6 +260,11 @@ def test_published_dataset_has_mercury_rows_with_provenance(built):
         detail = {d["hash"]: d for d in row["reference_memory_detail"]}
         assert set(detail) == {s["hash"] for s in row["solutions"]}
         assert all(d["tmu"] > 0 and d["memory_baseline_bytes"] > 0 for d in detail.values())
+        # the limits the testcases stage judged the references by, which scoring applies to a
+        # sample (docs/profiler.md, "Limits from the row"): this config's ceiling, the judge's
+        limits = row["judge_limits"]
+        assert limits["call_seconds"] == 5.0 and limits["test_set_seconds"] == 30.0
+        assert limits["budget_seconds"] == 4.0 and 0 <= limits["cost_seconds"] <= 4.0
     # the training views (sft, dpo): TRL's column names, from the train split only
     train_slugs = {r["slug_name"] for r in tr}
     eval_slugs = {r["slug_name"] for r in ev}

@@ -225,6 +225,13 @@ def make_row(
             },
             {"hash": -7, "memory_baseline_bytes": None, "tmu": None, "tmu_samples": None},
         ],
+        "judge_limits": {
+            "call_seconds": 10.0,
+            "call_floor_seconds": 1.0,
+            "test_set_seconds": 30.0,
+            "budget_seconds": 4.0,
+            "cost_seconds": 0.25,
+        },
     }
 
 

@@ -42,6 +42,7 @@ from concurrent.futures import ThreadPoolExecutor
 from quicksilver.config import MeasureConfig, MeterName, SandboxConfig
 from quicksilver.profiler.estimate import estimate_of, estimator_name, mode_check
 from quicksilver.profiler.model import (
+    CallLimits,
     Case,
     CaseResult,
     Job,
@@ -49,6 +50,7 @@ from quicksilver.profiler.model import (
     RunResult,
     Status,
     TaskKind,
+    applied_limits,
 )
 from quicksilver.profiler.profile import _Profile
 from quicksilver.profiler.runner import COMPILE_ALLOWANCE_BYTES
@@ -58,6 +60,7 @@ from quicksilver.sandbox import isolation as iso
 __all__ = [
     "COMPILE_ALLOWANCE_BYTES",
     "METER_TAMPERING",
+    "CallLimits",
     "Case",
     "CaseResult",
     "Job",
@@ -65,6 +68,7 @@ __all__ = [
     "RunResult",
     "Status",
     "TaskKind",
+    "applied_limits",
     "estimate_of",
     "estimator_name",
     "mode_check",

@@ -22,6 +22,18 @@ class Case:
 
 
 @dataclass(frozen=True)
+class CallLimits:
+    """The CPU limits a task's row says its build's judge set (the row's ``judge_limits``,
+    docs/profiler.md "Limits from the row"), in native CPU seconds: each command of solution
+    code (the load, each call) within ``call_seconds``, the whole pass within
+    ``test_set_seconds``. Scoring takes them where they are tighter than its own."""
+
+    call_seconds: float
+    test_set_seconds: float | None = None
+    source: str = "row"
+
+
+@dataclass(frozen=True)
 class ProfileTask:
     """What the profiler needs of a task (see ``from_record`` for Mercury rows)."""
 
@@ -34,6 +46,7 @@ class ProfileTask:
         "def evaluate_offline(inputs, outputs, expected):\n    return outputs == expected\n"
     )
     difficulty: str | None = None
+    limits: CallLimits | None = None  # None: the sandbox's limit for the whole pass, alone
 
     @classmethod
     def from_record(cls, record: Any) -> ProfileTask:
@@ -47,6 +60,7 @@ class ProfileTask:
             convert_offline=record.effective_convert_offline(),
             evaluate_offline=record.effective_evaluate_offline(),
             difficulty=record.difficulty,
+            limits=row_limits(record),
         )
 
     @functools.cached_property
@@ -81,10 +95,51 @@ class ProfileTask:
                 self.evaluate_offline,
                 [wire.encode(c.inputs) for c in self.cases],
                 [wire.encode(c.expected) for c in self.cases],
+                # only when set: the blob of a task without them is what it always was
+                *([asdict(self.limits)] if self.limits is not None else []),
             ],
             sort_keys=True,
         )
         return blob
+
+
+def row_limits(record: Any) -> CallLimits | None:
+    """The per-call limits a published row carries (``judge_limits``, written by the Mercury
+    build's publish stage from its testcases stage's record), or None: a row without them (the
+    original Mercury release, DPE rows, rows built before the column) or with them null."""
+    extra = getattr(record, "model_extra", None) or {}
+    limits = extra.get("judge_limits")
+    if not isinstance(limits, dict):
+        return None
+    call, whole = limits.get("call_seconds"), limits.get("test_set_seconds")
+    if not isinstance(call, int | float) or isinstance(call, bool) or not call > 0:
+        return None
+    if not isinstance(whole, int | float) or isinstance(whole, bool) or not whole > 0:
+        whole = None
+    return CallLimits(float(call), None if whole is None else float(whole), "row judge_limits")
+
+
+def applied_limits(task: ProfileTask, cpu_seconds: float) -> dict[str, Any]:
+    """The CPU limits a pass of ``task`` runs under, native seconds, and where each came from:
+    the whole pass within the sandbox's ``cpu_seconds`` (scoring's ``--timeout``), or the row's
+    ``test_set_seconds`` when tighter; each command of solution code (the load, each call)
+    within the row's ``call_seconds`` (None: no limit per call, only what is left of the
+    pass's)."""
+    out: dict[str, Any] = {
+        "pass_seconds": cpu_seconds,
+        "pass_from": "sandbox cpu_seconds",
+        "call_seconds": None,
+        "call_from": None,
+    }
+    lim = task.limits
+    if lim is None:
+        return out
+    if lim.test_set_seconds is not None and lim.test_set_seconds < cpu_seconds:
+        out["pass_seconds"] = lim.test_set_seconds
+        out["pass_from"] = f"{lim.source}.test_set_seconds"
+    out["call_seconds"] = min(lim.call_seconds, out["pass_seconds"])
+    out["call_from"] = f"{lim.source}.call_seconds"
+    return out
 
 
 @dataclass
@@ -165,6 +220,9 @@ class RunResult:
     # plus what the kernel holds for the process: pipe buffers, page tables, unmapped shmem) or
     # "rss" (the resident size alone: no usable memory cgroup here); None: not measured
     memory_source: str | None = None
+    # the CPU limits the passes ran under and where each came from (applied_limits): the
+    # sandbox's for the whole pass, and a row's per call (docs/profiler.md "Limits from the row")
+    cpu_limits: dict[str, Any] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:

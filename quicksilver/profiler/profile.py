@@ -102,6 +102,7 @@ class _Profile:
                     isolation=isolation.mode,
                     machine_id=mid,
                     cases=[CaseResult(index=j) for j in range(len(task.cases))],
+                    cpu_limits=dict(self.runner.applied),
                 ),
             )
             for i, code in enumerate(codes)
@@ -252,7 +253,15 @@ class _Profile:
                 # the verdict pass is the sampled one (its memory curve, for the time-memory
                 # integral): the first pass of the solution, so that nothing it did in an
                 # earlier pass can lighten it, and, with a time meter, not timed
-                first = runner.run_pass(sol.code, sample=self.measure_cost, cpu_seconds=limit)
+                # after a native pass (which ran under the row's limit per call) the counted
+                # pass's own limit is its native CPU's margin: a call near the per-call limit
+                # natively is not cut by the emulator's uneven slowdown
+                first = runner.run_pass(
+                    sol.code,
+                    sample=self.measure_cost,
+                    cpu_seconds=limit,
+                    per_call=sol.native_cpu is None,
+                )
             except _Verdict as v:
                 if v.status != "timeout" or sol.native_cpu is None:
                     raise

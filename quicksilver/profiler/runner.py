@@ -15,7 +15,7 @@ from typing import Any
 from quicksilver.config import MeasureConfig, MeterName, SandboxConfig
 from quicksilver.meters import EXEC_REFUSED_EXIT, MAP_REFUSED_EXIT, CpuMeter, Meter, make_meter
 from quicksilver.profiler.estimate import _estimate
-from quicksilver.profiler.model import ProfileTask
+from quicksilver.profiler.model import ProfileTask, applied_limits
 from quicksilver.profiler.verdicts import _status_of_exception, _status_of_reply, _Verdict
 from quicksilver.sandbox import isolation as iso
 from quicksilver.sandbox.runtime import wire
@@ -98,6 +98,10 @@ class _PassSteps:
     every: float | None  # the memory sampling interval (the sampled pass), or None
     wall: float  # each command's wall limit
     cpu_left: float  # native CPU seconds left for the rest of the pass
+    # native CPU seconds each command of solution code (the load, each call) may take, and
+    # where that limit came from (None: only what is left of the pass's)
+    call_cap: float | None = None
+    call_from: str | None = None
     idle: int = 0
     cpu_ns: int = 0
     calls: list[int] = field(default_factory=list)
@@ -124,6 +128,9 @@ class _TaskRunner:
         self.measure = measure
         self.isolation = isolation
         self.limits = sandbox.limits
+        # the whole pass's CPU limit and the row's per call (docs/profiler.md, "Limits from
+        # the row"), recorded in every result
+        self.applied = applied_limits(task, sandbox.limits.cpu_seconds)
         self.meter: Meter = make_meter(meter)
         self.scale = self.meter.slowdown
         self.session = SandboxSession(
@@ -272,25 +279,33 @@ class _TaskRunner:
     # -- passes ---------------------------------------------------------------------------------
 
     def run_pass(
-        self, code: str, *, sample: bool = False, cpu_seconds: float | None = None
+        self,
+        code: str,
+        *,
+        sample: bool = False,
+        cpu_seconds: float | None = None,
+        per_call: bool = True,
     ) -> _Pass:
         """Load ``code`` in a fresh child and call it once on every case, in order.
 
         ``sample``: the host also samples the child's memory during the load, every call and
         every report (the sampled pass: its time-memory integral, :func:`_pass_tmu`).
-        ``cpu_seconds``: the pass's CPU limit in native seconds (default the sandbox's), its wall
-        limit following it."""
+        ``cpu_seconds``: the pass's CPU limit in native seconds (default the sandbox's, or the
+        row's when tighter: :func:`applied_limits`), its wall limit following it.
+        ``per_call``: the row's limit per call applies too (False: a counted pass after a
+        native one that ran under it; its own limit is its native CPU's margin)."""
         # the emulator runs ~15x slower (meter.slowdown): readings as dense per unit of work as
         # natively, and a fifteenth of the host CPU the sampler takes beside the pass
         every = TMU_SAMPLE_INTERVAL_S * self.scale if sample else None
-        limits = self.limits
-        wall = limits.wall
-        cpu_left = limits.cpu_seconds
+        wall = self.limits.wall
+        cpu_left = self.applied["pass_seconds"]
         if cpu_seconds is not None and cpu_seconds < cpu_left:
             cpu_left = cpu_seconds
             wall = min(wall, 2 * cpu_seconds + 5)
         child = self._spawn()
         acc = _PassSteps(every=every, wall=wall, cpu_left=cpu_left)
+        if per_call and self.applied["call_seconds"] is not None:
+            acc.call_cap, acc.call_from = self.applied["call_seconds"], self.applied["call_from"]
         try:
             self._load_step(child, code, acc)
             for i in range(len(self.task.cases)):
@@ -305,27 +320,39 @@ class _TaskRunner:
             self.last_output = child.output.as_dict()
         return self._pass_of(child, acc, sample)
 
+    def _command_limits(self, acc: _PassSteps, spent: float = 0.0) -> tuple[float, str]:
+        """One command's CPU limit (native seconds), and what a timeout there says of the
+        limit: what is left of the pass's, or the row's per call when that is less (``spent``:
+        what the command's earlier part, a compile, took of it). The wall limit stays the
+        pass's: the CPU limit decides, so a verdict does not move with the machine's load."""
+        cpu = acc.cpu_left
+        if acc.call_cap is not None and acc.call_cap - spent < cpu:
+            cpu = acc.call_cap - spent
+            return max(cpu, 0.001), f"limit per call {acc.call_cap:g} s, {acc.call_from}"
+        return max(cpu, 0.001), "limit for all cases together"
+
     def _load_step(self, child: ChildProcess, code: str, acc: _PassSteps) -> None:
-        """A pass's first step: compile ``code`` and execute its module code."""
+        """A pass's first step: compile ``code`` and execute its module code (together one
+        command of solution code, as the build's judge loads it: within the per-call limit)."""
         wall = acc.wall
+        cpu, what = self._command_limits(acc)
         try:
             # Compiling beyond the allowance is booked with the load: a source that holds a
             # huge literal table (precomputed answers) pays. The compiler runs no solution code
             # (no hook of the solution's is armed yet), so nothing else happens in this window.
-            comp = child.request("compile", code=code, cpu_limit_s=acc.cpu_left, wall_limit_s=wall)
+            comp = child.request("compile", code=code, cpu_limit_s=cpu, wall_limit_s=wall)
             acc.comp = comp
             if not comp.reply.get("ok"):
                 raise _Verdict("error", f"the solution does not compile: {comp.reply['error']}")
-            acc.cpu_left -= comp.cpu_ns / 1e9 / self.scale  # the limit is in native seconds
+            compiled = comp.cpu_ns / 1e9 / self.scale  # the limits are in native seconds
+            acc.cpu_left -= compiled
+            cpu, what = self._command_limits(acc, compiled)
             load = child.request(
-                "load",
-                cpu_limit_s=max(acc.cpu_left, 0.001),
-                wall_limit_s=wall,
-                sample_interval_s=acc.every,
+                "load", cpu_limit_s=cpu, wall_limit_s=wall, sample_interval_s=acc.every
             )
             acc.load = load
         except LimitExceeded as exc:
-            raise _Verdict("timeout", f"loading the solution: {exc}") from exc
+            raise _Verdict("timeout", f"loading the solution: {exc} ({what})") from exc
         if not load.reply.get("ok"):
             raise _Verdict(
                 _status_of_reply(load.reply), f"loading the solution: {load.reply.get('error')}"
@@ -337,16 +364,13 @@ class _TaskRunner:
     def _case_step(self, child: ChildProcess, i: int, acc: _PassSteps) -> None:
         """One case of a pass: its call, then its report."""
         wall, every = acc.wall, acc.every
+        cpu, what = self._command_limits(acc)
         try:
             call = child.request(
-                "call",
-                case=i,
-                cpu_limit_s=max(acc.cpu_left, 0.001),
-                wall_limit_s=wall,
-                sample_interval_s=every,
+                "call", case=i, cpu_limit_s=cpu, wall_limit_s=wall, sample_interval_s=every
             )
         except LimitExceeded as exc:
-            raise _Verdict("timeout", f"case {i}: {exc} (limit for all cases together)", i) from exc
+            raise _Verdict("timeout", f"case {i}: {exc} ({what})", i) from exc
         if not call.reply.get("ok"):
             raise _Verdict(_status_of_reply(call.reply), f"case {i}: {call.reply.get('error')}", i)
         acc.cpu_left -= call.cpu_ns / 1e9 / self.scale

@@ -57,6 +57,10 @@ FIELD_DOCS: dict[str, str] = {
     "reference_memory_detail": "per solution hash: the post-load memory baseline (bytes) and "
     "the time-memory integral (`tmu`, from `tmu_samples` readings) scoring reads with a "
     "reference's count (NMU, NTMU); nulls when not measured",
+    "judge_limits": "the CPU seconds the build's judge gave each reference: per call and load "
+    "(`call_seconds`, the ceiling; `quicksilver score` gives a sample the same) and for the "
+    "whole test set (`test_set_seconds`), with the screening floor, the test set's budget and "
+    "its cost; nulls when the build did not record them",
     "release_date_source": "how `release_date` is known: `leetcode` (reported by LeetCode), "
     "`question-id` (tied to the question id), `contest`, `manual`; null when undated",
 }

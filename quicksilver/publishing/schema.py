@@ -139,10 +139,25 @@ _COUNTS = {
     ),
 }
 
-PROVENANCE_FIELDS: tuple[str, ...] = tuple(_PROVENANCE) + tuple(_RELEASE) + tuple(_COUNTS)
+# The limits the build's judge set (docs/profiler.md, "Limits from the row"), CPU seconds: per
+# call (the ceiling, which quicksilver score applies to samples) and the judge's budget for the
+# whole test set, with the screening floor, the test set's budget and its cost as provenance.
+_LIMITS = {
+    "judge_limits": {
+        "call_seconds": Value("float64"),
+        "call_floor_seconds": Value("float64"),
+        "test_set_seconds": Value("float64"),
+        "budget_seconds": Value("float64"),
+        "cost_seconds": Value("float64"),
+    }
+}
+
+PROVENANCE_FIELDS: tuple[str, ...] = (
+    tuple(_PROVENANCE) + tuple(_RELEASE) + tuple(_COUNTS) + tuple(_LIMITS)
+)
 """Quicksilver's columns: where each row came from and how its references were measured."""
 
-MERCURY_FEATURES = Features({**_MERCURY, **_PROVENANCE, **_RELEASE, **_COUNTS})
+MERCURY_FEATURES = Features({**_MERCURY, **_PROVENANCE, **_RELEASE, **_COUNTS, **_LIMITS})
 """Explicit ``datasets`` features of a published row: Mercury's columns, then provenance."""
 
 NULLABLE_FIELDS = frozenset(
@@ -163,6 +178,8 @@ NULLABLE_FIELDS = frozenset(
         "reference_memory_detail[].memory_baseline_bytes",  # memory not measured
         "reference_memory_detail[].tmu",
         "reference_memory_detail[].tmu_samples",
+        # a record from before the testcases stage recorded them
+        *(f"judge_limits.{key}" for key in _LIMITS["judge_limits"]),
     }
 )
 """Generic paths (list indices as ``[]``) of the only values that may be null."""
@@ -560,7 +577,7 @@ def _check_measurements(
     solution_hashes: list[int] | None,
 ) -> None:
     """The meter, the machine, the references' runtimes and memory, the config digest, the
-    release date."""
+    release date, the judge's limits."""
 
     for name in ("runtime_meter", "runtime_unit", "machine_id", "quicksilver_version"):
         if ok[name] and not row[name].strip():
@@ -600,6 +617,10 @@ def _check_measurements(
         out.append(("build_config_sha256", "must be 64 lowercase hex digits"))
     if all(ok[n] for n in ("release_date", "release_date_source")):
         out.extend(_release_problems(row["release_date"], row["release_date_source"]))
+    if ok["judge_limits"]:  # scoring limits samples by them: a limit of 0 would fail all
+        for key, value in row["judge_limits"].items():
+            if value is not None and not (value > 0 or (value == 0 and key == "cost_seconds")):
+                out.append((f"judge_limits.{key}", f"must be positive, got {value}"))
 
 
 def _release_problems(day: str | None, source: str | None) -> list[tuple[str, str]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,8 @@ def cases_hash(task: ProfileTask) -> str:
             "evaluate": task.evaluate_offline,
             "entry": task.entry_point,
             "kind": task.kind,
+            # a row's per-call limits decide verdicts too; absent, the hash is what it was
+            **({"limits": asdict(task.limits)} if task.limits is not None else {}),
         },
         sort_keys=True,
         default=repr,

@@ -15,7 +15,7 @@ from quicksilver.metrics import (
     ntmu,
     percentile,
 )
-from quicksilver.profiler import Job, ProfileTask, RunResult
+from quicksilver.profiler import Job, ProfileTask, RunResult, applied_limits
 from quicksilver.rows import TaskRow
 from quicksilver.samples import Sample
 from quicksilver.scoring.memory import process_peak, run_tmu
@@ -76,6 +76,7 @@ def score_mercury(
     for key, (rec, group) in rows.items():
         ref_runs = [refs[ck] for ck in ref_keys[key]]
         ts = _reference_figures(key, rec, ref_runs)
+        ts.cpu_limits = applied_limits(tasks[key], run.sandbox.limits.cpu_seconds)
         ref_rt = ts.reference_runtimes
         ref_mem = ts.reference_peak_memory or []
         canonical = process_peak(ref_runs[0]) if ref_runs else None

@@ -95,6 +95,9 @@ class TaskScore:
     pe_expected_detail: str | None = None
     # per reference (as reference_runtimes, or reference_costs for DPE): its profile's flags
     reference_flags: list[list[str]] | None = None
+    # the CPU limits its samples ran under and where each came from (profiler.applied_limits):
+    # the whole pass's, and the row's per call when the row carries them (judge_limits)
+    cpu_limits: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -197,6 +200,8 @@ class ScoreReport:
             out["dps_tasks"] = len(counted)
             out["dpe_tasks"] = len(dpe_tasks)
             out["dps_unscorable"] = {t.task: t.dps_error for t in dpe_tasks if t.dps_error}
+        # tasks whose samples ran under their row's per-call limit (docs/profiler.md)
+        out["row_call_limits"] = sum(1 for t in self.tasks if t.cpu_limits.get("call_seconds"))
         out.update(memory_summary(self.tasks))
         out.update(unconverged_summary(self.tasks))
         out["tmu_unit"] = f"bytes*{self.unit}"
@@ -222,6 +227,7 @@ class ScoreReport:
                     "pe_expected_source": t.pe_expected_source,
                     "pe_expected_detail": t.pe_expected_detail,
                     "dps_error": t.dps_error,
+                    "cpu_limits": t.cpu_limits,
                     "samples": [vars(x) for x in t.samples],
                 }
             )

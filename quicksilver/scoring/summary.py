@@ -118,6 +118,19 @@ def summary_lines(data: dict[str, Any], k: int) -> list[str]:
         lines.append(unconverged_line(data))
     if data.get("shipped_counts"):
         lines.append(shipped_line(data["shipped_counts"]))
+    if data.get("row_call_limits"):
+        limits = sorted(
+            {
+                t["cpu_limits"]["call_seconds"]
+                for t in data["tasks"]
+                if t.get("cpu_limits", {}).get("call_seconds")
+            }
+        )
+        lines.append(
+            f"limits per call from the rows (judge_limits): {data['row_call_limits']} task(s), "
+            + ", ".join(f"{c:g} s" for c in limits)
+            + " of CPU"
+        )
     for name, g in data["by_difficulty"].items():
         lines.append(
             f"  {name}: Pass {g['pass_at_k']:.3f}  Beyond "

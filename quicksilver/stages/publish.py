@@ -14,6 +14,9 @@ score with the original tooling and with ``quicksilver score``. Where ours diffe
   load stage added the imports a solution needed for others (``Counter``, ``SortedList``, ...:
   :mod:`quicksilver.selfcontained`), listed in ``solution_provenance[].imports_added``;
 - ``convert_online`` formats a case as LeetCode's judge takes it (one JSON value per line);
+- ``judge_limits`` carries the limits the testcases stage judged the references by (the CPU
+  each call may take, the judge's budget for the whole test set), which ``quicksilver score``
+  applies to samples;
 - ``evaluate_offline`` compares in any order when the uniqueness stage found the answer
   order-free (``answer_any_order``), with a tolerance for ``double`` answers.
 
@@ -196,6 +199,27 @@ def mercury_row(
         "release_date": task.release_date,
         "release_date_source": task.release_date_source,
         **shipped_counts(how, [(s.hash, runtimes[s.hash]) for s in sols]),
+        "judge_limits": judge_limits(tests.call_limits, tests.budget),
+    }
+
+
+def judge_limits(call_limits: dict[str, Any], budget: dict[str, Any]) -> dict[str, Any]:
+    """The limits the testcases stage judged the references by (its record's ``call_limits`` and
+    ``budget``), as ``quicksilver score`` applies them to a sample: each call (and the load)
+    within ``call_seconds`` (the ceiling), the whole test set within ``test_set_seconds`` (the
+    judge's budget); the rest is provenance (docs/profiler.md, "Limits from the row"). Nulls
+    for a record without them."""
+
+    def seconds(section: dict[str, Any], key: str) -> float | None:
+        value = section.get(key)
+        return float(value) if isinstance(value, int | float) else None
+
+    return {
+        "call_seconds": seconds(call_limits, "ceiling_seconds"),
+        "call_floor_seconds": seconds(call_limits, "floor_seconds"),
+        "test_set_seconds": seconds(budget, "judge_seconds"),
+        "budget_seconds": seconds(budget, "budget_seconds"),
+        "cost_seconds": seconds(budget, "cost_seconds"),
     }
 
 
