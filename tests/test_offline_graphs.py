@@ -363,3 +363,33 @@ def test_a_graph_of_adjacency_lists_is_refused() -> None:
     )
     result = build_spec(inp)
     assert result.spec is None and result.problems
+
+
+def test_an_adjacency_matrix_diagonal_and_symmetry() -> None:
+    """``isConnected[i][i] == 1`` sets the diagonal only (read as an element bound it filled
+    the whole matrix with 1), ``isConnected[i][j] == isConnected[j][i]`` mirrors it."""
+    items = [
+        "1 <= n <= 40",
+        "n == isConnected.length",
+        "n == isConnected[i].length",
+        "isConnected[i][j] is 1 or 0.",
+        "isConnected[i][i] == 1",
+    ]
+    params = [("isConnected", "integer[][]")]
+    diag = spec_of(question("Do it.", params, items))
+    assert diag["params"][0]["leaf"]["set"] == [1, 0]
+    zeros = 0
+    for (m,) in draws(diag, 60):
+        assert all(row[i] == 1 for i, row in enumerate(m))
+        zeros += any(0 in row for row in m)
+    assert zeros > 30
+    spec = spec_of(question("Do it.", params, [*items, "isConnected[i][j] == isConnected[j][i]"]))
+    for (m,) in draws(spec):
+        n = len(m)
+        assert all(len(row) == n and row[i] == 1 for i, row in enumerate(m))
+        assert all(m[i][j] == m[j][i] for i in range(n) for j in range(n)), m
+    m = next(x for (x,) in (sample_spec(spec, s) for s in range(50)) if len(x) >= 2)
+    m[0][1] = 1 - m[1][0]
+    assert any("symmetric" in p for p in check_input(spec, [m]))
+    m[0][1], m[0][0] = m[1][0], 0
+    assert any("the diagonal" in p for p in check_input(spec, [m]))

@@ -396,10 +396,35 @@ def _check_values(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[s
         out += _capped(_check_apart(p["apart"], shape), name, "values not apart")
     if p.get("pins"):
         out += _check_pins(p, shape)
+    if p.get("square"):
+        out += _capped(_check_square(p["square"], shape), name, "matrix values against its rules")
     if p.get("values_sum_max") is not None:
         total = sum(x for _, row in shape.rows for _, x in row if _is_number(x))
         if total > p["values_sum_max"]:
             out.append(f"{name}: its values sum to {total}, above {p['values_sum_max']}")
+    return out
+
+
+def _check_square(rule: dict[str, Any], shape: _Shape) -> list[str]:
+    """``square``: the matrix is square, its diagonal holds ``diag`` (when given) and, when
+    ``symmetric``, each value equals its mirror across the diagonal."""
+    rows = [[x for _, x in row] for _, row in shape.rows]
+    out = [
+        f"row {i} has {len(r)} values, not {len(rows)}"
+        for i, r in enumerate(rows)
+        if len(r) != len(rows)
+    ]
+    if out:
+        return out
+    for i, r in enumerate(rows):
+        if rule.get("diag") is not None and _key(r[i]) != _key(rule["diag"]):
+            out.append(f"[{i}][{i}] = {_short(r[i])}, not {rule['diag']} (the diagonal)")
+        if rule.get("symmetric"):
+            out += [
+                f"[{i}][{j}] = {_short(r[j])} but [{j}][{i}] = {_short(rows[j][i])} (symmetric)"
+                for j in range(i + 1, len(rows))
+                if _key(r[j]) != _key(rows[j][i])
+            ]
     return out
 
 

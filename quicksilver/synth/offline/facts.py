@@ -49,6 +49,10 @@ class LeafInfo:
     # the rows are a graph's edges (first two fields, its ends): "loops" (no self loops),
     # "simple" (no two edges between the same ends), "connected", "dag" -> the line
     graph: dict[str, str] = field(default_factory=dict)
+    # a square matrix's diagonal value (``isConnected[i][i] == 1``) and the line; the line that
+    # says it is symmetric (``isConnected[i][j] == isConnected[j][i]``)
+    diag: tuple[int, str] | None = None
+    symmetric: str | None = None
     # no leading zeros in its strings: "zero-ok" (a lone "0" allowed: "except for the zero
     # itself"), "strict"; and the line that says so
     lead: tuple[str, str] | None = None

@@ -164,3 +164,28 @@ def described_graph(facts: Facts, sentences: list[str]) -> None:
         if _DESCRIBED_CONNECTED.search(sentence):
             for info in graphs:
                 info.graph.setdefault("connected", sentence)
+
+
+def matrix_rule(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """An adjacency matrix's rules: ``isConnected[i][i] == 1`` (``For all i grid[i][i] is 0``):
+    every value on the diagonal (not every value: read as an element bound it would fill the
+    whole matrix); ``isConnected[i][j] == isConnected[j][i]``: symmetric. The runtime draws the
+    matrix, then sets its diagonal and mirrors its upper triangle below."""
+    m = re.fullmatch(r"(?:for all i,? )?(\w+)\[([a-z])\]\[\2\] (?:==|=|is) (-?\d+)", text, re.I)
+    sym = re.fullmatch(r"(\w+)\[([a-z])\]\[([a-z])\] == (\w+)\[\3\]\[\2\]", text)
+    if sym and (sym.group(1) != sym.group(4) or sym.group(2) == sym.group(3)):
+        sym = None
+    if not m and not sym:
+        return False
+    name = (m or sym).group(1)  # type: ignore[union-attr]
+    p = facts.by_name.get(name)
+    if p is None:
+        return False
+    if p.depth != 2 or p.leaf != "int" or p.join or p.tree:
+        raise Unsupported(f"a matrix rule for {name}, which is not a matrix of integers")
+    info = facts.leaf[name]
+    if m:
+        acts.append(partial(setattr, info, "diag", (int(m.group(3)), line)))
+    else:
+        acts.append(partial(setattr, info, "symmetric", line))
+    return True

@@ -26,6 +26,7 @@ from quicksilver.synth.offline.runtime_parts import (
     _pin,
     _poly,
     _shrink_sum,
+    _square,
     _text_rules,
     _tree,
 )
@@ -426,6 +427,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
             nested.append(inner[i : i + c])
             i += c
         inner = nested
+    if p.get("square"):
+        inner[0] = _square(p["square"], inner[0])
     return _pin(p, inner[0]) if p.get("pins") else inner[0]
 
 
@@ -632,6 +635,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _pin,
     _poly,
     _shrink_sum,
+    _square,
     _apart,
     _variant_values,
     _perf_variants,

@@ -203,3 +203,15 @@ def _graph_edges(lo: int, hi: int, count: int, g: dict, path: bool) -> list | No
                 e.reverse()
     random.shuffle(edges)
     return edges
+
+
+def _square(rule: dict, m: list) -> list:
+    """An adjacency matrix: its diagonal set to ``rule["diag"]`` (when not None) and, when
+    ``rule["symmetric"]``, each value below the diagonal the one above it."""
+    for i, row in enumerate(m):
+        if rule["diag"] is not None and i < len(row):
+            row[i] = rule["diag"]
+        if rule["symmetric"]:
+            for j in range(min(i, len(row))):
+                row[j] = m[j][i]
+    return m

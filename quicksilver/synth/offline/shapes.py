@@ -67,9 +67,34 @@ class ParamSpecs:
             self._apart(p, info, out)
         if info.pins:
             self._pins(p, info, out)
+        if info.diag is not None or info.symmetric:
+            self._square(p, info, out)
         if p.name in self.facts.value_sums:
             self._value_sum(p, info, out)
         return out
+
+    def _square(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
+        """An adjacency matrix: a square one (``n == grid.length == grid[i].length``) whose
+        diagonal holds one value of its domain and, when symmetric, ``grid[i][j] ==
+        grid[j][i]``; with no other rule on its values (the runtime sets them after drawing)."""
+        line = info.symmetric or (info.diag[1] if info.diag else "")
+        leaf, dims = out["leaf"], out["dims"]
+        value = info.diag[0] if info.diag else None
+        in_domain = value is None or (
+            value in leaf["set"]
+            if "set" in leaf
+            else all(isinstance(b, int) for b in leaf["lo"] + leaf["hi"])
+            and max(leaf["lo"]) <= value <= min(leaf["hi"])
+            and value not in leaf.get("ne", ())
+        )
+        square = len(dims) == 2 and "q" in dims[0] and dims[0] == dims[1]
+        ruled = info.sorted or info.distinct or info.apart or info.pins or info.lead
+        if not square or not in_domain or ruled or p.name in self.facts.value_sums:
+            self.problems.append(
+                f'"{line}": a matrix rule, for a square matrix whose diagonal value is in its '
+                "domain (and no other rule on its values)"
+            )
+        out["square"] = {"diag": value, "symmetric": bool(info.symmetric)}
 
     def _value_sum(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
         """``sum(nums[i]) <= S``: values in a constant range from >= 0, shrunk toward its low
