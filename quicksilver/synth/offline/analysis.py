@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from quicksilver.synth.offline.constraints import FIELDS_RE, Param, clean, split_top
-from quicksilver.synth.offline.described import DescribedGuarantees
+from quicksilver.synth.offline.described import DescribedGuarantees, description_sentences
 from quicksilver.synth.offline.facts import Facts
+from quicksilver.synth.offline.graph_sentences import described_graph
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.report import param_notes
 from quicksilver.synth.offline.schedule import Schedule
@@ -90,6 +91,7 @@ class Analysis:
         the sizes it names, the grids it calls a matrix, grid or board, and the guarantees it
         states about the input (:mod:`~.described`: read, or reported)."""
         self.facts.read_fields(lines, prose)
+        self.facts.prose = prose
         reader = LineReader(self.facts, self.problems)
         for line in lines:
             reader.read(line)
@@ -99,6 +101,7 @@ class Analysis:
         self._described_grids(prose)
         self._described_binary(prose)
         DescribedGuarantees(self.facts, self.problems, self.notes).run(prose, lines)
+        described_graph(self.facts, description_sentences(prose))
         for equality in self._named_sizes(prose):
             reader.read(equality)
             self.notes.append(f"{equality}: the description names this size")

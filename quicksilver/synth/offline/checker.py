@@ -28,7 +28,9 @@ What it checks, in order:
 - rows of named fields (``cols``): each field's domain, each pair ``[a, b, op]`` (``!=``, ``<``,
   ``<=``) and ``unique_rows``, two rows being the same when they hold the same values in any
   order (the runtime's notion: ``tuple(sorted(row))``); with ``tree_edges``, the first two fields
-  are the edges of one tree over every value of the first field's range;
+  are the edges of one tree over every value of the first field's range; with ``graph``, the
+  properties of a graph whose edges they are (no self loops, no repeated edges, connected,
+  acyclic);
 - ``lead``: no string (or innermost list of digits) starts with a zero, but a lone zero where
   the zero itself is allowed; ``spaces``: no space at either end (``trim``), no two in a row
   (``single``), not only spaces (``word``).
@@ -394,10 +396,35 @@ def _check_values(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[s
         out += _capped(_check_apart(p["apart"], shape), name, "values not apart")
     if p.get("pins"):
         out += _check_pins(p, shape)
+    if p.get("square"):
+        out += _capped(_check_square(p["square"], shape), name, "matrix values against its rules")
     if p.get("values_sum_max") is not None:
         total = sum(x for _, row in shape.rows for _, x in row if _is_number(x))
         if total > p["values_sum_max"]:
             out.append(f"{name}: its values sum to {total}, above {p['values_sum_max']}")
+    return out
+
+
+def _check_square(rule: dict[str, Any], shape: _Shape) -> list[str]:
+    """``square``: the matrix is square, its diagonal holds ``diag`` (when given) and, when
+    ``symmetric``, each value equals its mirror across the diagonal."""
+    rows = [[x for _, x in row] for _, row in shape.rows]
+    out = [
+        f"row {i} has {len(r)} values, not {len(rows)}"
+        for i, r in enumerate(rows)
+        if len(r) != len(rows)
+    ]
+    if out:
+        return out
+    for i, r in enumerate(rows):
+        if rule.get("diag") is not None and _key(r[i]) != _key(rule["diag"]):
+            out.append(f"[{i}][{i}] = {_short(r[i])}, not {rule['diag']} (the diagonal)")
+        if rule.get("symmetric"):
+            out += [
+                f"[{i}][{j}] = {_short(r[j])} but [{j}][{i}] = {_short(rows[j][i])} (symmetric)"
+                for j in range(i + 1, len(rows))
+                if _key(r[j]) != _key(rows[j][i])
+            ]
     return out
 
 
@@ -606,7 +633,74 @@ def _check_rows(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[str
     out += _capped(repeats, name, "repeated rows")
     if p.get("tree_edges"):
         out += _check_tree_edges(p, [[x for _, x in row] for _, row in shape.rows], q)
+    if p.get("graph"):
+        out += _check_graph(p, [[x for _, x in row] for _, row in shape.rows], q)
     return out
+
+
+def _check_graph(p: dict[str, Any], rows: list[list[Any]], q: dict[str, int]) -> list[str]:
+    """``graph``: the rows' first two fields are the edges of a graph over the values of the
+    first field's range: with ``no_loops`` no edge joins a node to itself, with ``simple`` no
+    two edges join the same ends (in either order with ``both_ways`` or ``dag``), with
+    ``connected`` every node is reached from every other along the edges taken both ways, and
+    with ``dag`` no edge path from a node leads back to it."""
+    name, g = p["name"], p["graph"]
+    edges = [(row[0], row[1]) for row in rows if len(row) >= 2]
+    out: list[str] = []
+    if g.get("no_loops") or g.get("dag"):
+        loops = [e for e in edges if e[0] == e[1]]
+        out += [f"{name}: the edge {_short(list(e))} joins a node to itself" for e in loops]
+    if g.get("simple"):
+        both_ways = g.get("both_ways") or g.get("dag")
+        met: set[Any] = set()
+        for a, b in edges:
+            key = frozenset((a, b)) if both_ways else (a, b)
+            if key in met:
+                out.append(f"{name}: a second edge between {a} and {b} (no repeated edges)")
+            met.add(key)
+    col = p["cols"][0]
+    los = [_value(f, q) for f in col.get("lo", [])]
+    his = [_value(f, q) for f in col.get("hi", [])]
+    if g.get("connected") and los and his and None not in los and None not in his:
+        nodes = set(range(max(los), min(his) + 1))  # type: ignore[type-var]
+        near: dict[Any, set[Any]] = {v: set() for v in nodes}
+        for a, b in edges:
+            near.setdefault(a, set()).add(b)
+            near.setdefault(b, set()).add(a)
+        start = next(iter(nodes), None)
+        reached = {start} if start is not None else set()
+        todo = list(reached)
+        while todo:
+            for w in near[todo.pop()] - reached:
+                reached.add(w)
+                todo.append(w)
+        if nodes - reached:
+            out.append(f"{name}: not connected ({len(nodes - reached)} nodes not reached)")
+    if g.get("dag"):
+        out += _cycle(name, edges)
+    return _capped(out, name, "graph problems")
+
+
+def _cycle(name: str, edges: list[tuple[Any, Any]]) -> list[str]:
+    """A directed cycle among ``edges``, found by removing nodes with no incoming edge."""
+    into: dict[Any, int] = {}
+    succ: dict[Any, list[Any]] = {}
+    for a, b in edges:
+        succ.setdefault(a, []).append(b)
+        into[b] = into.get(b, 0) + 1
+        into.setdefault(a, 0)
+    free = [v for v, k in into.items() if k == 0]
+    gone = 0
+    while free:
+        v = free.pop()
+        gone += 1
+        for w in succ.get(v, ()):
+            into[w] -= 1
+            if into[w] == 0:
+                free.append(w)
+    if gone < len(into):
+        return [f"{name}: the edges hold a cycle (the graph is acyclic)"]
+    return []
 
 
 def _check_tree_edges(p: dict[str, Any], rows: list[list[Any]], q: dict[str, int]) -> list[str]:

@@ -46,6 +46,13 @@ class LeafInfo:
     pairs: list[tuple[int, int, str, str]] = field(default_factory=list)  # (a, b, op, line)
     unique_rows: str | None = None  # the line that says no two rows are the same
     tree: str | None = None  # the line that says the rows are the edges of a tree
+    # the rows are a graph's edges (first two fields, its ends): "loops" (no self loops),
+    # "simple" (no two edges between the same ends), "connected", "dag" -> the line
+    graph: dict[str, str] = field(default_factory=dict)
+    # a square matrix's diagonal value (``isConnected[i][i] == 1``) and the line; the line that
+    # says it is symmetric (``isConnected[i][j] == isConnected[j][i]``)
+    diag: tuple[int, str] | None = None
+    symmetric: str | None = None
     # no leading zeros in its strings: "zero-ok" (a lone "0" allowed: "except for the zero
     # itself"), "strict"; and the line that says so
     lead: tuple[str, str] | None = None
@@ -99,6 +106,7 @@ class Facts:
         # single space``): ``Each word consists of ...`` then states their alphabet
         self.sentences: set[str] = set()
         self.known: set[str] = set()
+        self.prose = ""  # the statement as text (an edge's direction: ``directed graph``)
         for p in params:
             if p.is_quantity:
                 self.known.add(p.name)

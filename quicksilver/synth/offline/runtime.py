@@ -21,7 +21,15 @@ from typing import Any
 
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
-from quicksilver.synth.offline.runtime_parts import _pin, _poly, _shrink_sum, _text_rules, _tree
+from quicksilver.synth.offline.runtime_parts import (
+    _graph_edges,
+    _pin,
+    _poly,
+    _shrink_sum,
+    _square,
+    _text_rules,
+    _tree,
+)
 
 log = logging.getLogger(__name__)
 
@@ -419,6 +427,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
             nested.append(inner[i : i + c])
             i += c
         inner = nested
+    if p.get("square"):
+        inner[0] = _square(p["square"], inner[0])
     return _pin(p, inner[0]) if p.get("pins") else inner[0]
 
 
@@ -526,6 +536,29 @@ def _tree_rows(p: dict, q: dict, count: int) -> list | None:
     return rows
 
 
+def _graph_rows(p: dict, q: dict, count: int) -> list | None:
+    """``count`` rows whose first two fields are a graph's edges (``_graph_edges``: the
+    properties of ``p["graph"]``) over the first field's range, each edge written in order when
+    a pair orders its ends (``a_i < b_i``: then no two edges join the same ends in either
+    order); the other fields drawn from their ranges. None: no such edges (draw again)."""
+    cols = p["cols"]
+    lo = max(_eval(f, q) for f in cols[0]["lo"])
+    hi = min(_eval(f, q) for f in cols[0]["hi"])
+    g = p["graph"]
+    ordered = [(a, b) for a, b, op in p.get("pairs", ()) if op != "!="]
+    if ordered:
+        g = {**g, "directed": False, "both_ways": True, "dag": False, "no_loops": True}
+    edges = _graph_edges(lo, hi, count, g, _chance(_BOUNDARY_P))
+    if edges is None:
+        return None
+    rows = [[*e, *(_draw(c, q, 1, False, False)[0] for c in cols[2:])] for e in edges]
+    for a, b in ordered:
+        for row in rows:
+            if row[a] > row[b]:
+                row[a], row[b] = row[b], row[a]
+    return rows
+
+
 def _draw_rows(p: dict, q: dict, count: int, edge: bool) -> list | None:
     """``count`` rows, field j drawn from ``p["cols"][j]``; then each pair [a, b, op] holds
     (``!=``, ``<``: b drawn again until it differs; ``<=``, ``<``: a and b swapped when out of
@@ -534,6 +567,8 @@ def _draw_rows(p: dict, q: dict, count: int, edge: bool) -> list | None:
     (the caller draws everything again)."""
     if p.get("tree_edges"):
         return _tree_rows(p, q, count)
+    if p.get("graph"):
+        return _graph_rows(p, q, count)
     cols = p["cols"]
     keep = p.get("distinct_cols", ())  # fields whose values are distinct: drawn so, and kept
     drawn = [_draw(c, q, count, j in keep, edge) for j, c in enumerate(cols)]
@@ -600,10 +635,13 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _pin,
     _poly,
     _shrink_sum,
+    _square,
     _apart,
     _variant_values,
     _perf_variants,
     _tree_rows,
+    _graph_edges,
+    _graph_rows,
     _draw_rows,
     _build_param,
     _generate_from_spec,

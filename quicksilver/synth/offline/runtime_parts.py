@@ -143,3 +143,75 @@ def _shrink_sum(row: list, low: int, limit: int) -> list:
     if sum(row) <= limit or over <= 0:
         return row
     return [low + (x - low) * room // over for x in row]
+
+
+def _graph_edges(lo: int, hi: int, count: int, g: dict, path: bool) -> list | None:
+    """``count`` edges ``[a, b]`` over the nodes ``lo..hi`` with the properties ``g`` holds:
+    ``no_loops`` (a != b), ``simple`` (no two edges join the same ends: in either order when
+    ``both_ways`` or ``dag``), ``connected`` (a random spanning tree first, a path when
+    ``path``, then the other edges) and ``dag`` (every edge from an earlier to a later node of
+    one random order of the nodes). None when no such edges exist (the caller draws again)."""
+    v = hi - lo + 1
+    loops = not g["no_loops"] and not g["dag"]
+    ordered = not g["both_ways"] and not g["dag"]
+    if v < 1 or (v == 1 and not loops):
+        return [] if count == 0 else None
+    room = v * (v + 1) // 2 if loops else v * (v - 1) // 2
+    if ordered:
+        room = v * v if loops else v * (v - 1)
+    if (g["simple"] and count > room) or (g["connected"] and count < v - 1):
+        return None
+    order = list(range(lo, hi + 1))
+    random.shuffle(order)
+    rank = {x: i for i, x in enumerate(order)} if g["dag"] else {}
+    edges: list = []
+    seen: set = set()
+
+    def add(a: int, b: int) -> bool:
+        if a == b and not loops:
+            return False
+        if g["dag"] and rank[a] > rank[b]:
+            a, b = b, a
+        key = (a, b) if ordered else (min(a, b), max(a, b))
+        if g["simple"] and key in seen:
+            return False
+        seen.add(key)
+        edges.append([a, b])
+        return True
+
+    if g["connected"]:
+        for i in range(1, min(v, count + 1)):
+            add(order[i - 1] if path else order[random.randrange(i)], order[i])
+    if g["simple"] and count - len(edges) > room // 4:  # dense: choose among the pairs left
+        pairs = [
+            (a, b)
+            for a in range(lo, hi + 1)
+            for b in range(lo if ordered else a, hi + 1)
+            if (a != b or loops) and ((a, b) if ordered else (min(a, b), max(a, b))) not in seen
+        ]
+        for a, b in random.sample(pairs, count - len(edges)):
+            add(a, b)
+    tries = 0
+    while len(edges) < count:
+        tries += 1
+        if tries > 100 * count + 100:
+            return None
+        add(random.randint(lo, hi), random.randint(lo, hi))
+    if not g["directed"]:
+        for e in edges:
+            if random.random() < 0.5:
+                e.reverse()
+    random.shuffle(edges)
+    return edges
+
+
+def _square(rule: dict, m: list) -> list:
+    """An adjacency matrix: its diagonal set to ``rule["diag"]`` (when not None) and, when
+    ``rule["symmetric"]``, each value below the diagonal the one above it."""
+    for i, row in enumerate(m):
+        if rule["diag"] is not None and i < len(row):
+            row[i] = rule["diag"]
+        if rule["symmetric"]:
+            for j in range(min(i, len(row))):
+                row[j] = m[j][i]
+    return m

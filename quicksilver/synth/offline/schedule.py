@@ -17,8 +17,8 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from quicksilver.synth.offline.constraints import Lin, Unsupported, fmt
-from quicksilver.synth.offline.facts import Facts
+from quicksilver.synth.offline.constraints import Lin, Param, Ref, Unsupported, fmt
+from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.nonlinear import MAX_EXPONENT, bound_of, interval, names, rename
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.report import describe_quantity
@@ -52,6 +52,8 @@ class Schedule:
         self.ne_cons: list[Con] = []  # (terms, const, line): form != 0
         self.poly_of: dict[str, list[dict[str, Any]]] = {}  # class -> its nonlinear bounds
         self.waits: dict[str, set[str]] = {}  # class -> the classes its nonlinear bounds name
+        # a graph's room for edges (``edges.length <= n * (n - 1) / 2``): as facts.polys
+        self.graph_polys: list[tuple[str, str, Any, int, str]] = []
 
     def run(self) -> tuple[list[dict[str, Any]], dict[str, str], dict[str, dict[str, Any]]]:
         """The quantities in the order they are drawn, each with its bounds; the note that
@@ -103,6 +105,7 @@ class Schedule:
                 cons = [c for c in cons if cls not in c[0]]
         cons += self._string_room(per_item)
         cons += self._row_room()
+        cons += self._graph_room()
         cons += self._col_room()
         cons += self._polys(cons, set(per_item))
         cons += self._value_sum_room()
@@ -259,7 +262,7 @@ class Schedule:
         for p in self.facts.params:
             info = self.facts.leaf[p.name]
             outer = classes.get(p.dim_key(0))
-            if not info.unique_rows or outer is None:
+            if not info.unique_rows or info.graph or outer is None:
                 continue
             width = max([len(self.facts.width_fields(p.name)), *(c + 1 for c in info.cols)])
             cols = columns(p, info, width) if width else "no fields"
@@ -302,6 +305,66 @@ class Schedule:
                         out.append(({k: v for k, v in terms.items() if v}, got[1], why))
         return out
 
+    def _graph_room(self) -> list[Con]:
+        """A graph's edge count: at least one fewer than its nodes when it is connected, and,
+        with no repeated edges, at most the number of node pairs (``v * (v - 1) / 2`` for an
+        undirected graph without self loops; applied by the runtime once ``v`` is drawn, as a
+        stated ``edges.length <= n * (n - 1) / 2`` is). The nodes are the values of the first
+        field's range (``0 <= a_i, b_i < n``: ``v = n``)."""
+        out: list[Con] = []
+        for p in self.facts.params:
+            info = self.facts.leaf[p.name]
+            outer = self.classes.get(p.dim_key(0))
+            if not info.graph or outer is None:
+                continue
+            width = max([len(self.facts.width_fields(p.name)), *(c + 1 for c in info.cols), 2])
+            cols = columns(p, info, width)
+            if isinstance(cols, str) or not cols[0].lo or not cols[0].hi:
+                self.problems.append(f"{p.name}: a graph's nodes need a stated range")
+                continue
+            count = Lin(Fraction(0), {Ref("q", key=p.dim_key(0)): Fraction(1)})
+            nodes = [
+                hi - lo + Lin(Fraction(1 - lo_strict - hi_strict))
+                for lo, lo_strict, _ in cols[0].lo
+                for hi, hi_strict, _ in cols[0].hi
+            ]
+            why = f"(a graph's edges in {p.name}: "
+            if "connected" in info.graph:
+                for v in nodes:  # count >= v - 1: a spanning tree fits
+                    got = self.q.to_cls(count - v + Lin(Fraction(1)), integral=True)
+                    if got is not None and got[0]:
+                        out.append((*got, why + "a connected graph has at least v - 1 edges)"))
+            if info.graph.keys() & {"simple", "between"} or info.unique_rows:
+                out += self._graph_pairs(p, info, count, nodes, why)
+        return out
+
+    def _graph_pairs(
+        self, p: Param, info: LeafInfo, count: Lin, nodes: list[Lin], why: str
+    ) -> list[Con]:
+        """At most as many edges as node pairs: ``v * (v - 1) / 2`` (no self loops, undirected
+        or acyclic), as a bound the runtime applies (``poly``) when ``v`` is one quantity (plus
+        a constant) drawn apart from the count; otherwise the linear ``count <= v - 1``."""
+        loops = not (info.graph.keys() & {"loops", "dag"}) and all(
+            op == "<=" for _, _, op, _ in info.pairs
+        )
+        v = nodes[0] if len(nodes) == 1 else None
+        ref = next(iter(v.terms)) if v is not None and len(v.terms) == 1 else None
+        if ref is not None and self.classes.get(ref.key) == self.classes.get(p.dim_key(0)):
+            return []  # the count is the node count (edges.length == n): the runtime checks
+        if v is not None and ref is not None and v.terms[ref] == 1 and v.const.denominator == 1:
+            c = int(v.const)
+            expr: Any = ref.key if c == 0 else ["+", ref.key, c] if c > 0 else ["-", ref.key, -c]
+            other: Any = ["+", expr, 1] if loops else ["-", expr, 1]
+            line = why + f"at most v * (v {'+' if loops else '-'} 1) / 2 edges)"
+            self.graph_polys.append((p.dim_key(0), "<=", ["*", expr, other], 2, line))
+            return []
+        out: list[Con] = []
+        for v in nodes:
+            got = self.q.to_cls(v - count - Lin(Fraction(0 if loops else 1)), integral=True)
+            if got is not None and got[0]:
+                out.append((*got, why + "no more edges than nodes, a bound that always fits)"))
+        return out
+
     def _polys(self, cons: list[Con], per_item: set[str]) -> list[Con]:
         """Bounds by a product or power of quantities (nonlinear.py): kept per quantity for the
         runtime (``poly``), which applies them once the quantities they name are drawn (the
@@ -323,7 +386,7 @@ class Schedule:
             if lo is not None:
                 ranges[c] = (lo, highs[c])
         out: list[Con] = []
-        for key, op, expr, den, line in self.facts.polys:
+        for key, op, expr, den, line in [*self.facts.polys, *self.graph_polys]:
             target = classes.get(key)
             expr_c = rename(expr, lambda k: classes.get(k, k))
             used = names(expr_c)

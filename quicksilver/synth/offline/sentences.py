@@ -27,6 +27,7 @@ from quicksilver.synth.offline.constraints import (
     word_items,
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
+from quicksilver.synth.offline.graph_sentences import graph_pairs, graph_rows, matrix_rule
 from quicksilver.synth.offline.nonlinear import read_nonlinear
 from quicksilver.synth.offline.row_sentences import tree_depth, tree_rows, unique_rows
 from quicksilver.synth.offline.wording import permission, restate
@@ -107,7 +108,11 @@ class LineReader:
             return True
         if tree_depth(self.facts, self.cmp, text, line, acts):
             return True
+        if graph_pairs(self.facts, text, line, acts):
+            return True
         if unique_rows(self.facts, text, line, acts) or tree_rows(self.facts, text, line, acts):
+            return True
+        if graph_rows(self.facts, text, line, acts) or matrix_rule(self.facts, text, line, acts):
             return True
         if self._product(text, line, acts) or self._answer_range(text, line, acts):
             return True

@@ -5,6 +5,7 @@ named fields (``edges[i] = [a_i, b_i]``), one value domain per field.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -33,7 +34,7 @@ class ParamSpecs:
         for d in range(1 if p.tree else p.depth):
             cls = classes.get(p.dim_key(d), p.dim_key(d))
             dims.append(dict(per_item[cls]) if cls in per_item else {"q": cls})
-        if info.cols or info.pairs or info.unique_rows or info.distinct_cols:
+        if info.cols or info.pairs or info.unique_rows or info.distinct_cols or info.graph:
             return self._rows_spec(p, info, base, dims)
         if p.name in self.facts.words:
             return self._words_spec(p, info, base, dims)
@@ -66,9 +67,34 @@ class ParamSpecs:
             self._apart(p, info, out)
         if info.pins:
             self._pins(p, info, out)
+        if info.diag is not None or info.symmetric:
+            self._square(p, info, out)
         if p.name in self.facts.value_sums:
             self._value_sum(p, info, out)
         return out
+
+    def _square(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
+        """An adjacency matrix: a square one (``n == grid.length == grid[i].length``) whose
+        diagonal holds one value of its domain and, when symmetric, ``grid[i][j] ==
+        grid[j][i]``; with no other rule on its values (the runtime sets them after drawing)."""
+        line = info.symmetric or (info.diag[1] if info.diag else "")
+        leaf, dims = out["leaf"], out["dims"]
+        value = info.diag[0] if info.diag else None
+        in_domain = value is None or (
+            value in leaf["set"]
+            if "set" in leaf
+            else all(isinstance(b, int) for b in leaf["lo"] + leaf["hi"])
+            and max(leaf["lo"]) <= value <= min(leaf["hi"])
+            and value not in leaf.get("ne", ())
+        )
+        square = len(dims) == 2 and "q" in dims[0] and dims[0] == dims[1]
+        ruled = info.sorted or info.distinct or info.apart or info.pins or info.lead
+        if not square or not in_domain or ruled or p.name in self.facts.value_sums:
+            self.problems.append(
+                f'"{line}": a matrix rule, for a square matrix whose diagonal value is in its '
+                "domain (and no other rule on its values)"
+            )
+        out["square"] = {"diag": value, "symmetric": bool(info.symmetric)}
 
     def _value_sum(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
         """``sum(nums[i]) <= S``: values in a constant range from >= 0, shrunk toward its low
@@ -231,13 +257,56 @@ class ParamSpecs:
         out["fields"] = [names.get(j, f"{p.name}[i][{j}]") for j in range(width)]
         if info.pairs:
             out["pairs"] = [[a, b, op] for a, b, op, _ in info.pairs]
-        if info.unique_rows:
+        if info.unique_rows and not info.graph:
             out["unique_rows"] = True
         if info.tree:
             out["tree_edges"] = True
+        if info.graph:
+            out["graph"] = self._graph_spec(p, info, out)
         if info.distinct_cols:
             self._distinct_cols(info, width, out)
         return out
+
+    def _graph_spec(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> dict[str, Any]:
+        """The rows are a graph's edges (the first two fields its ends, drawn from one range of
+        integers): which properties the draw keeps. An edge's direction is read from the
+        statement (``directed``; ``undirected`` or ``bidirectional`` or no word: undirected, so
+        no two rows join the same two nodes in either order, which holds in both readings); a
+        connected graph that is directed (connected how?) is reported."""
+        line = next(iter(info.graph.values()))
+        cols, pairs = out["cols"], info.pairs
+        ends_ok = (
+            len(cols) >= 2
+            and cols[0] == cols[1]
+            and cols[0]["type"] == "int"
+            and "set" not in cols[0]
+            and not cols[0].get("ne")
+        )
+        others = any({a, b} != {0, 1} for a, b, _, _ in pairs)
+        if not ends_ok or info.tree or info.distinct_cols or others:
+            self.problems.append(
+                f'"{line}": a graph whose edge ends are not the first two fields of its rows, '
+                "drawn from one range (or with other relations between fields)"
+            )
+        prose = self.facts.prose
+        dag = "dag" in info.graph
+        directed = dag or (
+            re.search(r"\bdirected\b", prose, flags=re.I) is not None
+            and re.search(r"\bundirected\b|\bbi-?directional\b", prose, flags=re.I) is None
+        )
+        connected = "connected" in info.graph
+        if connected and re.search(r"\bdirected\b", prose, flags=re.I):
+            self.problems.append(f'"{info.graph["connected"]}": a connected directed graph')
+        return {
+            "directed": directed,
+            "no_loops": dag or "loops" in info.graph or any(op != "<=" for _, _, op, _ in pairs),
+            # no two edges with the same ends; "both_ways": in either order (an undirected
+            # graph, or "at most one edge between any two nodes")
+            "simple": bool(info.graph.keys() & {"simple", "between"} or info.unique_rows),
+            "both_ways": not directed or "between" in info.graph or bool(info.unique_rows),
+            "connected": connected,
+            "dag": dag,
+        }
 
     def _distinct_cols(self, info: LeafInfo, width: int, out: dict[str, Any]) -> None:
         """``All id_i are distinct``: that field's values are drawn distinct, and a row drawn
