@@ -105,3 +105,18 @@ def test_generators_are_seeded_per_call_and_code_that_does_not_load_says_so():
     assert len({o.value[0] for o in a.outcomes}) == 4
     broken = run_generator("def generate_test_case(:\n", seeds=seeds)
     assert broken.outcomes == [] and "SyntaxError" in broken.load_error
+
+
+def test_a_solution_that_looks_its_module_up_loads_as_on_leetcode():
+    # walkccc's maximum-sum-bst-in-binary-tree: a @dataclass at module level looks its class's
+    # module up in sys.modules; LeetCode runs it, and so must the sandbox
+    code = (
+        "from dataclasses import dataclass\nimport sys\nimport typing\n\n\n@dataclass\n"
+        "class T:\n    total: int | None = None\n\n\nclass Solution:\n"
+        "    def f(self, n: int) -> int:\n        hints = typing.get_type_hints(Solution.f)\n"
+        "        assert sys.modules[T.__module__].T is T and hints['n'] is int\n"
+        "        return T(n * 2).total\n"
+    )
+    run = run_outputs(code, entry_point="f", inputs=[[3], [4]])
+    assert run.load_error is None, run.load_error
+    assert [(o.status, o.value) for o in run.outcomes] == [("ok", 6), ("ok", 8)]

@@ -404,6 +404,13 @@ class Harness:
     def load(self, msg: dict) -> dict:
         # a zygote's child starts from the namespace the zygote built once (same names)
         ns = dict(self.namespace) if self.namespace else build_namespace()
+        # the solution's module registered as a module (this child's alone), as LeetCode runs
+        # it: code that looks its own module up in sys.modules (a @dataclass, typing's
+        # get_type_hints, pickle) finds it instead of raising on None
+        module = type(sys)(ns["__name__"])
+        module.__dict__.update(ns)
+        sys.modules[module.__name__] = module
+        ns = module.__dict__
         code = self.compiled if "code" not in msg else compile(msg["code"], "<solution>", "exec")
         self.compiled = None
         exec(code, ns)
