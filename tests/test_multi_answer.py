@@ -518,10 +518,13 @@ def test_the_checker_is_taken_from_the_answer_only_when_it_defines_check_answer(
         ("If there are multiple answers, return any of them.", True),
         ("You may return any valid answer.", True),
         ("Return any one of them.", True),
+        # 936's example (stamping-the-sequence: an accepted solution was rejected on it)
+        ("([1,0,2] would also be accepted as an answer, as well as some other answers.)", True),
         # a deterministic answer that mentions "any"
         ("Return true if any such pair exists, and false otherwise.", False),
         ("Return the number of pairs such that any element is even.", False),
         ("You may return the answer in any order.", False),
+        ("The answer will also be the largest one.", False),
     ],
 )
 def test_the_statement_accepts_several_answers(statement: str, many: bool) -> None:

@@ -91,6 +91,7 @@ _MANY_ANSWERS = re.compile(
     r"\b(return|output|print) (the \w+ (of )?)?any (one )?(of them|valid|such|answer)\b|"
     r"\b(you )?may return any\b(?! order)|"
     r"\bis also a (valid|correct|accepted) answer\b|"
+    r"\b(would|will) also be (accepted|valid|correct)\b|"
     r"\b(multiple|several|more than one) (valid |possible |correct )?(answers|solutions) "
     r"(exist|are (possible|valid|accepted))",
     re.I,
