@@ -27,10 +27,22 @@ SHARDS = [("shard-0000", 2, 10), ("shard-0001", 1, 4), ("shard-0002", 1, 6)]
 def _sharded(recorded: dict[tuple[str, str], float] | None = None) -> list[Step]:
     recorded = recorded or {}
     return [
-        Step(stage, part, tasks, solutions, recorded.get((stage, part)))
+        Step(
+            stage,
+            part,
+            tasks,
+            solutions,
+            recorded.get((stage, part)),
+            holds=_holds(part, tasks, solutions),
+        )
         for part, tasks, solutions in SHARDS
         for stage in ("testcases", "profile")
     ]
+
+
+def _holds(part: str, tasks: int, solutions: int) -> dict[str, int]:
+    """A shard's tasks (made-up slugs), its solutions shared among them."""
+    return {f"{part}-{i}": solutions // tasks + (i < solutions % tasks) for i in range(tasks)}
 
 
 def test_the_line_counts_steps_tasks_and_solutions_through_every_sharded_stage():
@@ -136,7 +148,12 @@ def test_without_a_terminal_a_stage_ending_and_a_silence_each_print_a_line():
 def test_in_a_terminal_a_live_bar_shows_the_same_status():
     out, clock = io.StringIO(), Clock()
     with _progress(out, clock, live=True, width=80) as p:
-        p.plan([Step("load", "", 0, 0, 2.0), Step("profile", "shard-0000", 4, 30, None)])
+        p.plan(
+            [
+                Step("load", "", 0, 0, 2.0),
+                Step("profile", "shard-0000", 4, 30, None, holds=_holds("shard-0000", 4, 30)),
+            ]
+        )
         p.start("load")
         clock.now += 2
         p.finish("load", "", {"reused": False})

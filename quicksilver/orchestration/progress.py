@@ -196,28 +196,11 @@ class BuildProgress:
         return whole + sharded / self.slots, unknown
 
     def counts(self) -> dict[str, int]:
+        """Steps, and the tasks and solutions through every sharded stage: a task is through when
+        a finished step of every sharded stage (those planned, and those :meth:`expect` named)
+        holds it, or the stage was planned without it (dropped before)."""
         steps = list(self.steps.values())
         sharded = [s for s in steps if s.part]
-        if sharded and all(s.holds for s in sharded):
-            return self._counts_by_task(steps, sharded)
-        parts: dict[str, list[Step]] = {}
-        for s in steps:
-            if s.part:
-                parts.setdefault(s.part, []).append(s)
-        through = [ss for ss in parts.values() if all(s.seconds is not None for s in ss)]
-        return {
-            "steps": len(steps),
-            "steps_done": sum(s.seconds is not None for s in steps),
-            "tasks": sum(ss[0].tasks for ss in parts.values()),
-            "tasks_done": sum(ss[0].tasks for ss in through),
-            "solutions": sum(ss[0].solutions for ss in parts.values()),
-            "solutions_done": sum(ss[0].solutions for ss in through),
-        }
-
-    def _counts_by_task(self, steps: list[Step], sharded: list[Step]) -> dict[str, int]:
-        """:meth:`counts` when every shard says which tasks it holds: a task is through when a
-        finished step of every sharded stage (those planned, and those :meth:`expect` named)
-        holds it."""
         stages = set(self.expected) | {s.stage for s in sharded}
         planned = {s.stage for s in sharded}
         solutions: dict[str, int] = {}

@@ -164,22 +164,26 @@ class Runner:
         for stage in self.build.stages:
             if not stage.sharded:
                 continue
-            prev = self.build.previous(stage)
-            starts = prev is None or not prev.sharded or stage.packs is not None
-            if starts:
+            if self._starts_run(stage):
                 out.append([])
             if stage.name in wanted:
                 out[-1].append(stage)
         return [g for g in out if g]
 
+    def _starts_run(self, stage: Stage) -> bool:
+        """Whether ``stage`` opens a run of sharded stages (:meth:`groups`): the stage before
+        it is whole, or it packs its shards anew."""
+        prev = self.build.previous(stage)
+        return prev is None or not prev.sharded or stage.packs is not None
+
     def _group_head(self, stage: Stage) -> Stage:
         """The first stage of the run of sharded stages ``stage`` is in (:meth:`groups`)."""
         head = stage
-        while True:
+        while not self._starts_run(head):
             prev = self.build.previous(head)
-            if prev is None or not prev.sharded or head.packs is not None:
-                return head
+            assert prev is not None  # a run's first stage has one before it
             head = prev
+        return head
 
     def _same_shards(self, a: Stage, b: Stage) -> bool:
         return a.sharded and b.sharded and self._group_head(a) is self._group_head(b)
