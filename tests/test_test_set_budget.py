@@ -153,3 +153,87 @@ def test_the_inputs_run_in_the_order_the_budget_keeps_them_known_before_anything
     assert fit.kept == [0, 1, 2, 3, 5, 6] and fit.left_out == [4]
     # the same costs without the order: the most expensive generated input is the heaviest
     assert fit_to_budget(kinds, costs, budget=1.0).kept == fit.kept
+
+
+def _runs(inputs: list[list[int]], kinds: list[str], section: CasesSection):
+    from quicksilver.config import SandboxConfig
+    from quicksilver.pipeline.solution_runs import SolutionRuns
+
+    return SolutionRuns(
+        entry_point="f",
+        convert_offline="def convert_offline(case):\n    return case\n",
+        output_param=None,
+        inputs=inputs,
+        section=section,
+        sandbox=SandboxConfig(),
+        kinds=kinds,
+        sizes=[float(x[0]) for x in inputs],
+    )
+
+
+_LOOP = "class Solution:\n    def f(self, n):\n        s = 0\n        for i in range(n):\n            s += i\n        return s\n"
+_FORMULA = "class Solution:\n    def f(self, n):\n        return n * (n - 1) // 2\n"
+_PAST = "past the last input the test set's budget could keep"
+
+
+@requires_bwrap
+def test_solutions_after_a_slow_one_run_only_what_its_budget_could_keep():
+    """The screening's horizon (issue 29 item 1, the long pole in testcases): once a solution
+    has been screened, the solutions after it run only the inputs up to the last one the test
+    set's budget could keep for it; the rest is left out unrun, as the fit would leave it."""
+    from quicksilver.pipeline.records import Solution
+
+    inputs = [[3], [10]] + [[1_500_000 + 50_000 * k] for k in range(24)]
+    kinds = ["example"] * 2 + ["generated"] * 24
+    section = CasesSection(call_floor_seconds=1, test_set_cpu_seconds=0.5)
+    sols = [
+        Solution(slug="t", hash=1, position=0, code=_LOOP),
+        Solution(slug="t", hash=2, position=1, code=_FORMULA),
+        Solution(slug="t", hash=3, position=2, code=_FORMULA),
+    ]
+    runs = _runs(inputs, kinds, section)
+    outcomes, _, _ = runs.run_all(sols)
+    loop_reach = max(runs.order.index(i) for i, o in enumerate(outcomes[1]) if o.status == "ok")
+    # the loop sets the horizon: the formulas run the inputs its own fit could keep, in the
+    # test set's order, and none past them (the loop itself was screened further)
+    for h in (2, 3):
+        ran = sorted(runs.order.index(i) for i, o in enumerate(outcomes[h]) if o.status == "ok")
+        past = sorted(
+            runs.order.index(i) for i, o in enumerate(outcomes[h]) if _PAST in (o.error or "")
+        )
+        assert ran == list(range(len(ran))) and past == list(range(len(ran), len(inputs)))
+        assert 2 < len(ran) <= loop_reach + 1 < len(inputs), (ran, loop_reach)
+    # the test set is what it would be with every solution screened on every input
+    whole, _, _ = runs.run_all(sols, horizon=False)
+    assert not any(_PAST in (o.error or "") for outs in whole.values() for o in outs)
+    assert all(whole[h][i].status == "ok" for h in (2, 3) for i in range(len(inputs)))
+
+    def kept(outs):
+        costs = [[o.cpu_seconds if o.ok else 99.0 for o in outs[h]] for h in (1, 2, 3)]
+        return fit_to_budget(kinds, costs, 0.5, runs.order).kept
+
+    assert kept(outcomes) == kept(whole) or abs(len(kept(outcomes)) - len(kept(whole))) <= 1
+
+
+@requires_bwrap
+def test_a_horizon_set_by_a_solution_that_later_proves_slow_is_given_up():
+    """Should the solution that set the horizon not finish, within the ceiling, an input its
+    peers finish (it is then dropped, and the test set is not sized to it), everything is
+    screened again without a horizon: the others' inputs are not lost with it."""
+    from quicksilver.pipeline.records import Solution
+
+    hangs_on_one = _LOOP.replace("s = 0\n", "s = 0\n        while n == 7:\n            pass\n")
+    inputs = [[3], [10], [7]] + [[1_500_000 + 50_000 * k] for k in range(24)]
+    kinds = ["example"] * 2 + ["edge"] + ["generated"] * 24
+    section = CasesSection(
+        call_floor_seconds=0.3, solution_cpu_seconds=0.6, test_set_cpu_seconds=0.5
+    )
+    sols = [
+        Solution(slug="t", hash=1, position=0, code=hangs_on_one),
+        Solution(slug="t", hash=2, position=1, code=_FORMULA),
+        Solution(slug="t", hash=3, position=2, code=_FORMULA),
+    ]
+    outcomes, _, _ = _runs(inputs, kinds, section).run_all(sols)
+    assert outcomes[1][2].status == "timeout"
+    assert not any(_PAST in (o.error or "") for outs in outcomes.values() for o in outs)
+    assert all(outcomes[h][i].status == "ok" for h in (2, 3) for i in range(len(inputs)))

@@ -7,13 +7,16 @@ another stage, and no other stage runs solutions this way).
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from quicksilver.config import CasesSection, SandboxConfig
-from quicksilver.execute import SLOW_STATUSES, BatchRun, CallOutcome, run_outputs
+from quicksilver.execute import BUDGET_STOP, SLOW_STATUSES, BatchRun, CallOutcome, run_outputs
 from quicksilver.pipeline.records import Solution
+
+log = logging.getLogger(__name__)
 
 LIMIT_RULE = (
     "every solution runs first with call_floor_seconds per call (a screening pass, stopped early "
@@ -48,6 +51,16 @@ run again with the ceiling first (so a hopeless solution is still found slow), t
 the budget, then with the floor within one more."""
 
 
+def _budget_stopped(outcome: CallOutcome) -> bool:
+    """A call not made because its batch spent its CPU budget (the screening's)."""
+    return (outcome.error or "").startswith(BUDGET_STOP)
+
+
+def _unfinished(outcome: CallOutcome) -> bool:
+    """A call not finished, or not made for any reason but the test set's budget."""
+    return outcome.status in SLOW_STATUSES and not budget_spent(outcome)
+
+
 def fit_order(kinds: list[str], weights: list[float]) -> list[int]:
     """The order in which the test set's budget keeps inputs (and the order solutions run
     them): the examples, the edge cases, the heaviest generated input by ``weights`` (the first
@@ -63,6 +76,48 @@ def fit_order(kinds: list[str], weights: list[float]) -> list[int]:
         + ([heaviest] if heaviest is not None else [])
         + [i for i in generated if i != heaviest]
     )
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A test set sized to its budget (:func:`fit_to_budget`)."""
+
+    kept: list[int]  # positions of the cases kept, in their order
+    left_out: list[int]  # generated or edge cases that did not fit
+    over: list[int]  # solutions (positions in ``costs``) over the budget on the examples alone
+    cost: float  # the slowest kept solution's CPU over the kept cases
+
+
+def fit_to_budget(
+    kinds: list[str], costs: list[list[float]], budget: float, order: list[int] | None = None
+) -> Fit:
+    """Which cases stay so that every solution's total CPU over them is within ``budget``.
+
+    ``kinds[i]`` is case i's kind (example, edge, generated), ``costs[s][i]`` solution s's CPU
+    on it. The examples are the statement's ground truth and always stay; a solution over the
+    budget on them alone is named in ``over`` and the rest are fitted without it. Then, in
+    ``order`` (:func:`fit_order`: the edge cases, the smallest and extreme inputs; the heaviest
+    generated input, so the largest size stays; the other generated inputs in the generator's
+    random order, so the sizes kept keep the generator's spread rather than every case at the
+    maximum), a case stays when every solution's total still fits. Without ``order``, the
+    heaviest generated input is the most expensive one.
+    """
+    examples = [i for i, k in enumerate(kinds) if k == "example"]
+    over = [s for s, c in enumerate(costs) if sum(c[i] for i in examples) > budget]
+    fitted = [c for s, c in enumerate(costs) if s not in over]
+    totals = [sum(c[i] for i in examples) for c in fitted]
+    if order is None:
+        weights = [max((c[i] for c in fitted), default=0.0) for i in range(len(kinds))]
+        order = fit_order(kinds, weights)
+    kept = set(examples)
+    left_out = []
+    for i in (i for i in order if kinds[i] != "example"):
+        if all(t + c[i] <= budget for t, c in zip(totals, fitted, strict=True)):
+            kept.add(i)
+            totals = [t + c[i] for t, c in zip(totals, fitted, strict=True)]
+        else:
+            left_out.append(i)
+    return Fit(sorted(kept), sorted(left_out), over, max(totals, default=0.0))
 
 
 @dataclass
@@ -142,10 +197,17 @@ class SolutionRuns:
         return finishers >= 2 and finishers >= self.section.peers_finish_share * total
 
     def run_all(
-        self, solutions: list[Solution]
+        self, solutions: list[Solution], horizon: bool = True
     ) -> tuple[dict[int, list[CallOutcome]], dict[int, set[int]], dict[int, str]]:
         """(outcomes per loaded solution's hash, the inputs each one's calls ran again with the
-        ceiling, load errors by hash)."""
+        ceiling, load errors by hash).
+
+        With ``horizon``, a solution's screening covers only the inputs up to the horizon
+        (:meth:`reach`): the last input the test set's budget could keep for the slowest
+        solution screened before it. What lies beyond is :data:`BUDGET_SPENT` for it, as it
+        would be once the test set is fitted. Should the solution that set the horizon not
+        finish an input within the ceiling in the end (so it may be dropped, and the test set
+        not be sized to it), everything runs again without one."""
         sec = self.section
         n = len(self.inputs)
         total = len(solutions)
@@ -158,26 +220,48 @@ class SolutionRuns:
         load_errors: dict[int, str] = {}
         order = self.order
         screening = SCREENING_BUDGETS * sec.test_set_cpu_seconds
+        reach, setter = n - 1, None  # the horizon, a place in ``order``, and who set it
         for sol in solutions:
             decisive = {i for i in every if fast[i] >= need}
-            run = self._run(sol.code, order, [sec.call_floor] * n, allowed + 1, decisive, screening)
+            runs = order[: reach + 1]
+            run = self._run(
+                sol.code, runs, [sec.call_floor] * len(runs), allowed + 1, decisive, screening
+            )
             if run.load_error is not None:
                 load_errors[sol.hash] = run.load_error
                 continue
-            outs = [CallOutcome("skipped")] * n
-            for k, i in enumerate(order):
+            beyond = CallOutcome(
+                "skipped",
+                error=f"{BUDGET_SPENT}: not run, past the last input the test set's budget could "
+                f"keep for solution #{setter.position if setter else 0}",
+            )
+            outs = [beyond] * n
+            for k, i in enumerate(runs):
                 outs[i] = run.outcomes[k]
             outcomes[sol.hash] = outs
             for i, o in enumerate(outs):
                 if o.status not in SLOW_STATUSES and o.cpu_seconds <= quick:
                     fast[i] += 1
+            own = self.reach(outs) if horizon else None
+            if own is not None and own < reach:
+                reach, setter = own, sol
+        if setter is not None:  # past the horizon, nothing is run again: the input is left out
+            past = CallOutcome(
+                "skipped",
+                error=f"{BUDGET_SPENT}: not run again, past the last input the test set's budget "
+                f"could keep for solution #{setter.position}",
+            )
+            for outs in outcomes.values():
+                for i in order[reach + 1 :]:
+                    if outs[i].status in ("timeout", "skipped") and not budget_spent(outs[i]):
+                        outs[i] = past
         finishers = [
             sum(o[i].status not in SLOW_STATUSES for o in outcomes.values()) for i in every
         ]
         # the solutions with the fewest calls to run again go first: what they finish decides
         # inputs for the others (a hanging solution then stops at its first ceiling)
         loaded = [sol for sol in solutions if sol.hash in outcomes]
-        loaded.sort(key=lambda sol: sum(o.status in SLOW_STATUSES for o in outcomes[sol.hash]))
+        loaded.sort(key=lambda sol: sum(_unfinished(o) for o in outcomes[sol.hash]))
         rank = [0] * n
         for place, i in enumerate(order):
             rank[i] = place
@@ -188,7 +272,36 @@ class SolutionRuns:
             reran[sol.hash] = self._final_word(sol.code, outs, decided, allowed, rank)
             for i in reran[sol.hash]:
                 finishers[i] += outs[i].status not in SLOW_STATUSES
+        if setter is not None and any(
+            o.status in ("timeout", "memory") for o in outcomes[setter.hash]
+        ):
+            log.info(
+                "solution #%d set the screening's horizon and did not finish every input within "
+                "the ceiling: every solution runs again without a horizon",
+                setter.position,
+            )
+            return self.run_all(solutions, horizon=False)
         return outcomes, reran, load_errors
+
+    def reach(self, outs: list[CallOutcome]) -> int | None:
+        """The last place in :attr:`order` that the test set's budget could keep for this
+        solution alone (None when it sets no horizon): the test set is fitted to it alone, in
+        the test set's order, a call not finished at the floor costing the floor (at least).
+        A solution that gave up on timeouts, or that is over the budget on the examples alone,
+        sets none: it may yet be dropped."""
+        if any(o.status == "skipped" and not (_budget_stopped(o) or budget_spent(o)) for o in outs):
+            return None
+        kinds = self.kinds or ["generated"] * len(outs)
+        costs = [
+            max(o.cpu_seconds, self.section.call_floor) if o.status == "timeout" else o.cpu_seconds
+            for o in outs
+        ]
+        reached = [i for i in self.order if outs[i].status != "skipped"]
+        fit = fit_to_budget(kinds, [costs], self.section.test_set_cpu_seconds, reached)
+        if fit.over:
+            return None
+        place = {i: k for k, i in enumerate(self.order)}
+        return max((place[i] for i in fit.kept), default=None)
 
     def _past_the_budget(
         self, code: str, outs: list[CallOutcome], rest: list[int], spent: float

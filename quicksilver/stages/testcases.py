@@ -14,7 +14,9 @@ Per task (a shard of tasks per call, so shards run on any Prefect task runner):
    (quicksilver/pipeline/solution_runs.py): a screening pass with ``call_floor_seconds`` per
    call, then every call it did not finish again with ``solution_cpu_seconds``, the ceiling,
    until those calls have spent ``test_set_cpu_seconds`` (the test set's budget per solution;
-   the inputs it did not run or finish then are left out, ``over-budget``). A solution that
+   the inputs it did not run or finish then are left out, ``over-budget``); the solutions after
+   a slow one run only the inputs up to the last one the budget could keep for it (the
+   screening's horizon, docs/mercury-build.md). A solution that
    does not load is dropped (``does-not-load``), and so is one whose runs of the statement's
    examples alone cost more
    than the test set's budget (``over-budget``). A solution that does not finish, within the
@@ -67,7 +69,13 @@ from quicksilver.pipeline.records import (
     Tests,
     json_digest,
 )
-from quicksilver.pipeline.solution_runs import LIMIT_RULE, SolutionRuns, budget_spent, fit_order
+from quicksilver.pipeline.solution_runs import (
+    LIMIT_RULE,
+    Fit,
+    SolutionRuns,
+    budget_spent,
+    fit_to_budget,
+)
 from quicksilver.pipeline.stage import Context, Stage
 from quicksilver.sources.convert import convert_offline_source, judged_answer, parse_signature
 from quicksilver.synth import OFFLINE_SYNTHESIZER
@@ -111,50 +119,9 @@ BUDGET_RULE = (
     "cases, the largest generated input (by its JSON text) and the other generated inputs in "
     "the generator's order, each while every solution's total stays within the budget; a "
     "solution's screening stops once it has spent twice the budget (the calls it did not make "
-    "are run again like the calls it did not finish)"
+    "are run again like the calls it did not finish), and the solutions after one whose own fit "
+    "ends early run only the inputs up to its end (the rest is left out unrun)"
 )
-
-
-@dataclass(frozen=True)
-class Fit:
-    """A test set sized to its budget (:func:`fit_to_budget`)."""
-
-    kept: list[int]  # positions of the cases kept, in their order
-    left_out: list[int]  # generated or edge cases that did not fit
-    over: list[int]  # solutions (positions in ``costs``) over the budget on the examples alone
-    cost: float  # the slowest kept solution's CPU over the kept cases
-
-
-def fit_to_budget(
-    kinds: list[str], costs: list[list[float]], budget: float, order: list[int] | None = None
-) -> Fit:
-    """Which cases stay so that every solution's total CPU over them is within ``budget``.
-
-    ``kinds[i]`` is case i's kind (example, edge, generated), ``costs[s][i]`` solution s's CPU
-    on it. The examples are the statement's ground truth and always stay; a solution over the
-    budget on them alone is named in ``over`` and the rest are fitted without it. Then, in
-    ``order`` (:func:`fit_order`: the edge cases, the smallest and extreme inputs; the heaviest
-    generated input, so the largest size stays; the other generated inputs in the generator's
-    random order, so the sizes kept keep the generator's spread rather than every case at the
-    maximum), a case stays when every solution's total still fits. Without ``order``, the
-    heaviest generated input is the most expensive one.
-    """
-    examples = [i for i, k in enumerate(kinds) if k == "example"]
-    over = [s for s, c in enumerate(costs) if sum(c[i] for i in examples) > budget]
-    fitted = [c for s, c in enumerate(costs) if s not in over]
-    totals = [sum(c[i] for i in examples) for c in fitted]
-    if order is None:
-        weights = [max((c[i] for c in fitted), default=0.0) for i in range(len(kinds))]
-        order = fit_order(kinds, weights)
-    kept = set(examples)
-    left_out = []
-    for i in (i for i in order if kinds[i] != "example"):
-        if all(t + c[i] <= budget for t, c in zip(totals, fitted, strict=True)):
-            kept.add(i)
-            totals = [t + c[i] for t, c in zip(totals, fitted, strict=True)]
-        else:
-            left_out.append(i)
-    return Fit(sorted(kept), sorted(left_out), over, max(totals, default=0.0))
 
 
 def cases_for_task(
