@@ -85,16 +85,34 @@ def unique_rows(facts: Facts, text: str, line: str, acts: Acts) -> bool:
             # "All the pairs prerequisites[i] are unique"
             acts.append(partial(setattr, facts.leaf[whole.group(1)], "unique_rows", line))
             return True
+        # "All the pairs [x_i, y_i] are unique", "All tuples (type_i, u_i, v_i) are distinct",
+        # "All the shapes of wood (h_i, w_i) are pairwise distinct"
         m = re.fullmatch(
-            rf"all (?:the )?pairs \[?\(?([^\]\)]+)\)?\]? are {unique}", text, flags=re.I
+            r"all (?:the )?(?:pairs [\[(]?([^\])]+?)[\])]?|"
+            r"(?:(?:tuples|triplets|\w+ of \w+|\w+) )?[\[(]([^\])]+)[\])]) "
+            rf"are (?:all )?(?:pairwise )?{unique}",
+            text,
+            flags=re.I,
         )
         if not m:
             return False
-        refs = [facts.resolve(f) for f in split_top(m.group(1))]
+        try:
+            refs = [facts.resolve(f) for f in split_top(m.group(1) or m.group(2))]
+        except Unsupported:
+            if m.group(1):
+                raise
+            return False  # not names: another form's
+        if m.group(2) and all(r.kind != "leaf" or r.col < 0 for r in refs):
+            return False
         owners = {r.params for r in refs if r.kind == "leaf" and r.col >= 0}
-        if len(owners) != 1 or len(refs) != len(facts.width_fields(next(iter(owners))[0])):
-            raise Unsupported("a uniqueness of some fields of the rows only")
+        if len(owners) != 1 or len(refs) != len({r.col for r in refs}):
+            raise Unsupported("a uniqueness of fields that are not of one list's rows")
         name = next(iter(owners))[0]
+        key = sorted(r.col for r in refs if r.col >= 0)
+        if len(key) != len(refs):
+            raise Unsupported("a uniqueness of fields that are not of one list's rows")
+        if len(key) < len(facts.width_fields(name)):
+            acts.append(partial(setattr, facts.leaf[name], "unique_key", key))
     acts.append(partial(setattr, facts.leaf[name], "unique_rows", line))
     return True
 
@@ -129,4 +147,32 @@ def tree_rows(facts: Facts, text: str, line: str, acts: Acts) -> bool:
         if p is None or p.depth != 2 or p.leaf != "int":
             raise Unsupported(f"a tree's edges in {name}, which is not a list of integer rows")
         acts.append(partial(setattr, facts.leaf[name], "tree", line))
+    return True
+
+
+def unique_end(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """``The start point of each interval is unique``: the first field of the rows the noun
+    names (``interval`` -> ``intervals``, rows of two fields) has distinct values; ``the end
+    ... of each ...``, the last field."""
+    m = re.fullmatch(
+        r"the (start|end)(?:ing)?(?: point| time| value)? of (?:each|every) (\w+) is "
+        r"(?:unique|distinct)",
+        text,
+        flags=re.I,
+    )
+    if not m:
+        return False
+    noun = m.group(2).lower()
+    names = [
+        p.name
+        for p in facts.params
+        if p.depth == 2 and p.leaf == "int" and not p.join and p.name.lower() in (noun, noun + "s")
+    ]
+    if len(names) != 1:
+        raise Unsupported(f"the {m.group(1)} of each {noun}, but no list of rows named so")
+    width = len(facts.width_fields(names[0]))
+    if width != 2:
+        raise Unsupported(f"the {m.group(1)} of rows that do not have two named fields")
+    col = 0 if m.group(1).lower() == "start" else 1
+    acts.append(partial(facts.leaf[names[0]].distinct_cols.__setitem__, col, line))
     return True

@@ -215,3 +215,80 @@ def _square(rule: dict, m: list) -> list:
             for j in range(min(i, len(row))):
                 row[j] = m[j][i]
     return m
+
+
+def _ends(leaf: dict, q: dict) -> tuple:
+    """An integer leaf's range [lo, hi] on the quantities ``q`` (its bounds are numbers or
+    {"const", "terms"} forms)."""
+
+    def value(f: object) -> int:
+        if not isinstance(f, dict):
+            return f  # type: ignore[return-value]
+        return f["const"] + sum(c * q[n] for n, c in f["terms"].items())
+
+    return max(value(f) for f in leaf["lo"]), min(value(f) for f in leaf["hi"])
+
+
+def _kept_leaves(p: dict, q: dict) -> list:
+    """The leaves the fields are drawn from: ``p["cols"]``, but a distinct field that is the
+    smaller end of a strict order (``start_i < end_i``) stops one below the other end's top
+    (the larger end one above its bottom), so that the other end always has a value left."""
+    leaves = list(p["cols"])
+    keep = p.get("distinct_cols", ())
+    for a, b, op in p.get("pairs", ()):
+        if op != "<" or (a in keep) == (b in keep):
+            continue
+        if a in keep:
+            top = _ends(p["cols"][b], q)[1]
+            leaves[a] = dict(leaves[a], hi=[*leaves[a]["hi"], top - 1])
+        else:
+            bottom = _ends(p["cols"][a], q)[0]
+            leaves[b] = dict(leaves[b], lo=[*leaves[b]["lo"], bottom + 1])
+    return leaves
+
+
+def _fit_kept(cols: list, q: dict, row: list, a: int, b: int, op: str, a_kept: bool) -> None:
+    """``row[a] op row[b]`` (``<`` or ``<=``) where one end is a distinct field, which is
+    kept: the other end is drawn in its range as far as the order leaves it (never empty:
+    see :func:`_kept_leaves`)."""
+    other = b if a_kept else a
+    lo, hi = _ends(cols[other], q)
+    step = 1 if op == "<" else 0
+    if a_kept:
+        lo = max(lo, row[a] + step)
+    else:
+        hi = min(hi, row[b] - step)
+    row[other] = random.randint(lo, hi)
+
+
+def _zip(params: list, args: list, rule: list, q: dict) -> bool:
+    """``a[i] op b[i]`` for every index of two lists of one length (``rule`` = [a, b, op]):
+    ``<`` / ``<=`` swap two items out of order (both lists share one range), an equal pair
+    where ``<`` is stated gets a new second item; ``!=`` draws an equal second item again (a
+    character from its leaf's choices; a string with one character changed). False when
+    nothing is left to draw (the caller draws everything again)."""
+    names = [p["name"] for p in params]
+    ia, ib = names.index(rule[0]), names.index(rule[1])
+    xs, ys, op = args[ia], args[ib], rule[2]
+    leaf, text = params[ib]["leaf"], len(params[ib]["dims"]) == 2 and params[ib].get("join")
+    if len(xs) != len(ys):
+        return False
+    choices = list(leaf.get("set") or leaf.get("alphabet") or ())
+    lo, hi = _ends(leaf, q) if not choices else (0, 0)
+    for i in range(len(xs)):
+        tries = 0
+        while ys[i] == xs[i] and op != "<=":
+            tries += 1
+            if tries > 100:
+                return False
+            if text:
+                s = ys[i]
+                if not s:
+                    return False
+                at = random.randrange(len(s))
+                ys[i] = s[:at] + random.choice(choices) + s[at + 1 :]
+            else:
+                ys[i] = random.choice(choices) if choices else random.randint(lo, hi)
+        if op != "!=" and xs[i] > ys[i]:
+            xs[i], ys[i] = ys[i], xs[i]
+    return True

@@ -29,7 +29,7 @@ from quicksilver.synth.offline.constraints import (
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.graph_sentences import graph_pairs, graph_rows, matrix_rule
 from quicksilver.synth.offline.nonlinear import read_nonlinear
-from quicksilver.synth.offline.row_sentences import tree_depth, tree_rows, unique_rows
+from quicksilver.synth.offline.row_sentences import tree_depth, tree_rows, unique_end, unique_rows
 from quicksilver.synth.offline.wording import permission, restate
 
 _ORDER_WORDS = {
@@ -111,6 +111,8 @@ class LineReader:
         if graph_pairs(self.facts, text, line, acts):
             return True
         if unique_rows(self.facts, text, line, acts) or tree_rows(self.facts, text, line, acts):
+            return True
+        if unique_end(self.facts, text, line, acts):
             return True
         if graph_rows(self.facts, text, line, acts) or matrix_rule(self.facts, text, line, acts):
             return True

@@ -259,6 +259,12 @@ class ParamSpecs:
             out["pairs"] = [[a, b, op] for a, b, op, _ in info.pairs]
         if info.unique_rows and not info.graph:
             out["unique_rows"] = True
+            if info.unique_key:
+                out["unique_key"] = list(info.unique_key)
+        if info.graph and info.unique_key and info.unique_key != [0, 1]:
+            self.problems.append(
+                f'"{info.unique_rows}": unique fields of a graph\'s rows other than its ends'
+            )
         if info.tree:
             out["tree_edges"] = True
         if info.graph:
@@ -312,10 +318,12 @@ class ParamSpecs:
         """``All id_i are distinct``: that field's values are drawn distinct, and a row drawn
         again keeps them; so the field may not be swapped or drawn again by a pair, nor be an
         edge of a tree."""
+        cols = out["cols"]
         for col, line in sorted(info.distinct_cols.items()):
+            held = [(a, b, op) for a, b, op, _ in info.pairs if col in (a, b)]
             if col >= width:
                 self.problems.append(f'"{line}": names a field that the rows do not have')
-            elif info.tree or any(col in (a, b) for a, b, _, _ in info.pairs):
+            elif info.tree or not all(_kept_pair(cols, info, *pair) for pair in held):
                 self.problems.append(
                     f'"{line}": distinct values of a field that is related to another field '
                     "or is an end of a tree's edge"
@@ -466,3 +474,21 @@ def columns(p: Param, info: LeafInfo, width: int) -> list[LeafInfo] | str:
 def _q(key: str) -> Ref:
     """The reference to the quantity ``key`` (a length, a count)."""
     return Ref("q", key=key)
+
+
+def _kept_pair(cols: list[dict[str, Any]], info: LeafInfo, a: int, b: int, op: str) -> bool:
+    """Whether a distinct field may be one end of the pair ``a op b``: an order (``start_i <
+    end_i`` with ``All start_i are unique``) whose other end is not distinct, is in no other
+    pair, and is a plain range of integers. The runtime then draws the distinct field first
+    (with room for the other end when the order is strict) and the other end within the
+    range the order leaves it."""
+    other = b if a in info.distinct_cols else a
+    leaf = cols[other]
+    return (
+        op != "!="
+        and other not in info.distinct_cols
+        and sum(other in (x, y) for x, y, _, _ in info.pairs) == 1
+        and leaf["type"] == "int"
+        and "set" not in leaf
+        and not leaf.get("ne")
+    )

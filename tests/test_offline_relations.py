@@ -1,0 +1,329 @@
+"""Relations between elements, and distinct fields of rows, in the offline synthesizer (issue 26).
+
+Statements we wrote in LeetCode's shapes: rows unique by some of their fields (``All pairs
+(from_i, to_i) are distinct``, ``All tuples (...) are distinct``), a distinct field that an
+ordered pair holds (``The start point of each interval is unique`` with ``start_i <= end_i``).
+Each is read, drawn on many seeds (random, perf and edge-case inputs) and asserted on here with
+plain code, checked by the independent checker, and the checker reports an input that breaks
+it; what is still not read is refused.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+from typing import Any
+
+from quicksilver.synth import SynthInput
+from quicksilver.synth.offline import build_spec, emit_generator, sample_spec
+from quicksilver.synth.offline.checker import check_input
+
+SEEDS = 120
+
+
+def li(text: str) -> str:
+    """A Constraints item as LeetCode writes it (``<=`` escaped)."""
+    text = re.sub(r"\^(\d+)", r"<sup>\1</sup>", text)
+    text = text.replace("<=", "&lt;=").replace(">=", "&gt;=")
+    return text.replace(" < ", " &lt; ").replace(" > ", " &gt; ")
+
+
+def question(params: list[tuple[str, str]], items: list[str], prose: str = "Do it.") -> SynthInput:
+    meta = {
+        "name": "f",
+        "params": [{"name": n, "type": t} for n, t in params],
+        "return": {"type": "integer"},
+    }
+    body = "".join(f"\t<li>{li(i)}</li>\n" for i in items)
+    content = f"<p>{prose}</p>\n<p><strong>Constraints:</strong></p>\n<ul>\n{body}</ul>\n"
+    return SynthInput(slug="t", title="T", content_html=content, meta=meta, prompt="")
+
+
+def spec_of(inp: SynthInput) -> dict[str, Any]:
+    result = build_spec(inp)
+    assert result.spec is not None, result.problems
+    return result.spec
+
+
+def refused(inp: SynthInput) -> str:
+    result = build_spec(inp)
+    assert result.spec is None
+    return "\n".join(result.problems)
+
+
+def draws(spec: dict[str, Any], n: int = SEEDS) -> list[list[Any]]:
+    """Random inputs, perf inputs, and the emitted generator's edge cases; each checked clean."""
+    out = [sample_spec(spec, seed) for seed in range(n)]
+    out += [sample_spec(spec, seed, 100, mode="max") for seed in range(3)]
+    ns: dict[str, Any] = {}
+    exec(emit_generator(spec, 1000), ns)
+    random.seed(5)
+    out += ns["generate_edge_cases"]()
+    for args in out:
+        assert check_input(spec, args) == [], args
+    return out
+
+
+def reports(spec: dict[str, Any], args: list[Any], *fragments: str) -> None:
+    problems = check_input(spec, args)
+    assert any(all(f in p for f in fragments) for p in problems), problems
+
+
+# -- rows unique by some of their fields ---------------------------------------------------------
+
+SHAPES = [
+    "1 <= m, n <= 6",
+    "1 <= prices.length <= 40",
+    "prices[i].length == 3",
+    "1 <= h_i <= m",
+    "1 <= w_i <= n",
+    "1 <= price_i <= 10^6",
+]
+SHAPES_PROSE = "You are given prices, where prices[i] = [h_i, w_i, price_i]."
+SHAPES_PARAMS = [("m", "integer"), ("n", "integer"), ("prices", "integer[][]")]
+
+
+def test_rows_unique_by_some_fields() -> None:
+    """``All the shapes of wood (h_i, w_i) are pairwise distinct``: no two rows hold the same
+    (h_i, w_i), in any order; the price may repeat."""
+    inp = question(
+        SHAPES_PARAMS,
+        [*SHAPES, "All the shapes of wood (h_i, w_i) are pairwise distinct."],
+        SHAPES_PROSE,
+    )
+    spec = spec_of(inp)
+    rows_spec = spec["params"][2]
+    assert rows_spec["unique_rows"] is True and rows_spec["unique_key"] == [0, 1]
+    sizes = []
+    for m, n, prices in draws(spec):
+        keys = [tuple(sorted(r[:2])) for r in prices]
+        assert len(set(keys)) == len(keys), prices
+        assert all(1 <= r[0] <= m and 1 <= r[1] <= n for r in prices), (m, n, prices)
+        sizes.append(len(prices))
+    assert max(sizes) > 1
+    # the checker: a repeated (h_i, w_i) with another price is a repeat
+    args = next(a for a in draws(spec, 40) if len(a[2]) >= 2)
+    bad = copy.deepcopy(args)
+    bad[2][1] = [bad[2][0][1], bad[2][0][0], bad[2][0][2] % 10**6 + 1]
+    reports(spec, bad, "prices[1]", "repeats prices[0]", "h_i, w_i")
+    # while rows that differ in those fields pass, whatever their prices
+    ok = [2, 2, [[1, 1, 5], [2, 1, 5]]]
+    assert check_input(spec, ok) == []
+
+
+def test_tuples_of_every_field_are_whole_rows() -> None:
+    """``All tuples (type_i, u_i, v_i) are distinct`` names every field: the rows are unique,
+    with no key of their own."""
+    inp = question(
+        [("n", "integer"), ("edges", "integer[][]")],
+        [
+            "1 <= n <= 50",
+            "1 <= edges.length <= 30",
+            "edges[i].length == 3",
+            "1 <= type_i <= 3",
+            "1 <= u_i < v_i <= n",
+            "All tuples (type_i, u_i, v_i) are distinct.",
+        ],
+        "edges[i] = [type_i, u_i, v_i]",
+    )
+    spec = spec_of(inp)
+    edges_spec = spec["params"][1]
+    assert edges_spec["unique_rows"] is True and "unique_key" not in edges_spec
+    for _n, edges in draws(spec):
+        assert len({tuple(sorted(r)) for r in edges}) == len(edges), edges
+        assert all(r[1] < r[2] for r in edges), edges
+
+
+def test_unique_fields_that_are_not_fields_are_refused() -> None:
+    """A tuple of names that are not one list's fields is still reported."""
+    why = refused(
+        question(
+            SHAPES_PARAMS,
+            [*SHAPES, "All tuples (h_i, m) are distinct."],
+            SHAPES_PROSE,
+        )
+    )
+    assert "not of one list's rows" in why
+
+
+# -- a distinct field that an ordered pair holds ---------------------------------------------------
+
+
+def _intervals(*lines: str, order: str = "0 <= start_i < end_i <= 30") -> SynthInput:
+    return question(
+        [("intervals", "integer[][]")],
+        ["1 <= intervals.length <= 30", "intervals[i].length == 2", order, *lines],
+        "You are given intervals where intervals[i] = [start_i, end_i].",
+    )
+
+
+def test_a_distinct_start_of_an_ordered_pair() -> None:
+    """``The start point of each interval is unique`` with ``start_i < end_i``: the starts are
+    distinct, every row ordered; the row count is bounded by the starts the order leaves (30,
+    not 31: no start at the top)."""
+    spec = spec_of(_intervals("The start point of each interval is unique."))
+    rows_spec = spec["params"][0]
+    assert rows_spec["distinct_cols"] == [0] and rows_spec["pairs"] == [[0, 1, "<"]]
+    counts = []
+    for (intervals,) in draws(spec):
+        starts = [r[0] for r in intervals]
+        assert len(set(starts)) == len(starts), intervals
+        assert all(0 <= a < b <= 30 for a, b in intervals), intervals
+        counts.append(len(intervals))
+    assert max(counts) == 30  # all the room there is, and every draw still finds an end
+    args = next(a for a in draws(spec, 20) if len(a[0]) >= 2)
+    bad = copy.deepcopy(args)
+    bad[0][1][0] = bad[0][0][0]
+    bad[0][1][1] = max(bad[0][1][1], bad[0][0][0] + 1)
+    reports(spec, bad, "intervals[1][0] (start_i)", "repeats intervals[0][0]")
+    bad = copy.deepcopy(args)
+    bad[0][0] = [bad[0][0][1], bad[0][0][0]]
+    reports(spec, bad, "breaks start_i < end_i")
+
+
+def test_a_distinct_end_and_other_wordings() -> None:
+    """``All the values of end_i are unique`` (the larger end), ``Each start_i time is
+    distinct`` with a non-strict order."""
+    spec = spec_of(_intervals("All the values of end_i are unique."))
+    assert spec["params"][0]["distinct_cols"] == [1]
+    for (intervals,) in draws(spec):
+        ends = [r[1] for r in intervals]
+        assert len(set(ends)) == len(ends) and all(0 <= a < b <= 30 for a, b in intervals)
+    spec = spec_of(
+        _intervals("Each start_i time is distinct.", order="1 <= start_i <= end_i <= 10^5")
+    )
+    for (intervals,) in draws(spec):
+        starts = [r[0] for r in intervals]
+        assert len(set(starts)) == len(starts) and all(1 <= a <= b for a, b in intervals)
+
+
+def test_a_distinct_field_in_an_inequality_is_still_refused() -> None:
+    """A distinct field that a ``!=`` pair would draw again is not read (yet)."""
+    why = refused(
+        question(
+            [("rows", "integer[][]")],
+            [
+                "1 <= rows.length <= 9",
+                "rows[i] = [a_i, b_i]",
+                "0 <= a_i, b_i <= 99",
+                "a_i != b_i",
+                "All a_i are distinct.",
+            ],
+        )
+    )
+    assert "distinct values of a field that is related to another field" in why
+    why = refused(_intervals("The start point of each meeting is unique."))
+    assert "no list of rows named so" in why
+
+
+# -- relations between two lists item by item -------------------------------------------------
+
+
+def test_an_order_between_two_lists_item_by_item() -> None:
+    """``0 <= l[i] < r[i] < n``: l and r share one range ([0, n - 1]), and every l[i] is below
+    r[i]; the checker reports an index where it is not."""
+    inp = question(
+        [("nums", "integer[]"), ("l", "integer[]"), ("r", "integer[]")],
+        [
+            "n == nums.length",
+            "m == l.length",
+            "m == r.length",
+            "2 <= n <= 40",
+            "1 <= m <= 40",
+            "0 <= l[i] < r[i] < n",
+            "-10^5 <= nums[i] <= 10^5",
+        ],
+    )
+    spec = spec_of(inp)
+    assert spec["zips"] == [["l", "r", "<"]]
+    for nums, left, right in draws(spec):
+        assert len(left) == len(right), (left, right)
+        assert all(0 <= a < b < len(nums) for a, b in zip(left, right, strict=True)), (left, right)
+    args = next(a for a in draws(spec, 20) if len(a[1]) >= 2)
+    bad = copy.deepcopy(args)
+    bad[1][1], bad[2][1] = bad[2][1], bad[1][1]
+    reports(spec, bad, "l[1] =", "breaks l[i] < r[i]")
+    bad = copy.deepcopy(args)
+    bad[2].append(1)
+    reports(spec, bad, "m")  # lengths differ: the shared length breaks
+
+
+def test_a_non_strict_order_and_an_inequality_item_by_item() -> None:
+    """``0 <= rocks[i] <= capacity[i]`` (a partner may equal), ``original[i] != changed[i]``
+    between characters and between strings."""
+    spec = spec_of(
+        question(
+            [("capacity", "integer[]"), ("rocks", "integer[]")],
+            [
+                "n == capacity.length == rocks.length",
+                "1 <= n <= 50",
+                "1 <= capacity[i] <= 5",
+                "0 <= rocks[i] <= capacity[i]",
+            ],
+        )
+    )
+    equal = 0
+    for capacity, rocks in draws(spec):
+        assert all(1 <= r <= c <= 5 for c, r in zip(capacity, rocks, strict=True))
+        equal += sum(c == r for c, r in zip(capacity, rocks, strict=True))
+    assert equal > 0
+    reports(spec, [[3, 4], [3, 5]], "rocks[1] = 5", "capacity[1] = 4")
+    chars = spec_of(
+        question(
+            [("original", "character[]"), ("changed", "character[]")],
+            [
+                "1 <= original.length == changed.length <= 30",
+                "original[i], changed[i] are lowercase English letters.",
+                "original[i] != changed[i]",
+            ],
+        )
+    )
+    for original, changed in draws(chars):
+        assert all(a != b for a, b in zip(original, changed, strict=True)), (original, changed)
+    reports(chars, [["a", "b"], ["c", "b"]], "original[1] = 'b', changed[1] = 'b'")
+    strings = spec_of(
+        question(
+            [("original", "string[]"), ("changed", "string[]")],
+            [
+                "1 <= original.length == changed.length <= 30",
+                "1 <= original[i].length == changed[i].length <= 2",
+                "original[i], changed[i] consist only of the letters 'a' and 'b'.",
+                "original[i] != changed[i]",
+            ],
+        )
+    )
+    for original, changed in draws(strings):
+        assert all(a != b for a, b in zip(original, changed, strict=True)), (original, changed)
+        assert all(set(s) <= {"a", "b"} for s in changed), changed
+    reports(strings, [["ab"], ["ab"]], "breaks original[i] != changed[i]")
+
+
+def test_relations_item_by_item_that_are_not_read() -> None:
+    """Lists of other lengths, a list with an order of its own, and different indexes are
+    still refused."""
+    why = refused(
+        question(
+            [("a", "integer[]"), ("b", "integer[]")],
+            ["1 <= a.length, b.length <= 9", "0 <= a[i] < b[i] <= 9"],
+        )
+    )
+    assert "need not have one length" in why
+    why = refused(
+        question(
+            [("a", "integer[]"), ("b", "integer[]")],
+            [
+                "1 <= a.length == b.length <= 9",
+                "0 <= a[i] < b[i] <= 9",
+                "a is sorted in non-decreasing order.",
+            ],
+        )
+    )
+    assert "which has other rules" in why
+    why = refused(
+        question(
+            [("a", "integer[]"), ("b", "integer[]")],
+            ["1 <= a.length == b.length <= 9", "0 <= a[i], b[i] <= 9", "a[i] < b[j]"],
+        )
+    )
+    assert "a relation between elements" in why
