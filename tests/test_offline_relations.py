@@ -11,6 +11,7 @@ it; what is still not read is refused.
 from __future__ import annotations
 
 import copy
+import itertools
 import random
 import re
 from typing import Any
@@ -327,3 +328,144 @@ def test_relations_item_by_item_that_are_not_read() -> None:
         )
     )
     assert "a relation between elements" in why
+
+
+# -- positions: a value a position may not hold, a position through an equality, the index -----
+
+
+def test_a_value_a_position_may_not_hold() -> None:
+    """``s[0] != 'i'``: the first character is any other letter (and the rest may be 'i')."""
+    spec = spec_of(
+        question(
+            [("s", "string")],
+            [
+                "1 <= s.length <= 20",
+                "s consists of the letters 'i' and 'j'.",
+                "s[0] != 'i'",
+            ],
+        )
+    )
+    later = 0
+    for (s,) in draws(spec):
+        assert s[0] == "j", s
+        later += "i" in s
+    assert later > 0
+    reports(spec, ["ij"], "s[0] = 'i', which it may not be")
+    # a list with an order cannot have its first item drawn again
+    why = refused(
+        question(
+            [("nums", "integer[]")],
+            [
+                "1 <= nums.length <= 9",
+                "0 <= nums[i] <= 9",
+                "nums is sorted in non-decreasing order.",
+                "nums[0] != 0",
+            ],
+        )
+    )
+    assert "a value a position may not hold, in a list with an order" in why
+
+
+def test_a_position_counted_from_the_end_through_an_equality() -> None:
+    """``obstacles[0] == obstacles[n] == 0`` with ``obstacles.length == n + 1``: obstacles[n] is
+    the last item."""
+    spec = spec_of(
+        question(
+            [("obstacles", "integer[]")],
+            [
+                "obstacles.length == n + 1",
+                "1 <= n <= 30",
+                "0 <= obstacles[i] <= 3",
+                "obstacles[0] == obstacles[n] == 0",
+            ],
+        )
+    )
+    assert spec["params"][0]["pins"] == [[[0], 0], [[-1], 0]]
+    for (obstacles,) in draws(spec):
+        assert obstacles[0] == obstacles[-1] == 0 and len(obstacles) >= 2, obstacles
+    reports(spec, [[0, 1, 2]], "= 2, not 0")
+
+
+def test_a_bound_by_the_index() -> None:
+    """``0 <= nextVisit[i] <= i``: every value at most its index (and the list's values in
+    [0, length - 1]); ``< i - 1`` leaves index 0 no value and is refused."""
+    spec = spec_of(
+        question(
+            [("nextVisit", "integer[]")],
+            ["n == nextVisit.length", "2 <= n <= 50", "0 <= nextVisit[i] <= i"],
+        )
+    )
+    assert spec["params"][0]["below_index"] == 0
+    top = 0
+    for (visits,) in draws(spec):
+        assert all(0 <= x <= i for i, x in enumerate(visits)), visits
+        top = max(top, max(x - i for i, x in enumerate(visits)))
+    assert top == 0  # some value sits at its index
+    reports(spec, [[0, 2]], "nextVisit[1] = 2 is above 1 + 0")
+    why = refused(
+        question(
+            [("p", "integer[]")],
+            ["1 <= p.length <= 9", "0 <= p[i] < i - 1"],
+        )
+    )
+    assert "leaves the first item no value" in why
+
+
+# -- a field of consecutive rows -------------------------------------------------------------------
+
+
+def test_rows_sorted_by_a_field_and_a_field_apart_from_the_row_before() -> None:
+    """``1 <= position_i < position_i+1 <= 100``: the rows sorted by position, positions
+    distinct, the rows' other field unchanged; ``id_i != id_i+1`` with ``leaveTime_i are sorted
+    in a strictly increasing order``."""
+    spec = spec_of(
+        question(
+            [("cars", "integer[][]")],
+            [
+                "1 <= cars.length <= 40",
+                "cars[i].length == 2",
+                "1 <= position_i < position_i+1 <= 60",
+                "1 <= speed_i <= 10",
+            ],
+            "cars[i] = [position_i, speed_i]",
+        )
+    )
+    assert spec["params"][0]["sorted_col"] == [0, "asc"]
+    for (cars,) in draws(spec):
+        positions = [c[0] for c in cars]
+        assert all(a < b for a, b in itertools.pairwise(positions)), cars
+        assert all(1 <= c[1] <= 10 and 1 <= c[0] <= 60 for c in cars), cars
+    reports(spec, [[[3, 1], [2, 1]]], "cars[1][0] = 2 is out of order after 3")
+    spec = spec_of(
+        question(
+            [("n", "integer"), ("logs", "integer[][]")],
+            [
+                "2 <= n <= 20",
+                "1 <= logs.length <= 30",
+                "logs[i].length == 2",
+                "0 <= id_i <= n - 1",
+                "1 <= leaveTime_i <= 60",
+                "id_i != id_i+1",
+                "leaveTime_i are sorted in a strictly increasing order.",
+            ],
+            "logs[i] = [id_i, leaveTime_i]",
+        )
+    )
+    for _n, logs in draws(spec):
+        ids, times = [r[0] for r in logs], [r[1] for r in logs]
+        assert all(a != b for a, b in itertools.pairwise(ids)), logs
+        assert all(a < b for a, b in itertools.pairwise(times)), logs
+    reports(spec, [3, [[1, 1], [1, 2]]], "logs[1][0] = 1 equals the row before's")
+    # a field apart that a pair also holds is refused
+    why = refused(
+        question(
+            [("rows", "integer[][]")],
+            [
+                "1 <= rows.length <= 9",
+                "rows[i] = [a_i, b_i]",
+                "0 <= a_i <= b_i <= 9",
+                "a_i != a_i+1",
+            ],
+        )
+    )
+    assert "a field apart from the row before, in rows with other rules" in why

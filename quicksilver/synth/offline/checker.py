@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quicksilver import astparse
-from quicksilver.synth.offline.checker_relations import check_zips
+from quicksilver.synth.offline.checker_relations import check_relations
 
 __all__ = ["check_input", "spec_from_generator"]
 
@@ -105,7 +105,7 @@ def check_input(spec: dict[str, Any], args: list[Any]) -> list[str]:
     for p, shape in zip(params, shapes, strict=True):
         if shape is not None and p["kind"] != "quantity":
             problems += _check_values(p, shape, q)
-    return problems + check_zips(spec, args)
+    return problems + check_relations(spec, args)
 
 
 def spec_from_generator(code: str) -> dict[str, Any] | None:
@@ -448,7 +448,7 @@ def _check_pins(p: dict[str, Any], shape: _Shape) -> list[str]:
     end); a list of lists has one innermost list per row, in order."""
     out = []
     depth = len(p["dims"])
-    for path, value in p["pins"]:
+    for path, value, *ne in p["pins"]:
         rows = shape.rows
         try:
             _, row = rows[path[0]] if depth == 2 else rows[0]
@@ -456,7 +456,10 @@ def _check_pins(p: dict[str, Any], shape: _Shape) -> list[str]:
         except (IndexError, TypeError):
             out.append(f"{p['name']}{path}: no such position (it holds {value!r})")
             continue
-        if _key(got) != _key(value) or type(got) is not type(value):
+        same = _key(got) == _key(value) and type(got) is type(value)
+        if ne and same:
+            out.append(f"{got_where} = {_short(got)}, which it may not be")
+        elif not ne and not same:
             out.append(f"{got_where} = {_short(got)}, not {value!r} (a fixed position)")
     return out
 

@@ -66,9 +66,15 @@ class LeafInfo:
     # -> the line that says so
     apart: dict[str, str] = field(default_factory=dict)
     # fixed positions (``stones[0] == 0``, ``grid[m - 1][n - 1] == 0``): (an index per level,
-    # the value, the line)
-    pins: list[tuple[list[Lin], int | str, str]] = field(default_factory=list)
+    # the value, the line, "==" or "!=": ``s[0] != 'i'``, a value the position does not hold)
+    pins: list[tuple[list[Lin], int | str, str, str]] = field(default_factory=list)
     distinct_cols: dict[int, str] = field(default_factory=dict)  # distinct fields -> the line
+    # each value at most its index plus k (``0 <= nextVisit[i] <= i``: k = 0), and the line
+    below_index: tuple[int, str] | None = None
+    # rows sorted by a field (``position_i < position_i+1``): (field, "asc" | "desc", the line);
+    # fields no row repeats from the row before (``id_i != id_i+1``) -> the line
+    sorted_col: tuple[int, str, str] | None = None
+    apart_cols: dict[int, str] = field(default_factory=dict)
 
 
 class Facts:

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from quicksilver.synth.offline.constraints import Ref
+from quicksilver.synth.offline.constraints import Lin, Ref, Unsupported
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 
 Acts = list[Callable[[], None]]  # as in comparisons.py, which reads these relations
@@ -97,7 +98,9 @@ def _zip_problem(facts: Facts, pa: dict[str, Any], pb: dict[str, Any], op: str) 
         info: LeafInfo = facts.leaf[p["name"]]
         extra = [k for k in ("sorted", "distinct") if p.get(k)]
         extra += [
-            k for k in ("pins", "apart", "lead", "spaces", "values_sum_max", "square") if k in p
+            k
+            for k in ("pins", "apart", "lead", "spaces", "values_sum_max", "square", "below_index")
+            if k in p
         ]
         if extra or info.ne or p["kind"] != "list":
             return f"a relation item by item with {p['name']}, which has other rules ({extra})"
@@ -110,3 +113,30 @@ def _zip_problem(facts: Facts, pa: dict[str, Any], pb: dict[str, Any], op: str) 
     if any(p["leaf"]["type"] != "int" or "set" in p["leaf"] for p in (pa, pb)):
         return "an order item by item between lists that are not integers in a range"
     return None
+
+
+def index_bound(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """``0 <= nextVisit[i] <= i``, ``0 <= parent[i] < i``: each value at most its own index
+    (plus a constant). The list's values are bounded by its last index as well (a range the
+    schedule knows); the runtime draws a value above its index again below it. Only a
+    constant least value that index 0 leaves room for is read."""
+    m = re.fullmatch(
+        r"(?P<lo>-?\d+) (?P<lop><=|<) (?P<x>[A-Za-z_]\w*)\[i\] (?P<op><=|<) i"
+        r"(?: (?P<sign>[-+]) (?P<k>\d+))?",
+        text,
+    )
+    if not m:
+        return False
+    p = facts.by_name.get(m["x"])
+    if p is None or p.depth != 1 or p.tree or p.join or p.leaf != "int":
+        raise Unsupported(f"a bound by the index on {m['x']}, which is not a list of integers")
+    k = int(m["k"] or 0) * (-1 if m["sign"] == "-" else 1) - (m["op"] == "<")
+    lo = int(m["lo"]) + (m["lop"] == "<")
+    if lo > k:
+        raise Unsupported("a bound by the index that leaves the first item no value")
+    info = facts.leaf[p.name]
+    length = Lin(Fraction(0), {Ref("q", key=p.dim_key(0)): Fraction(1)})
+    acts.append(partial(info.lo.append, (Lin(Fraction(lo)), False, line)))
+    acts.append(partial(info.hi.append, (length + Lin(Fraction(k - 1)), False, line)))
+    acts.append(partial(setattr, info, "below_index", (k, line)))
+    return True

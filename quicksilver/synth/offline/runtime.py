@@ -22,10 +22,12 @@ from typing import Any
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_parts import (
+    _below_index,
     _ends,
     _fit_kept,
     _graph_edges,
     _kept_leaves,
+    _order_rows,
     _pin,
     _poly,
     _shrink_sum,
@@ -422,6 +424,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         return _tree(inner[0], path or _chance(_BOUNDARY_P), bst, p.get("depth_max"))
     if p.get("apart"):
         inner = [_apart(p, row, q) for row in inner]
+    if p.get("below_index") is not None:
+        inner = [_below_index(p, row, q) for row in inner]
     if p.get("values_sum_max") is not None:  # one level, values in one constant range from 0 up
         inner = [_shrink_sum(row, p["leaf"]["lo"][0], p["values_sum_max"]) for row in inner]
     for counts in reversed(levels[:-1]):
@@ -612,7 +616,7 @@ def _draw_rows(p: dict, q: dict, count: int, edge: bool) -> list | None:
         else:
             return None
         seen.add(key)
-    return table
+    return _order_rows(p, q, table) if "sorted_col" in p or "apart_cols" in p else table
 
 
 def _generate_from_spec(spec: dict, size_cap: int) -> list:
@@ -648,6 +652,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _shrink_sum,
     _square,
     _apart,
+    _below_index,
     _variant_values,
     _perf_variants,
     _tree_rows,
@@ -656,6 +661,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _ends,
     _kept_leaves,
     _fit_kept,
+    _order_rows,
     _draw_rows,
     _zip,
     _build_param,

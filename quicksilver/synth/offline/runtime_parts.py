@@ -105,11 +105,17 @@ def _pin(p: dict, arg: object) -> object:
     ``[-1, -1]``). Where the values are distinct, the value's other copy takes the old one."""
     text = isinstance(arg, str)
     out = list(arg) if text else arg
-    for path, value in p["pins"]:
+    for path, value, *ne in p["pins"]:
         row = out
         for k in path[:-1]:
             row = row[k]
         k = path[-1] % len(row)
+        if ne:  # "s[0] != 'i'": another of the leaf's values (no order or distinctness here)
+            leaf = p["leaf"]
+            choices = leaf.get("set") or leaf.get("alphabet")
+            while row[k] == value:
+                row[k] = random.choice(choices) if choices else random.randint(*_ends(leaf, {}))
+            continue
         if p["distinct"] and value in row:
             row[row.index(value)] = row[k]
         row[k] = value
@@ -292,3 +298,29 @@ def _zip(params: list, args: list, rule: list, q: dict) -> bool:
         if op != "!=" and xs[i] > ys[i]:
             xs[i], ys[i] = ys[i], xs[i]
     return True
+
+
+def _below_index(p: dict, row: list, q: dict) -> list:
+    """``0 <= nextVisit[i] <= i``: a value above its index plus ``p["below_index"]`` is drawn
+    again in the leaf's range below it (which index 0 leaves room for)."""
+    k = p["below_index"]
+    lo, hi = _ends(p["leaf"], q)
+    return [x if x <= i + k else random.randint(lo, min(hi, i + k)) for i, x in enumerate(row)]
+
+
+def _order_rows(p: dict, q: dict, table: list) -> list | None:
+    """Rows sorted by one field (``p["sorted_col"]``: [field, "asc" | "desc"]; whole rows move,
+    so what holds within a row still holds), then each field of ``p["apart_cols"]`` drawn
+    again where it equals the row before's. None when a range leaves no other value."""
+    if "sorted_col" in p:
+        col, direction = p["sorted_col"]
+        table.sort(key=lambda row: row[col], reverse=direction == "desc")
+    for col in p.get("apart_cols", ()):
+        lo, hi = _ends(p["cols"][col], q)
+        for i in range(1, len(table)):
+            if table[i][col] == table[i - 1][col]:
+                if lo == hi:
+                    return None
+                while table[i][col] == table[i - 1][col]:
+                    table[i][col] = random.randint(lo, hi)
+    return table

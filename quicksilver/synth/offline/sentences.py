@@ -29,6 +29,8 @@ from quicksilver.synth.offline.constraints import (
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.graph_sentences import graph_pairs, graph_rows, matrix_rule
 from quicksilver.synth.offline.nonlinear import read_nonlinear
+from quicksilver.synth.offline.relations import index_bound
+from quicksilver.synth.offline.row_order import field_neighbours, sorted_field
 from quicksilver.synth.offline.row_sentences import tree_depth, tree_rows, unique_end, unique_rows
 from quicksilver.synth.offline.wording import permission, restate
 
@@ -122,7 +124,9 @@ class LineReader:
             return True
         if self._adjacent(text, line, acts) or self._apart(text, line, acts):
             return True
-        if self._pins(text, line, acts):
+        if self._pins(text, line, acts) or index_bound(self.facts, text, line, acts):
+            return True
+        if field_neighbours(self.facts, self.cmp, text, line, acts):
             return True
         m = re.fullmatch(
             r"the number of (?:the )?nodes in (.+?) (?:is|will be|equals) ([A-Za-z_]\w*|\d+)",
@@ -482,9 +486,11 @@ class LineReader:
         is within its list: ``0 <= index < length`` is stated for the schedule."""
         cell = r"([A-Za-z_]\w*)((?:\[[^\[\]]+\])+)"
         m = re.fullmatch(rf"((?:{cell} (?:==|=|is|is equal to) )+)(-?\d+|'.'|\".\")", text)
+        ne = re.fullmatch(rf"(({cell}) (?:!=|is not) )(-?\d+|'.'|\".\")", text)
+        m = m or ne  # "s[0] != 'i'": a value the position does not hold
         if not m:
             return False
-        raw = m.group(4)
+        raw = m.group(4) if m is not ne else m.group(5)
         value: int | str = raw[1] if raw[0] in "'\"" else int(raw)
         found = []
         for name, idx in re.findall(cell, m.group(1)):
@@ -506,7 +512,8 @@ class LineReader:
                 size = Lin(Fraction(0), {Ref("q", key=p.dim_key(d)): Fraction(1)})
                 self.cmp.relate(Lin(Fraction(0)), "<=", lin, line, acts)
                 self.cmp.relate(lin, "<", size, line, acts)
-            acts.append(partial(self.facts.leaf[p.name].pins.append, (lins, value, line)))
+            pin = (lins, value, line, "==" if ne is None else "!=")
+            acts.append(partial(self.facts.leaf[p.name].pins.append, pin))
         return True
 
     def _order_forms(self, text: str, acts: Acts) -> bool:
@@ -547,6 +554,9 @@ class LineReader:
             raise Unsupported(f"the order {order!r}")
         direction, strict = _ORDER_WORDS[order]
         for ref in self.facts.phrase_refs(targets):
+            if ref.kind == "leaf" and ref.col >= 0:  # one field of rows: the rows sorted by it
+                sorted_field(self.facts, ref, direction, strict, targets, acts)
+                continue
             if ref.kind != "container":
                 raise Unsupported("sortedness of something that is not a list")
             for name in ref.params:
