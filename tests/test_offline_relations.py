@@ -469,3 +469,50 @@ def test_rows_sorted_by_a_field_and_a_field_apart_from_the_row_before() -> None:
         )
     )
     assert "a field apart from the row before, in rows with other rules" in why
+
+
+# -- more wordings of unique rows ----------------------------------------------------------------
+
+
+def _points(*lines: str, params: list[tuple[str, str]] | None = None) -> SynthInput:
+    return question(
+        params or [("points", "integer[][]")],
+        ["1 <= points.length <= 30", "points[i].length == 2", "0 <= x_i, y_i <= 4", *lines],
+        "points[i] = [x_i, y_i]",
+    )
+
+
+def test_other_wordings_of_unique_rows() -> None:
+    """``All the given positions are unique`` (the one list of integer rows), ``All
+    coordinates of points are unique``, ``points consists of distinct coordinates``, ``It is
+    guaranteed that points contains pairwise distinct coordinates``, ``points[i] !=
+    points[j]``, ``The elements in points are unique``: no two rows alike."""
+    for line in (
+        "All the given positions are unique.",
+        "All coordinates of points are unique.",
+        "points consists of distinct coordinates.",
+        "It is guaranteed that points contains pairwise distinct coordinates.",
+        "points[i] != points[j]",
+        "The elements in points are unique.",
+    ):
+        spec = spec_of(_points(line))
+        assert spec["params"][0].get("unique_rows") is True, line
+        for (points,) in draws(spec, 40):
+            assert len({tuple(sorted(p)) for p in points}) == len(points), (line, points)
+        reports(spec, [[[1, 2], [1, 2]]], "points[1]", "repeats points[0]")
+
+
+def test_unique_positions_with_another_position_are_refused() -> None:
+    """``All the given positions are unique`` with a ``king`` besides the rows: the king is a
+    position too, which unique rows would not keep apart, so the line is not read."""
+    why = refused(
+        _points(
+            "king.length == 2",
+            "0 <= king[i] <= 4",
+            "All the given positions are unique.",
+            params=[("points", "integer[][]"), ("king", "integer[]")],
+        )
+    )
+    assert "All the given positions are unique." in why
+    why = refused(_points("points[i] != queens[j]"))
+    assert "points[i] != queens[j]" in why

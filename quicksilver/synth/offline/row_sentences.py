@@ -65,18 +65,26 @@ def unique_rows(facts: Facts, text: str, line: str, acts: Acts) -> bool:
         flags=re.I,
     ) or re.fullmatch(
         rf"all (?:the )?(?:given )?(\w+) (?:are|is) {unique}|"
-        rf"(\w+) contains? (?:all |only )?{unique} (?:coordinates|points|rows|pairs)|"
-        rf"(\w+) contains? no duplicate (?:coordinates|points|rows|pairs|\w+)",
+        rf"(?:it is guaranteed that )?(\w+) (?:contains?|consists? of) (?:all |only )?"
+        rf"(?:pairwise )?{unique} (?:coordinates|points|rows|pairs)|"
+        rf"(\w+) contains? no duplicate (?:coordinates|points|rows|pairs|\w+)|"
+        # "All coordinates of buildings are unique", "invocations[i] != invocations[j]"
+        rf"all (?:the )?(?:coordinates|points|positions) (?:of|in) (\w+) are {unique}|"
+        r"(\w+)\[i\] != (\w+)\[j\](?:,? for (?:all |each |every |any )?i != j)?",
         text,
         flags=re.I,
     )
     if m:
         word = next(g for g in m.groups() if g)
+        if m.lastindex == 6 and m.group(6) != word:
+            return False
         for cand in (word, word + "s"):
             p = facts.by_name.get(cand)
             if p is not None and p.depth == 2 and p.leaf == "int" and not p.join:
                 name = p.name
                 break
+        if name is None and word.lower() in _POSITIONS:
+            name = _only_rows(facts)
         if name is None:
             return False
     else:
@@ -115,6 +123,18 @@ def unique_rows(facts: Facts, text: str, line: str, acts: Acts) -> bool:
             acts.append(partial(setattr, facts.leaf[name], "unique_key", key))
     acts.append(partial(setattr, facts.leaf[name], "unique_rows", line))
     return True
+
+
+_POSITIONS = ("positions", "points", "coordinates", "cells")
+
+
+def _only_rows(facts: Facts) -> str | None:
+    """``All the given positions are unique`` names no list: the one list of integer rows,
+    when no other parameter holds integers that could be a position too (a ``king``)."""
+    ints = [p for p in facts.params if p.depth >= 1 and p.leaf == "int" and not p.join]
+    if len(ints) == 1 and ints[0].depth == 2 and not ints[0].tree:
+        return ints[0].name
+    return None
 
 
 def tree_rows(facts: Facts, text: str, line: str, acts: Acts) -> bool:

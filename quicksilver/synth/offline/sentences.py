@@ -643,7 +643,11 @@ class LineReader:
             for name in ref.params:
                 p = self.facts.by_name[name]
                 rows = p.depth == 2 and p.leaf == "int" and not p.join and not p.tree
-                if rows and line and not noun and re.fullmatch(r"\w+\[i\]", targets.strip()):
+                # "All points[i] are distinct", "The elements in pairs are unique" (rows of
+                # named fields: its elements are the rows)
+                whole = not noun and re.fullmatch(r"\w+\[i\]", targets.strip())
+                named = noun == "elements" and ref.depth == 0 and self.facts.width_fields(name)
+                if rows and line and (whole or named):
                     acts.append(partial(setattr, self.facts.leaf[name], "unique_rows", line))
                     continue
                 if p.leaf == "bool":
