@@ -516,3 +516,20 @@ def test_unique_positions_with_another_position_are_refused() -> None:
     assert "All the given positions are unique." in why
     why = refused(_points("points[i] != queens[j]"))
     assert "points[i] != queens[j]" in why
+
+
+def test_a_field_both_sorted_and_apart_is_refused() -> None:
+    """``x_i <= x_i+1`` with ``x_i != x_i+1``: drawing the field again would undo the order."""
+    why = refused(
+        question(
+            [("rows", "integer[][]")],
+            [
+                "1 <= rows.length <= 9",
+                "rows[i] = [x_i, y_i]",
+                "0 <= x_i, y_i <= 9",
+                "x_i <= x_i+1",
+                "x_i != x_i+1",
+            ],
+        )
+    )
+    assert "a field apart from the row before, in rows with other rules" in why

@@ -77,6 +77,8 @@ def row_order_spec(info: LeafInfo, out: dict[str, Any], problems: list[str]) -> 
     if info.apart_cols:
         for col, line in sorted(info.apart_cols.items()):
             paired = any(col in (a, b) for a, b, _ in out.get("pairs", ()))
+            # the sorted field itself: drawing it again would undo the order
+            paired = paired or (info.sorted_col is not None and info.sorted_col[0] == col)
             if special or paired or out.get("unique_rows") or col >= len(out["cols"]):
                 problems.append(
                     f'"{line}": a field apart from the row before, in rows with other rules on it'
