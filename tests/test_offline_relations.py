@@ -533,3 +533,52 @@ def test_a_field_both_sorted_and_apart_is_refused() -> None:
         )
     )
     assert "a field apart from the row before, in rows with other rules" in why
+
+
+def test_rows_sorted_by_a_named_field() -> None:
+    """``buildings is sorted by left_i in non-decreasing order`` (with ``left_i < right_i``:
+    whole rows move, so the pair still holds), ``The input is generated such that events is
+    sorted in increasing order of time_i``, ``position_i-1 < position_i for any i > 0``."""
+    spec = spec_of(
+        question(
+            [("buildings", "integer[][]")],
+            [
+                "1 <= buildings.length <= 30",
+                "0 <= left_i < right_i <= 50",
+                "1 <= height_i <= 9",
+                "buildings is sorted by left_i in non-decreasing order.",
+            ],
+            "buildings[i] = [left_i, right_i, height_i]",
+        )
+    )
+    assert spec["params"][0]["sorted_col"] == [0, "asc"]
+    for (buildings,) in draws(spec):
+        lefts = [b[0] for b in buildings]
+        assert lefts == sorted(lefts) and all(b[0] < b[1] for b in buildings), buildings
+    reports(spec, [[[5, 9, 1], [4, 9, 1]]], "buildings[1][0] = 4 is out of order after 5")
+    for line in (
+        "The input is generated such that events is sorted in increasing order of time_i.",
+        "time_i-1 < time_i for any i > 0 (0-indexed)",
+    ):
+        spec = spec_of(
+            question(
+                [("events", "integer[][]")],
+                ["1 <= events.length <= 30", "1 <= index_i, time_i <= 40", line],
+                "events[i] = [index_i, time_i]",
+            )
+        )
+        for (events,) in draws(spec):
+            times = [e[1] for e in events]
+            assert all(a < b for a, b in itertools.pairwise(times)), (line, events)
+    why = refused(
+        question(
+            [("a", "integer[][]"), ("b", "integer[][]")],
+            [
+                "1 <= a.length, b.length <= 9",
+                "0 <= x_i, y_i <= 9",
+                "b is sorted by x_i in non-decreasing order.",
+            ],
+            "a[i] = [x_i, y_i], b[i] = [u_i, v_i]",
+        )
+    )
+    assert "a field of another list" in why

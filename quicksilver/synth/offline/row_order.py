@@ -18,6 +18,7 @@ from quicksilver.synth.offline.constraints import Ref, Unsupported
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 
 _NEXT = r"(?:i ?\+ ?1|\(i ?\+ ?1\)|\{i ?\+ ?1\})"
+_PREV = r"(?:i ?- ?1|\(i ?- ?1\)|\{i ?- ?1\})"
 
 
 def field_neighbours(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> bool:
@@ -27,13 +28,18 @@ def field_neighbours(facts: Facts, cmp: Comparisons, text: str, line: str, acts:
         r"(?:(?P<lo>[^<>=!]+?) (?P<lop><=|<) )?(?P<f>(?P<base>[A-Za-z]\w*)_i) "
         rf"(?P<op><=|<|>=|>|!=) (?P=base)_{_NEXT}(?: (?P<hop><=|<) (?P<hi>[^<>=!,]+?))?",
         text,
+    ) or re.fullmatch(  # "position_i-1 < position_i for any i > 0 (0-indexed)"
+        rf"(?P<base>[A-Za-z]\w*)_{_PREV} (?P<op><=|<|>=|>|!=) (?P<f>(?P=base)_i)"
+        r"(?:,? for (?:all|any|each|every) i(?: > 0| >= 1)?(?: \(0-indexed\))?)?",
+        text,
     )
     if not m or m["f"] not in facts.fields:
         return False
     owner, col = facts.fields[m["f"]]
-    if m["lo"]:
+    got = m.groupdict()
+    if got.get("lo"):
         cmp.chain(f"{m['lo']} {m['lop']} {m['f']}", acts, line)
-    if m["hi"]:
+    if got.get("hi"):
         cmp.chain(f"{m['f']} {m['hop']} {m['hi']}", acts, line)
     info = facts.leaf[owner]
     if m["op"] == "!=":
@@ -41,6 +47,30 @@ def field_neighbours(facts: Facts, cmp: Comparisons, text: str, line: str, acts:
         return True
     order = {"<": ("asc", True), "<=": ("asc", False), ">": ("desc", True)}
     _sort_by(info, col, *order.get(m["op"], ("desc", False)), line, acts)
+    return True
+
+
+def rows_sorted_by(
+    facts: Facts, text: str, line: str, acts: Acts, words: dict[str, tuple[str, bool]]
+) -> bool:
+    """``buildings is sorted by left_i in non-decreasing order``, ``events is sorted in
+    increasing order of time_i``: the rows sorted by one of their fields (``words``: the order
+    words, as sortedness reads them)."""
+    alts = "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
+    m = re.fullmatch(
+        r"(?:the input is generated such that )?(?P<x>\w+) is sorted (?:by (?P<f>\w+) )?"
+        rf"in (?:an? )?(?P<o>{alts}) order(?: of (?P<g>\w+))?",
+        text,
+        flags=re.I,
+    )
+    name = (m["f"] or m["g"]) if m and bool(m["f"]) != bool(m["g"]) else None
+    if not m or name not in facts.fields:
+        return False
+    owner, col = facts.fields[name]
+    if owner != m["x"]:
+        raise Unsupported(f"{m['x']} sorted by {name}, a field of another list")
+    direction, strict = words[m["o"].lower()]
+    _sort_by(facts.leaf[owner], col, direction, strict, line, acts)
     return True
 
 

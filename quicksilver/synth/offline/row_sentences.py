@@ -55,7 +55,10 @@ def tree_depth(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts)
 def unique_rows(facts: Facts, text: str, line: str, acts: Acts) -> bool:
     """``There are no repeated edges``, ``All the pairs [x_i, y_i] are unique``, ``All the
     given points are unique``: no two rows hold the same values (in any order, which
-    satisfies both the ordered and the unordered reading)."""
+    satisfies both the ordered and the unordered reading). ``The start point of each interval
+    is unique`` (one field) is read here too (:func:`unique_end`)."""
+    if unique_end(facts, text, line, acts):
+        return True
     unique = r"(?:unique|distinct)"
     name: str | None = None
     m = re.fullmatch(

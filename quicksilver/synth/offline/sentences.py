@@ -30,8 +30,8 @@ from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.graph_sentences import graph_pairs, graph_rows, matrix_rule
 from quicksilver.synth.offline.nonlinear import read_nonlinear
 from quicksilver.synth.offline.relations import index_bound
-from quicksilver.synth.offline.row_order import field_neighbours, sorted_field
-from quicksilver.synth.offline.row_sentences import tree_depth, tree_rows, unique_end, unique_rows
+from quicksilver.synth.offline.row_order import field_neighbours, rows_sorted_by, sorted_field
+from quicksilver.synth.offline.row_sentences import tree_depth, tree_rows, unique_rows
 from quicksilver.synth.offline.wording import permission, restate
 
 _ORDER_WORDS = {
@@ -114,8 +114,6 @@ class LineReader:
             return True
         if unique_rows(self.facts, text, line, acts) or tree_rows(self.facts, text, line, acts):
             return True
-        if unique_end(self.facts, text, line, acts):
-            return True
         if graph_rows(self.facts, text, line, acts) or matrix_rule(self.facts, text, line, acts):
             return True
         if self._product(text, line, acts) or self._answer_range(text, line, acts):
@@ -126,7 +124,9 @@ class LineReader:
             return True
         if self._pins(text, line, acts) or index_bound(self.facts, text, line, acts):
             return True
-        if field_neighbours(self.facts, self.cmp, text, line, acts):
+        if field_neighbours(self.facts, self.cmp, text, line, acts) or rows_sorted_by(
+            self.facts, text, line, acts, _ORDER_WORDS
+        ):
             return True
         m = re.fullmatch(
             r"the number of (?:the )?nodes in (.+?) (?:is|will be|equals) ([A-Za-z_]\w*|\d+)",
