@@ -25,6 +25,7 @@ from quicksilver.synth.offline.described import DescribedGuarantees, description
 from quicksilver.synth.offline.facts import Facts
 from quicksilver.synth.offline.graph_sentences import described_graph
 from quicksilver.synth.offline.quantities import Quantities
+from quicksilver.synth.offline.relations import share_ranges, zip_specs
 from quicksilver.synth.offline.report import param_notes
 from quicksilver.synth.offline.schedule import Schedule
 from quicksilver.synth.offline.sentences import LineReader
@@ -108,6 +109,7 @@ class Analysis:
         self._word_lists()
         for alias, name in sorted(self.facts.aliases.items()):
             self.notes.append(f"{alias} in the constraints read as the parameter {name}")
+        share_ranges(self.facts)
         q = Quantities(self.facts, self.problems)
         schedule = Schedule(
             self.facts,
@@ -121,9 +123,17 @@ class Analysis:
         self._attach_products(quantities, q.names)
         shapes = ParamSpecs(self.facts, q, self.problems)
         params = [shapes.param_spec(p, per_item) for p in self.params]
+        zips = zip_specs(self.facts, params, self.problems)
         if self.problems:
             return SpecResult(None, self.notes, self.problems)
         spec: dict[str, Any] = {"quantities": quantities, "params": params}
+        if zips:
+            spec["zips"] = zips
+            for a, b, op in zips:
+                self.notes.append(
+                    f"{a}[i] {op} {b}[i] at every index: items out of order swapped (one "
+                    "range for both), an equal item drawn again"
+                )
         if self.facts.answer is not None:
             lo, hi, line = self.facts.answer
             spec["answer"] = {"lo": lo, "hi": hi, "text": line}

@@ -27,7 +27,8 @@ What it checks, in order:
   non-increasing), ``bst`` (the in-order walk increasing, strictly when the values are distinct);
 - rows of named fields (``cols``): each field's domain, each pair ``[a, b, op]`` (``!=``, ``<``,
   ``<=``) and ``unique_rows``, two rows being the same when they hold the same values in any
-  order (the runtime's notion: ``tuple(sorted(row))``); with ``tree_edges``, the first two fields
+  order (the runtime's notion: ``tuple(sorted(row))``; with ``unique_key``, of those fields
+  only); with ``tree_edges``, the first two fields
   are the edges of one tree over every value of the first field's range; with ``graph``, the
   properties of a graph whose edges they are (no self loops, no repeated edges, connected,
   acyclic);
@@ -49,6 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quicksilver import astparse
+from quicksilver.synth.offline.checker_relations import check_relations
 
 __all__ = ["check_input", "spec_from_generator"]
 
@@ -103,7 +105,7 @@ def check_input(spec: dict[str, Any], args: list[Any]) -> list[str]:
     for p, shape in zip(params, shapes, strict=True):
         if shape is not None and p["kind"] != "quantity":
             problems += _check_values(p, shape, q)
-    return problems
+    return problems + check_relations(spec, args)
 
 
 def spec_from_generator(code: str) -> dict[str, Any] | None:
@@ -446,7 +448,7 @@ def _check_pins(p: dict[str, Any], shape: _Shape) -> list[str]:
     end); a list of lists has one innermost list per row, in order."""
     out = []
     depth = len(p["dims"])
-    for path, value in p["pins"]:
+    for path, value, *ne in p["pins"]:
         rows = shape.rows
         try:
             _, row = rows[path[0]] if depth == 2 else rows[0]
@@ -454,7 +456,10 @@ def _check_pins(p: dict[str, Any], shape: _Shape) -> list[str]:
         except (IndexError, TypeError):
             out.append(f"{p['name']}{path}: no such position (it holds {value!r})")
             continue
-        if _key(got) != _key(value) or type(got) is not type(value):
+        same = _key(got) == _key(value) and type(got) is type(value)
+        if ne and same:
+            out.append(f"{got_where} = {_short(got)}, which it may not be")
+        elif not ne and not same:
             out.append(f"{got_where} = {_short(got)}, not {value!r} (a fixed position)")
     return out
 
@@ -620,11 +625,13 @@ def _check_rows(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[str
             if not holds:
                 bad_pairs.append(f"{where} = {_short(values)} breaks {fields[a]} {op} {fields[b]}")
         if p.get("unique_rows"):
-            key = _key(_sorted_or_same(values))
+            told = [values[j] for j in p.get("unique_key", range(len(values)))]
+            key = _key(_sorted_or_same(told))
+            by = ", ".join(fields[j] for j in p.get("unique_key", ())) or "their values"
             if key in first:
                 repeats.append(
                     f"{where} = {_short(values)} repeats {first[key]} "
-                    "(rows are unique, their values in any order)"
+                    f"(rows are unique by {by}, in any order)"
                 )
             else:
                 first[key] = where

@@ -14,6 +14,7 @@ from functools import partial
 
 from quicksilver.synth.offline.constraints import Lin, Ref, Unsupported, split_top
 from quicksilver.synth.offline.facts import Facts
+from quicksilver.synth.offline.relations import zip_relation
 
 Acts = list[Callable[[], None]]
 # one side of a comparison: ("one", [form], ""), ("min" | "max", [forms], ""), ("sum", [], key)
@@ -96,6 +97,8 @@ class Comparisons:
             pair = (ra.col, rb.col, op, line)
             acts.append(partial(facts.leaf[ra.params[0]].pairs.append, pair))
             return
+        if zip_relation(facts, ra, op, rb, line, acts):
+            return  # "l[i] < r[i]": two lists item by item (relations.py)
         if ra is not None and ra.kind == "leaf" and "leaf" not in {r.kind for r in b.terms}:
             leaf_ref, other, leaf_left = ra, _q_form(b), True
         elif rb is not None and rb.kind == "leaf" and "leaf" not in {r.kind for r in a.terms}:
@@ -221,6 +224,8 @@ class Comparisons:
         """``divisor != 0``, ``nums[i] != 0``, ``src != dst``: an excluded value or pair."""
         facts = self.facts
         a, b = facts.parse(left), facts.parse(right)
+        if zip_relation(facts, a.single(), "!=", b.single(), line, acts):
+            return  # "original[i] != changed[i]" (relations.py)
         kinds = {r.kind for r in (*a.terms, *b.terms)}
         if "container" in kinds:
             raise Unsupported("an inequality (!=) between lists")

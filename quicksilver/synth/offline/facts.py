@@ -45,6 +45,9 @@ class LeafInfo:
     cols: dict[int, LeafInfo] = field(default_factory=dict)  # per-field bounds of rows
     pairs: list[tuple[int, int, str, str]] = field(default_factory=list)  # (a, b, op, line)
     unique_rows: str | None = None  # the line that says no two rows are the same
+    # the fields that tell rows apart when only some do (``All pairs (from_i, to_i) are
+    # distinct`` of rows with more fields); empty: every field
+    unique_key: list[int] = field(default_factory=list)
     tree: str | None = None  # the line that says the rows are the edges of a tree
     # the rows are a graph's edges (first two fields, its ends): "loops" (no self loops),
     # "simple" (no two edges between the same ends), "connected", "dag" -> the line
@@ -63,9 +66,15 @@ class LeafInfo:
     # -> the line that says so
     apart: dict[str, str] = field(default_factory=dict)
     # fixed positions (``stones[0] == 0``, ``grid[m - 1][n - 1] == 0``): (an index per level,
-    # the value, the line)
-    pins: list[tuple[list[Lin], int | str, str]] = field(default_factory=list)
+    # the value, the line, "==" or "!=": ``s[0] != 'i'``, a value the position does not hold)
+    pins: list[tuple[list[Lin], int | str, str, str]] = field(default_factory=list)
     distinct_cols: dict[int, str] = field(default_factory=dict)  # distinct fields -> the line
+    # each value at most its index plus k (``0 <= nextVisit[i] <= i``: k = 0), and the line
+    below_index: tuple[int, str] | None = None
+    # rows sorted by a field (``position_i < position_i+1``): (field, "asc" | "desc", the line);
+    # fields no row repeats from the row before (``id_i != id_i+1``) -> the line
+    sorted_col: tuple[int, str, str] | None = None
+    apart_cols: dict[int, str] = field(default_factory=dict)
 
 
 class Facts:
@@ -91,6 +100,8 @@ class Facts:
         self.value_sums: dict[str, list[tuple[int, str]]] = {}
         self.eqs: list[tuple[Lin, str]] = []  # equalities that are not aliases (n == e.length + 1)
         self.nes: list[tuple[Lin, str]] = []  # form != 0 over quantities
+        # relations item by item between two lists (``l[i] < r[i]``): (a, b, op, line)
+        self.zips: list[tuple[str, str, str, str]] = []
         # a quantity bounded by a product or power of others (nonlinear.py): (key, op, expr,
         # denominator, line)
         self.polys: list[tuple[str, str, Any, int, str]] = []

@@ -94,7 +94,8 @@ def param_notes(
             for a, b, op in p.get("pairs", ()):
                 what += f"; {fields[a]} {op} {fields[b]}"
             if p.get("unique_rows"):
-                what += "; no two rows hold the same values"
+                key = ", ".join(fields[j] for j in p.get("unique_key", ()))
+                what += f"; no two rows hold the same {key or 'values'}"
             if p.get("tree_edges"):
                 what += (
                     f"; {fields[0]}, {fields[1]}: the edges of a random tree over every value of "

@@ -55,7 +55,10 @@ def tree_depth(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts)
 def unique_rows(facts: Facts, text: str, line: str, acts: Acts) -> bool:
     """``There are no repeated edges``, ``All the pairs [x_i, y_i] are unique``, ``All the
     given points are unique``: no two rows hold the same values (in any order, which
-    satisfies both the ordered and the unordered reading)."""
+    satisfies both the ordered and the unordered reading). ``The start point of each interval
+    is unique`` (one field) is read here too (:func:`unique_end`)."""
+    if unique_end(facts, text, line, acts):
+        return True
     unique = r"(?:unique|distinct)"
     name: str | None = None
     m = re.fullmatch(
@@ -65,18 +68,26 @@ def unique_rows(facts: Facts, text: str, line: str, acts: Acts) -> bool:
         flags=re.I,
     ) or re.fullmatch(
         rf"all (?:the )?(?:given )?(\w+) (?:are|is) {unique}|"
-        rf"(\w+) contains? (?:all |only )?{unique} (?:coordinates|points|rows|pairs)|"
-        rf"(\w+) contains? no duplicate (?:coordinates|points|rows|pairs|\w+)",
+        rf"(?:it is guaranteed that )?(\w+) (?:contains?|consists? of) (?:all |only )?"
+        rf"(?:pairwise )?{unique} (?:coordinates|points|rows|pairs)|"
+        rf"(\w+) contains? no duplicate (?:coordinates|points|rows|pairs|\w+)|"
+        # "All coordinates of buildings are unique", "invocations[i] != invocations[j]"
+        rf"all (?:the )?(?:coordinates|points|positions) (?:of|in) (\w+) are {unique}|"
+        r"(\w+)\[i\] != (\w+)\[j\](?:,? for (?:all |each |every |any )?i != j)?",
         text,
         flags=re.I,
     )
     if m:
         word = next(g for g in m.groups() if g)
+        if m.lastindex == 6 and m.group(6) != word:
+            return False
         for cand in (word, word + "s"):
             p = facts.by_name.get(cand)
             if p is not None and p.depth == 2 and p.leaf == "int" and not p.join:
                 name = p.name
                 break
+        if name is None and word.lower() in _POSITIONS:
+            name = _only_rows(facts)
         if name is None:
             return False
     else:
@@ -85,18 +96,48 @@ def unique_rows(facts: Facts, text: str, line: str, acts: Acts) -> bool:
             # "All the pairs prerequisites[i] are unique"
             acts.append(partial(setattr, facts.leaf[whole.group(1)], "unique_rows", line))
             return True
+        # "All the pairs [x_i, y_i] are unique", "All tuples (type_i, u_i, v_i) are distinct",
+        # "All the shapes of wood (h_i, w_i) are pairwise distinct"
         m = re.fullmatch(
-            rf"all (?:the )?pairs \[?\(?([^\]\)]+)\)?\]? are {unique}", text, flags=re.I
+            r"all (?:the )?(?:pairs [\[(]?([^\])]+?)[\])]?|"
+            r"(?:(?:tuples|triplets|\w+ of \w+|\w+) )?[\[(]([^\])]+)[\])]) "
+            rf"are (?:all )?(?:pairwise )?{unique}",
+            text,
+            flags=re.I,
         )
         if not m:
             return False
-        refs = [facts.resolve(f) for f in split_top(m.group(1))]
+        try:
+            refs = [facts.resolve(f) for f in split_top(m.group(1) or m.group(2))]
+        except Unsupported:
+            if m.group(1):
+                raise
+            return False  # not names: another form's
+        if m.group(2) and all(r.kind != "leaf" or r.col < 0 for r in refs):
+            return False
         owners = {r.params for r in refs if r.kind == "leaf" and r.col >= 0}
-        if len(owners) != 1 or len(refs) != len(facts.width_fields(next(iter(owners))[0])):
-            raise Unsupported("a uniqueness of some fields of the rows only")
+        if len(owners) != 1 or len(refs) != len({r.col for r in refs}):
+            raise Unsupported("a uniqueness of fields that are not of one list's rows")
         name = next(iter(owners))[0]
+        key = sorted(r.col for r in refs if r.col >= 0)
+        if len(key) != len(refs):
+            raise Unsupported("a uniqueness of fields that are not of one list's rows")
+        if len(key) < len(facts.width_fields(name)):
+            acts.append(partial(setattr, facts.leaf[name], "unique_key", key))
     acts.append(partial(setattr, facts.leaf[name], "unique_rows", line))
     return True
+
+
+_POSITIONS = ("positions", "points", "coordinates", "cells")
+
+
+def _only_rows(facts: Facts) -> str | None:
+    """``All the given positions are unique`` names no list: the one list of integer rows,
+    when no other parameter holds integers that could be a position too (a ``king``)."""
+    ints = [p for p in facts.params if p.depth >= 1 and p.leaf == "int" and not p.join]
+    if len(ints) == 1 and ints[0].depth == 2 and not ints[0].tree:
+        return ints[0].name
+    return None
 
 
 def tree_rows(facts: Facts, text: str, line: str, acts: Acts) -> bool:
@@ -129,4 +170,32 @@ def tree_rows(facts: Facts, text: str, line: str, acts: Acts) -> bool:
         if p is None or p.depth != 2 or p.leaf != "int":
             raise Unsupported(f"a tree's edges in {name}, which is not a list of integer rows")
         acts.append(partial(setattr, facts.leaf[name], "tree", line))
+    return True
+
+
+def unique_end(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """``The start point of each interval is unique``: the first field of the rows the noun
+    names (``interval`` -> ``intervals``, rows of two fields) has distinct values; ``the end
+    ... of each ...``, the last field."""
+    m = re.fullmatch(
+        r"the (start|end)(?:ing)?(?: point| time| value)? of (?:each|every) (\w+) is "
+        r"(?:unique|distinct)",
+        text,
+        flags=re.I,
+    )
+    if not m:
+        return False
+    noun = m.group(2).lower()
+    names = [
+        p.name
+        for p in facts.params
+        if p.depth == 2 and p.leaf == "int" and not p.join and p.name.lower() in (noun, noun + "s")
+    ]
+    if len(names) != 1:
+        raise Unsupported(f"the {m.group(1)} of each {noun}, but no list of rows named so")
+    width = len(facts.width_fields(names[0]))
+    if width != 2:
+        raise Unsupported(f"the {m.group(1)} of rows that do not have two named fields")
+    col = 0 if m.group(1).lower() == "start" else 1
+    acts.append(partial(facts.leaf[names[0]].distinct_cols.__setitem__, col, line))
     return True

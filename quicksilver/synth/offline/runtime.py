@@ -22,13 +22,19 @@ from typing import Any
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_parts import (
+    _below_index,
+    _ends,
+    _fit_kept,
     _graph_edges,
+    _kept_leaves,
+    _order_rows,
     _pin,
     _poly,
     _shrink_sum,
     _square,
     _text_rules,
     _tree,
+    _zip,
 )
 
 log = logging.getLogger(__name__)
@@ -418,6 +424,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         return _tree(inner[0], path or _chance(_BOUNDARY_P), bst, p.get("depth_max"))
     if p.get("apart"):
         inner = [_apart(p, row, q) for row in inner]
+    if p.get("below_index") is not None:
+        inner = [_below_index(p, row, q) for row in inner]
     if p.get("values_sum_max") is not None:  # one level, values in one constant range from 0 up
         inner = [_shrink_sum(row, p["leaf"]["lo"][0], p["values_sum_max"]) for row in inner]
     for counts in reversed(levels[:-1]):
@@ -571,12 +579,17 @@ def _draw_rows(p: dict, q: dict, count: int, edge: bool) -> list | None:
         return _graph_rows(p, q, count)
     cols = p["cols"]
     keep = p.get("distinct_cols", ())  # fields whose values are distinct: drawn so, and kept
-    drawn = [_draw(c, q, count, j in keep, edge) for j, c in enumerate(cols)]
+    leaves = _kept_leaves(p, q)
+    drawn = [_draw(c, q, count, j in keep, edge) for j, c in enumerate(leaves)]
     table = [list(r) for r in zip(*drawn, strict=True)]
     seen: set = set()
+    unique_key = p.get("unique_key")
     for row in table:
         for _try in range(1000):
             for a, b, op in p.get("pairs", ()):
+                if a in keep or b in keep:  # an order with a distinct end: the other drawn
+                    _fit_kept(cols, q, row, a, b, op, a in keep)
+                    continue
                 tries = 0
                 while op != "<=" and row[a] == row[b]:
                     tries += 1
@@ -594,7 +607,7 @@ def _draw_rows(p: dict, q: dict, count: int, edge: bool) -> list | None:
                 else row[a] <= row[b]
                 for a, b, op in p.get("pairs", ())
             )
-            key = tuple(sorted(row))
+            key = tuple(sorted(row if unique_key is None else [row[j] for j in unique_key]))
             if held and (not p.get("unique_rows") or key not in seen):
                 break
             row[:] = [
@@ -603,7 +616,7 @@ def _draw_rows(p: dict, q: dict, count: int, edge: bool) -> list | None:
         else:
             return None
         seen.add(key)
-    return table
+    return _order_rows(p, q, table) if "sorted_col" in p or "apart_cols" in p else table
 
 
 def _generate_from_spec(spec: dict, size_cap: int) -> list:
@@ -611,7 +624,9 @@ def _generate_from_spec(spec: dict, size_cap: int) -> list:
     for _attempt in range(50):
         q = _sample_quantities(spec["quantities"], size_cap)
         args = [_build_param(p, q, size_cap) for p in spec["params"]]
-        if all(a is not None for a in args):  # None: rows that the sizes left no room for
+        if all(a is not None for a in args) and all(  # None: rows the sizes left no room for
+            _zip(spec["params"], args, rule, q) for rule in spec.get("zips", ())
+        ):
             return args
     raise RuntimeError("could not draw rows that meet the constraints in 50 draws")
 
@@ -637,12 +652,18 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _shrink_sum,
     _square,
     _apart,
+    _below_index,
     _variant_values,
     _perf_variants,
     _tree_rows,
     _graph_edges,
     _graph_rows,
+    _ends,
+    _kept_leaves,
+    _fit_kept,
+    _order_rows,
     _draw_rows,
+    _zip,
     _build_param,
     _generate_from_spec,
 )

@@ -105,11 +105,17 @@ def _pin(p: dict, arg: object) -> object:
     ``[-1, -1]``). Where the values are distinct, the value's other copy takes the old one."""
     text = isinstance(arg, str)
     out = list(arg) if text else arg
-    for path, value in p["pins"]:
+    for path, value, *ne in p["pins"]:
         row = out
         for k in path[:-1]:
             row = row[k]
         k = path[-1] % len(row)
+        if ne:  # "s[0] != 'i'": another of the leaf's values (no order or distinctness here)
+            leaf = p["leaf"]
+            choices = leaf.get("set") or leaf.get("alphabet")
+            while row[k] == value:
+                row[k] = random.choice(choices) if choices else random.randint(*_ends(leaf, {}))
+            continue
         if p["distinct"] and value in row:
             row[row.index(value)] = row[k]
         row[k] = value
@@ -215,3 +221,106 @@ def _square(rule: dict, m: list) -> list:
             for j in range(min(i, len(row))):
                 row[j] = m[j][i]
     return m
+
+
+def _ends(leaf: dict, q: dict) -> tuple:
+    """An integer leaf's range [lo, hi] on the quantities ``q`` (its bounds are numbers or
+    {"const", "terms"} forms)."""
+
+    def value(f: object) -> int:
+        if not isinstance(f, dict):
+            return f  # type: ignore[return-value]
+        return f["const"] + sum(c * q[n] for n, c in f["terms"].items())
+
+    return max(value(f) for f in leaf["lo"]), min(value(f) for f in leaf["hi"])
+
+
+def _kept_leaves(p: dict, q: dict) -> list:
+    """The leaves the fields are drawn from: ``p["cols"]``, but a distinct field that is the
+    smaller end of a strict order (``start_i < end_i``) stops one below the other end's top
+    (the larger end one above its bottom), so that the other end always has a value left."""
+    leaves = list(p["cols"])
+    keep = p.get("distinct_cols", ())
+    for a, b, op in p.get("pairs", ()):
+        if op != "<" or (a in keep) == (b in keep):
+            continue
+        if a in keep:
+            top = _ends(p["cols"][b], q)[1]
+            leaves[a] = dict(leaves[a], hi=[*leaves[a]["hi"], top - 1])
+        else:
+            bottom = _ends(p["cols"][a], q)[0]
+            leaves[b] = dict(leaves[b], lo=[*leaves[b]["lo"], bottom + 1])
+    return leaves
+
+
+def _fit_kept(cols: list, q: dict, row: list, a: int, b: int, op: str, a_kept: bool) -> None:
+    """``row[a] op row[b]`` (``<`` or ``<=``) where one end is a distinct field, which is
+    kept: the other end is drawn in its range as far as the order leaves it (never empty:
+    see :func:`_kept_leaves`)."""
+    other = b if a_kept else a
+    lo, hi = _ends(cols[other], q)
+    step = 1 if op == "<" else 0
+    if a_kept:
+        lo = max(lo, row[a] + step)
+    else:
+        hi = min(hi, row[b] - step)
+    row[other] = random.randint(lo, hi)
+
+
+def _zip(params: list, args: list, rule: list, q: dict) -> bool:
+    """``a[i] op b[i]`` for every index of two lists of one length (``rule`` = [a, b, op]):
+    ``<`` / ``<=`` swap two items out of order (both lists share one range), an equal pair
+    where ``<`` is stated gets a new second item; ``!=`` draws an equal second item again (a
+    character from its leaf's choices; a string with one character changed). False when
+    nothing is left to draw (the caller draws everything again)."""
+    names = [p["name"] for p in params]
+    ia, ib = names.index(rule[0]), names.index(rule[1])
+    xs, ys, op = args[ia], args[ib], rule[2]
+    leaf, text = params[ib]["leaf"], len(params[ib]["dims"]) == 2 and params[ib].get("join")
+    if len(xs) != len(ys):
+        return False
+    choices = list(leaf.get("set") or leaf.get("alphabet") or ())
+    lo, hi = _ends(leaf, q) if not choices else (0, 0)
+    for i in range(len(xs)):
+        tries = 0
+        while ys[i] == xs[i] and op != "<=":
+            tries += 1
+            if tries > 100:
+                return False
+            if text:
+                s = ys[i]
+                if not s:
+                    return False
+                at = random.randrange(len(s))
+                ys[i] = s[:at] + random.choice(choices) + s[at + 1 :]
+            else:
+                ys[i] = random.choice(choices) if choices else random.randint(lo, hi)
+        if op != "!=" and xs[i] > ys[i]:
+            xs[i], ys[i] = ys[i], xs[i]
+    return True
+
+
+def _below_index(p: dict, row: list, q: dict) -> list:
+    """``0 <= nextVisit[i] <= i``: a value above its index plus ``p["below_index"]`` is drawn
+    again in the leaf's range below it (which index 0 leaves room for)."""
+    k = p["below_index"]
+    lo, hi = _ends(p["leaf"], q)
+    return [x if x <= i + k else random.randint(lo, min(hi, i + k)) for i, x in enumerate(row)]
+
+
+def _order_rows(p: dict, q: dict, table: list) -> list | None:
+    """Rows sorted by one field (``p["sorted_col"]``: [field, "asc" | "desc"]; whole rows move,
+    so what holds within a row still holds), then each field of ``p["apart_cols"]`` drawn
+    again where it equals the row before's. None when a range leaves no other value."""
+    if "sorted_col" in p:
+        col, direction = p["sorted_col"]
+        table.sort(key=lambda row: row[col], reverse=direction == "desc")
+    for col in p.get("apart_cols", ()):
+        lo, hi = _ends(p["cols"][col], q)
+        for i in range(1, len(table)):
+            if table[i][col] == table[i - 1][col]:
+                if lo == hi:
+                    return None
+                while table[i][col] == table[i - 1][col]:
+                    table[i][col] = random.randint(lo, hi)
+    return table

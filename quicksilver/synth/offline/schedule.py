@@ -266,6 +266,8 @@ class Schedule:
                 continue
             width = max([len(self.facts.width_fields(p.name)), *(c + 1 for c in info.cols)])
             cols = columns(p, info, width) if width else "no fields"
+            if info.unique_key and not isinstance(cols, str):
+                cols = [cols[j] for j in info.unique_key if j < len(cols)]
             sizes = []
             for c in cols if not isinstance(cols, str) else []:
                 if c.values is not None:
@@ -293,7 +295,8 @@ class Schedule:
                     f'"{info.unique_rows}": distinct rows need a stated range for each field'
                 )
                 continue
-            paired = any(op != "<=" and 0 in (a, b) for a, b, op, _ in info.pairs)
+            first = info.unique_key[0] if info.unique_key else 0
+            paired = any(op != "<=" and first in (a, b) for a, b, op, _ in info.pairs)
             why = f"(distinct rows of {p.name}: no more rows than values of its first field)"
             for lo_form, lo_strict, _ in col.lo:
                 for hi_form, hi_strict, _ in col.hi:
@@ -464,7 +467,11 @@ class Schedule:
                     continue
                 for lo_form, lo_strict, _ in col.lo:
                     for hi_form, hi_strict, _ in col.hi:
-                        excluded = len(set(col.ne))
+                        # a strict order with another field leaves that one room (start_i <
+                        # end_i: no start at the top)
+                        excluded = len(set(col.ne)) + any(
+                            op == "<" and j in (a, b) for a, b, op, _ in info.pairs
+                        )
                         form = (
                             hi_form - lo_form + Lin(Fraction(1 - lo_strict - hi_strict - excluded))
                         )

@@ -29,6 +29,8 @@ from quicksilver.synth.offline.constraints import (
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.graph_sentences import graph_pairs, graph_rows, matrix_rule
 from quicksilver.synth.offline.nonlinear import read_nonlinear
+from quicksilver.synth.offline.relations import index_bound
+from quicksilver.synth.offline.row_order import field_neighbours, rows_sorted_by, sorted_field
 from quicksilver.synth.offline.row_sentences import tree_depth, tree_rows, unique_rows
 from quicksilver.synth.offline.wording import permission, restate
 
@@ -120,7 +122,11 @@ class LineReader:
             return True
         if self._adjacent(text, line, acts) or self._apart(text, line, acts):
             return True
-        if self._pins(text, line, acts):
+        if self._pins(text, line, acts) or index_bound(self.facts, text, line, acts):
+            return True
+        if field_neighbours(self.facts, self.cmp, text, line, acts) or rows_sorted_by(
+            self.facts, text, line, acts, _ORDER_WORDS
+        ):
             return True
         m = re.fullmatch(
             r"the number of (?:the )?nodes in (.+?) (?:is|will be|equals) ([A-Za-z_]\w*|\d+)",
@@ -480,9 +486,11 @@ class LineReader:
         is within its list: ``0 <= index < length`` is stated for the schedule."""
         cell = r"([A-Za-z_]\w*)((?:\[[^\[\]]+\])+)"
         m = re.fullmatch(rf"((?:{cell} (?:==|=|is|is equal to) )+)(-?\d+|'.'|\".\")", text)
+        ne = re.fullmatch(rf"(({cell}) (?:!=|is not) )(-?\d+|'.'|\".\")", text)
+        m = m or ne  # "s[0] != 'i'": a value the position does not hold
         if not m:
             return False
-        raw = m.group(4)
+        raw = m.group(4) if m is not ne else m.group(5)
         value: int | str = raw[1] if raw[0] in "'\"" else int(raw)
         found = []
         for name, idx in re.findall(cell, m.group(1)):
@@ -504,7 +512,8 @@ class LineReader:
                 size = Lin(Fraction(0), {Ref("q", key=p.dim_key(d)): Fraction(1)})
                 self.cmp.relate(Lin(Fraction(0)), "<=", lin, line, acts)
                 self.cmp.relate(lin, "<", size, line, acts)
-            acts.append(partial(self.facts.leaf[p.name].pins.append, (lins, value, line)))
+            pin = (lins, value, line, "==" if ne is None else "!=")
+            acts.append(partial(self.facts.leaf[p.name].pins.append, pin))
         return True
 
     def _order_forms(self, text: str, acts: Acts) -> bool:
@@ -545,6 +554,9 @@ class LineReader:
             raise Unsupported(f"the order {order!r}")
         direction, strict = _ORDER_WORDS[order]
         for ref in self.facts.phrase_refs(targets):
+            if ref.kind == "leaf" and ref.col >= 0:  # one field of rows: the rows sorted by it
+                sorted_field(self.facts, ref, direction, strict, targets, acts)
+                continue
             if ref.kind != "container":
                 raise Unsupported("sortedness of something that is not a list")
             for name in ref.params:
@@ -631,7 +643,11 @@ class LineReader:
             for name in ref.params:
                 p = self.facts.by_name[name]
                 rows = p.depth == 2 and p.leaf == "int" and not p.join and not p.tree
-                if rows and line and not noun and re.fullmatch(r"\w+\[i\]", targets.strip()):
+                # "All points[i] are distinct", "The elements in pairs are unique" (rows of
+                # named fields: its elements are the rows)
+                whole = not noun and re.fullmatch(r"\w+\[i\]", targets.strip())
+                named = noun == "elements" and ref.depth == 0 and self.facts.width_fields(name)
+                if rows and line and (whole or named):
                     acts.append(partial(setattr, self.facts.leaf[name], "unique_rows", line))
                     continue
                 if p.leaf == "bool":

@@ -12,6 +12,7 @@ from typing import Any
 from quicksilver.synth.offline.constraints import Lin, Param, Ref, Unsupported
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.quantities import Quantities
+from quicksilver.synth.offline.row_order import row_order_spec
 
 
 class ParamSpecs:
@@ -34,7 +35,8 @@ class ParamSpecs:
         for d in range(1 if p.tree else p.depth):
             cls = classes.get(p.dim_key(d), p.dim_key(d))
             dims.append(dict(per_item[cls]) if cls in per_item else {"q": cls})
-        if info.cols or info.pairs or info.unique_rows or info.distinct_cols or info.graph:
+        rows = info.unique_rows or info.distinct_cols or info.graph or info.apart_cols
+        if info.cols or info.pairs or rows or info.sorted_col:
             return self._rows_spec(p, info, base, dims)
         if p.name in self.facts.words:
             return self._words_spec(p, info, base, dims)
@@ -71,6 +73,12 @@ class ParamSpecs:
             self._square(p, info, out)
         if p.name in self.facts.value_sums:
             self._value_sum(p, info, out)
+        if info.below_index is not None:
+            k, line = info.below_index
+            ruled = info.sorted or info.distinct or info.apart or info.pins or info.lead
+            if ruled or p.name in self.facts.value_sums or "set" in out["leaf"]:
+                self.problems.append(f'"{line}": a bound by the index, with other rules')
+            out["below_index"] = k
         return out
 
     def _square(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
@@ -144,9 +152,9 @@ class ParamSpecs:
         range's end the order puts there), with distinct values beyond one list, with rules of
         text, neighbours apart or no leading zeros."""
         leaf = out["leaf"]
-        pins = []
-        for lins, value, line in info.pins:
-            path = []
+        pins: list[list[Any]] = []
+        for lins, value, line, op in info.pins:
+            path: list[int | None] = []
             for d, lin in enumerate(lins):
                 size = Lin(Fraction(0), {_q(p.dim_key(d)): Fraction(1)})
                 got, off = self.q.to_cls(lin), self.q.to_cls(lin - size)
@@ -155,12 +163,27 @@ class ParamSpecs:
                 elif off is not None and not off[0]:
                     path.append(off[1])
                 else:
-                    path.append(None)
-            why = self._pin_problem(p, info, leaf, path, value)
+                    path.append(self._end_by_equality(lin - size))
+            why = (
+                _pin_ne_problem(p, info, leaf, path)
+                if op == "!="
+                else self._pin_problem(p, info, leaf, path, value)
+            )
             if why:
                 self.problems.append(f'"{line}": {why}')
-            pins.append([path, value])
+            pins.append([path, value] if op == "==" else [path, value, op])
         out["pins"] = pins
+
+    def _end_by_equality(self, off: Lin) -> int | None:
+        """A position counted from the list's end through a stated equality: ``obstacles[n]``
+        with ``obstacles.length == n + 1`` is ``obstacles.length - 1`` (-1). None if none
+        makes the offset a number."""
+        for eq, _line in self.facts.eqs:
+            for sign in (1, -1):
+                got = self.q.to_cls(off + eq if sign > 0 else off - eq)
+                if got is not None and not got[0] and got[1] < 0:
+                    return got[1]
+        return None
 
     def _pin_problem(
         self, p: Param, info: LeafInfo, leaf: dict[str, Any], path: list[int | None], value: Any
@@ -259,12 +282,19 @@ class ParamSpecs:
             out["pairs"] = [[a, b, op] for a, b, op, _ in info.pairs]
         if info.unique_rows and not info.graph:
             out["unique_rows"] = True
+            if info.unique_key:
+                out["unique_key"] = list(info.unique_key)
+        if info.graph and info.unique_key and info.unique_key != [0, 1]:
+            self.problems.append(
+                f'"{info.unique_rows}": unique fields of a graph\'s rows other than its ends'
+            )
         if info.tree:
             out["tree_edges"] = True
         if info.graph:
             out["graph"] = self._graph_spec(p, info, out)
         if info.distinct_cols:
             self._distinct_cols(info, width, out)
+        row_order_spec(info, out, self.problems)
         return out
 
     def _graph_spec(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> dict[str, Any]:
@@ -312,10 +342,12 @@ class ParamSpecs:
         """``All id_i are distinct``: that field's values are drawn distinct, and a row drawn
         again keeps them; so the field may not be swapped or drawn again by a pair, nor be an
         edge of a tree."""
+        cols = out["cols"]
         for col, line in sorted(info.distinct_cols.items()):
+            held = [(a, b, op) for a, b, op, _ in info.pairs if col in (a, b)]
             if col >= width:
                 self.problems.append(f'"{line}": names a field that the rows do not have')
-            elif info.tree or any(col in (a, b) for a, b, _, _ in info.pairs):
+            elif info.tree or not all(_kept_pair(cols, info, *pair) for pair in held):
                 self.problems.append(
                     f'"{line}": distinct values of a field that is related to another field '
                     "or is an end of a tree's edge"
@@ -466,3 +498,39 @@ def columns(p: Param, info: LeafInfo, width: int) -> list[LeafInfo] | str:
 def _q(key: str) -> Ref:
     """The reference to the quantity ``key`` (a length, a count)."""
     return Ref("q", key=key)
+
+
+def _kept_pair(cols: list[dict[str, Any]], info: LeafInfo, a: int, b: int, op: str) -> bool:
+    """Whether a distinct field may be one end of the pair ``a op b``: an order (``start_i <
+    end_i`` with ``All start_i are unique``) whose other end is not distinct, is in no other
+    pair, and is a plain range of integers. The runtime then draws the distinct field first
+    (with room for the other end when the order is strict) and the other end within the
+    range the order leaves it."""
+    other = b if a in info.distinct_cols else a
+    leaf = cols[other]
+    return (
+        op != "!="
+        and other not in info.distinct_cols
+        and sum(other in (x, y) for x, y, _, _ in info.pairs) == 1
+        and leaf["type"] == "int"
+        and "set" not in leaf
+        and not leaf.get("ne")
+    )
+
+
+def _pin_ne_problem(p: Param, info: LeafInfo, leaf: dict[str, Any], path: list[int | None]) -> str:
+    """Why a value a fixed position may not hold (``s[0] != 'i'``) cannot be kept, or "": the
+    runtime draws that position again from the leaf's other values, which an order, distinct
+    values or rules of text could not allow."""
+    if None in path:
+        return "a position that is neither a number nor counted from the list's end"
+    if info.sorted or info.distinct or info.spaces or info.lead or info.apart or leaf.get("ne"):
+        return "a value a position may not hold, in a list with an order or other rules"
+    choices = leaf.get("set") or leaf.get("alphabet")
+    if leaf["type"] not in ("int", "char") or (choices is not None and len(choices) < 2):
+        return "a value a position may not hold, with no other value to draw"
+    if choices is None and any(isinstance(b, dict) for b in (*leaf["lo"], *leaf["hi"])):
+        return "a value a position may not hold, in a range over sizes"
+    if choices is None and max(leaf["lo"]) >= min(leaf["hi"]):
+        return "a value a position may not hold, with no other value to draw"
+    return ""
