@@ -119,7 +119,7 @@ class Analysis:
         )
         quantities, qnotes, per_item = schedule.run()
         self._attach_products(quantities, q.names)
-        shapes = ParamSpecs(self.facts, q, self.problems)
+        shapes = ParamSpecs(self.facts, q, self.problems, quantities)
         params = [shapes.param_spec(p, per_item) for p in self.params]
         if self.problems:
             return SpecResult(None, self.notes, self.problems)

@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quicksilver import astparse
+from quicksilver.synth.offline.checker_chars import check_chars
 
 __all__ = ["check_input", "spec_from_generator"]
 
@@ -396,6 +397,8 @@ def _check_values(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[s
         out += _capped(_check_apart(p["apart"], shape), name, "values not apart")
     if p.get("pins"):
         out += _check_pins(p, shape)
+    if p.get("counts") or p.get("at"):
+        out += check_chars(p, shape.rows)
     if p.get("square"):
         out += _capped(_check_square(p["square"], shape), name, "matrix values against its rules")
     if p.get("values_sum_max") is not None:

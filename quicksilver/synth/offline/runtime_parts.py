@@ -215,3 +215,45 @@ def _square(rule: dict, m: list) -> list:
             for j in range(min(i, len(row))):
                 row[j] = m[j][i]
     return m
+
+
+def _char_rules(p: dict, rows: list) -> list | None:
+    """``rows`` (each a string's characters, or a grid's rows) with ``p["at"]``'s positions
+    drawn again from their alphabets where they hold another character, and ``p["counts"]``
+    met: in each row (scope "each") or over all of them ("all"), a character above a count
+    becomes one that no count names, one below takes the place of such a character (or of one
+    another count has more of than its least, and no parity). None when the text is too short
+    for the counts (the caller draws again)."""
+    for sel, chars in p.get("at", ()):
+        for row in rows:
+            for i in range(len(row)):
+                hit = i % sel[0] == sel[1] if isinstance(sel, list) else i == sel
+                if hit and row[i] not in chars:
+                    row[i] = random.choice(chars)
+    counts = p.get("counts", ())
+    named = "".join(c["chars"] for c in counts)
+    free = [c for c in p["leaf"]["alphabet"] if c not in named]
+    for c in counts:
+        units = [[(r, i) for r in range(len(rows)) for i in range(len(rows[r]))]]
+        if c["scope"] == "each":
+            units = [[(r, i) for i in range(len(rows[r]))] for r in range(len(rows))]
+        for unit in units:
+            have = [(r, i) for r, i in unit if rows[r][i] in c["chars"]]
+            spare = [(r, i) for r, i in unit if rows[r][i] not in named]
+            want = max(len(have), c["min"])
+            if c["max"] is not None:
+                want = min(want, c["max"])
+            if c["mod"] and (want - c["mod"][1]) % c["mod"][0]:
+                step = (want - c["mod"][1]) % c["mod"][0]
+                want = want - step if want - step >= c["min"] else want + c["mod"][0] - step
+            for d in counts:  # another count's characters beyond its least
+                if d is not c and not d["mod"] and len(spare) < want - len(have):
+                    theirs = [(r, i) for r, i in unit if rows[r][i] in d["chars"]]
+                    spare += random.sample(theirs, max(0, len(theirs) - d["min"]))
+            if (c["max"] is not None and want > c["max"]) or want - len(have) > len(spare):
+                return None
+            for r, i in random.sample(have, max(0, len(have) - want)):
+                rows[r][i] = random.choice(free)
+            for r, i in random.sample(spare, max(0, want - len(have))):
+                rows[r][i] = random.choice(c["chars"])
+    return rows

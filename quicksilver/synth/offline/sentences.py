@@ -12,6 +12,7 @@ import re
 from fractions import Fraction
 from functools import partial
 
+from quicksilver.synth.offline.char_sentences import char_counts, char_exclusion, char_positions
 from quicksilver.synth.offline.comparisons import Acts, Comparisons
 from quicksilver.synth.offline.constraints import (
     FIELDS_RE,
@@ -120,7 +121,11 @@ class LineReader:
             return True
         if self._adjacent(text, line, acts) or self._apart(text, line, acts):
             return True
-        if self._pins(text, line, acts):
+        if self._pins(text, line, acts) or char_positions(self.facts, text, line, acts):
+            return True
+        if char_counts(self.facts, self.cmp, text, line, acts):
+            return True
+        if char_exclusion(self.facts, text, line, acts):
             return True
         m = re.fullmatch(
             r"the number of (?:the )?nodes in (.+?) (?:is|will be|equals) ([A-Za-z_]\w*|\d+)",

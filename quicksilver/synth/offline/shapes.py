@@ -9,6 +9,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from quicksilver.synth.offline.char_sentences import alphabet_of, char_rules_spec, largest_length
 from quicksilver.synth.offline.constraints import Lin, Param, Ref, Unsupported
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.quantities import Quantities
@@ -17,10 +18,17 @@ from quicksilver.synth.offline.quantities import Quantities
 class ParamSpecs:
     """Writes parameter specs; what cannot be generated is appended to ``problems``."""
 
-    def __init__(self, facts: Facts, q: Quantities, problems: list[str]) -> None:
+    def __init__(
+        self,
+        facts: Facts,
+        q: Quantities,
+        problems: list[str],
+        quantities: list[dict[str, Any]] | None = None,
+    ) -> None:
         self.facts = facts
         self.q = q
         self.problems = problems
+        self.quantities = quantities or []  # the schedule's: constant bounds of lengths
 
     def param_spec(self, p: Param, per_item: dict[str, dict[str, Any]]) -> dict[str, Any]:
         """The spec of parameter ``p``: its kind, dimensions (a quantity class, or a per-item
@@ -38,6 +46,8 @@ class ParamSpecs:
             return self._rows_spec(p, info, base, dims)
         if p.name in self.facts.words:
             return self._words_spec(p, info, base, dims)
+        if p.join and (info.at or info.exclude):
+            info.alphabet = alphabet_of(info, largest_length(dims[-1], self.quantities))
         kind = "tree" if p.tree else "list" if p.depth else "scalar"
         out = {
             **base,
@@ -71,6 +81,8 @@ class ParamSpecs:
             self._square(p, info, out)
         if p.name in self.facts.value_sums:
             self._value_sum(p, info, out)
+        if info.counts or info.at:
+            char_rules_spec(p, info, out, self.problems)
         return out
 
     def _square(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
@@ -332,7 +344,15 @@ class ParamSpecs:
             self.problems.append(f'"{line}": the stated sets of words have no common word')
         if info.alphabet is not None and not all(set(w) <= set(info.alphabet) for w in words):
             self.problems.append(f'"{line}": a word outside the stated alphabet of {p.name}')
-        if info.sorted or info.distinct or info.lead or info.spaces or info.pins or info.apart:
+        if (
+            info.sorted
+            or info.distinct
+            or info.lead
+            or info.spaces
+            or info.pins
+            or info.apart
+            or (info.counts or info.at or info.exclude)
+        ):
             self.problems.append(f'"{line}": a set of words together with another rule')
         return {
             **base,

@@ -1,0 +1,320 @@
+"""Sentences about the characters of text beyond its alphabet (issue 26), read by
+:class:`~.sentences.LineReader`, and the spec keys they give (:func:`char_rules_spec`):
+
+- how many times characters occur (``"counts"``): ``p contains exactly one '*'``, ``s contains
+  at least one '1'``, ``s contains an even number of vertical bars '|'``, ``There are at least
+  two digits in number``, ``There is exactly one cell with board[i][j] == 'R'``, ``There is
+  only one of each character 'C', 'M', and 'F' in grid`` (each of them once), ``key contains
+  every letter in the English alphabet ('a' to 'z') at least once``; counted in each string
+  (``emails[i]``) or over the whole parameter (``grid``, ``board``);
+- the alphabet of some positions only (``"at"``): ``equations[i][1] is either '=' or '!'``,
+  ``'a' <= coordinates[0] <= 'h'``, ``rings[i] where i is even is either 'R', 'G', or 'B'``;
+  with no alphabet stated for the whole text, the positions' alphabets are its alphabet when
+  they cover every position (each parity, or each index of a text no longer than them);
+- characters a text does not contain (``s does not contain '\\"' or '\\\\'``): taken out of its
+  stated alphabet (with no stated alphabet, there is still none).
+
+The runtime (``runtime_parts._char_rules``) sets the counted characters after the text is drawn
+(a character above a count becomes one of the characters no count names, one below takes the
+place of such a character) and draws each ruled position again from its alphabet; the checker
+(``checker_chars``) checks both.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from functools import partial
+from typing import Any
+
+from quicksilver.synth.offline.comparisons import Acts, Comparisons
+from quicksilver.synth.offline.constraints import (
+    REF_RE,
+    Lin,
+    Param,
+    Ref,
+    Unsupported,
+    describe_alphabet,
+    set_items,
+    split_top,
+)
+from quicksilver.synth.offline.facts import Facts, LeafInfo
+
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+_HOW_MANY = (
+    r"(?P<q>(?:exactly|only|precisely) (?:one|two|three|\d+)|one|at least (?:one|two|three|\d+)|"
+    r"at most (?:one|two|three|\d+)|an? (?:even|odd) number of)"
+)
+_CONTAINS = r"(?:contains?|has|have|will contain|will have)"
+
+
+def _how_many(q: str) -> tuple[int, int | None, list[int] | None]:
+    """``exactly one`` -> (1, 1, None); ``at least two`` -> (2, None, None); ``an even number
+    of`` -> (0, None, [2, 0])."""
+    q = q.lower()
+    if "even" in q:
+        return 0, None, [2, 0]
+    if "odd" in q:
+        return 1, None, [2, 1]
+    word = q.split()[-1]
+    k = int(word) if word.isdigit() else _NUMBERS[word]
+    if q.startswith("at least"):
+        return k, None, None
+    if q.startswith("at most"):
+        return 0, k, None
+    return k, k, None
+
+
+def _chars(phrase: str) -> str | None:
+    """The characters a phrase names (``'*'``, ``vertical bars '|'``, ``digits``, ``the
+    characters 'S', 'B', and 'T'``); None when it names something else."""
+    phrase = re.sub(r"\s+(?:characters?|symbols?)$", "", phrase.strip(), flags=re.I)
+    items = set_items(phrase)
+    if items is None or not all(isinstance(i, str) for i in items):
+        return None
+    return "".join(dict.fromkeys(str(i) for i in items))
+
+
+def _text_param(facts: Facts, subject: str) -> tuple[Param, str]:
+    """The text a count is over and its scope: ``each`` string (``emails[i]``, or a string
+    parameter) or ``all`` of a list of strings or a grid of characters (``grid``)."""
+    subject = re.sub(r"^(?:the|each|every)\s+", "", subject.strip(), flags=re.I)
+    if not REF_RE.fullmatch(subject):
+        raise Unsupported(f"{subject!r} is not a parameter")
+    ref = facts.resolve(subject)
+    p = facts.by_name.get(ref.params[0]) if ref.params else None
+    if p is None or ref.kind != "container" or p.leaf != "char" or p.tree:
+        raise Unsupported(f"a count of characters in {subject}, which is not text")
+    if ref.depth == p.depth - 1:
+        return p, "each"
+    if ref.depth == 0:
+        return p, "all"
+    raise Unsupported(f"a count of characters of {p.name} ({p.type}) at that level")
+
+
+def char_counts(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> bool:
+    """How many times characters occur in a text (module docstring); the text's length is
+    bounded below by the counts' sum where it is one quantity (a string, or each string)."""
+    each = False
+    m = re.fullmatch(rf"(?P<s>.+?) {_CONTAINS} {_HOW_MANY} (?P<c>.+?)", text, flags=re.I)
+    m = m or re.fullmatch(
+        rf"there (?:is|are|will be) {_HOW_MANY} (?P<c>.+?) in (?P<s>.+)", text, flags=re.I
+    )
+    c = re.sub(r"^of (?=each |every )", "", m["c"], flags=re.I) if m else ""
+    if re.match(r"(?:each|every) ", c, flags=re.I):
+        each, c = True, re.sub(r"^(?:each|every) (?:of (?:the )?)?", "", c, flags=re.I)
+    m2 = re.fullmatch(
+        rf"there is {_HOW_MANY} cell with (?P<s>\w+)\[i\]\[j\] == (?P<c>'.')", text, flags=re.I
+    )
+    m3 = re.fullmatch(
+        r"(?P<s>\S+) contains every (?:letter|character) (?:in|of) the (?:English )?alphabet "
+        r"\(?(?P<c>'.' to '.')\)? at least once",
+        text,
+        flags=re.I,
+    )
+    if m2:
+        m, c = m2, m2["c"]
+    elif m3:
+        m, c, each = m3, m3["c"], True
+    if m is None or re.match(r"(?:distinct|different|repeated|unique) ", c, flags=re.I):
+        return False
+    if re.match(r"(?:character|letter)s? '.', ", c, flags=re.I):
+        each = True  # "only one character 'S', 'B', and 'T'": one of each
+    chars = _chars(re.sub(r"^(?:of )?", "", c))
+    if chars is None:
+        return False
+    lo, hi, mod = _how_many(m["q"]) if not m3 else (1, None, None)
+    p, scope = _text_param(facts, m["s"])
+    groups = list(chars) if each else [chars]
+    info = facts.leaf[p.name]
+    for group in groups:
+        acts.append(partial(info.counts.append, (group, lo, hi, mod, scope, line)))
+    least = lo * len(groups)
+    if least and (scope == "each" or p.depth == 1):
+        length = Lin(Fraction(0), {Ref("q", key=p.dim_key(p.depth - 1)): Fraction(1)})
+        cmp.relate(Lin(Fraction(least)), "<=", length, line, acts)
+    return True
+
+
+_POSITION = r"([A-Za-z_]\w*)((?:\[i\])?)\[(\d+)\]"
+
+
+def char_positions(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """The alphabet of one position of each string (``equations[i][1] is either '=' or
+    '!'``, ``'a' <= coordinate1[0], coordinate2[0] <= 'h'``) or of every other position
+    (``rings[i] where i is even is ...``)."""
+    m = re.fullmatch(rf"'(?P<a>.)' <= (?P<refs>{_POSITION}(?:, {_POSITION})*) <= '(?P<b>.)'", text)
+    if m:
+        if m["a"] > m["b"]:
+            raise Unsupported("an empty range of characters")
+        chars = "".join(chr(c) for c in range(ord(m["a"]), ord(m["b"]) + 1))
+        for ref in split_top(m["refs"]):
+            found = re.fullmatch(_POSITION, ref)
+            assert found is not None
+            _position(facts, found[1], found[2], int(found[3]), chars, line, acts)
+        return True
+    m = re.fullmatch(
+        r"(?P<x>[A-Za-z_]\w*)\[i\] where i is (?P<par>even|odd) (?:is|will be) "
+        r"(?:either |one of )?(?P<v>.+?)(?: \(0-indexed\))?",
+        text,
+        flags=re.I,
+    ) or re.fullmatch(
+        rf"{_POSITION} (?:is|will be) (?:either |one of |an? )?(?P<v>.+)", text, flags=re.I
+    )
+    if not m:
+        return False
+    chars = _chars(m["v"])
+    if chars is None:
+        return False
+    if m.groupdict().get("par"):
+        p = facts.by_name.get(m["x"])
+        if p is None or not p.join or p.depth != 1:
+            raise Unsupported(f"positions of {m['x']}, which is not a string")
+        sel: Any = [2, 0 if m["par"].lower() == "even" else 1]
+        acts.append(partial(facts.leaf[p.name].at.append, (sel, chars, line)))
+        return True
+    _position(facts, m[1], m[2], int(m[3]), chars, line, acts)
+    return True
+
+
+def _position(
+    facts: Facts, name: str, inner: str, k: int, chars: str, line: str, acts: Acts
+) -> None:
+    """``name[k]`` (a string) or ``name[i][k]`` (each string of a list): the alphabet of the
+    character at index ``k``."""
+    p = facts.by_name.get(name)
+    if p is None or not p.join or p.depth != (2 if inner else 1):
+        raise Unsupported(f"{name}{inner}[{k}]: a position, but not of a string's character")
+    acts.append(partial(facts.leaf[p.name].at.append, (k, chars, line)))
+
+
+def char_exclusion(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """``s does not contain '\\"' or '\\\\'``: characters taken out of the text's alphabet
+    (a backslash before a quoted character escapes it)."""
+    m = re.fullmatch(
+        r"(?P<s>.+?) (?:does not|do not|doesn't|don't|will not|won't) contain (?:any )?"
+        r"(?P<c>'.+)",
+        text,
+        flags=re.I,
+    )
+    if not m:
+        return False
+    chars = _chars(re.sub(r"'\\(.)'", r"'\1'", m["c"]))
+    if chars is None:
+        return False
+    for part in split_top(re.sub(r"\s+and\s+", ", ", m["s"])):
+        ref = facts.resolve(part) if REF_RE.fullmatch(part) else None
+        p = facts.by_name.get(ref.params[0]) if ref and ref.params else None
+        if p is None or not p.join or ref is None or ref.kind != "container":
+            raise Unsupported(f"characters left out of {part}, which is not text")
+        acts.append(partial(_exclude, facts.leaf[p.name], chars))
+    return True
+
+
+def _exclude(info: LeafInfo, chars: str) -> None:
+    info.exclude += "".join(c for c in chars if c not in info.exclude)
+
+
+# -- the spec -----------------------------------------------------------------------------------
+
+
+def largest_length(dim: dict[str, Any], quantities: list[dict[str, Any]]) -> int | None:
+    """The largest length a dimension's items may have, when a constant bounds it."""
+    if "q" not in dim:
+        return dim.get("hi")
+    his = [
+        b["rest"] // -b["coef"]
+        for item in quantities
+        if item["name"] == dim["q"]
+        for b in item["bounds"]
+        if b["coef"] < 0 and isinstance(b["rest"], int)
+    ]
+    return min(his) if his else None
+
+
+def alphabet_of(info: LeafInfo, fixed_hi: int | None) -> str | None:
+    """The alphabet ``info`` gives its text: the stated one, or the positions' (below), less
+    the characters it does not contain."""
+    alphabet = info.alphabet if info.alphabet is not None else position_alphabet(info, fixed_hi)
+    if alphabet is None:
+        return None
+    return "".join(c for c in alphabet if c not in info.exclude)
+
+
+def position_alphabet(info: LeafInfo, fixed_hi: int | None) -> str | None:
+    """With no alphabet stated for the whole text: the union of the positions' alphabets when
+    they cover every position (both parities, or every index below the text's largest
+    length ``fixed_hi``); None otherwise."""
+    if info.alphabet is not None or not info.at:
+        return None
+    parities = {tuple(sel[1:]) for sel, _, _ in info.at if isinstance(sel, list)}
+    indexes = {sel for sel, _, _ in info.at if isinstance(sel, int)}
+    covered = parities == {(0,), (1,)} or (fixed_hi is not None and indexes >= set(range(fixed_hi)))
+    if not covered:
+        return None
+    return "".join(dict.fromkeys(c for _, chars, _ in info.at for c in chars))
+
+
+def char_rules_spec(p: Param, info: LeafInfo, out: dict[str, Any], problems: list[str]) -> None:
+    """The ``counts`` and ``at`` keys of ``p``'s spec, or the problems that block them: text
+    only, with no order, distinctness, rule of spaces or leading zeros, fixed position or set
+    of words (which the runtime's changes could break), and not both kinds at once."""
+    alphabet = out["leaf"].get("alphabet") or ""
+    ruled = info.sorted or info.distinct or info.lead or info.spaces or info.pins or info.apart
+    lines = [c[-1] for c in info.counts] + [a[-1] for a in info.at]
+    if ruled or (info.counts and info.at) or p.leaf != "char":
+        problems += [
+            f'"{line}": a rule on characters, for text with no order, distinctness, fixed '
+            "position or other rule (and not both a count and a position's alphabet)"
+            for line in dict.fromkeys(lines)
+        ]
+        return
+    if info.counts:
+        out["counts"] = _counts_spec(info, alphabet, problems)
+    if info.at:
+        at = []
+        for sel, chars, line in info.at:
+            allowed = "".join(c for c in chars if c in alphabet)
+            if not allowed:
+                problems.append(f'"{line}": no character of it is in the alphabet of {p.name}')
+            at.append([sel, allowed])
+        out["at"] = at
+
+
+def _counts_spec(info: LeafInfo, alphabet: str, problems: list[str]) -> list[dict[str, Any]]:
+    """One entry per count; their characters apart, each in the alphabet where one is needed,
+    and some character no count names wherever a count has an upper bound or a parity."""
+    out: list[dict[str, Any]] = []
+    named: set[str] = set()
+    for chars, lo, hi, mod, scope, line in info.counts:
+        allowed = "".join(c for c in chars if c in alphabet)
+        if named & set(chars):
+            problems.append(f'"{line}": counts of characters that another count names too')
+        named |= set(chars)
+        if lo and not allowed:
+            problems.append(f'"{line}": the counted characters are not in the alphabet')
+        out.append({"chars": allowed, "min": lo, "max": hi, "mod": mod, "scope": scope})
+    free = [c for c in alphabet if c not in named]
+    for entry, (*_, line) in zip(out, info.counts, strict=True):
+        if not free and (entry["max"] is not None or entry["mod"]):
+            problems.append(f'"{line}": no other character to put in place of a counted one')
+    return out
+
+
+def char_notes(p: dict[str, Any]) -> list[str]:
+    """How a spec's ``counts`` and ``at`` are drawn, for the parameter's note."""
+    out = []
+    for c in p.get("counts", ()):
+        how = f"at least {c['min']}" if c["max"] is None else f"{c['min']} to {c['max']}"
+        if c["min"] == c["max"]:
+            how = f"exactly {c['min']}"
+        if c["mod"] == [2, c["min"]] and c["max"] is None:
+            how = "an even number" if c["min"] == 0 else "an odd number"
+        elif c["mod"]:
+            how += f", {c['mod'][1]} mod {c['mod'][0]}"
+        where = "in each string" if c["scope"] == "each" else "in all of it"
+        out.append(f"{how} of {describe_alphabet(c['chars'])} {where} (set after drawing)")
+    for sel, chars in p.get("at", ()):
+        at = f"index {sel}" if isinstance(sel, int) else f"indexes i % {sel[0]} == {sel[1]}"
+        out.append(f"{at}: {describe_alphabet(chars)}")
+    return out

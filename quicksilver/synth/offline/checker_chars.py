@@ -1,0 +1,38 @@
+"""The checker's reading of the rules on characters beyond an alphabet (``counts``, ``at``:
+``char_sentences.py``), written apart from the runtime's drawing code like the rest of
+:mod:`~.checker`: each count over each string (or over the whole parameter), and each ruled
+position's character."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_SHOWN = 5
+
+
+def check_chars(p: dict[str, Any], rows: list[tuple[str, list[tuple[str, Any]]]]) -> list[str]:
+    """The broken rules of ``p["counts"]`` and ``p["at"]``, for the innermost lists ``rows``
+    (``(where, [(where, character), ...])``, as :class:`~.checker._Shape` holds them)."""
+    out: list[str] = []
+    for c in p.get("counts", ()):
+        if c["scope"] == "each":
+            units = [(where, [x for _, x in row]) for where, row in rows]
+        else:
+            units = [(p["name"], [x for _, row in rows for _, x in row])]
+        for where, chars in units:
+            n = sum(1 for x in chars if isinstance(x, str) and x in c["chars"])
+            shown = "".join(dict.fromkeys(c["chars"]))[:12]
+            if n < c["min"] or (c["max"] is not None and n > c["max"]):
+                hi = "" if c["max"] is None else c["max"]
+                out.append(f"{where} holds {n} of {shown!r}, outside [{c['min']}, {hi}]")
+            elif c["mod"] and n % c["mod"][0] != c["mod"][1]:
+                out.append(f"{where} holds {n} of {shown!r}, not {c['mod'][1]} mod {c['mod'][0]}")
+    for sel, allowed in p.get("at", ()):
+        for _, row in rows:
+            for i, (where, x) in enumerate(row):
+                hit = i % sel[0] == sel[1] if isinstance(sel, list) else i == sel
+                if hit and (not isinstance(x, str) or x not in allowed):
+                    out.append(f"{where} = {x!r} is not one of {allowed[:30]!r} (its position)")
+    if len(out) > _SHOWN:
+        out = [*out[:_SHOWN], f"{p['name']}: {len(out) - _SHOWN} more characters against a rule"]
+    return out
