@@ -194,14 +194,14 @@ def test_counts_that_cannot_be_drawn_are_refused() -> None:
             ["1 <= s.length <= 9", "s consists only of '1'.", "s contains exactly one '1'."],
         )
     )
-    # with an order, the count's changes could break it
+    # with a fixed position, the count's changes could break it
     assert "a rule on characters" in problems_of(
         question(
             [("s", "string")],
             [
                 "1 <= s.length <= 9",
                 "s consists of lowercase English letters and '*'.",
-                "s is sorted in non-decreasing order.",
+                "s[0] == 'a'",
                 "s contains exactly one '*'.",
             ],
         )
@@ -213,7 +213,7 @@ def test_counts_that_cannot_be_drawn_are_refused() -> None:
             [
                 "1 <= s.length <= 9",
                 "s consists of lowercase English letters.",
-                "s has at least one repeated letter.",
+                "s contains at least one character with an odd frequency.",
             ],
         )
     )
@@ -351,3 +351,65 @@ def test_mutations_are_reported() -> None:
     (p,) = sample_spec(spec, 3)
     broken = copy.deepcopy(p).replace("*", "a")
     assert any("outside [1, 1]" in line for line in check_input(spec, [broken]))
+
+
+# -- how characters repeat ----------------------------------------------------------------------
+
+
+def test_each_letter_exactly_twice() -> None:
+    """``Each letter appears in s exactly twice``: the length is even (no line says so) and
+    every letter that occurs, occurs twice."""
+    inp = question(
+        [("s", "string")],
+        [
+            "2 <= s.length <= 52",
+            "s consists only of lowercase English letters.",
+            "Each letter appears in s exactly twice.",
+        ],
+    )
+    spec = spec_of(inp)
+    assert spec["params"][0]["kinds"] == ["times", 2]
+    for (s,) in draws(spec):
+        assert len(s) % 2 == 0 and all(s.count(c) == 2 for c in s), s
+    assert check_input(spec, ["aab"]) and check_input(spec, ["aaab"])
+    assert check_input(spec, ["abab"]) == []
+    # more letters than the alphabet holds twice
+    too_long = question(
+        [("s", "string")],
+        [
+            "2 <= s.length <= 60",
+            "s consists only of 'a' and 'b'.",
+            "Each letter appears in s exactly twice.",
+        ],
+    )
+    assert "more characters than the alphabet" in problems_of(too_long)
+
+
+def test_a_repeated_letter_and_two_different_ones() -> None:
+    repeated = question(
+        [("s", "string")],
+        [
+            "2 <= s.length <= 100",
+            "s consists of lowercase English letters.",
+            "s has at least one repeated letter.",
+        ],
+    )
+    spec = spec_of(repeated)
+    for (s,) in draws(spec):
+        assert len(set(s)) < len(s), s
+    assert check_input(spec, ["abc"])
+    # with a stated order: the rule keeps the letters sorted
+    different = question(
+        [("letters", "character[]"), ("target", "character")],
+        [
+            "2 <= letters.length <= 10^4",
+            "letters[i] is a lowercase English letter.",
+            "letters is sorted in non-decreasing order.",
+            "letters contains at least two different characters.",
+            "target is a lowercase English letter.",
+        ],
+    )
+    spec = spec_of(different)
+    for letters, _ in draws(spec):
+        assert len(set(letters)) >= 2 and letters == sorted(letters), letters
+    assert check_input(spec, [["a", "a"], "b"]) and check_input(spec, [["b", "a"], "b"])

@@ -136,6 +136,51 @@ def char_counts(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts
     return True
 
 
+def char_kinds(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> bool:
+    """How the characters of each string repeat: ``Each letter appears in s exactly twice``
+    (``"times"``: every character that occurs, that many times; the length a multiple of it),
+    ``s has at least one repeated letter`` (``"repeat"``), ``letters contains at least two
+    different characters`` (``"kinds"``: that many distinct characters at least)."""
+    noun = r"(?:letters?|characters?)"
+    m = re.fullmatch(
+        rf"(?:each|every) {noun} (?:that (?:occurs|appears) )?(?:appears|occurs)"
+        rf"(?: in (?P<s>\S+))? exactly (?P<k>twice|thrice|\d+ times)(?: in (?P<t>\S+))?",
+        text,
+        flags=re.I,
+    )
+    if m and (m["s"] or m["t"]):
+        k = {"twice": 2, "thrice": 3}.get(m["k"].lower()) or int(m["k"].split()[0])
+        p, _ = _text_param(facts, m["s"] or m["t"])
+        if p.depth != 1 or k < 2:
+            raise Unsupported("characters repeated a number of times, in something but a string")
+        acts.append(partial(setattr, facts.leaf[p.name], "kinds", ("times", k, line)))
+        length = Lin(Fraction(0), {Ref("q", key=p.dim_key(0)): Fraction(1)})
+        acts.append(partial(facts.mention, length, line))
+        acts.append(partial(facts.mods.append, (p.dim_key(0), k, 0, line)))
+        return True
+    m = re.fullmatch(
+        rf"(?P<s>\S+) (?:has|contains) at least one (?:repeated|duplicated?) {noun}",
+        text,
+        flags=re.I,
+    ) or re.fullmatch(
+        rf"(?P<s>\S+) (?:has|contains) at least (?P<k>two|three|\d+) (?:different|distinct) "
+        rf"{noun}",
+        text,
+        flags=re.I,
+    )
+    if not m:
+        return False
+    p, _ = _text_param(facts, m["s"])
+    if p.depth != 1:
+        raise Unsupported("a rule on repeated characters, in something but one string")
+    k = _NUMBERS.get(m["k"].lower()) or int(m["k"]) if m.groupdict().get("k") else 2
+    rule = ("kinds", k, line) if m.groupdict().get("k") else ("repeat", 2, line)
+    acts.append(partial(setattr, facts.leaf[p.name], "kinds", rule))
+    length = Lin(Fraction(0), {Ref("q", key=p.dim_key(0)): Fraction(1)})
+    cmp.relate(Lin(Fraction(k)), "<=", length, line, acts)
+    return True
+
+
 _POSITION = r"([A-Za-z_]\w*)((?:\[i\])?)\[(\d+)\]"
 
 
@@ -255,22 +300,35 @@ def position_alphabet(info: LeafInfo, fixed_hi: int | None) -> str | None:
     return "".join(dict.fromkeys(c for _, chars, _ in info.at for c in chars))
 
 
-def char_rules_spec(p: Param, info: LeafInfo, out: dict[str, Any], problems: list[str]) -> None:
-    """The ``counts`` and ``at`` keys of ``p``'s spec, or the problems that block them: text
-    only, with no order, distinctness, rule of spaces or leading zeros, fixed position or set
-    of words (which the runtime's changes could break), and not both kinds at once."""
+def char_rules_spec(
+    p: Param, info: LeafInfo, out: dict[str, Any], problems: list[str], longest: int | None
+) -> None:
+    """The ``counts``, ``at`` and ``kinds`` keys of ``p``'s spec, or the problems that block
+    them: text only, one kind of rule, and no distinctness, rule of spaces or leading zeros,
+    fixed position or values apart (which the runtime's changes could break); an order only
+    with counts or repeats (the runtime sorts again: sorting keeps them). ``longest``: the
+    largest length of a string, when a constant bounds it."""
     alphabet = out["leaf"].get("alphabet") or ""
-    ruled = info.sorted or info.distinct or info.lead or info.spaces or info.pins or info.apart
+    ruled = info.distinct or info.lead or info.spaces or info.pins or info.apart
     lines = [c[-1] for c in info.counts] + [a[-1] for a in info.at]
-    if ruled or (info.counts and info.at) or p.leaf != "char":
+    lines += [info.kinds[-1]] if info.kinds else []
+    kinds = bool(info.counts) + bool(info.at) + bool(info.kinds)
+    if ruled or kinds > 1 or (info.at and info.sorted) or p.leaf != "char":
         problems += [
-            f'"{line}": a rule on characters, for text with no order, distinctness, fixed '
-            "position or other rule (and not both a count and a position's alphabet)"
+            f'"{line}": a rule on characters, for text with no distinctness, fixed position or '
+            "other rule (one such rule, and a position's alphabet only with no order)"
             for line in dict.fromkeys(lines)
         ]
         return
     if info.counts:
         out["counts"] = _counts_spec(info, alphabet, problems)
+    if info.kinds:
+        rule, k, line = info.kinds
+        if len(alphabet) < (1 if rule == "repeat" else k) or (
+            rule == "times" and (longest is None or longest > k * len(alphabet))
+        ):
+            problems.append(f'"{line}": more characters than the alphabet of {p.name} holds')
+        out["kinds"] = [rule, k]
     if info.at:
         at = []
         for sel, chars, line in info.at:
@@ -314,6 +372,15 @@ def char_notes(p: dict[str, Any]) -> list[str]:
             how += f", {c['mod'][1]} mod {c['mod'][0]}"
         where = "in each string" if c["scope"] == "each" else "in all of it"
         out.append(f"{how} of {describe_alphabet(c['chars'])} {where} (set after drawing)")
+    if p.get("kinds"):
+        rule, k = p["kinds"]
+        out.append(
+            f"each character that occurs, {k} times"
+            if rule == "times"
+            else "a character at least twice"
+            if rule == "repeat"
+            else f"{k} distinct characters at least"
+        )
     for sel, chars in p.get("at", ()):
         at = f"index {sel}" if isinstance(sel, int) else f"indexes i % {sel[0]} == {sel[1]}"
         out.append(f"{at}: {describe_alphabet(chars)}")

@@ -33,6 +33,26 @@ def check_chars(p: dict[str, Any], rows: list[tuple[str, list[tuple[str, Any]]]]
                 hit = i % sel[0] == sel[1] if isinstance(sel, list) else i == sel
                 if hit and (not isinstance(x, str) or x not in allowed):
                     out.append(f"{where} = {x!r} is not one of {allowed[:30]!r} (its position)")
+    if p.get("kinds"):
+        out += _check_kinds(p["kinds"], rows)
     if len(out) > _SHOWN:
         out = [*out[:_SHOWN], f"{p['name']}: {len(out) - _SHOWN} more characters against a rule"]
+    return out
+
+
+def _check_kinds(rule: list[Any], rows: list[tuple[str, list[tuple[str, Any]]]]) -> list[str]:
+    """``["times", k]``: each character of a string that occurs, k times; ``["repeat", 2]``:
+    one at least twice; ``["kinds", k]``: k distinct characters at least."""
+    name, k = rule
+    out = []
+    for where, row in rows:
+        seen: dict[Any, int] = {}
+        for _, x in row:
+            seen[x] = seen.get(x, 0) + 1
+        if name == "times" and any(n != k for n in seen.values()):
+            out.append(f"{where}: a character occurs other than {k} times")
+        elif name == "repeat" and all(n < 2 for n in seen.values()):
+            out.append(f"{where}: no character occurs twice")
+        elif name == "kinds" and len(seen) < k:
+            out.append(f"{where}: {len(seen)} distinct characters, fewer than {k}")
     return out

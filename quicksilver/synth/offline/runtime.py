@@ -22,6 +22,7 @@ from typing import Any
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_parts import (
+    _char_kinds,
     _char_rules,
     _graph_edges,
     _pin,
@@ -409,7 +410,7 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         if variant == "alternating":
             row = [row[j // 2] if j % 2 == 0 else row[-1 - j // 2] for j in range(len(row))]
         inner.append(row if p["join"] else _text_rules(p, row))
-    if p.get("counts") or p.get("at"):  # characters counted, or by position (char_sentences)
+    if p.get("counts") or p.get("at") or p.get("kinds"):  # rules on characters
         inner = _char_rules(p, inner)
         if inner is None:
             return None
@@ -636,6 +637,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _draw_excluding,
     _text_rules,
     _char_rules,
+    _char_kinds,
     _distinct_strings,
     _tree,
     _pin,

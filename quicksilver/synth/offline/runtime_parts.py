@@ -256,4 +256,39 @@ def _char_rules(p: dict, rows: list) -> list | None:
                 rows[r][i] = random.choice(free)
             for r, i in random.sample(spare, max(0, want - len(have))):
                 rows[r][i] = random.choice(c["chars"])
+    if p.get("kinds") and any(_char_kinds(p, row) is None for row in rows):
+        return None
+    for row in rows if p["sorted"] else ():  # the rules above keep a sorted text's counts
+        row.sort(reverse=p["sorted"] == "desc")
     return rows
+
+
+def _char_kinds(p: dict, row: list) -> list | None:
+    """``row`` with ``p["kinds"]`` met: ``["times", k]`` every character that occurs, k times
+    (drawn again: len(row) // k distinct ones, shuffled); ``["repeat", 2]`` one twice (a
+    character copied over another); ``["kinds", k]`` k distinct ones (a character that occurs
+    twice replaced by a missing one). None when the row leaves no room."""
+    rule, k = p["kinds"]
+    alphabet = list(p["leaf"]["alphabet"])
+    if rule == "times":
+        if len(row) % k or len(row) // k > len(alphabet):
+            return None
+        row[:] = random.sample(alphabet, len(row) // k) * k
+        random.shuffle(row)
+    elif rule == "repeat" and len(set(row)) == len(row):
+        if len(row) < 2:
+            return None
+        i, j = random.sample(range(len(row)), 2)
+        row[j] = row[i]
+    elif rule == "kinds":
+        missing = [c for c in alphabet if c not in set(row)]
+        random.shuffle(missing)
+        while len(set(row)) < k:
+            seen: dict = {}
+            for c in row:
+                seen[c] = seen.get(c, 0) + 1
+            twice = [i for i, c in enumerate(row) if seen[c] > 1]
+            if not twice or not missing:
+                return None
+            row[random.choice(twice)] = missing.pop()
+    return row

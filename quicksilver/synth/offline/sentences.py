@@ -12,7 +12,12 @@ import re
 from fractions import Fraction
 from functools import partial
 
-from quicksilver.synth.offline.char_sentences import char_counts, char_exclusion, char_positions
+from quicksilver.synth.offline.char_sentences import (
+    char_counts,
+    char_exclusion,
+    char_kinds,
+    char_positions,
+)
 from quicksilver.synth.offline.comparisons import Acts, Comparisons
 from quicksilver.synth.offline.constraints import (
     FIELDS_RE,
@@ -123,7 +128,7 @@ class LineReader:
             return True
         if self._pins(text, line, acts) or char_positions(self.facts, text, line, acts):
             return True
-        if char_counts(self.facts, self.cmp, text, line, acts):
+        if any(f(self.facts, self.cmp, text, line, acts) for f in (char_counts, char_kinds)):
             return True
         if char_exclusion(self.facts, text, line, acts):
             return True

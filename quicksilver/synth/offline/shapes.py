@@ -81,8 +81,9 @@ class ParamSpecs:
             self._square(p, info, out)
         if p.name in self.facts.value_sums:
             self._value_sum(p, info, out)
-        if info.counts or info.at:
-            char_rules_spec(p, info, out, self.problems)
+        if info.counts or info.at or info.kinds:
+            longest = largest_length(dims[-1], self.quantities) if dims else None
+            char_rules_spec(p, info, out, self.problems, longest)
         return out
 
     def _square(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
