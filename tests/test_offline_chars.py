@@ -413,3 +413,29 @@ def test_a_repeated_letter_and_two_different_ones() -> None:
     for letters, _ in draws(spec):
         assert len(set(letters)) >= 2 and letters == sorted(letters), letters
     assert check_input(spec, [["a", "a"], "b"]) and check_input(spec, [["b", "a"], "b"])
+
+
+def test_the_digits_of_an_integer() -> None:
+    only = question(
+        [("num", "integer")], ["1 <= num <= 10^4", "num consists of only 6 and 9 digits."]
+    )
+    spec = spec_of(only)
+    assert spec["quantities"][0]["digits"] == "69"
+    got = {num for (num,) in draws(spec)}
+    assert got <= {6, 9, 66, 69, 96, 99, 666, 669, 696, 699, 966, 969, 996, 999} | {
+        int(f"{a}{b}{c}{d}") for a in "69" for b in "69" for c in "69" for d in "69"
+    }
+    assert 9999 in got and len(got) > 5  # the edge case at the top, and a spread below it
+    assert check_input(spec, [67]) and check_input(spec, [99]) == []
+    no_zero = question(
+        [("num", "integer")], ["1 <= num <= 10^9", "num does not contain 0 as one of its digits."]
+    )
+    spec = spec_of(no_zero)
+    for (num,) in draws(spec):
+        assert "0" not in str(num) and 1 <= num <= 10**9, num
+    assert check_input(spec, [105])
+    even = question(
+        [("num", "integer")],
+        ["1 <= num <= 10^4", "num is even.", "num consists of only 6 and 9 digits."],
+    )
+    assert "a stated remainder" in problems_of(even)

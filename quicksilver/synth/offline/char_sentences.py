@@ -181,6 +181,32 @@ def char_kinds(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts)
     return True
 
 
+def int_digits(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """The decimal digits of an integer parameter (a scalar quantity): ``num consists of only
+    6 and 9 digits``, ``num does not contain 0 as one of its digits``."""
+    m = re.fullmatch(
+        r"(?P<x>[A-Za-z_]\w*) consists? (?:only )?of (?:only )?(?:the )?(?P<d>.+?) digits( only)?",
+        text,
+        flags=re.I,
+    ) or re.fullmatch(
+        r"(?P<x>[A-Za-z_]\w*) (?:does not|doesn't|will not) contain (?:the digit )?(?P<n>.+?) "
+        r"as (?:one of )?its digits?",
+        text,
+        flags=re.I,
+    )
+    p = facts.by_name.get(m["x"]) if m else None
+    if m is None or p is None or not p.is_quantity:
+        return False
+    items = set_items(m.groupdict().get("d") or m["n"])
+    if items is None or not all(isinstance(i, int) and 0 <= i <= 9 for i in items):
+        return False
+    digits = "".join(str(i) for i in sorted(set(items)))  # type: ignore[arg-type]
+    if m.groupdict().get("n") is not None:
+        digits = "".join(d for d in "0123456789" if d not in digits)
+    acts.append(partial(facts.digits.__setitem__, p.name, (digits, line)))
+    return True
+
+
 _POSITION = r"([A-Za-z_]\w*)((?:\[i\])?)\[(\d+)\]"
 
 

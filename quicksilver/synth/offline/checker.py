@@ -322,6 +322,8 @@ def _check_quantities(quantities: list[dict[str, Any]], q: dict[str, int]) -> li
             need = f">= {-(rest // coef)}" if coef > 0 else f"<= {rest // -coef}"
             given = "".join(f", {t} = {q[t]}" for t in _form(b["rest"])[1])
             out.append(f"{label} = {v} breaks {b['text']} (needs {need}{given})")
+        if "digits" in item and not set(str(abs(v))) <= set(item["digits"]):
+            out.append(f"{label} = {v} has a digit outside {item['digits']}")
         mod = item.get("mod")
         if mod and v % mod[0] != mod[1] % mod[0]:
             out.append(f"{label} = {v} breaks {x} % {mod[0]} == {mod[1]}")

@@ -117,6 +117,9 @@ class Facts:
         # strings a line calls a sentence of words (``text consists of words separated by a
         # single space``): ``Each word consists of ...`` then states their alphabet
         self.sentences: set[str] = set()
+        # an integer parameter's decimal digits (``num consists of only 6 and 9 digits``):
+        # name -> (the digits allowed, the line)
+        self.digits: dict[str, tuple[str, str]] = {}
         self.known: set[str] = set()
         self.prose = ""  # the statement as text (an edge's direction: ``directed graph``)
         for p in params:

@@ -24,6 +24,7 @@ from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_parts import (
     _char_kinds,
     _char_rules,
+    _digit_value,
     _graph_edges,
     _pin,
     _poly,
@@ -202,7 +203,10 @@ def _pick_quantity(item: dict, lo: int, hi: int, size_cap: int, q: dict) -> int 
             value = _pick_scalar(lo, hi)
         if mod:
             value -= (value - mod[1]) % mod[0]  # stays >= lo, which is aligned
-        if all(b["coef"] * value + _eval(b["rest"], q) != 0 for b in item.get("ne", ())):
+        if "digits" in item:  # its decimal digits from a set: the nearest such value
+            value = _digit_value(value, lo, hi, item["digits"])
+        ne = item.get("ne", ())
+        if value is not None and all(b["coef"] * value + _eval(b["rest"], q) != 0 for b in ne):
             return value
     return None
 
@@ -638,6 +642,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _text_rules,
     _char_rules,
     _char_kinds,
+    _digit_value,
     _distinct_strings,
     _tree,
     _pin,

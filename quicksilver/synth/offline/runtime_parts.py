@@ -292,3 +292,25 @@ def _char_kinds(p: dict, row: list) -> list | None:
                 return None
             row[random.choice(twice)] = missing.pop()
     return row
+
+
+def _digit_value(value: int, lo: int, hi: int, digits: str) -> int | None:
+    """``value`` if its decimal digits are all in ``digits``; else the nearest such value in
+    [lo, hi] within 200 steps (an edge case at an end stays there), else one built of random
+    digits of a random length (50 tries); None when none is found."""
+    for step in range(201):
+        for v in (value - step, value + step):
+            if lo <= v <= hi and set(str(abs(v))) <= set(digits):
+                return v
+    low = len(str(max(lo, 0)))
+    for _ in range(50):
+        if hi < 0:
+            break
+        n = random.randint(low, len(str(hi)))
+        lead = [d for d in digits if d != "0" or n == 1]
+        if not lead:
+            break
+        v = int(random.choice(lead) + "".join(random.choice(digits) for _ in range(n - 1)))
+        if lo <= v <= hi:
+            return v
+    return None

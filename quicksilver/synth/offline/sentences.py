@@ -17,6 +17,7 @@ from quicksilver.synth.offline.char_sentences import (
     char_exclusion,
     char_kinds,
     char_positions,
+    int_digits,
 )
 from quicksilver.synth.offline.comparisons import Acts, Comparisons
 from quicksilver.synth.offline.constraints import (
@@ -130,7 +131,7 @@ class LineReader:
             return True
         if any(f(self.facts, self.cmp, text, line, acts) for f in (char_counts, char_kinds)):
             return True
-        if char_exclusion(self.facts, text, line, acts):
+        if char_exclusion(self.facts, text, line, acts) or int_digits(self.facts, text, line, acts):
             return True
         m = re.fullmatch(
             r"the number of (?:the )?nodes in (.+?) (?:is|will be|equals) ([A-Za-z_]\w*|\d+)",
