@@ -439,3 +439,26 @@ def test_the_digits_of_an_integer() -> None:
         ["1 <= num <= 10^4", "num is even.", "num consists of only 6 and 9 digits."],
     )
     assert "a stated remainder" in problems_of(even)
+
+
+def test_a_string_of_tokens() -> None:
+    """``command consists of "G", "()", and/or "(al)" in some order``: whole tokens, any
+    length (one token has one character); the tokens' characters are its alphabet."""
+    inp = question(
+        [("command", "string")],
+        [
+            "1 <= command.length <= 100",
+            'command consists of "G", "()", and/or "(al)" in some order.',
+        ],
+    )
+    spec = spec_of(inp)
+    assert spec["params"][0]["tokens"] == ["G", "()", "(al)"]
+    for (command,) in draws(spec):
+        assert re.fullmatch(r"(?:G|\(\)|\(al\))+", command), command
+    assert check_input(spec, ["G(a)"]) and check_input(spec, ["(alG)"])
+    assert check_input(spec, ["G()(al)"]) == []
+    no_single = question(
+        [("s", "string")],
+        ["1 <= s.length <= 100", 's consists of "ab" and/or "cd" in some order.'],
+    )
+    assert "one has a single character" in problems_of(no_single)

@@ -37,6 +37,7 @@ from quicksilver.synth.offline.constraints import (
     describe_alphabet,
     set_items,
     split_top,
+    word_items,
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 
@@ -181,6 +182,25 @@ def char_kinds(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts)
     return True
 
 
+def char_tokens(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """A string made of whole tokens, in any order: ``command consists of "G", "()", and/or
+    "(al)" in some order`` (``"tokens"``; its alphabet, the tokens' characters). Only for a
+    string parameter (a list of strings each one word is :meth:`~.sentences.LineReader._words`).
+    """
+    m = re.fullmatch(
+        r"(?P<s>[A-Za-z_]\w*)(?: only)? (?:consists?|is made up|is composed) (?:only )?of "
+        r"(?:only )?(?P<w>.+?)(?:,? in (?:some|any) order)?",
+        text,
+        flags=re.I,
+    )
+    p = facts.by_name.get(m["s"]) if m else None
+    words = word_items(m["w"]) if m else None
+    if p is None or not p.join or p.depth != 1 or not words:
+        return False
+    acts.append(partial(setattr, facts.leaf[p.name], "tokens", (words, line)))
+    return True
+
+
 def int_digits(facts: Facts, text: str, line: str, acts: Acts) -> bool:
     """The decimal digits of an integer parameter (a scalar quantity): ``num consists of only
     6 and 9 digits``, ``num does not contain 0 as one of its digits``."""
@@ -307,6 +327,8 @@ def alphabet_of(info: LeafInfo, fixed_hi: int | None) -> str | None:
     """The alphabet ``info`` gives its text: the stated one, or the positions' (below), less
     the characters it does not contain."""
     alphabet = info.alphabet if info.alphabet is not None else position_alphabet(info, fixed_hi)
+    if info.tokens:  # the tokens' characters (within a stated alphabet: checked with the rule)
+        alphabet = alphabet or "".join(dict.fromkeys("".join(info.tokens[0])))
     if alphabet is None:
         return None
     return "".join(c for c in alphabet if c not in info.exclude)
@@ -335,11 +357,14 @@ def char_rules_spec(
     with counts or repeats (the runtime sorts again: sorting keeps them). ``longest``: the
     largest length of a string, when a constant bounds it."""
     alphabet = out["leaf"].get("alphabet") or ""
+    if not alphabet:
+        return  # no stated alphabet (or none in common): reported as such, and nothing to draw
     ruled = info.distinct or info.lead or info.spaces or info.pins or info.apart
     lines = [c[-1] for c in info.counts] + [a[-1] for a in info.at]
     lines += [info.kinds[-1]] if info.kinds else []
-    kinds = bool(info.counts) + bool(info.at) + bool(info.kinds)
-    if ruled or kinds > 1 or (info.at and info.sorted) or p.leaf != "char":
+    lines += [info.tokens[-1]] if info.tokens else []
+    kinds = bool(info.counts) + bool(info.at) + bool(info.kinds) + bool(info.tokens)
+    if ruled or kinds > 1 or ((info.at or info.tokens) and info.sorted) or p.leaf != "char":
         problems += [
             f'"{line}": a rule on characters, for text with no distinctness, fixed position or '
             "other rule (one such rule, and a position's alphabet only with no order)"
@@ -348,6 +373,14 @@ def char_rules_spec(
         return
     if info.counts:
         out["counts"] = _counts_spec(info, alphabet, problems)
+    if info.tokens:
+        words, line = info.tokens
+        if not any(len(w) == 1 for w in words) or not set("".join(words)) <= set(alphabet):
+            problems.append(
+                f'"{line}": tokens, where one has a single character (so every length can be '
+                "made) and all are in the alphabet"
+            )
+        out["tokens"] = words
     if info.kinds:
         rule, k, line = info.kinds
         if len(alphabet) < (1 if rule == "repeat" else k) or (
@@ -407,6 +440,8 @@ def char_notes(p: dict[str, Any]) -> list[str]:
             if rule == "repeat"
             else f"{k} distinct characters at least"
         )
+    if p.get("tokens"):
+        out.append(f"made of the tokens {', '.join(map(repr, p['tokens']))} in a random order")
     for sel, chars in p.get("at", ()):
         at = f"index {sel}" if isinstance(sel, int) else f"indexes i % {sel[0]} == {sel[1]}"
         out.append(f"{at}: {describe_alphabet(chars)}")

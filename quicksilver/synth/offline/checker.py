@@ -399,7 +399,7 @@ def _check_values(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[s
         out += _capped(_check_apart(p["apart"], shape), name, "values not apart")
     if p.get("pins"):
         out += _check_pins(p, shape)
-    if p.get("counts") or p.get("at") or p.get("kinds"):
+    if any(k in p for k in ("counts", "at", "kinds", "tokens")):
         out += check_chars(p, shape.rows)
     if p.get("square"):
         out += _capped(_check_square(p["square"], shape), name, "matrix values against its rules")

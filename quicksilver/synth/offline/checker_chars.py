@@ -35,6 +35,13 @@ def check_chars(p: dict[str, Any], rows: list[tuple[str, list[tuple[str, Any]]]]
                     out.append(f"{where} = {x!r} is not one of {allowed[:30]!r} (its position)")
     if p.get("kinds"):
         out += _check_kinds(p["kinds"], rows)
+    for where, row in rows if p.get("tokens") else ():
+        text = "".join(str(x) for _, x in row)
+        made = [True] + [False] * len(text)  # made[i]: text[:i] is a run of whole tokens
+        for i in range(1, len(text) + 1):
+            made[i] = any(made[i - len(t)] and text.endswith(t, 0, i) for t in p["tokens"])
+        if not made[-1]:
+            out.append(f"{where} = {text[:40]!r} is not made of the tokens {p['tokens']}")
     if len(out) > _SHOWN:
         out = [*out[:_SHOWN], f"{p['name']}: {len(out) - _SHOWN} more characters against a rule"]
     return out

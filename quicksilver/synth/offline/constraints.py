@@ -452,7 +452,11 @@ def word_items(text: str) -> list[str] | None:
     text = re.sub(
         r"^(?:(?:either|only|one of|of|the|strings|words)\s*:?\s+)+", "", text, flags=re.I
     )
-    parts = [p for p in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|and/or)\s+", text) if p]
+    parts = [
+        p
+        for p in re.split(r"\s*,\s*(?:and/or\s+|and\s+|or\s+)?|\s+(?:and|or|and/or)\s+", text)
+        if p
+    ]
     words = [m.group(1) for p in parts if (m := re.fullmatch(r'"([^"]+)"', p))]
     if not words or len(words) != len(parts) or all(len(w) == 1 for w in words):
         return None

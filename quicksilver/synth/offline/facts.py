@@ -78,6 +78,9 @@ class LeafInfo:
     # how its strings' characters repeat: ("times", k, line): each one that occurs, k times;
     # ("repeat", 2, line): one at least twice; ("kinds", k, line): k distinct ones at least
     kinds: tuple[str, int, str] | None = None
+    # a string made of whole tokens (``command consists of "G", "()", and/or "(al)" in some
+    # order``): (the tokens, the line)
+    tokens: tuple[list[str], str] | None = None
 
 
 class Facts:

@@ -414,7 +414,7 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         if variant == "alternating":
             row = [row[j // 2] if j % 2 == 0 else row[-1 - j // 2] for j in range(len(row))]
         inner.append(row if p["join"] else _text_rules(p, row))
-    if p.get("counts") or p.get("at") or p.get("kinds"):  # rules on characters
+    if any(k in p for k in ("counts", "at", "kinds", "tokens")):  # rules on characters
         inner = _char_rules(p, inner)
         if inner is None:
             return None

@@ -256,6 +256,11 @@ def _char_rules(p: dict, rows: list) -> list | None:
                 rows[r][i] = random.choice(free)
             for r, i in random.sample(spare, max(0, want - len(have))):
                 rows[r][i] = random.choice(c["chars"])
+    for row in rows if p.get("tokens") else ():  # whole tokens (one has one character)
+        out: list = []
+        while len(out) < len(row):
+            out += random.choice([t for t in p["tokens"] if len(t) <= len(row) - len(out)])
+        row[:] = out
     if p.get("kinds") and any(_char_kinds(p, row) is None for row in rows):
         return None
     for row in rows if p["sorted"] else ():  # the rules above keep a sorted text's counts

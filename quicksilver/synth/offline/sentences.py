@@ -17,6 +17,7 @@ from quicksilver.synth.offline.char_sentences import (
     char_exclusion,
     char_kinds,
     char_positions,
+    char_tokens,
     int_digits,
 )
 from quicksilver.synth.offline.comparisons import Acts, Comparisons
@@ -111,7 +112,7 @@ class LineReader:
             width = Lin(Fraction(0), {Ref("q", key=p.dim_key(1)): Fraction(1)})
             self.cmp.relate(width, "==", Lin(Fraction(len(names))), line, acts)
             return True
-        if self._words(text, line, acts):
+        if char_tokens(self.facts, text, line, acts) or self._words(text, line, acts):
             return True
         if tree_depth(self.facts, self.cmp, text, line, acts):
             return True

@@ -46,7 +46,7 @@ class ParamSpecs:
             return self._rows_spec(p, info, base, dims)
         if p.name in self.facts.words:
             return self._words_spec(p, info, base, dims)
-        if p.join and (info.at or info.exclude):
+        if p.join and (info.at or info.exclude or info.tokens):
             info.alphabet = alphabet_of(info, largest_length(dims[-1], self.quantities))
         kind = "tree" if p.tree else "list" if p.depth else "scalar"
         out = {
@@ -81,7 +81,7 @@ class ParamSpecs:
             self._square(p, info, out)
         if p.name in self.facts.value_sums:
             self._value_sum(p, info, out)
-        if info.counts or info.at or info.kinds:
+        if info.counts or info.at or info.kinds or info.tokens:
             longest = largest_length(dims[-1], self.quantities) if dims else None
             char_rules_spec(p, info, out, self.problems, longest)
         return out
