@@ -462,3 +462,36 @@ def test_a_string_of_tokens() -> None:
         ["1 <= s.length <= 100", 's consists of "ab" and/or "cd" in some order.'],
     )
     assert "one has a single character" in problems_of(no_single)
+
+
+def test_counts_that_are_a_part_of_the_length() -> None:
+    """``The number of opening brackets '[' equals n / 2, and the number of closing brackets
+    ']' equals n / 2``: each exactly half of the string (no other character: one takes the
+    other's place)."""
+    inp = question(
+        [("s", "string")],
+        [
+            "n == s.length",
+            "2 <= n <= 10^6",
+            "n is even.",
+            "s[i] is either '[' or ']'.",
+            "The number of opening brackets '[' equals n / 2, and the number of closing brackets "
+            "']' equals n / 2.",
+        ],
+    )
+    spec = spec_of(inp)
+    assert [c.get("part") for c in spec["params"][0]["counts"]] == [[1, 2], [1, 2]]
+    for (s,) in draws(spec):
+        assert s.count("[") == s.count("]") == len(s) // 2, s
+    assert check_input(spec, ["[[[]"]) and check_input(spec, ["[]]["]) == []
+    # a count relative to something else than the string's length
+    other = question(
+        [("s", "string"), ("k", "integer")],
+        [
+            "1 <= s.length <= 10",
+            "1 <= k <= 10",
+            "s consists of '[' and ']'.",
+            "The number of opening brackets '[' equals k.",
+        ],
+    )
+    assert "not a part of the string's own length" in problems_of(other)

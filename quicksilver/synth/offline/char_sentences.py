@@ -70,7 +70,8 @@ def _chars(phrase: str) -> str | None:
     """The characters a phrase names (``'*'``, ``vertical bars '|'``, ``digits``, ``the
     characters 'S', 'B', and 'T'``); None when it names something else."""
     phrase = re.sub(r"\s+(?:characters?|symbols?)$", "", phrase.strip(), flags=re.I)
-    items = set_items(phrase)
+    named = re.fullmatch(r"(?:(?!and |or )[A-Za-z]+ ){1,3}'(.)'", phrase)  # "opening brackets '['"
+    items = [named[1]] if named else set_items(phrase)
     if items is None or not all(isinstance(i, str) for i in items):
         return None
     return "".join(dict.fromkeys(str(i) for i in items))
@@ -129,7 +130,7 @@ def char_counts(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts
     groups = list(chars) if each else [chars]
     info = facts.leaf[p.name]
     for group in groups:
-        acts.append(partial(info.counts.append, (group, lo, hi, mod, scope, line)))
+        acts.append(partial(info.counts.append, (group, lo, hi, mod, None, scope, line)))
     least = lo * len(groups)
     if least and (scope == "each" or p.depth == 1):
         length = Lin(Fraction(0), {Ref("q", key=p.dim_key(p.depth - 1)): Fraction(1)})
@@ -224,6 +225,42 @@ def int_digits(facts: Facts, text: str, line: str, acts: Acts) -> bool:
     if m.groupdict().get("n") is not None:
         digits = "".join(d for d in "0123456789" if d not in digits)
     acts.append(partial(facts.digits.__setitem__, p.name, (digits, line)))
+    return True
+
+
+def char_parts(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """``The number of opening brackets '[' equals n / 2, and the number of closing brackets
+    ']' equals n / 2`` (``n == s.length``): a count that is a part of the one string's length
+    (``"part": [a, b]``: exactly length * a / b), or a number."""
+    clauses = re.split(r",? and (?=the number of )", text, flags=re.I)
+    found = [
+        re.fullmatch(
+            r"the number of (?P<c>.+?) (?:equals|is equal to|is|==) (?P<e>.+)", c, flags=re.I
+        )
+        for c in clauses
+    ]
+    strings = [p for p in facts.params if p.join and p.depth == 1]
+    if not all(found) or len(strings) != 1:
+        return False
+    p = strings[0]
+    for m in found:
+        assert m is not None
+        chars = _chars(m["c"])
+        if chars is None:
+            return False
+        e = facts.parse(m["e"])
+        if e.terms:
+            ref, coef = next(iter(e.terms.items()))
+            own = ref.kind == "q" and facts.find(ref.key) == facts.find(p.dim_key(0))
+            if len(e.terms) != 1 or e.const or not own or not 0 < coef <= 1:
+                raise Unsupported("a count that is not a part of the string's own length")
+            part = [coef.numerator, coef.denominator]
+            entry = (chars, 0, None, None, part, "each", line)
+        elif e.const.denominator == 1 and e.const >= 0:
+            entry = (chars, int(e.const), int(e.const), None, None, "each", line)
+        else:
+            raise Unsupported("a count that is not a whole number")
+        acts.append(partial(facts.leaf[p.name].counts.append, entry))
     return True
 
 
@@ -400,20 +437,29 @@ def char_rules_spec(
 
 def _counts_spec(info: LeafInfo, alphabet: str, problems: list[str]) -> list[dict[str, Any]]:
     """One entry per count; their characters apart, each in the alphabet where one is needed,
-    and some character no count names wherever a count has an upper bound or a parity."""
+    and, wherever a count has an upper bound, a parity or a part of the length, some character
+    no count names or another count with no upper bound (or a part: ``'['`` and ``']'`` each
+    half) to put in place of a counted one."""
     out: list[dict[str, Any]] = []
     named: set[str] = set()
-    for chars, lo, hi, mod, scope, line in info.counts:
+    for chars, lo, hi, mod, part, scope, line in info.counts:
         allowed = "".join(c for c in chars if c in alphabet)
         if named & set(chars):
             problems.append(f'"{line}": counts of characters that another count names too')
         named |= set(chars)
-        if lo and not allowed:
+        if (lo or part) and not allowed:
             problems.append(f'"{line}": the counted characters are not in the alphabet')
-        out.append({"chars": allowed, "min": lo, "max": hi, "mod": mod, "scope": scope})
+        entry = {"chars": allowed, "min": lo, "max": hi, "mod": mod, "scope": scope}
+        if part:
+            entry["part"] = part
+        out.append(entry)
     free = [c for c in alphabet if c not in named]
     for entry, (*_, line) in zip(out, info.counts, strict=True):
-        if not free and (entry["max"] is not None or entry["mod"]):
+        others = [
+            e for e in out if e is not entry and not e["mod"] and (e["max"] is None or "part" in e)
+        ]
+        bounded = entry["max"] is not None or entry["mod"] or "part" in entry
+        if not free and bounded and not others:
             problems.append(f'"{line}": no other character to put in place of a counted one')
     return out
 
@@ -423,6 +469,8 @@ def char_notes(p: dict[str, Any]) -> list[str]:
     out = []
     for c in p.get("counts", ()):
         how = f"at least {c['min']}" if c["max"] is None else f"{c['min']} to {c['max']}"
+        if "part" in c:
+            how = f"{c['part'][0]} / {c['part'][1]} of the length"
         if c["min"] == c["max"]:
             how = f"exactly {c['min']}"
         if c["mod"] == [2, c["min"]] and c["max"] is None:

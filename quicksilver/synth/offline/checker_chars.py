@@ -22,9 +22,16 @@ def check_chars(p: dict[str, Any], rows: list[tuple[str, list[tuple[str, Any]]]]
         for where, chars in units:
             n = sum(1 for x in chars if isinstance(x, str) and x in c["chars"])
             shown = "".join(dict.fromkeys(c["chars"]))[:12]
-            if n < c["min"] or (c["max"] is not None and n > c["max"]):
-                hi = "" if c["max"] is None else c["max"]
-                out.append(f"{where} holds {n} of {shown!r}, outside [{c['min']}, {hi}]")
+            lo, hi = c["min"], c["max"]
+            if "part" in c:  # exactly a / b of the characters
+                a, b = c["part"]
+                if n * b != len(chars) * a:
+                    out.append(f"{where} holds {n} of {shown!r}, not {a} / {b} of {len(chars)}")
+                continue
+            if n < lo or (hi is not None and n > hi):
+                out.append(
+                    f"{where} holds {n} of {shown!r}, outside [{lo}, {'' if hi is None else hi}]"
+                )
             elif c["mod"] and n % c["mod"][0] != c["mod"][1]:
                 out.append(f"{where} holds {n} of {shown!r}, not {c['mod'][1]} mod {c['mod'][0]}")
     for sel, allowed in p.get("at", ()):

@@ -67,8 +67,9 @@ class LeafInfo:
     pins: list[tuple[list[Lin], int | str, str]] = field(default_factory=list)
     distinct_cols: dict[int, str] = field(default_factory=dict)  # distinct fields -> the line
     # how many times characters occur (char_sentences.py): (the characters, least, most or
-    # None, [m, r] or None, "each" string or "all" of the parameter, the line)
-    counts: list[tuple[str, int, int | None, list[int] | None, str, str]] = field(
+    # None, [m, r] or None, [a, b] (a / b of the length) or None, "each" string or "all" of
+    # the parameter, the line)
+    counts: list[tuple[str, int, int | None, list[int] | None, list[int] | None, str, str]] = field(
         default_factory=list
     )
     # the alphabet of some positions of each string: (an index, or [2, r] for i % 2 == r, the

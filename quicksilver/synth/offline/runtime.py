@@ -22,8 +22,10 @@ from typing import Any
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_parts import (
+    _char_count,
     _char_kinds,
     _char_rules,
+    _count_range,
     _digit_value,
     _graph_edges,
     _pin,
@@ -641,6 +643,8 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _draw_excluding,
     _text_rules,
     _char_rules,
+    _count_range,
+    _char_count,
     _char_kinds,
     _digit_value,
     _distinct_strings,

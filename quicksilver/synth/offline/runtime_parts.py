@@ -233,29 +233,12 @@ def _char_rules(p: dict, rows: list) -> list | None:
     counts = p.get("counts", ())
     named = "".join(c["chars"] for c in counts)
     free = [c for c in p["leaf"]["alphabet"] if c not in named]
+    whole = [[(r, i) for r in range(len(rows)) for i in range(len(rows[r]))]]
+    each = [[(r, i) for i in range(len(rows[r]))] for r in range(len(rows))]
     for c in counts:
-        units = [[(r, i) for r in range(len(rows)) for i in range(len(rows[r]))]]
-        if c["scope"] == "each":
-            units = [[(r, i) for i in range(len(rows[r]))] for r in range(len(rows))]
-        for unit in units:
-            have = [(r, i) for r, i in unit if rows[r][i] in c["chars"]]
-            spare = [(r, i) for r, i in unit if rows[r][i] not in named]
-            want = max(len(have), c["min"])
-            if c["max"] is not None:
-                want = min(want, c["max"])
-            if c["mod"] and (want - c["mod"][1]) % c["mod"][0]:
-                step = (want - c["mod"][1]) % c["mod"][0]
-                want = want - step if want - step >= c["min"] else want + c["mod"][0] - step
-            for d in counts:  # another count's characters beyond its least
-                if d is not c and not d["mod"] and len(spare) < want - len(have):
-                    theirs = [(r, i) for r, i in unit if rows[r][i] in d["chars"]]
-                    spare += random.sample(theirs, max(0, len(theirs) - d["min"]))
-            if (c["max"] is not None and want > c["max"]) or want - len(have) > len(spare):
+        for unit in whole if c["scope"] == "all" else each:
+            if _char_count(c, counts, rows, unit, free) is None:
                 return None
-            for r, i in random.sample(have, max(0, len(have) - want)):
-                rows[r][i] = random.choice(free)
-            for r, i in random.sample(spare, max(0, want - len(have))):
-                rows[r][i] = random.choice(c["chars"])
     for row in rows if p.get("tokens") else ():  # whole tokens (one has one character)
         out: list = []
         while len(out) < len(row):
@@ -319,3 +302,46 @@ def _digit_value(value: int, lo: int, hi: int, digits: str) -> int | None:
         if lo <= v <= hi:
             return v
     return None
+
+
+def _count_range(c: dict, n: int) -> tuple[int, int | None] | None:
+    """The least and most of count ``c`` over ``n`` characters (a part of the length: exactly
+    that part, None when it is not whole)."""
+    if "part" in c:
+        a, b = c["part"]
+        return None if n * a % b else (n * a // b, n * a // b)
+    return c["min"], c["max"]
+
+
+def _char_count(c: dict, counts: list, rows: list, unit: list, free: list) -> bool | None:
+    """Count ``c`` met over the positions ``unit`` of ``rows`` (see :func:`_char_rules`): a
+    counted character too many becomes a free one (or one of a count with room: no upper
+    bound, or a part below its share), one too few takes the place of a free character (or
+    of one another count has beyond its least). None: no room."""
+    span = _count_range(c, len(unit))
+    if span is None:
+        return None
+    lo, hi = span
+    have = [(r, i) for r, i in unit if rows[r][i] in c["chars"]]
+    want = max(len(have), lo) if hi is None else min(max(len(have), lo), hi)
+    if c["mod"] and (want - c["mod"][1]) % c["mod"][0]:
+        step = (want - c["mod"][1]) % c["mod"][0]
+        want = want - step if want - step >= lo else want + c["mod"][0] - step
+    spare = [(r, i) for r, i in unit if all(rows[r][i] not in d["chars"] for d in counts)]
+    into = list(free)
+    for d in counts:  # another count's characters beyond its least, or its room below its most
+        span = _count_range(d, len(unit)) if d is not c and not d["mod"] else None
+        if span is not None:
+            theirs = [(r, i) for r, i in unit if rows[r][i] in d["chars"]]
+            spare += random.sample(theirs, max(0, len(theirs) - span[0]))
+            if span[1] is None or len(theirs) < span[1]:
+                into += list(d["chars"])
+    if (hi is not None and want > hi) or want - len(have) > len(spare):
+        return None
+    if len(have) > want and not into:
+        return None
+    for r, i in random.sample(have, max(0, len(have) - want)):
+        rows[r][i] = random.choice(into)
+    for r, i in random.sample(spare, max(0, want - len(have))):
+        rows[r][i] = random.choice(c["chars"])
+    return True

@@ -16,6 +16,7 @@ from quicksilver.synth.offline.char_sentences import (
     char_counts,
     char_exclusion,
     char_kinds,
+    char_parts,
     char_positions,
     char_tokens,
     int_digits,
@@ -131,6 +132,8 @@ class LineReader:
         if self._pins(text, line, acts) or char_positions(self.facts, text, line, acts):
             return True
         if any(f(self.facts, self.cmp, text, line, acts) for f in (char_counts, char_kinds)):
+            return True
+        if char_parts(self.facts, text, line, acts):
             return True
         if char_exclusion(self.facts, text, line, acts) or int_digits(self.facts, text, line, acts):
             return True
