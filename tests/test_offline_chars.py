@@ -495,3 +495,47 @@ def test_counts_that_are_a_part_of_the_length() -> None:
         ],
     )
     assert "not a part of the string's own length" in problems_of(other)
+
+
+def test_the_only_space_character_and_other_alphabet_words() -> None:
+    """``The only space character in s is ' '``: the space joins the stated alphabet (and no
+    other whitespace); ``will be ...``, ``the space character``, ``English small letters``."""
+    inp = question(
+        [("s", "string")],
+        [
+            "0 <= s.length <= 300",
+            "s consists of lowercase English letters, digits, or one of the following characters "
+            '"!@#".',
+            "The only space character in s is ' '.",
+        ],
+    )
+    spec = spec_of(inp)
+    assert spec["params"][0]["leaf"]["alphabet"] == string.ascii_lowercase + "0123456789!@# "
+    assert check_input(spec, ["a\tb"])
+    # with no stated alphabet, the sentence states none
+    alone = question(
+        [("s", "string")], ["0 <= s.length <= 300", "The only space character in s is ' '."]
+    )
+    assert "no stated alphabet" in problems_of(alone)
+    board = question(
+        [("board", "character[][]"), ("w", "string")],
+        [
+            "m == board.length",
+            "n == board[i].length",
+            "1 <= m, n <= 20",
+            "board[i][j] will be ' ', '#', or a lowercase English letter.",
+            "1 <= w.length <= 20",
+            "w consists only of English small letters.",
+        ],
+    )
+    spec = spec_of(board)
+    assert spec["params"][0]["leaf"]["alphabet"] == " #" + string.ascii_lowercase
+    assert spec["params"][1]["leaf"]["alphabet"] == string.ascii_lowercase
+    cities = question(
+        [("a", "string")],
+        [
+            "1 <= a.length <= 10",
+            "All strings consist of lowercase and uppercase English letters and the space character.",
+        ],
+    )
+    assert spec_of(cities)["params"][0]["leaf"]["alphabet"] == string.ascii_letters + " "

@@ -339,6 +339,21 @@ def char_exclusion(facts: Facts, text: str, line: str, acts: Acts) -> bool:
     return True
 
 
+def only_space(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """``The only space character in s is ' '``: s may hold the space ' ' and no other
+    whitespace; the space joins its stated alphabet (with none stated, there is still none)."""
+    m = re.fullmatch(
+        r"the only (?:space|whitespace|blank) character in (?P<s>\S+) is ' '", text, re.I
+    )
+    p = facts.by_name.get(m["s"]) if m else None
+    if m is None or p is None or not p.join:
+        return False
+    info = facts.leaf[p.name]
+    acts.append(partial(setattr, info, "include", " "))
+    acts.append(partial(_exclude, info, "\t\n\r\x0b\x0c"))
+    return True
+
+
 def _exclude(info: LeafInfo, chars: str) -> None:
     info.exclude += "".join(c for c in chars if c not in info.exclude)
 
@@ -368,6 +383,7 @@ def alphabet_of(info: LeafInfo, fixed_hi: int | None) -> str | None:
         alphabet = alphabet or "".join(dict.fromkeys("".join(info.tokens[0])))
     if alphabet is None:
         return None
+    alphabet += "".join(c for c in info.include if c not in alphabet)
     return "".join(c for c in alphabet if c not in info.exclude)
 
 

@@ -289,6 +289,11 @@ _CHAR_CLASSES = {
     "spaces": " ",
     "space": " ",
     "space characters": " ",
+    "space character": " ",
+    "the space character": " ",
+    "english small letters": string.ascii_lowercase,
+    "small english letters": string.ascii_lowercase,
+    "small letters": string.ascii_lowercase,
     "printable ascii characters": "".join(chr(c) for c in range(32, 127)),
     "printable ascii character": "".join(chr(c) for c in range(32, 127)),
 }

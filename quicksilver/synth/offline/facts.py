@@ -76,6 +76,7 @@ class LeafInfo:
     # characters, the line); characters taken out of the alphabet (``does not contain``)
     at: list[tuple[Any, str, str]] = field(default_factory=list)
     exclude: str = ""
+    include: str = ""  # characters added to its stated alphabet (``The only space ... is ' '``)
     # how its strings' characters repeat: ("times", k, line): each one that occurs, k times;
     # ("repeat", 2, line): one at least twice; ("kinds", k, line): k distinct ones at least
     kinds: tuple[str, int, str] | None = None

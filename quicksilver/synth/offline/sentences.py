@@ -20,6 +20,7 @@ from quicksilver.synth.offline.char_sentences import (
     char_positions,
     char_tokens,
     int_digits,
+    only_space,
 )
 from quicksilver.synth.offline.comparisons import Acts, Comparisons
 from quicksilver.synth.offline.constraints import (
@@ -133,7 +134,7 @@ class LineReader:
             return True
         if any(f(self.facts, self.cmp, text, line, acts) for f in (char_counts, char_kinds)):
             return True
-        if char_parts(self.facts, text, line, acts):
+        if char_parts(self.facts, text, line, acts) or only_space(self.facts, text, line, acts):
             return True
         if char_exclusion(self.facts, text, line, acts) or int_digits(self.facts, text, line, acts):
             return True
@@ -207,7 +208,7 @@ class LineReader:
             return True
         ref_list = REF_RE.pattern + r"(?:(?:,\s*|,?\s+and\s+)" + REF_RE.pattern + r")*"
         m = re.fullmatch(
-            rf"(?:both )?({ref_list}) (?:is|are)(?: both)? (?:either |one of |all )?(.+)",
+            rf"(?:both )?({ref_list}) (?:is|are|will be)(?: both)? (?:either |one of |all )?(.+)",
             text,
             flags=re.I,
         )

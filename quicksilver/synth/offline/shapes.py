@@ -46,7 +46,7 @@ class ParamSpecs:
             return self._rows_spec(p, info, base, dims)
         if p.name in self.facts.words:
             return self._words_spec(p, info, base, dims)
-        if p.join and (info.at or info.exclude or info.tokens):
+        if p.join and (info.at or info.exclude or info.include or info.tokens):
             info.alphabet = alphabet_of(info, largest_length(dims[-1], self.quantities))
         kind = "tree" if p.tree else "list" if p.depth else "scalar"
         out = {
