@@ -23,6 +23,7 @@ place of such a character) and draws each ruled position again from its alphabet
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -243,6 +244,7 @@ def char_parts(facts: Facts, text: str, line: str, acts: Acts) -> bool:
     if not all(found) or len(strings) != 1:
         return False
     p = strings[0]
+    entry: tuple[str, int, int | None, list[int] | None, list[int] | None, str, str]
     for m in found:
         assert m is not None
         chars = _chars(m["c"])
@@ -291,17 +293,17 @@ def char_positions(facts: Facts, text: str, line: str, acts: Acts) -> bool:
     )
     if not m:
         return False
-    chars = _chars(m["v"])
-    if chars is None:
+    allowed = _chars(m["v"])
+    if allowed is None:
         return False
     if m.groupdict().get("par"):
         p = facts.by_name.get(m["x"])
         if p is None or not p.join or p.depth != 1:
             raise Unsupported(f"positions of {m['x']}, which is not a string")
         sel: Any = [2, 0 if m["par"].lower() == "even" else 1]
-        acts.append(partial(facts.leaf[p.name].at.append, (sel, chars, line)))
+        acts.append(partial(facts.leaf[p.name].at.append, (sel, allowed, line)))
         return True
-    _position(facts, m[1], m[2], int(m[3]), chars, line, acts)
+    _position(facts, m[1], m[2], int(m[3]), allowed, line, acts)
     return True
 
 
@@ -510,3 +512,12 @@ def char_notes(p: dict[str, Any]) -> list[str]:
         at = f"index {sel}" if isinstance(sel, int) else f"indexes i % {sel[0]} == {sel[1]}"
         out.append(f"{at}: {describe_alphabet(chars)}")
     return out
+
+
+# the forms LineReader tries together (each: facts, text, line, acts -> whether it read the line)
+TEXT_FORMS: tuple[Callable[[Facts, str, str, Acts], bool], ...] = (
+    char_parts,
+    only_space,
+    char_exclusion,
+    int_digits,
+)

@@ -179,7 +179,7 @@ def _sample_quantities(quantities: list, size_cap: int) -> dict:
 def _pick_quantity(item: dict, lo: int, hi: int, size_cap: int, q: dict) -> int | None:
     """One size or scalar in [lo, hi] (already aligned to its ``mod``); None: no allowed value
     was found (the caller draws everything again)."""
-    mod = item.get("mod")
+    mod, ne = item.get("mod"), item.get("ne", ())
     skew = (_PATTERN or {}).get("quantities", {}).get(item["name"]) if not item["size"] else None
     for attempt in range(20):
         if attempt:
@@ -205,11 +205,10 @@ def _pick_quantity(item: dict, lo: int, hi: int, size_cap: int, q: dict) -> int 
             value = _pick_scalar(lo, hi)
         if mod:
             value -= (value - mod[1]) % mod[0]  # stays >= lo, which is aligned
-        if "digits" in item:  # its decimal digits from a set: the nearest such value
-            value = _digit_value(value, lo, hi, item["digits"])
-        ne = item.get("ne", ())
-        if value is not None and all(b["coef"] * value + _eval(b["rest"], q) != 0 for b in ne):
-            return value
+        # its decimal digits from a set ("digits"): the nearest such value
+        got = _digit_value(value, lo, hi, item["digits"]) if "digits" in item else value
+        if got is not None and all(b["coef"] * got + _eval(b["rest"], q) != 0 for b in ne):
+            return got
     return None
 
 
@@ -416,10 +415,9 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         if variant == "alternating":
             row = [row[j // 2] if j % 2 == 0 else row[-1 - j // 2] for j in range(len(row))]
         inner.append(row if p["join"] else _text_rules(p, row))
-    if any(k in p for k in ("counts", "at", "kinds", "tokens")):  # rules on characters
-        inner = _char_rules(p, inner)
-        if inner is None:
-            return None
+    chars = any(k in p for k in ("counts", "at", "kinds", "tokens"))  # rules on characters
+    if chars and _char_rules(p, inner) is None:  # in place; None: no room (draw again)
+        return None
     if p["join"]:
         inner = [_text_rules(p, "".join(row)) for row in inner]
         if distinct and distinct["level"] == "string":

@@ -13,14 +13,11 @@ from fractions import Fraction
 from functools import partial
 
 from quicksilver.synth.offline.char_sentences import (
+    TEXT_FORMS,
     char_counts,
-    char_exclusion,
     char_kinds,
-    char_parts,
     char_positions,
     char_tokens,
-    int_digits,
-    only_space,
 )
 from quicksilver.synth.offline.comparisons import Acts, Comparisons
 from quicksilver.synth.offline.constraints import (
@@ -134,9 +131,7 @@ class LineReader:
             return True
         if any(f(self.facts, self.cmp, text, line, acts) for f in (char_counts, char_kinds)):
             return True
-        if char_parts(self.facts, text, line, acts) or only_space(self.facts, text, line, acts):
-            return True
-        if char_exclusion(self.facts, text, line, acts) or int_digits(self.facts, text, line, acts):
+        if any(form(self.facts, text, line, acts) for form in TEXT_FORMS):
             return True
         m = re.fullmatch(
             r"the number of (?:the )?nodes in (.+?) (?:is|will be|equals) ([A-Za-z_]\w*|\d+)",
