@@ -957,21 +957,23 @@ def test_spec_from_generator_reads_back_the_spec() -> None:
 
 
 def test_the_checker_does_not_use_the_runtime() -> None:
-    """A second implementation: the checker (and its parts, checker_*.py) imports nothing from
-    the generator's runtime."""
+    """A second implementation: the checker and its parts (checker_*.py: relations, characters)
+    import nothing from the generator's runtime."""
     here = ROOT / "quicksilver" / "synth" / "offline"
-    imported = set()
-    for path in [here / "checker.py", *sorted(here.glob("checker_*.py"))]:
+    parts = sorted(here.glob("checker_*.py"))
+    assert {p.name for p in parts} >= {"checker_relations.py", "checker_chars.py"}
+    # the standard library, the project's thread-safe ast.parse (quicksilver/astparse.py) and
+    # the checker's own parts
+    allowed = {"__future__", "ast", "itertools", "math", "dataclasses", "typing", "quicksilver"}
+    allowed |= {f"quicksilver.synth.offline.{p.stem}" for p in parts}
+    for path in [here / "checker.py", *parts]:
+        imported = set()
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom):
                 imported.add(node.module or "")
             elif isinstance(node, ast.Import):
                 imported |= {a.name for a in node.names}
-    # the standard library, the project's thread-safe ast.parse (quicksilver/astparse.py) and
-    # the checker's own parts
-    allowed = {"__future__", "ast", "itertools", "math", "dataclasses", "typing", "quicksilver"}
-    allowed.add("quicksilver.synth.offline.checker_relations")
-    assert imported <= allowed, imported - allowed
+        assert imported <= allowed, (path.name, imported - allowed)
 
 
 def test_a_permutation_of_the_letters_from_the_description_is_checked() -> None:

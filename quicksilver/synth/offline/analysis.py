@@ -121,7 +121,13 @@ class Analysis:
         )
         quantities, qnotes, per_item = schedule.run()
         self._attach_products(quantities, q.names)
-        shapes = ParamSpecs(self.facts, q, self.problems)
+        for name, (digits, line) in self.facts.digits.items():  # num's decimal digits
+            item = next(i for i in quantities if i["name"] == q.names.get(name, name))
+            item["digits"] = digits
+            if "mod" in item:  # the nearest value with those digits may have another remainder
+                self.problems.append(f'"{line}": the digits of a number with a stated remainder')
+            self.notes.append(f"{item['name']}: its decimal digits from {digits} ({line})")
+        shapes = ParamSpecs(self.facts, q, self.problems, quantities)
         params = [shapes.param_spec(p, per_item) for p in self.params]
         zips = zip_specs(self.facts, params, self.problems)
         if self.problems:

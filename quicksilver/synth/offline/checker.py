@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quicksilver import astparse
+from quicksilver.synth.offline.checker_chars import check_chars
 from quicksilver.synth.offline.checker_relations import check_relations
 
 __all__ = ["check_input", "spec_from_generator"]
@@ -323,6 +324,8 @@ def _check_quantities(quantities: list[dict[str, Any]], q: dict[str, int]) -> li
             need = f">= {-(rest // coef)}" if coef > 0 else f"<= {rest // -coef}"
             given = "".join(f", {t} = {q[t]}" for t in _form(b["rest"])[1])
             out.append(f"{label} = {v} breaks {b['text']} (needs {need}{given})")
+        if "digits" in item and not set(str(abs(v))) <= set(item["digits"]):
+            out.append(f"{label} = {v} has a digit outside {item['digits']}")
         mod = item.get("mod")
         if mod and v % mod[0] != mod[1] % mod[0]:
             out.append(f"{label} = {v} breaks {x} % {mod[0]} == {mod[1]}")
@@ -398,6 +401,8 @@ def _check_values(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[s
         out += _capped(_check_apart(p["apart"], shape), name, "values not apart")
     if p.get("pins"):
         out += _check_pins(p, shape)
+    if any(k in p for k in ("counts", "at", "kinds", "tokens")):
+        out += check_chars(p, shape.rows)
     if p.get("square"):
         out += _capped(_check_square(p["square"], shape), name, "matrix values against its rules")
     if p.get("values_sum_max") is not None:

@@ -289,6 +289,11 @@ _CHAR_CLASSES = {
     "spaces": " ",
     "space": " ",
     "space characters": " ",
+    "space character": " ",
+    "the space character": " ",
+    "english small letters": string.ascii_lowercase,
+    "small english letters": string.ascii_lowercase,
+    "small letters": string.ascii_lowercase,
     "printable ascii characters": "".join(chr(c) for c in range(32, 127)),
     "printable ascii character": "".join(chr(c) for c in range(32, 127)),
 }
@@ -371,6 +376,20 @@ def set_items(text: str) -> list[str | int] | None:
     # "... if it is non-empty" (an empty string meets any alphabet), "..., inclusive"
     text = re.sub(r"\s+if it is non-empty$|,?\s+inclusive$", "", text)
     text = re.sub(r"\bor,\s", "or ", text)  # "'G', 'L' or, 'R'"
+    # "characters with ASCII values in the range [33, 122]": the printable ones among them
+    text = re.sub(
+        r"\b(?:the )?characters? with ascii (?:values?|codes?) (?:in the range )?"
+        r"\[(\d+),\s*(\d+)\]",
+        lambda m: hold("".join(chr(c) for c in range(max(32, int(m[1])), min(126, int(m[2])) + 1))),
+        text,
+    )
+    # "any possible characters out of all the 256 ASCII characters": as "any ascii character"
+    text = re.sub(
+        r"\bany (?:possible )?characters? (?:out of|of|from) (?:all )?(?:the )?(?:256 |128 )?"
+        r"(?=ascii characters?\b)",
+        "",
+        text,
+    )
     # "any valid ascii character": drawn from the printable ones, a part of what it allows
     text = re.sub(
         r"\b(?:any\s+(?:valid\s+)?|valid\s+)?(?<!printable )ascii characters?\b",
@@ -438,7 +457,11 @@ def word_items(text: str) -> list[str] | None:
     text = re.sub(
         r"^(?:(?:either|only|one of|of|the|strings|words)\s*:?\s+)+", "", text, flags=re.I
     )
-    parts = [p for p in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|and/or)\s+", text) if p]
+    parts = [
+        p
+        for p in re.split(r"\s*,\s*(?:and/or\s+|and\s+|or\s+)?|\s+(?:and|or|and/or)\s+", text)
+        if p
+    ]
     words = [m.group(1) for p in parts if (m := re.fullmatch(r'"([^"]+)"', p))]
     if not words or len(words) != len(parts) or all(len(w) == 1 for w in words):
         return None

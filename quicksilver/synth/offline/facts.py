@@ -75,6 +75,23 @@ class LeafInfo:
     # fields no row repeats from the row before (``id_i != id_i+1``) -> the line
     sorted_col: tuple[int, str, str] | None = None
     apart_cols: dict[int, str] = field(default_factory=dict)
+    # how many times characters occur (char_sentences.py): (the characters, least, most or
+    # None, [m, r] or None, [a, b] (a / b of the length) or None, "each" string or "all" of
+    # the parameter, the line)
+    counts: list[tuple[str, int, int | None, list[int] | None, list[int] | None, str, str]] = field(
+        default_factory=list
+    )
+    # the alphabet of some positions of each string: (an index, or [2, r] for i % 2 == r, the
+    # characters, the line); characters taken out of the alphabet (``does not contain``)
+    at: list[tuple[Any, str, str]] = field(default_factory=list)
+    exclude: str = ""
+    include: str = ""  # characters added to its stated alphabet (``The only space ... is ' '``)
+    # how its strings' characters repeat: ("times", k, line): each one that occurs, k times;
+    # ("repeat", 2, line): one at least twice; ("kinds", k, line): k distinct ones at least
+    kinds: tuple[str, int, str] | None = None
+    # a string made of whole tokens (``command consists of "G", "()", and/or "(al)" in some
+    # order``): (the tokens, the line)
+    tokens: tuple[list[str], str] | None = None
 
 
 class Facts:
@@ -116,6 +133,9 @@ class Facts:
         # strings a line calls a sentence of words (``text consists of words separated by a
         # single space``): ``Each word consists of ...`` then states their alphabet
         self.sentences: set[str] = set()
+        # an integer parameter's decimal digits (``num consists of only 6 and 9 digits``):
+        # name -> (the digits allowed, the line)
+        self.digits: dict[str, tuple[str, str]] = {}
         self.known: set[str] = set()
         self.prose = ""  # the statement as text (an edge's direction: ``directed graph``)
         for p in params:

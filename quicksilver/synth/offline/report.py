@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from quicksilver.synth.offline.char_sentences import char_notes
 from quicksilver.synth.offline.constraints import describe_alphabet, fmt, fmt_form, fmt_range
 
 
@@ -74,6 +75,7 @@ def param_notes(
         if p.get("sorted"):
             order = "non-decreasing" if p["sorted"] == "asc" else "non-increasing"
             extras.append(f"sorted ({order})")
+        extras += char_notes(p)
         tail = "".join(f"; {e}" for e in extras)
         if p["kind"] == "scalar":
             out.append(head + leaf + tail)

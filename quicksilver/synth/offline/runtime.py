@@ -23,8 +23,16 @@ from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_parts import (
     _below_index,
+    _char_count,
+    _char_kinds,
+    _char_rules,
+    _count_range,
+    _digit_value,
+    _draw_float,
     _ends,
+    _eval,
     _fit_kept,
+    _fit_sum,
     _graph_edges,
     _kept_leaves,
     _order_rows,
@@ -67,13 +75,6 @@ _VALUE_MODE = "random"
 # (lo + isqrt(top - lo)), "half", "max". Only variants the stated constraints allow are offered
 # (_perf_variants), and with None the runtime draws exactly what it drew without the search.
 _PATTERN = None
-
-
-def _eval(form: int | dict, q: dict) -> int:
-    """A bound: a number, or {"const": c, "terms": {quantity: coefficient}} evaluated on ``q``."""
-    if not isinstance(form, dict):
-        return form
-    return form["const"] + sum(coef * q[name] for name, coef in form["terms"].items())
 
 
 def _chance(p: float) -> bool:
@@ -180,7 +181,7 @@ def _sample_quantities(quantities: list, size_cap: int) -> dict:
 def _pick_quantity(item: dict, lo: int, hi: int, size_cap: int, q: dict) -> int | None:
     """One size or scalar in [lo, hi] (already aligned to its ``mod``); None: no allowed value
     was found (the caller draws everything again)."""
-    mod = item.get("mod")
+    mod, ne = item.get("mod"), item.get("ne", ())
     skew = (_PATTERN or {}).get("quantities", {}).get(item["name"]) if not item["size"] else None
     for attempt in range(20):
         if attempt:
@@ -206,21 +207,11 @@ def _pick_quantity(item: dict, lo: int, hi: int, size_cap: int, q: dict) -> int 
             value = _pick_scalar(lo, hi)
         if mod:
             value -= (value - mod[1]) % mod[0]  # stays >= lo, which is aligned
-        if all(b["coef"] * value + _eval(b["rest"], q) != 0 for b in item.get("ne", ())):
-            return value
+        # its decimal digits from a set ("digits"): the nearest such value
+        got = _digit_value(value, lo, hi, item["digits"]) if "digits" in item else value
+        if got is not None and all(b["coef"] * got + _eval(b["rest"], q) != 0 for b in ne):
+            return got
     return None
-
-
-def _fit_sum(counts: list, lo: int, limit: int) -> list:
-    """Shrink per-item lengths (each >= lo) proportionally so that their sum is <= limit."""
-    total = sum(counts)
-    if total <= limit:
-        return counts
-    floor_total = lo * len(counts)
-    if floor_total > limit:
-        raise RuntimeError(f"{len(counts)} items of length >= {lo} exceed the sum bound {limit}")
-    scale = (limit - floor_total) / (total - floor_total)
-    return [lo + int((c - lo) * scale) for c in counts]
 
 
 def _level_counts(dims: list, q: dict, size_cap: int) -> list:
@@ -239,28 +230,6 @@ def _level_counts(dims: list, q: dict, size_cap: int) -> list:
                 counts = _fit_sum(counts, lo, limit)
         levels.append(counts)
     return levels
-
-
-def _draw_float(leaf: dict, count: int, distinct: bool, edge: bool) -> list:
-    lo, hi = leaf["lo"], leaf["hi"]
-    out: list = []
-    seen: set = set()
-    tries = 0
-    while len(out) < count:
-        tries += 1
-        if tries > 100 * count + 100:
-            raise RuntimeError("could not draw the floating-point values")
-        if edge and random.random() < 0.5:
-            x = random.choice((lo, hi))
-        else:
-            x = min(hi, max(lo, round(random.uniform(lo, hi), 5)))
-        if (leaf["lo_strict"] and x <= lo) or (leaf["hi_strict"] and x >= hi):
-            continue
-        if distinct and x in seen:
-            continue
-        seen.add(x)
-        out.append(x)
-    return out
 
 
 def _draw(leaf: dict, q: dict, count: int, distinct: bool, edge: bool) -> list:
@@ -414,6 +383,9 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         if variant == "alternating":
             row = [row[j // 2] if j % 2 == 0 else row[-1 - j // 2] for j in range(len(row))]
         inner.append(row if p["join"] else _text_rules(p, row))
+    chars = any(k in p for k in ("counts", "at", "kinds", "tokens"))  # rules on characters
+    if chars and _char_rules(p, inner) is None:  # in place; None: no room (draw again)
+        return None
     if p["join"]:
         inner = [_text_rules(p, "".join(row)) for row in inner]
         if distinct and distinct["level"] == "string":
@@ -645,6 +617,11 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _draw,
     _draw_excluding,
     _text_rules,
+    _char_rules,
+    _count_range,
+    _char_count,
+    _char_kinds,
+    _digit_value,
     _distinct_strings,
     _tree,
     _pin,

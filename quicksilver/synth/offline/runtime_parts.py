@@ -324,3 +324,174 @@ def _order_rows(p: dict, q: dict, table: list) -> list | None:
                 while table[i][col] == table[i - 1][col]:
                     table[i][col] = random.randint(lo, hi)
     return table
+
+
+def _char_rules(p: dict, rows: list) -> list | None:
+    """``rows`` (each a string's characters, or a grid's rows) with ``p["at"]``'s positions
+    drawn again from their alphabets where they hold another character, and ``p["counts"]``
+    met: in each row (scope "each") or over all of them ("all"), a character above a count
+    becomes one that no count names, one below takes the place of such a character (or of one
+    another count has more of than its least, and no parity). None when the text is too short
+    for the counts (the caller draws again)."""
+    for sel, chars in p.get("at", ()):
+        for row in rows:
+            for i in range(len(row)):
+                hit = i % sel[0] == sel[1] if isinstance(sel, list) else i == sel
+                if hit and row[i] not in chars:
+                    row[i] = random.choice(chars)
+    counts = p.get("counts", ())
+    named = "".join(c["chars"] for c in counts)
+    free = [c for c in p["leaf"]["alphabet"] if c not in named]
+    whole = [[(r, i) for r in range(len(rows)) for i in range(len(rows[r]))]]
+    each = [[(r, i) for i in range(len(rows[r]))] for r in range(len(rows))]
+    for c in counts:
+        for unit in whole if c["scope"] == "all" else each:
+            if _char_count(c, counts, rows, unit, free) is None:
+                return None
+    for row in rows if p.get("tokens") else ():  # whole tokens (one has one character)
+        out: list = []
+        while len(out) < len(row):
+            out += random.choice([t for t in p["tokens"] if len(t) <= len(row) - len(out)])
+        row[:] = out
+    if p.get("kinds") and any(_char_kinds(p, row) is None for row in rows):
+        return None
+    for row in rows if p["sorted"] else ():  # the rules above keep a sorted text's counts
+        row.sort(reverse=p["sorted"] == "desc")
+    return rows
+
+
+def _char_kinds(p: dict, row: list) -> list | None:
+    """``row`` with ``p["kinds"]`` met: ``["times", k]`` every character that occurs, k times
+    (drawn again: len(row) // k distinct ones, shuffled); ``["repeat", 2]`` one twice (a
+    character copied over another); ``["kinds", k]`` k distinct ones (a character that occurs
+    twice replaced by a missing one). None when the row leaves no room."""
+    rule, k = p["kinds"]
+    alphabet = list(p["leaf"]["alphabet"])
+    if rule == "times":
+        if len(row) % k or len(row) // k > len(alphabet):
+            return None
+        row[:] = random.sample(alphabet, len(row) // k) * k
+        random.shuffle(row)
+    elif rule == "repeat" and len(set(row)) == len(row):
+        if len(row) < 2:
+            return None
+        i, j = random.sample(range(len(row)), 2)
+        row[j] = row[i]
+    elif rule == "kinds":
+        missing = [c for c in alphabet if c not in set(row)]
+        random.shuffle(missing)
+        while len(set(row)) < k:
+            seen: dict = {}
+            for c in row:
+                seen[c] = seen.get(c, 0) + 1
+            twice = [i for i, c in enumerate(row) if seen[c] > 1]
+            if not twice or not missing:
+                return None
+            row[random.choice(twice)] = missing.pop()
+    return row
+
+
+def _digit_value(value: int, lo: int, hi: int, digits: str) -> int | None:
+    """``value`` if its decimal digits are all in ``digits``; else the nearest such value in
+    [lo, hi] within 200 steps (an edge case at an end stays there), else one built of random
+    digits of a random length (50 tries); None when none is found."""
+    for step in range(201):
+        for v in (value - step, value + step):
+            if lo <= v <= hi and set(str(abs(v))) <= set(digits):
+                return v
+    low = len(str(max(lo, 0)))
+    for _ in range(50):
+        if hi < 0:
+            break
+        n = random.randint(low, len(str(hi)))
+        lead = [d for d in digits if d != "0" or n == 1]
+        if not lead:
+            break
+        v = int(random.choice(lead) + "".join(random.choice(digits) for _ in range(n - 1)))
+        if lo <= v <= hi:
+            return v
+    return None
+
+
+def _count_range(c: dict, n: int) -> tuple[int, int | None] | None:
+    """The least and most of count ``c`` over ``n`` characters (a part of the length: exactly
+    that part, None when it is not whole)."""
+    if "part" in c:
+        a, b = c["part"]
+        return None if n * a % b else (n * a // b, n * a // b)
+    return c["min"], c["max"]
+
+
+def _char_count(c: dict, counts: list, rows: list, unit: list, free: list) -> bool | None:
+    """Count ``c`` met over the positions ``unit`` of ``rows`` (see :func:`_char_rules`): a
+    counted character too many becomes a free one (or one of a count with room: no upper
+    bound, or a part below its share), one too few takes the place of a free character (or
+    of one another count has beyond its least). None: no room."""
+    span = _count_range(c, len(unit))
+    if span is None:
+        return None
+    lo, hi = span
+    have = [(r, i) for r, i in unit if rows[r][i] in c["chars"]]
+    want = max(len(have), lo) if hi is None else min(max(len(have), lo), hi)
+    if c["mod"] and (want - c["mod"][1]) % c["mod"][0]:
+        step = (want - c["mod"][1]) % c["mod"][0]
+        want = want - step if want - step >= lo else want + c["mod"][0] - step
+    spare = [(r, i) for r, i in unit if all(rows[r][i] not in d["chars"] for d in counts)]
+    into = list(free)
+    for d in counts:  # another count's characters beyond its least, or its room below its most
+        span = _count_range(d, len(unit)) if d is not c and not d["mod"] else None
+        if span is not None:
+            theirs = [(r, i) for r, i in unit if rows[r][i] in d["chars"]]
+            spare += random.sample(theirs, max(0, len(theirs) - span[0]))
+            if span[1] is None or len(theirs) < span[1]:
+                into += list(d["chars"])
+    if (hi is not None and want > hi) or want - len(have) > len(spare):
+        return None
+    if len(have) > want and not into:
+        return None
+    for r, i in random.sample(have, max(0, len(have) - want)):
+        rows[r][i] = random.choice(into)
+    for r, i in random.sample(spare, max(0, want - len(have))):
+        rows[r][i] = random.choice(c["chars"])
+    return True
+
+
+def _eval(form: int | dict, q: dict) -> int:
+    """A bound: a number, or {"const": c, "terms": {quantity: coefficient}} evaluated on ``q``."""
+    if not isinstance(form, dict):
+        return form
+    return form["const"] + sum(coef * q[name] for name, coef in form["terms"].items())
+
+
+def _fit_sum(counts: list, lo: int, limit: int) -> list:
+    """Shrink per-item lengths (each >= lo) proportionally so that their sum is <= limit."""
+    total = sum(counts)
+    if total <= limit:
+        return counts
+    floor_total = lo * len(counts)
+    if floor_total > limit:
+        raise RuntimeError(f"{len(counts)} items of length >= {lo} exceed the sum bound {limit}")
+    scale = (limit - floor_total) / (total - floor_total)
+    return [lo + int((c - lo) * scale) for c in counts]
+
+
+def _draw_float(leaf: dict, count: int, distinct: bool, edge: bool) -> list:
+    lo, hi = leaf["lo"], leaf["hi"]
+    out: list = []
+    seen: set = set()
+    tries = 0
+    while len(out) < count:
+        tries += 1
+        if tries > 100 * count + 100:
+            raise RuntimeError("could not draw the floating-point values")
+        if edge and random.random() < 0.5:
+            x = random.choice((lo, hi))
+        else:
+            x = min(hi, max(lo, round(random.uniform(lo, hi), 5)))
+        if (leaf["lo_strict"] and x <= lo) or (leaf["hi_strict"] and x >= hi):
+            continue
+        if distinct and x in seen:
+            continue
+        seen.add(x)
+        out.append(x)
+    return out

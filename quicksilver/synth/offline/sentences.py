@@ -12,6 +12,13 @@ import re
 from fractions import Fraction
 from functools import partial
 
+from quicksilver.synth.offline.char_sentences import (
+    TEXT_FORMS,
+    char_counts,
+    char_kinds,
+    char_positions,
+    char_tokens,
+)
 from quicksilver.synth.offline.comparisons import Acts, Comparisons
 from quicksilver.synth.offline.constraints import (
     FIELDS_RE,
@@ -32,24 +39,9 @@ from quicksilver.synth.offline.nonlinear import read_nonlinear
 from quicksilver.synth.offline.relations import index_bound
 from quicksilver.synth.offline.row_order import field_neighbours, rows_sorted_by, sorted_field
 from quicksilver.synth.offline.row_sentences import tree_depth, tree_rows, unique_rows
+from quicksilver.synth.offline.wording import ORDER_WORDS as _ORDER_WORDS
 from quicksilver.synth.offline.wording import permission, restate
 
-_ORDER_WORDS = {
-    "non-decreasing": ("asc", False),
-    "non-descending": ("asc", False),
-    "non-ascending": ("desc", False),
-    "nondecreasing": ("asc", False),
-    "non-increasing": ("desc", False),
-    "nonincreasing": ("desc", False),
-    "ascending": ("asc", True),
-    "increasing": ("asc", True),
-    "strictly increasing": ("asc", True),
-    "strictly ascending": ("asc", True),
-    "descending": ("desc", True),
-    "decreasing": ("desc", True),
-    "strictly decreasing": ("desc", True),
-    "strictly descending": ("desc", True),
-}
 _NOUNS = (
     r"values|integers|numbers|elements|strings|words|characters|letters|node values|"
     r"nodes' values|nodes"
@@ -94,7 +86,9 @@ class LineReader:
                 continue
         return False
 
-    def _try_forms(self, text: str, line: str, acts: Acts) -> bool:
+    def _fields(self, text: str, line: str, acts: Acts) -> bool:
+        """``intervals[i] = [start_i, end_i]``: the names of an integer row's fields, and its
+        width."""
         m = FIELDS_RE.fullmatch(text)
         if m and m.group(1) in self.facts.by_name:
             p = self.facts.by_name[m.group(1)]
@@ -106,27 +100,36 @@ class LineReader:
             width = Lin(Fraction(0), {Ref("q", key=p.dim_key(1)): Fraction(1)})
             self.cmp.relate(width, "==", Lin(Fraction(len(names))), line, acts)
             return True
-        if self._words(text, line, acts):
-            return True
-        if tree_depth(self.facts, self.cmp, text, line, acts):
-            return True
-        if graph_pairs(self.facts, text, line, acts):
-            return True
-        if unique_rows(self.facts, text, line, acts) or tree_rows(self.facts, text, line, acts):
-            return True
-        if graph_rows(self.facts, text, line, acts) or matrix_rule(self.facts, text, line, acts):
-            return True
-        if self._product(text, line, acts) or self._answer_range(text, line, acts):
-            return True
-        if self._leading_zeros(text, line, acts) or self._spaces(text, line, acts):
-            return True
-        if self._adjacent(text, line, acts) or self._apart(text, line, acts):
-            return True
-        if self._pins(text, line, acts) or index_bound(self.facts, text, line, acts):
-            return True
-        if field_neighbours(self.facts, self.cmp, text, line, acts) or rows_sorted_by(
-            self.facts, text, line, acts, _ORDER_WORDS
-        ):
+        return False
+
+    def _try_forms(self, text: str, line: str, acts: Acts) -> bool:
+        facts, cmp = self.facts, self.cmp
+        forms = (  # in this order: the first that reads the line has it
+            self._fields,
+            partial(char_tokens, facts),
+            self._words,
+            partial(tree_depth, facts, cmp),
+            partial(graph_pairs, facts),
+            partial(unique_rows, facts),
+            partial(tree_rows, facts),
+            partial(graph_rows, facts),
+            partial(matrix_rule, facts),
+            self._product,
+            self._answer_range,
+            self._leading_zeros,
+            self._spaces,
+            self._adjacent,
+            self._apart,
+            self._pins,
+            partial(index_bound, facts),
+            partial(field_neighbours, facts, cmp),
+            lambda t, ln, a: rows_sorted_by(facts, t, ln, a, _ORDER_WORDS),
+            partial(char_positions, facts),
+            partial(char_counts, facts, cmp),
+            partial(char_kinds, facts, cmp),
+            *(partial(form, facts) for form in TEXT_FORMS),
+        )
+        if any(form(text, line, acts) for form in forms):
             return True
         m = re.fullmatch(
             r"the number of (?:the )?nodes in (.+?) (?:is|will be|equals) ([A-Za-z_]\w*|\d+)",
@@ -198,7 +201,7 @@ class LineReader:
             return True
         ref_list = REF_RE.pattern + r"(?:(?:,\s*|,?\s+and\s+)" + REF_RE.pattern + r")*"
         m = re.fullmatch(
-            rf"(?:both )?({ref_list}) (?:is|are)(?: both)? (?:either |one of |all )?(.+)",
+            rf"(?:both )?({ref_list}) (?:is|are|will be)(?: both)? (?:either |one of |all )?(.+)",
             text,
             flags=re.I,
         )

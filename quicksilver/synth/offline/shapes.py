@@ -9,6 +9,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from quicksilver.synth.offline.char_sentences import alphabet_of, char_rules_spec, largest_length
 from quicksilver.synth.offline.constraints import Lin, Param, Ref, Unsupported
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.quantities import Quantities
@@ -18,10 +19,17 @@ from quicksilver.synth.offline.row_order import row_order_spec
 class ParamSpecs:
     """Writes parameter specs; what cannot be generated is appended to ``problems``."""
 
-    def __init__(self, facts: Facts, q: Quantities, problems: list[str]) -> None:
+    def __init__(
+        self,
+        facts: Facts,
+        q: Quantities,
+        problems: list[str],
+        quantities: list[dict[str, Any]] | None = None,
+    ) -> None:
         self.facts = facts
         self.q = q
         self.problems = problems
+        self.quantities = quantities or []  # the schedule's: constant bounds of lengths
 
     def param_spec(self, p: Param, per_item: dict[str, dict[str, Any]]) -> dict[str, Any]:
         """The spec of parameter ``p``: its kind, dimensions (a quantity class, or a per-item
@@ -40,6 +48,8 @@ class ParamSpecs:
             return self._rows_spec(p, info, base, dims)
         if p.name in self.facts.words:
             return self._words_spec(p, info, base, dims)
+        if p.join and (info.at or info.exclude or info.include or info.tokens):
+            info.alphabet = alphabet_of(info, largest_length(dims[-1], self.quantities))
         kind = "tree" if p.tree else "list" if p.depth else "scalar"
         out = {
             **base,
@@ -79,6 +89,9 @@ class ParamSpecs:
             if ruled or p.name in self.facts.value_sums or "set" in out["leaf"]:
                 self.problems.append(f'"{line}": a bound by the index, with other rules')
             out["below_index"] = k
+        if info.counts or info.at or info.kinds or info.tokens:
+            longest = largest_length(dims[-1], self.quantities) if dims else None
+            char_rules_spec(p, info, out, self.problems, longest)
         return out
 
     def _square(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
@@ -364,7 +377,15 @@ class ParamSpecs:
             self.problems.append(f'"{line}": the stated sets of words have no common word')
         if info.alphabet is not None and not all(set(w) <= set(info.alphabet) for w in words):
             self.problems.append(f'"{line}": a word outside the stated alphabet of {p.name}')
-        if info.sorted or info.distinct or info.lead or info.spaces or info.pins or info.apart:
+        if (
+            info.sorted
+            or info.distinct
+            or info.lead
+            or info.spaces
+            or info.pins
+            or info.apart
+            or (info.counts or info.at or info.exclude)
+        ):
             self.problems.append(f'"{line}": a set of words together with another rule')
         return {
             **base,

@@ -69,6 +69,41 @@ def restate(text: str, facts: Facts) -> list[list[str]]:
     )
     if m:
         out.append([f"All strings consist of letters from {m.group(1)}"])
+    out += _character_wordings(text, facts)
+    return out
+
+
+def _character_wordings(text: str, facts: Facts) -> list[list[str]]:
+    """Issue 26's wordings of alphabets: an alphabet and a count in one sentence (``p contains
+    only lowercase English letters and exactly one '*'``), ``No letter occurs more than once in
+    words[i]`` (``... in any string of a or b``), ``Each string of a and b consists of ...``,
+    and ``The string may contain ...`` (of the one string parameter)."""
+    out: list[list[str]] = []
+    m = re.fullmatch(
+        rf"(?P<s>{_REFS}) (?P<v>contains? only|consists? (?:only )?of) (?P<a>.+?),? and "
+        r"(?P<q>(?:exactly|only|at least|at most) (?:one|two|\d+)) (?P<c>'.'.*)",
+        text,
+        flags=re.I,
+    )
+    if m:
+        out.append([f"{m['s']} consists of {m['a']}, {m['c']}", f"{m['s']} has {m['q']} {m['c']}"])
+    of_each = r"(?:any|each|every) string (?:of|in) (\w+)(?:,? (?:or|and) (\w+))?"
+    m = re.fullmatch(
+        rf"no (letter|character) (?:occurs|appears) more than once in (?:{of_each}|(\S+))",
+        text,
+        flags=re.I,
+    )
+    if m:
+        subjects = [f"{n}[i]" for n in m.groups()[1:3] if n] or [m[4]]
+        out.append([f"Each {m[1]} occurs at most once in {s}" for s in subjects])
+    m = re.fullmatch(rf"{of_each} (consists? .+)", text, flags=re.I)
+    if m:
+        names = [f"{n}[i]" for n in m.groups()[:2] if n]
+        out.append([f"{' and '.join(names)} {m[3]}"])
+    strings = [p.name for p in facts.params if p.join and p.depth == 1]
+    m = re.fullmatch(r"the (?:input |given )?string (?:may|can) contain (.+)", text, flags=re.I)
+    if m and len(strings) == 1:
+        out.append([f"{strings[0]} consists of {m[1]}"])
     return out
 
 
@@ -82,3 +117,22 @@ def permission(text: str) -> bool:
             flags=re.I,
         )
     )
+
+
+# orders stated in words: the direction, and whether it is strict
+ORDER_WORDS = {
+    "non-decreasing": ("asc", False),
+    "non-descending": ("asc", False),
+    "non-ascending": ("desc", False),
+    "nondecreasing": ("asc", False),
+    "non-increasing": ("desc", False),
+    "nonincreasing": ("desc", False),
+    "ascending": ("asc", True),
+    "increasing": ("asc", True),
+    "strictly increasing": ("asc", True),
+    "strictly ascending": ("asc", True),
+    "descending": ("desc", True),
+    "decreasing": ("desc", True),
+    "strictly decreasing": ("desc", True),
+    "strictly descending": ("desc", True),
+}
