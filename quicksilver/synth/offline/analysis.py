@@ -23,6 +23,7 @@ from typing import Any
 from quicksilver.synth.offline.constraints import FIELDS_RE, Param, clean, split_top
 from quicksilver.synth.offline.described import DescribedGuarantees, description_sentences
 from quicksilver.synth.offline.facts import Facts
+from quicksilver.synth.offline.formats import even_lengths
 from quicksilver.synth.offline.graph_sentences import described_graph
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.report import param_notes
@@ -108,6 +109,7 @@ class Analysis:
         self._word_lists()
         for alias, name in sorted(self.facts.aliases.items()):
             self.notes.append(f"{alias} in the constraints read as the parameter {name}")
+        even_lengths(self.facts)
         q = Quantities(self.facts, self.problems)
         schedule = Schedule(
             self.facts,

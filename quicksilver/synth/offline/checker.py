@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quicksilver import astparse
+from quicksilver.synth.offline.checker_forms import check_form
 
 __all__ = ["check_input", "spec_from_generator"]
 
@@ -384,8 +385,10 @@ def _check_values(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[s
                 bad.append(f"{where} = {_short(x)} {why}")
     out = _capped(bad, name, "values outside their domain")
     out += _check_distinct(p, shape)
-    if p.get("sorted") and p["kind"] != "tree":
+    if p.get("sorted") and p["kind"] != "tree" and not _rotated(p):
         out += _capped(_check_sorted(p["sorted"], shape), name, "lists out of order")
+    if p.get("form"):
+        out += _capped(check_form(p["form"], shape.rows), name, "lists out of form")
     if p.get("bst") and shape.inorder is not None:
         out += _check_bst(name, shape.inorder, strict=bool(p.get("distinct")))
     if p.get("lead"):
@@ -403,6 +406,11 @@ def _check_values(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[s
         if total > p["values_sum_max"]:
             out.append(f"{name}: its values sum to {total}, above {p['values_sum_max']}")
     return out
+
+
+def _rotated(p: dict[str, Any]) -> bool:
+    """A rotated sorted list: its order is checked round the list (checker_forms.py)."""
+    return bool(p.get("form")) and p["form"].get("kind") == "rotated"
 
 
 def _check_square(rule: dict[str, Any], shape: _Shape) -> list[str]:

@@ -66,6 +66,9 @@ class LeafInfo:
     # the value, the line)
     pins: list[tuple[list[Lin], int | str, str]] = field(default_factory=list)
     distinct_cols: dict[int, str] = field(default_factory=dict)  # distinct fields -> the line
+    # a structure stated in words (formats.py: a rotated sorted list, a mountain array,
+    # balanced parentheses, a clock format): (its spec, the line)
+    form: tuple[dict[str, Any], str] | None = None
 
 
 class Facts:

@@ -21,6 +21,7 @@ from typing import Any
 
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
+from quicksilver.synth.offline.runtime_forms import _balanced, _mountain, _shaped
 from quicksilver.synth.offline.runtime_parts import (
     _graph_edges,
     _pin,
@@ -407,6 +408,11 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
             row.sort(reverse=order == "desc")
         if variant == "alternating":
             row = [row[j // 2] if j % 2 == 0 else row[-1 - j // 2] for j in range(len(row))]
+        if p.get("form"):  # a structure stated in words (formats.py); None: no room, draw again
+            shaped = _shaped(p["form"], row, p["leaf"])
+            if shaped is None:
+                return None
+            row = shaped
         inner.append(row if p["join"] else _text_rules(p, row))
     if p["join"]:
         inner = [_text_rules(p, "".join(row)) for row in inner]
@@ -636,6 +642,9 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _poly,
     _shrink_sum,
     _square,
+    _shaped,
+    _mountain,
+    _balanced,
     _apart,
     _variant_values,
     _perf_variants,

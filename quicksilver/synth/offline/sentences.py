@@ -27,6 +27,7 @@ from quicksilver.synth.offline.constraints import (
     word_items,
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
+from quicksilver.synth.offline.formats import read_form
 from quicksilver.synth.offline.graph_sentences import graph_pairs, graph_rows, matrix_rule
 from quicksilver.synth.offline.nonlinear import read_nonlinear
 from quicksilver.synth.offline.row_sentences import tree_depth, tree_rows, unique_rows
@@ -120,7 +121,7 @@ class LineReader:
             return True
         if self._adjacent(text, line, acts) or self._apart(text, line, acts):
             return True
-        if self._pins(text, line, acts):
+        if self._pins(text, line, acts) or read_form(self.facts, self.cmp, text, line, acts):
             return True
         m = re.fullmatch(
             r"the number of (?:the )?nodes in (.+?) (?:is|will be|equals) ([A-Za-z_]\w*|\d+)",

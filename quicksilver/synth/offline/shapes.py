@@ -11,6 +11,7 @@ from typing import Any
 
 from quicksilver.synth.offline.constraints import Lin, Param, Ref, Unsupported
 from quicksilver.synth.offline.facts import Facts, LeafInfo
+from quicksilver.synth.offline.formats import form_problem
 from quicksilver.synth.offline.quantities import Quantities
 
 
@@ -71,6 +72,11 @@ class ParamSpecs:
             self._square(p, info, out)
         if p.name in self.facts.value_sums:
             self._value_sum(p, info, out)
+        if info.form is not None:
+            why = form_problem(p, info, out)
+            if why:
+                self.problems.append(f'"{info.form[1]}": {why}')
+            out["form"] = info.form[0]
         return out
 
     def _square(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:

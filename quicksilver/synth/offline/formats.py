@@ -1,0 +1,204 @@
+"""Structure stated in words (issue 26): a list or string whose values have a shape of their own
+rather than a rule on each value. Read by :class:`~.sentences.LineReader`, kept on the
+parameter's :class:`~.facts.LeafInfo` as ``form`` and written to its spec as ``"form"``:
+
+- ``nums is sorted and rotated between 1 and n times``, ``nums is an ascending array that is
+  possibly rotated``, ``nums is guaranteed to be rotated at some pivot``: a list sorted in
+  non-decreasing order, then rotated by a random k in [0, n) (``{"kind": "rotated"}``; the
+  list's ``sorted`` is ``asc``; a rotation by n is none at all);
+- ``arr is guaranteed to be a mountain array``: strictly increasing up to a peak strictly inside,
+  strictly decreasing after it (``{"kind": "mountain"}``; its length at least 3);
+- ``s is a valid parentheses string``, ``s is a balanced parentheses string``, ``It is guaranteed
+  that parentheses expression s is a VPS``, ``It is guaranteed that all parentheses are
+  balanced``: every ``(`` closed by a later ``)`` (``{"kind": "balanced"}``; the other characters
+  of the alphabet are free; where the alphabet has only the two, the length is even);
+- ``time is in the format "HH:MM"``, ``timePoints[i] is in the format "HH:MM"``, ``time is a
+  valid string of length 5 in the format "hh:mm"``: a clock time, fields of two digits (hours 00
+  to 23, minutes and seconds 00 to 59) between fixed separators (``{"kind": "format", "parts"}``);
+  ``00 <= hh <= 23`` and ``"00" <= mm <= "59"`` narrow a field's range. A statement that speaks
+  of a 12-hour clock is refused (its hours are another range).
+
+The runtime draws each form whole (:mod:`~.runtime_forms`); the checker checks it with code of
+its own. A form is not drawn together with other rules of text or values (they could break it).
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from functools import partial
+from typing import Any
+
+from quicksilver.synth.offline.comparisons import Acts, Comparisons
+from quicksilver.synth.offline.constraints import Lin, Param, Ref, Unsupported, split_top
+from quicksilver.synth.offline.facts import Facts, LeafInfo
+
+_ROTATED = re.compile(
+    r"(\w+) is (?:sorted and rotated|sorted in (?:ascending|non-decreasing) order and "
+    r"(?:then )?(?:possibly )?rotated)(?: between \S+ and \S+ times| at (?:some|an unknown) "
+    r"pivot(?: index)?)?|"
+    r"(\w+) is an? (?:ascending|sorted) array that (?:is|was|may have been) possibly rotated|"
+    r"(\w+) is (?:guaranteed to be |possibly )?rotated at (?:some|an unknown) pivot(?: index)?",
+    flags=re.I,
+)
+_MOUNTAIN = re.compile(r"(\w+) is (?:guaranteed to be )?a (?:valid )?mountain array", re.I)
+_BALANCED = re.compile(
+    r"(\w+) is a (?:valid|balanced) parenthes[ie]s (?:string|expression)|"
+    r"(?:it is guaranteed that )?(?:the )?parenthes[ie]s (?:string|expression) (\w+) is "
+    r"(?:a VPS|a valid parenthes[ie]s string|valid|balanced)|"
+    r"(?:it is guaranteed that )?all (?:the )?parenthes[ie]s (?:in (\w+) )?are balanced",
+    flags=re.I,
+)
+_FORMAT = re.compile(
+    r"(.+?) (?:is|are) (?:a valid string of length (\d+) )?in the format "
+    r"\"?([A-Za-z]{2}(?::[A-Za-z]{2})+)\"?",
+    flags=re.I,
+)
+_FIELD = re.compile(r"\"?(\d+)\"? <= ([A-Za-z]{2}) <= \"?(\d+)\"?")
+# a clock's fields: hours, minutes, seconds (two digits each)
+_CLOCK = {"hh": 23, "mm": 59, "ss": 59}
+
+
+def read_form(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> bool:
+    """A form of :mod:`formats` in ``text``: its facts queued in ``acts``, True; False when
+    ``text`` states none."""
+    m = _ROTATED.fullmatch(text)
+    if m:
+        name = _list_of_ints(facts, next(g for g in m.groups() if g), "a rotated sorted list")
+        _set_form(facts.leaf[name], {"kind": "rotated"}, line, acts)
+        acts.append(partial(_ascending, facts.leaf[name]))
+        return True
+    m = _MOUNTAIN.fullmatch(text)
+    if m:
+        p = facts.by_name[_list_of_ints(facts, m.group(1), "a mountain array")]
+        size = Lin(Fraction(0), {Ref("q", key=p.dim_key(0)): Fraction(1)})
+        cmp.relate(Lin(Fraction(3)), "<=", size, line, acts)
+        _set_form(facts.leaf[p.name], {"kind": "mountain"}, line, acts)
+        return True
+    m = _BALANCED.fullmatch(text)
+    if m:
+        strings = [p.name for p in facts.params if p.join and p.depth == 1]
+        named = next((g for g in m.groups() if g), None)
+        target = strings[0] if named is None and len(strings) == 1 else named
+        if target is None or target not in strings:
+            raise Unsupported("balanced parentheses, but not in one string parameter")
+        _set_form(facts.leaf[target], {"kind": "balanced"}, line, acts)
+        return True
+    return _clock(facts, cmp, text, line, acts)
+
+
+def _clock(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> bool:
+    """``time is in the format "HH:MM"`` (its strings) and ``00 <= hh <= 23`` (a field)."""
+    m = _FIELD.fullmatch(text)
+    if m:
+        found = [
+            info
+            for info in facts.leaf.values()
+            if info.form and info.form[0]["kind"] == "format"
+            for part in info.form[0]["parts"]
+            if isinstance(part, list) and part[0] == m.group(2).lower()
+        ]
+        if not found:
+            return False
+        for info in found:
+            acts.append(
+                partial(_narrow, info, m.group(2).lower(), int(m.group(1)), int(m.group(3)))
+            )
+        return True
+    m = _FORMAT.fullmatch(text)
+    if not m:
+        return False
+    fields = m.group(3).lower().split(":")
+    if any(f not in _CLOCK for f in fields) or len(set(fields)) != len(fields):
+        raise Unsupported(f"the format {m.group(3)}: only a clock's hh, mm and ss are read")
+    if re.search(r"12-hour|\bAM\b|\bPM\b", facts.prose):
+        raise Unsupported("a clock format on a 12-hour clock")
+    parts: list[Any] = []
+    for f in fields:
+        parts += [":", [f, 2, 0, _CLOCK[f]]] if parts else [[f, 2, 0, _CLOCK[f]]]
+    width = 3 * len(fields) - 1
+    if m.group(2) and int(m.group(2)) != width:
+        raise Unsupported(f"a string of length {m.group(2)} in a format of {width} characters")
+    for part in split_top(re.sub(r",?\s+and\s+", ", ", m.group(1))):
+        base = re.fullmatch(r"(\w+)((?:\[[a-z]\])*)", part.strip())
+        p = facts.by_name.get(base.group(1)) if base else None
+        if p is None or base is None or not p.join or base.group(2).count("[") != p.depth - 1:
+            raise Unsupported(f"a format for {part}, which is not a string parameter or item")
+        size = Lin(Fraction(0), {Ref("q", key=p.dim_key(p.depth - 1)): Fraction(1)})
+        cmp.relate(size, "==", Lin(Fraction(width)), line, acts)
+        form = {"kind": "format", "parts": [list(x) if isinstance(x, list) else x for x in parts]}
+        _set_form(facts.leaf[p.name], form, line, acts)
+        acts.append(partial(_clock_alphabet, facts.leaf[p.name]))
+    return True
+
+
+def _narrow(info: LeafInfo, field: str, lo: int, hi: int) -> None:
+    assert info.form is not None
+    for part in info.form[0]["parts"]:
+        if isinstance(part, list) and part[0] == field:
+            part[2], part[3] = max(part[2], lo), min(part[3], hi)
+            if part[2] > part[3]:
+                raise Unsupported(f"an empty range for the field {field}")
+
+
+def _clock_alphabet(info: LeafInfo) -> None:
+    """A clock's characters, where no line states the alphabet (one that does is checked to
+    hold them when the spec is written)."""
+    if info.alphabet is None:
+        info.alphabet = "0123456789:"
+
+
+def _ascending(info: LeafInfo) -> None:
+    if info.sorted not in (None, "asc"):
+        raise Unsupported("a rotated list sorted in descending order")
+    info.sorted = "asc"
+
+
+def _set_form(info: LeafInfo, form: dict[str, Any], line: str, acts: Acts) -> None:
+    def act() -> None:
+        if info.form is not None and info.form[0] != form:
+            raise Unsupported("two structures for one parameter")
+        info.form = (form, line)
+
+    acts.append(act)
+
+
+def _list_of_ints(facts: Facts, name: str, what: str) -> str:
+    p = facts.by_name.get(name)
+    if p is None or p.depth != 1 or p.join or p.tree or p.leaf != "int":
+        raise Unsupported(f"{what} in {name}, which is not a list of integers")
+    return name
+
+
+def even_lengths(facts: Facts) -> None:
+    """A balanced string whose alphabet holds only the two parentheses has an even length
+    (added before the schedule, once every alphabet line is read)."""
+    for p in facts.params:
+        info = facts.leaf[p.name]
+        form = info.form
+        if form and form[0]["kind"] == "balanced" and set(info.alphabet or "x") <= set("()"):
+            facts.mods.append((p.dim_key(0), 2, 0, form[1]))
+
+
+def form_problem(p: Param, info: LeafInfo, out: dict[str, Any]) -> str | None:
+    """Why ``p``'s form cannot be drawn with the rest of its spec ``out``, or None."""
+    assert info.form is not None
+    kind = info.form[0]["kind"]
+    leaf = out["leaf"]
+    if info.pins or info.apart or info.lead or info.spaces or out.get("values_sum_max") is not None:
+        return "a structure together with fixed positions, values apart or rules of text"
+    if kind == "rotated":
+        return None
+    if info.distinct or (info.sorted and kind != "rotated"):
+        return "a structure together with distinct or sorted values"
+    if kind == "mountain":
+        ends = leaf.get("lo", []) + leaf.get("hi", [])
+        if "set" in leaf or leaf.get("ne") or not all(isinstance(b, int) for b in ends):
+            return "a mountain array, whose values need one constant range"
+        return None
+    alphabet = leaf.get("alphabet") or ""
+    if kind == "balanced":
+        return None if "(" in alphabet and ")" in alphabet else "parentheses not in the alphabet"
+    if not set("0123456789:") <= set(alphabet):
+        return "a clock format whose characters are not all in the stated alphabet"
+    return None

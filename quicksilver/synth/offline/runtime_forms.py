@@ -1,0 +1,78 @@
+"""Parts of the emitted runtime (:mod:`.runtime`) that draw a structure stated in words
+(:mod:`.formats`): a rotated sorted list, a mountain array, balanced parentheses, a clock format.
+They are copied into every generated generator with the rest of the runtime, so they use only
+``random`` and builtin types, and call no runtime function outside this module.
+"""
+
+from __future__ import annotations
+
+import random
+
+
+def _shaped(form: dict, row: list, leaf: dict) -> list | None:
+    """``row`` (one list, or one string's characters, drawn as for any list) in the structure
+    ``form`` asks for; None when its length leaves no room (the input is drawn again).
+
+    ``rotated``: the sorted row rotated by a random k in [0, n). ``mountain``: strictly up to a
+    peak at a random index strictly inside, strictly down after it (the
+    leaf's range is constant). ``balanced``:
+    pairs of parentheses (a random walk that never closes more than it opened) with the
+    alphabet's other characters between them. ``format``: each field a number in its range, of
+    its width, between the fixed separators."""
+    kind = form["kind"]
+    n = len(row)
+    if kind == "rotated":
+        k = random.randrange(n) if n else 0
+        return row[k:] + row[:k]
+    if kind == "mountain":
+        return _mountain(n, max(leaf["lo"]), min(leaf["hi"]))
+    if kind == "balanced":
+        return _balanced(n, [c for c in leaf["alphabet"] if c not in "()"])
+    out: list = []
+    for part in form["parts"]:
+        if isinstance(part, str):
+            out += list(part)
+        else:
+            out += list(str(random.randint(part[2], part[3])).zfill(part[1]))
+    return out
+
+
+def _mountain(n: int, lo: int, hi: int) -> list | None:
+    """``n`` >= 3 values in [lo, hi], strictly increasing to a peak at an index in [1, n - 2],
+    strictly decreasing after it; None when the range is too narrow for the side drawn."""
+    if n < 3:
+        return None
+    peak = random.randint(1, n - 2)
+    need = max(peak, n - 1 - peak)  # values below the peak that one side needs
+    if hi - lo < need:
+        return None
+    top = random.randint(lo + need, hi)
+    left = sorted(random.sample(range(lo, top), peak))
+    right = sorted(random.sample(range(lo, top), n - 1 - peak), reverse=True)
+    return [*left, top, *right]
+
+
+def _balanced(n: int, others: list) -> list | None:
+    """A string of ``n`` characters whose parentheses are balanced: ``pairs`` of them (all when
+    the alphabet has no other character; then ``n`` must be even), placed at random positions,
+    the rest drawn from ``others``."""
+    if not others:
+        if n % 2:
+            return None
+        pairs = n // 2
+    else:
+        pairs = random.randint(0, n // 2)
+    seq = []
+    opened = depth = 0
+    for i in range(2 * pairs):
+        left = 2 * pairs - i  # characters still to place
+        if opened < pairs and (depth == 0 or (depth < left and random.random() < 0.5)):
+            seq.append("(")
+            opened += 1
+            depth += 1
+        else:
+            seq.append(")")
+            depth -= 1
+    spots = set(random.sample(range(n), 2 * pairs))
+    it = iter(seq)
+    return [next(it) if i in spots else random.choice(others) for i in range(n)]

@@ -1,0 +1,279 @@
+"""Structures stated in words in the offline synthesizer (quicksilver/synth/offline/formats.py,
+the runtime's ``_shaped``, the checker's ``check_form``).
+
+Statements we wrote in LeetCode's shapes: a rotated sorted list, a mountain array, balanced
+parentheses and a clock format are read, drawn on many seeds (random, perf and the emitted
+generator's edge cases) and checked twice, by the independent checker and by plain code here;
+the checker reports an input that breaks each one; what is not read is still refused.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+import pytest
+
+from quicksilver.synth import SynthInput
+from quicksilver.synth.offline import build_spec, emit_generator, sample_spec
+from quicksilver.synth.offline.checker import check_input
+
+SEEDS = 120
+
+
+def li(text: str) -> str:
+    """A Constraints item as LeetCode writes it (``<=`` escaped)."""
+    text = re.sub(r"\^(\d+)", r"<sup>\1</sup>", text)
+    return text.replace("<=", "&lt;=").replace('"', "&quot;")
+
+
+def question(params: list[tuple[str, str]], items: list[str], prose: str = "") -> SynthInput:
+    meta = {
+        "name": "f",
+        "params": [{"name": n, "type": t} for n, t in params],
+        "return": {"type": "integer"},
+    }
+    body = "".join(f"\t<li>{li(i)}</li>\n" for i in items)
+    content = f"<p>{prose}</p>\n<p><strong>Constraints:</strong></p>\n<ul>\n{body}</ul>\n"
+    return SynthInput(slug="t", title="T", content_html=content, meta=meta, prompt="")
+
+
+def spec_of(inp: SynthInput) -> dict[str, Any]:
+    result = build_spec(inp)
+    assert result.spec is not None, result.problems
+    return result.spec
+
+
+def draws(spec: dict[str, Any], n: int = SEEDS) -> list[list[Any]]:
+    """Random inputs, one perf input, and the emitted generator's edge cases; each one valid by
+    the checker."""
+    out = [sample_spec(spec, seed) for seed in range(n)]
+    out.append(sample_spec(spec, 1, 100, mode="max"))
+    ns: dict[str, Any] = {}
+    exec(emit_generator(spec, 1000), ns)
+    out += ns["generate_edge_cases"]()
+    for args in out:
+        assert check_input(spec, args) == [], args
+    return out
+
+
+def refused(inp: SynthInput, quoted: str) -> None:
+    result = build_spec(inp)
+    assert result.spec is None
+    assert any(quoted in p for p in result.problems), result.problems
+
+
+ROTATED = [
+    "nums is sorted and rotated between 1 and n times.",
+    "nums is an ascending array that is possibly rotated.",
+    "nums is guaranteed to be rotated at some pivot.",
+]
+
+
+@pytest.mark.parametrize("line", ROTATED)
+def test_rotated_sorted_lists(line: str) -> None:
+    inp = question(
+        [("nums", "integer[]")],
+        ["n == nums.length", "1 <= n <= 40", "-50 <= nums[i] <= 50", line],
+    )
+    spec = spec_of(inp)
+    assert spec["params"][0]["form"] == {"kind": "rotated"}
+    rotated = 0
+    for (nums,) in draws(spec):
+        # some rotation of it is sorted
+        assert any(nums[k:] + nums[:k] == sorted(nums) for k in range(max(1, len(nums))))
+        rotated += nums != sorted(nums)
+    assert rotated > SEEDS // 2  # most are rotated by a k > 0
+
+
+def test_rotated_with_distinct_values() -> None:
+    spec = spec_of(
+        question(
+            [("nums", "integer[]")],
+            [
+                "1 <= nums.length <= 30",
+                "0 <= nums[i] <= 40",
+                "All values of nums are unique.",
+                ROTATED[0],
+            ],
+        )
+    )
+    for (nums,) in draws(spec):
+        assert len(set(nums)) == len(nums)
+    spec_in = spec["params"][0]
+    assert check_input(spec, [[3, 4, 1, 2]]) == []
+    assert check_input(spec, [[3, 1, 4, 2]]) != []  # falls twice round the list
+    assert spec_in["sorted"] == "asc"
+
+
+def test_mountain_arrays() -> None:
+    spec = spec_of(
+        question(
+            [("arr", "integer[]")],
+            [
+                "3 <= arr.length <= 50",
+                "0 <= arr[i] <= 100",
+                "arr is guaranteed to be a mountain array.",
+            ],
+        )
+    )
+    peaks = set()
+    for (arr,) in draws(spec):
+        top = arr.index(max(arr))
+        assert 0 < top < len(arr) - 1
+        assert all(a < b for a, b in itertools.pairwise(arr[: top + 1]))
+        assert all(a > b for a, b in itertools.pairwise(arr[top:]))
+        assert all(0 <= x <= 100 for x in arr)
+        peaks.add(top)
+    assert len(peaks) > 5  # the peak moves
+    for bad in ([1, 2, 3], [3, 2, 1], [1, 3, 3, 1], [1, 3, 2, 4, 1], [0, 1]):
+        assert any("mountain" in why for why in check_input(spec, [bad])), bad
+
+
+def test_mountain_length_at_least_three() -> None:
+    spec = spec_of(
+        question(
+            [("arr", "integer[]")],
+            ["1 <= arr.length <= 10", "0 <= arr[i] <= 100", "arr is a mountain array."],
+        )
+    )
+    assert min(len(a[0]) for a in draws(spec)) == 3
+
+
+def balanced(s: str) -> bool:
+    depth = 0
+    for c in s:
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["s is a valid parentheses string.", "s is a balanced parentheses string."],
+)
+def test_balanced_parentheses_only(line: str) -> None:
+    spec = spec_of(
+        question([("s", "string")], ["1 <= s.length <= 60", "s[i] is either '(' or ')'.", line])
+    )
+    lengths = set()
+    for (s,) in draws(spec):
+        assert balanced(s) and set(s) <= set("()")
+        assert len(s) % 2 == 0 and len(s) >= 2
+        lengths.add(len(s))
+    assert len(lengths) > 5
+    for bad in (")(", "(()", "())("):
+        assert any("parenthes" in why for why in check_input(spec, [bad])), bad
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "It is guaranteed that parentheses expression s is a VPS.",
+        "It is guaranteed that all parentheses are balanced.",
+    ],
+)
+def test_balanced_parentheses_among_other_characters(line: str) -> None:
+    spec = spec_of(
+        question(
+            [("s", "string")],
+            [
+                "1 <= s.length <= 80",
+                "s consists of lowercase English letters and parentheses.",
+                line,
+            ],
+        )
+    )
+    odd = letters = 0
+    for (s,) in draws(spec):
+        assert balanced(s)
+        odd += len(s) % 2
+        letters += any(c.isalpha() for c in s)
+    assert odd and letters
+
+
+CLOCK = 'timePoints[i] is in the format "HH:MM".'
+
+
+def test_clock_times_in_a_list() -> None:
+    spec = spec_of(question([("timePoints", "string[]")], ["2 <= timePoints.length <= 50", CLOCK]))
+    hours, minutes = set(), set()
+    for (times,) in draws(spec):
+        for t in times:
+            assert re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", t), t
+            hours.add(t[:2])
+            minutes.add(t[3:])
+    assert "23" in hours and len(minutes) > 50
+    for bad in ("24:00", "1:00", "12-00", "12:60", "12:000"):
+        assert check_input(spec, [["00:00", bad]]) != [], bad
+
+
+def test_clock_fields_narrowed_by_their_own_lines() -> None:
+    spec = spec_of(
+        question(
+            [("a", "string"), ("b", "string")],
+            ["a and b are in the format hh:mm.", "00 <= hh <= 11", '"00" <= mm <= "29"'],
+        )
+    )
+    for a, b in draws(spec):
+        for t in (a, b):
+            assert int(t[:2]) <= 11 and int(t[3:]) <= 29, t
+    assert check_input(spec, ["12:00", "00:00"]) != []
+
+
+@pytest.mark.parametrize(
+    ("params", "items", "prose", "quoted"),
+    [
+        # a rotation of text: not read
+        ([("s", "string")], ["1 <= s.length <= 9", "s consists of digits."], "", ""),
+        # a mountain of strings
+        (
+            [("s", "string[]")],
+            ["1 <= s.length <= 9", "1 <= s[i].length <= 3", "s is a mountain array."],
+            "",
+            "s is a mountain array.",
+        ),
+        # a date format: not a clock's
+        (
+            [("d", "string")],
+            ['d is in the format "YY:MM".'],
+            "",
+            'd is in the format "YY:MM".',
+        ),
+        # a 12-hour clock
+        (
+            [("t", "string")],
+            ['t is in the format "HH:MM".'],
+            "Given a time on a 12-hour clock.",
+            't is in the format "HH:MM".',
+        ),
+        # parentheses that the alphabet cannot hold
+        (
+            [("s", "string")],
+            ["1 <= s.length <= 9", "s consists of digits.", "s is a valid parentheses string."],
+            "",
+            "s is a valid parentheses string.",
+        ),
+        # a mountain with distinct values stated: a structure with another rule
+        (
+            [("a", "integer[]")],
+            [
+                "3 <= a.length <= 9",
+                "0 <= a[i] <= 9",
+                "a is sorted in ascending order.",
+                "a is a mountain array.",
+            ],
+            "",
+            "a is a mountain array.",
+        ),
+    ],
+)
+def test_unread_structures_are_refused(
+    params: list[tuple[str, str]], items: list[str], prose: str, quoted: str
+) -> None:
+    if not quoted:  # the sentence itself is refused
+        items = [*items, "s is sorted and rotated."]
+        quoted = "s is sorted and rotated."
+    refused(question(params, items, prose), quoted)
