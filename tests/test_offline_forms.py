@@ -277,3 +277,80 @@ def test_unread_structures_are_refused(
         items = [*items, "s is sorted and rotated."]
         quoted = "s is sorted and rotated."
     refused(question(params, items, prose), quoted)
+
+
+def test_two_clock_times_compared_whole() -> None:
+    ordered = spec_of(
+        question(
+            [("current", "string"), ("correct", "string")],
+            ['current and correct are in the format "HH:MM"', "current <= correct"],
+        )
+    )
+    assert ordered["relations"] == [[0, "<=", 1]]
+    swapped = 0
+    for a, b in draws(ordered):
+        assert a <= b  # same width, fields from hours down: text order is time order
+        swapped += a != b
+    assert swapped > SEEDS // 2
+    assert any("<=" in why for why in check_input(ordered, ["10:00", "09:59"]))
+    differ = spec_of(
+        question(
+            [("login", "string"), ("logout", "string")],
+            ["login and logout are in the format hh:mm.", "login and logout are not equal."],
+        )
+    )
+    for a, b in draws(differ):
+        assert a != b
+    assert check_input(differ, ["10:00", "10:00"]) != []
+
+
+def test_two_strings_of_other_specs_are_not_compared() -> None:
+    refused(
+        question(
+            [("a", "string"), ("b", "string")],
+            ['a is in the format "HH:MM".', 'b is in the format "HH:MM:SS".', "a <= b"],
+        ),
+        "a <= b",
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "prose"),
+    [
+        ("Some of the digits might be replaced with '?' and need to be replaced with digits.", ""),
+        (
+            "It is guaranteed that you can produce a valid time from the given string.",
+            "You are given a string time in the form of hh:mm, where some of the digits in the "
+            "string are hidden (represented by ?).",
+        ),
+    ],
+)
+def test_clock_times_with_hidden_digits(line: str, prose: str) -> None:
+    spec = spec_of(question([("time", "string")], ['time is in the format "hh:mm".', line], prose))
+    hidden = shown = 0
+    for (t,) in draws(spec):
+        assert re.fullmatch(r"[0-2?][0-9?]:[0-5?][0-9?]", t), t
+        # some time shows through: replace each '?' by some digit
+        assert any(
+            re.fullmatch(t.replace("?", "."), f"{h:02}:{m:02}")
+            for h in range(24)
+            for m in range(60)
+        ), t
+        hidden += "?" in t
+        shown += "?" not in t
+    assert hidden and shown
+    assert check_input(spec, ["2?:7?"]) != []  # no minute 7x
+    assert check_input(spec, ["?4:??"]) == []
+
+
+def test_a_valid_time_to_produce_needs_hidden_digits_described() -> None:
+    refused(
+        question(
+            [("time", "string")],
+            [
+                'time is in the format "hh:mm".',
+                "It is guaranteed that you can produce a valid time from the given string.",
+            ],
+        ),
+        "produce a valid time",
+    )

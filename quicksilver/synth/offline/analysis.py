@@ -23,7 +23,7 @@ from typing import Any
 from quicksilver.synth.offline.constraints import FIELDS_RE, Param, clean, split_top
 from quicksilver.synth.offline.described import DescribedGuarantees, description_sentences
 from quicksilver.synth.offline.facts import Facts
-from quicksilver.synth.offline.formats import even_lengths
+from quicksilver.synth.offline.formats import even_lengths, relations_spec
 from quicksilver.synth.offline.graph_sentences import described_graph
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.report import param_notes
@@ -123,9 +123,12 @@ class Analysis:
         self._attach_products(quantities, q.names)
         shapes = ParamSpecs(self.facts, q, self.problems)
         params = [shapes.param_spec(p, per_item) for p in self.params]
+        relations = relations_spec(self.facts, params, self.problems)
         if self.problems:
             return SpecResult(None, self.notes, self.problems)
         spec: dict[str, Any] = {"quantities": quantities, "params": params}
+        if relations:
+            spec["relations"] = relations
         if self.facts.answer is not None:
             lo, hi, line = self.facts.answer
             spec["answer"] = {"lo": lo, "hi": hi, "text": line}

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quicksilver import astparse
-from quicksilver.synth.offline.checker_forms import check_form
+from quicksilver.synth.offline.checker_forms import check_form, check_relations
 
 __all__ = ["check_input", "spec_from_generator"]
 
@@ -104,7 +104,7 @@ def check_input(spec: dict[str, Any], args: list[Any]) -> list[str]:
     for p, shape in zip(params, shapes, strict=True):
         if shape is not None and p["kind"] != "quantity":
             problems += _check_values(p, shape, q)
-    return problems
+    return problems + check_relations(spec.get("relations", []), params, args)
 
 
 def spec_from_generator(code: str) -> dict[str, Any] | None:

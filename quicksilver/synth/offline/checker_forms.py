@@ -8,13 +8,17 @@
 - ``balanced``: no prefix closes more parentheses than it opened, and the whole string closes
   all it opened;
 - ``format``: the string is the format's fields and separators, each field its width of digits
-  holding a number in its range.
+  holding a number in its range (with ``mask``, some digits hidden by that character: some
+  number in the range shows through).
 
 Each innermost list (a string's characters) is checked; one line per list that breaks its form.
+Two arguments compared whole (``relations``, ``[a, op, b]`` by parameter index) are compared as
+Python compares them (strings of one fixed-width format: text order is time order).
 """
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 
@@ -25,7 +29,7 @@ def check_form(form: dict[str, Any], rows: list[tuple[str, list[tuple[str, Any]]
         "rotated": _rotated,
         "mountain": _mountain,
         "balanced": _balanced,
-        "format": lambda values: _format(form.get("parts", []), values),
+        "format": lambda values: _format(form.get("parts", []), values, form.get("mask")),
     }.get(form.get("kind", ""))
     if check is None:
         return [f"an unknown structure {form!r}"]
@@ -38,6 +42,32 @@ def check_form(form: dict[str, Any], rows: list[tuple[str, list[tuple[str, Any]]
             why = "holds values of the wrong type"
         if why:
             out.append(f"{where} {why}")
+    return out
+
+
+_OPS = {
+    "<=": operator.le,
+    "<": operator.lt,
+    ">=": operator.ge,
+    ">": operator.gt,
+    "!=": operator.ne,
+}
+
+
+def check_relations(
+    relations: list[Any], params: list[dict[str, Any]], args: list[Any]
+) -> list[str]:
+    """A line per relation between two whole arguments that does not hold."""
+    out = []
+    for a, op, b in relations:
+        x, y = args[a], args[b]
+        try:
+            holds = _OPS[op](x, y)
+        except TypeError:
+            holds = False
+        if not holds:
+            na, nb = params[a]["name"], params[b]["name"]
+            out.append(f"{na} = {x!r}, {nb} = {y!r} breaks {na} {op} {nb}")
     return out
 
 
@@ -69,7 +99,7 @@ def _balanced(values: list[Any]) -> str | None:
     return f"leaves {depth} parentheses open" if depth else None
 
 
-def _format(parts: list[Any], values: list[Any]) -> str | None:
+def _format(parts: list[Any], values: list[Any], mask: str | None) -> str | None:
     text = "".join(str(c) for c in values)
     pos = 0
     for part in parts:
@@ -80,7 +110,14 @@ def _format(parts: list[Any], values: list[Any]) -> str | None:
             continue
         name, width, lo, hi = part
         digits = text[pos : pos + width]
-        if len(digits) != width or not digits.isdigit() or not lo <= int(digits) <= hi:
+        if not any(_shows(str(v).zfill(width), digits, mask) for v in range(lo, hi + 1)):
             return f"= {text!r}: its field {name} is {digits!r}, not {width} digits in [{lo}, {hi}]"
         pos += width
     return None if pos == len(text) else f"= {text!r} is longer than its format"
+
+
+def _shows(value: str, digits: str, mask: str | None) -> bool:
+    """``digits`` is ``value`` written out, some digits hidden by ``mask`` where there is one."""
+    return len(digits) == len(value) and all(
+        d == v or (mask is not None and d == mask) for d, v in zip(digits, value, strict=True)
+    )

@@ -88,7 +88,10 @@ def read_form(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) 
 
 
 def _clock(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> bool:
-    """``time is in the format "HH:MM"`` (its strings) and ``00 <= hh <= 23`` (a field)."""
+    """``time is in the format "HH:MM"`` (its strings) and ``00 <= hh <= 23`` (a field); two
+    strings of one format compared, digits hidden (:func:`_format_rules`)."""
+    if _format_rules(facts, text, line, acts):
+        return True
     m = _FIELD.fullmatch(text)
     if m:
         found = [
@@ -130,6 +133,92 @@ def _clock(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> 
         _set_form(facts.leaf[p.name], form, line, acts)
         acts.append(partial(_clock_alphabet, facts.leaf[p.name]))
     return True
+
+
+def _formatted(facts: Facts) -> dict[str, LeafInfo]:
+    """The parameters a format line has given a format so far."""
+    return {
+        name: info
+        for name, info in facts.leaf.items()
+        if info.form is not None and info.form[0]["kind"] == "format"
+    }
+
+
+def _format_rules(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """Said of strings a format line has read: ``current <= correct``, ``loginTime and
+    logoutTime are not equal`` (two of them compared whole: in one fixed-width format of
+    two-digit fields from the greatest unit down, text order is time order), ``Some of the
+    digits might be replaced with '?'`` (digits hidden), and ``It is guaranteed that you can
+    produce a valid time from the given string`` (digits hidden, with the character the
+    description names: ``some of the digits ... are hidden (represented by ?)``). False when
+    ``text`` says none of these of formatted strings."""
+    formatted = _formatted(facts)
+    m = re.fullmatch(r"(\w+) (<=|<|>=|>|!=) (\w+)", text) or re.fullmatch(
+        r"(\w+) and (\w+) are (not equal|different)", text, flags=re.I
+    )
+    if m and len(m.groups()) == 3 and m.group(2) in ("<=", "<", ">=", ">", "!="):
+        a, op, b = m.group(1), m.group(2), m.group(3)
+    elif m:
+        a, op, b = m.group(1), "!=", m.group(2)
+    if m:
+        if a not in formatted or b not in formatted or a == b:
+            return False
+        acts.append(partial(facts.relations.append, (a, op, b, line)))
+        return True
+    m = re.fullmatch(
+        r"some (?:of the )?digits (?:might|may|can|could) be replaced (?:with|by) '(.)'"
+        r"(?: and .+)?",
+        text,
+        flags=re.I,
+    )
+    mask = m.group(1) if m else None
+    if re.fullmatch(
+        r"it is guaranteed that you can produce a valid time from the given string",
+        text,
+        flags=re.I,
+    ):
+        found = re.search(
+            r"digits[^.]*?(?:hidden|replaced)[^.]*?(?:represented by|with) ['\"]?([?*#_])",
+            facts.prose,
+        )
+        if found is None:
+            raise Unsupported("a valid time to produce, but no hidden digits in the description")
+        mask = found.group(1)
+    if mask is None:
+        return False
+    if len(formatted) != 1:
+        raise Unsupported("hidden digits, but not in one formatted string parameter")
+    (info,) = formatted.values()
+    acts.append(partial(_hide, info, mask))
+    return True
+
+
+def _hide(info: LeafInfo, mask: str) -> None:
+    assert info.form is not None
+    if info.form[0].get("mask", mask) != mask:
+        raise Unsupported("digits hidden by two characters")
+    info.form[0]["mask"] = mask
+    if info.alphabet is not None and mask not in info.alphabet:
+        info.alphabet += mask
+
+
+def relations_spec(facts: Facts, params: list[dict[str, Any]], problems: list[str]) -> list[Any]:
+    """``spec["relations"]``: ``[a, op, b]`` by parameter index, for two strings whose specs
+    are the same but for the name (either may then hold the other's value) and whose digits are
+    not hidden (a hidden digit has no order). Their lengths are both the format's width."""
+    index = {p["name"]: i for i, p in enumerate(params)}
+    out = []
+    for a, op, b, line in facts.relations:
+        pa, pb = params[index[a]], params[index[b]]
+        same = _unnamed(pa) == _unnamed(pb)  # lengths: the format's width, for both
+        if not same or pa.get("form", {}).get("mask"):
+            problems.append(f'"{line}": a comparison of two strings of one format and one spec')
+        out.append([index[a], op, index[b]])
+    return out
+
+
+def _unnamed(p: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in p.items() if k not in ("name", "dims")}
 
 
 def _narrow(info: LeafInfo, field: str, lo: int, hi: int) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
-from quicksilver.synth.offline.runtime_forms import _balanced, _mountain, _shaped
+from quicksilver.synth.offline.runtime_forms import _balanced, _mountain, _relate, _shaped
 from quicksilver.synth.offline.runtime_parts import (
     _graph_edges,
     _pin,
@@ -617,6 +617,8 @@ def _generate_from_spec(spec: dict, size_cap: int) -> list:
     for _attempt in range(50):
         q = _sample_quantities(spec["quantities"], size_cap)
         args = [_build_param(p, q, size_cap) for p in spec["params"]]
+        if "relations" in spec and None not in args:  # two strings of one format: formats.py
+            args = _relate(spec, args)
         if all(a is not None for a in args):  # None: rows that the sizes left no room for
             return args
     raise RuntimeError("could not draw rows that meet the constraints in 50 draws")
@@ -645,6 +647,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _shaped,
     _mountain,
     _balanced,
+    _relate,
     _apart,
     _variant_values,
     _perf_variants,

@@ -34,6 +34,23 @@ def _shaped(form: dict, row: list, leaf: dict) -> list | None:
             out += list(part)
         else:
             out += list(str(random.randint(part[2], part[3])).zfill(part[1]))
+    if form.get("mask"):  # some digits hidden: none, a few, half or all of them
+        rate = random.choice((0.0, 0.25, 0.5, 0.5, 1.0))
+        out = [form["mask"] if c.isdigit() and random.random() < rate else c for c in out]
+    return out
+
+
+def _relate(spec: dict, args: list) -> list:
+    """Two arguments of one format compared whole (``spec["relations"]``: ``[a, op, b]``,
+    indices of parameters): swapped when out of order (both have one spec, so either may hold
+    either value); equal ones where they must differ (or be strictly ordered) make the draw
+    None, so the input is drawn again."""
+    out = list(args)
+    for a, op, b in spec["relations"]:
+        if out[a] == out[b] and op in ("!=", "<", ">"):
+            return [None]
+        if (op in ("<=", "<") and out[a] > out[b]) or (op in (">=", ">") and out[a] < out[b]):
+            out[a], out[b] = out[b], out[a]
     return out
 
 
