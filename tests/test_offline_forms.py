@@ -354,3 +354,59 @@ def test_a_valid_time_to_produce_needs_hidden_digits_described() -> None:
         ),
         "produce a valid time",
     )
+
+
+def test_absolute_paths() -> None:
+    spec = spec_of(
+        question(
+            [("path", "string")],
+            [
+                "1 <= path.length <= 80",
+                "path consists of English letters, digits, period '.', slash '/' or '_'.",
+                "path is a valid absolute Unix path.",
+            ],
+        )
+    )
+    dots = 0
+    for (path,) in draws(spec):
+        assert path == "/" or re.fullmatch(r"(/[A-Za-z0-9._]+)+", path), path
+        dots += bool(re.search(r"/\.\.?(/|$)", path))
+    assert dots  # '.' and '..' names now and then
+    for bad in ("a/b", "/a//b", "/a/", ""):
+        assert check_input(spec, [bad]) != [], bad
+
+
+def test_distinct_folders_that_start_with_a_slash() -> None:
+    spec = spec_of(
+        question(
+            [("folder", "string[]")],
+            [
+                "1 <= folder.length <= 40",
+                "2 <= folder[i].length <= 12",
+                "folder[i] contains only lowercase letters and '/'.",
+                "folder[i] always starts with the character '/'.",
+                "Each folder name is unique.",
+            ],
+        )
+    )
+    assert spec["params"][0]["distinct"] == {"level": "string", "scope": "all"}
+    for (folders,) in draws(spec):
+        assert len(set(folders)) == len(folders)
+        for f in folders:
+            assert re.fullmatch(r"(/[a-z]+)+", f) and 2 <= len(f) <= 12, f
+    assert check_input(spec, [["/a", "/a"]]) != []
+    assert check_input(spec, [["/a", "b/c"]]) != []
+
+
+def test_a_path_needs_a_slash_in_its_alphabet() -> None:
+    refused(
+        question(
+            [("p", "string")],
+            [
+                "1 <= p.length <= 9",
+                "p consists of lowercase English letters.",
+                "p is a valid absolute path.",
+            ],
+        ),
+        "p is a valid absolute path.",
+    )

@@ -5,6 +5,8 @@
   followed by the first), at most one value is greater than the one after it;
 - ``mountain``: at least 3 values, strictly increasing to the greatest value, which is neither
   the first nor the last, and strictly decreasing after it;
+- ``path``: ``/`` alone, or ``/`` then names of at least one character joined by single slashes
+  (none at the end);
 - ``balanced``: no prefix closes more parentheses than it opened, and the whole string closes
   all it opened;
 - ``format``: the string is the format's fields and separators, each field its width of digits
@@ -29,6 +31,7 @@ def check_form(form: dict[str, Any], rows: list[tuple[str, list[tuple[str, Any]]
         "rotated": _rotated,
         "mountain": _mountain,
         "balanced": _balanced,
+        "path": _path,
         "format": lambda values: _format(form.get("parts", []), values, form.get("mask")),
     }.get(form.get("kind", ""))
     if check is None:
@@ -88,6 +91,15 @@ def _mountain(values: list[Any]) -> str | None:
     up = all(values[i] < values[i + 1] for i in range(top))
     down = all(values[i] > values[i + 1] for i in range(top, len(values) - 1))
     return None if up and down else "is no mountain array: not strictly up then down"
+
+
+def _path(values: list[Any]) -> str | None:
+    text = "".join(str(c) for c in values)
+    if not text.startswith("/"):
+        return f"= {text!r} does not start with '/'"
+    if text != "/" and ("//" in text or text.endswith("/")):
+        return f"= {text!r} has an empty name (two slashes in a row, or one at the end)"
+    return None
 
 
 def _balanced(values: list[Any]) -> str | None:

@@ -49,6 +49,12 @@ _BALANCED = re.compile(
     r"(?:it is guaranteed that )?all (?:the )?parenthes[ie]s (?:in (\w+) )?are balanced",
     flags=re.I,
 )
+_PATH = re.compile(
+    r"(\w+)(?:\[i\])? is a valid absolute (?:unix |file )?path|"
+    r"(\w+)(?:\[i\])? (?:always )?(?:starts|begins) with (?:the character |a slash )?'/'",
+    flags=re.I,
+)
+_NAMES_UNIQUE = re.compile(r"each (\w+) name is (?:unique|distinct)", flags=re.I)
 _FORMAT = re.compile(
     r"(.+?) (?:is|are) (?:a valid string of length (\d+) )?in the format "
     r"\"?([A-Za-z]{2}(?::[A-Za-z]{2})+)\"?",
@@ -83,6 +89,23 @@ def read_form(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) 
         if target is None or target not in strings:
             raise Unsupported("balanced parentheses, but not in one string parameter")
         _set_form(facts.leaf[target], {"kind": "balanced"}, line, acts)
+        return True
+    m = _PATH.fullmatch(text)
+    if m:
+        p = facts.by_name.get(next(g for g in m.groups() if g))
+        if p is None or not p.join or p.depth > 2:
+            raise Unsupported("a path that is not a string or a list of strings")
+        size = Lin(Fraction(0), {Ref("q", key=p.dim_key(p.depth - 1)): Fraction(1)})
+        cmp.relate(Lin(Fraction(1)), "<=", size, line, acts)
+        _set_form(facts.leaf[p.name], {"kind": "path"}, line, acts)
+        return True
+    m = _NAMES_UNIQUE.fullmatch(text)
+    if m:
+        p = facts.by_name.get(m.group(1))
+        if p is None or not p.join or p.depth != 2:
+            return False
+        distinct = {"level": "string", "scope": "all"}
+        acts.append(partial(setattr, facts.leaf[p.name], "distinct", distinct))
         return True
     return _clock(facts, cmp, text, line, acts)
 
@@ -278,6 +301,10 @@ def form_problem(p: Param, info: LeafInfo, out: dict[str, Any]) -> str | None:
         return "a structure together with fixed positions, values apart or rules of text"
     if kind == "rotated":
         return None
+    if kind == "path":
+        others = set(leaf.get("alphabet") or "") - {"/"}
+        ok = "/" in (leaf.get("alphabet") or "") and others and not info.sorted
+        return None if ok else "a path, whose alphabet needs '/' and another character"
     if info.distinct or (info.sorted and kind != "rotated"):
         return "a structure together with distinct or sorted values"
     if kind == "mountain":

@@ -21,7 +21,7 @@ from typing import Any
 
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
-from quicksilver.synth.offline.runtime_forms import _balanced, _mountain, _relate, _shaped
+from quicksilver.synth.offline.runtime_forms import _balanced, _mountain, _path, _relate, _shaped
 from quicksilver.synth.offline.runtime_parts import (
     _graph_edges,
     _pin,
@@ -357,6 +357,8 @@ def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
             chars = _draw(p["leaf"], q, length, False, False)
             if p["sorted"]:
                 chars.sort(reverse=p["sorted"] == "desc")
+            if p.get("form"):  # a path (formats.py: the one form drawn with distinct strings)
+                chars = _shaped(p["form"], chars, p["leaf"]) or chars
             s = _text_rules(p, "".join(chars))
         seen.add(s)
         out.append(s)
@@ -647,6 +649,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _shaped,
     _mountain,
     _balanced,
+    _path,
     _relate,
     _apart,
     _variant_values,

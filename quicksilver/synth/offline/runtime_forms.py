@@ -14,11 +14,10 @@ def _shaped(form: dict, row: list, leaf: dict) -> list | None:
     ``form`` asks for; None when its length leaves no room (the input is drawn again).
 
     ``rotated``: the sorted row rotated by a random k in [0, n). ``mountain``: strictly up to a
-    peak at a random index strictly inside, strictly down after it (the
-    leaf's range is constant). ``balanced``:
-    pairs of parentheses (a random walk that never closes more than it opened) with the
-    alphabet's other characters between them. ``format``: each field a number in its range, of
-    its width, between the fixed separators."""
+    peak at a random index strictly inside, strictly down after it (the leaf's range is
+    constant). ``balanced``: pairs of parentheses (a random walk that never closes more than it
+    opened) with the alphabet's other characters between them. ``path``: ``/`` and names.
+    ``format``: each field a number in its range, of its width, between the fixed separators."""
     kind = form["kind"]
     n = len(row)
     if kind == "rotated":
@@ -28,6 +27,8 @@ def _shaped(form: dict, row: list, leaf: dict) -> list | None:
         return _mountain(n, max(leaf["lo"]), min(leaf["hi"]))
     if kind == "balanced":
         return _balanced(n, [c for c in leaf["alphabet"] if c not in "()"])
+    if kind == "path":
+        return _path(n, [c for c in leaf["alphabet"] if c != "/"])
     out: list = []
     for part in form["parts"]:
         if isinstance(part, str):
@@ -52,6 +53,26 @@ def _relate(spec: dict, args: list) -> list:
         if (op in ("<=", "<") and out[a] > out[b]) or (op in (">=", ">") and out[a] < out[b]):
             out[a], out[b] = out[b], out[a]
     return out
+
+
+def _path(n: int, others: list) -> list | None:
+    """An absolute path of ``n`` characters: ``/`` then names of ``others`` (each at least one
+    character; ``.`` and ``..`` now and then where the alphabet has ``.``) joined by single
+    slashes, no slash at the end (``/`` alone when ``n`` is 1); None when ``n`` is 0."""
+    if n < 1:
+        return None
+    room = n - 1  # the names and the slashes between them
+    count = random.randint(1, (room + 1) // 2) if room else 0
+    letters = room - (count - 1) if count else 0
+    cuts = sorted(random.sample(range(1, letters), count - 1)) if count > 1 else []
+    sizes = [b - a for a, b in zip([0, *cuts], [*cuts, letters], strict=True)] if count else []
+    names = []
+    for size in sizes:
+        if "." in others and size <= 2 and random.random() < 0.3:
+            names.append("." * size)
+        else:
+            names.append("".join(random.choice(others) for _ in range(size)))
+    return list("/" + "/".join(names))
 
 
 def _mountain(n: int, lo: int, hi: int) -> list | None:
