@@ -410,3 +410,56 @@ def test_a_path_needs_a_slash_in_its_alphabet() -> None:
         ),
         "p is a valid absolute path.",
     )
+
+
+def valid_date(text: str) -> tuple[int, int, int]:
+    y, m, d = (int(x) for x in re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", text).groups())  # type: ignore[union-attr]
+    leap = y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)
+    assert 1 <= m <= 12 and 1 <= d <= [31, 28 + leap, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
+    return y, m, d
+
+
+def test_dates_laid_out_by_position() -> None:
+    spec = spec_of(
+        question(
+            [("date", "string")],
+            [
+                "date.length == 10",
+                "date[4] == date[7] == '-', and all other date[i]'s are digits",
+                "date represents a calendar date between Jan 1^st, 1950 and Mar 15^th, 2000.",
+            ],
+        )
+    )
+    years = set()
+    for (date,) in draws(spec, 400):
+        assert (1950, 1, 1) <= valid_date(date) <= (2000, 3, 15), date
+        years.add(int(date[:4]))
+    assert min(years) <= 1952 and max(years) >= 1998
+    for bad in ("2001-01-01", "1999-02-29", "1999-13-01", "1999/01/01", "1999-1-01"):
+        assert check_input(spec, [bad]) != [], bad
+    assert check_input(spec, ["2000-02-29"]) == []
+
+
+def test_dates_laid_out_by_the_description() -> None:
+    line = "The given dates are valid dates between the years 1971 and 2100."
+    spec = spec_of(
+        question(
+            [("date1", "string"), ("date2", "string")],
+            [line],
+            "The two dates are given as strings, their format is YYYY-MM-DD.",
+        )
+    )
+    for a, b in draws(spec):
+        assert (1971, 1, 1) <= valid_date(a) <= (2100, 12, 31)
+        assert (1971, 1, 1) <= valid_date(b) <= (2100, 12, 31)
+    refused(question([("date1", "string"), ("date2", "string")], [line]), line)
+
+
+def test_a_date_layout_alone_is_refused() -> None:
+    refused(
+        question(
+            [("date", "string")],
+            ["date.length == 10", "date[4] == date[7] == '-', and all other date[i]'s are digits"],
+        ),
+        "date[4] == date[7]",
+    )

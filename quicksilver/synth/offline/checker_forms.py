@@ -7,6 +7,8 @@
   the first nor the last, and strictly decreasing after it;
 - ``path``: ``/`` alone, or ``/`` then names of at least one character joined by single slashes
   (none at the end);
+- ``date``: ``YYYY-MM-DD``, a date the standard library's calendar accepts, within ``lo`` and
+  ``hi``;
 - ``balanced``: no prefix closes more parentheses than it opened, and the whole string closes
   all it opened;
 - ``format``: the string is the format's fields and separators, each field its width of digits
@@ -20,7 +22,9 @@ Python compares them (strings of one fixed-width format: text order is time orde
 
 from __future__ import annotations
 
+import datetime
 import operator
+import re
 from typing import Any
 
 
@@ -32,6 +36,7 @@ def check_form(form: dict[str, Any], rows: list[tuple[str, list[tuple[str, Any]]
         "mountain": _mountain,
         "balanced": _balanced,
         "path": _path,
+        "date": lambda values: _date(form.get("lo"), form.get("hi"), values),
         "format": lambda values: _format(form.get("parts", []), values, form.get("mask")),
     }.get(form.get("kind", ""))
     if check is None:
@@ -91,6 +96,20 @@ def _mountain(values: list[Any]) -> str | None:
     up = all(values[i] < values[i + 1] for i in range(top))
     down = all(values[i] > values[i + 1] for i in range(top, len(values) - 1))
     return None if up and down else "is no mountain array: not strictly up then down"
+
+
+def _date(lo: Any, hi: Any, values: list[Any]) -> str | None:
+    text = "".join(str(c) for c in values)
+    found = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", text)
+    try:
+        day = datetime.date(*(int(x) for x in found.groups())) if found else None
+    except ValueError:
+        day = None
+    if day is None:
+        return f"= {text!r} is no valid YYYY-MM-DD date"
+    if not datetime.date(*lo) <= day <= datetime.date(*hi):
+        return f"= {text!r} is outside {lo} .. {hi}"
+    return None
 
 
 def _path(values: list[Any]) -> str | None:

@@ -107,7 +107,88 @@ def read_form(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) 
         distinct = {"level": "string", "scope": "all"}
         acts.append(partial(setattr, facts.leaf[p.name], "distinct", distinct))
         return True
+    if _date(facts, cmp, text, line, acts):
+        return True
     return _clock(facts, cmp, text, line, acts)
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_DAY = r"([A-Za-z]{3})[a-z]* (\d{1,2})(?:\^?(?:st|nd|rd|th))?,? (\d{4})"
+_DATES = re.compile(
+    r"(?:it is guaranteed that |the input is generated such that )?(?:the given dates|(\w+)) "
+    r"(?:represents?|are|is) (?:a |the )?(?:valid )?(?:gregorian )?(?:calendar )?dates? "
+    rf"(?:between {_DAY} and {_DAY}(?: \(both inclusive\))?|"
+    r"between the years (\d{4}) and (\d{4}))",
+    flags=re.I,
+)
+
+
+def _date(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> bool:
+    """``date[4] == date[7] == '-', and all other date[i]'s are digits`` (a date's layout,
+    YYYY-MM-DD), and ``date represents a calendar date between Jan 1st, 1900 and Dec 31st,
+    2019`` / ``The given dates are valid dates between the years 1971 and 2100`` (every
+    string, laid out as the description says: ``formatted as YYYY-MM-DD``): a valid date of
+    the Gregorian calendar in the range, ``{"kind": "date", "lo": [y, m, d], "hi": [y, m, d]}``.
+    A layout with no range is refused where the spec is written."""
+    m = re.fullmatch(r"(\w+)\[4\] == \1\[7\] == '-',? and all other \1\[i\]'s are digits", text)
+    if m:
+        _dated(facts, cmp, m.group(1), None, line, acts)
+        return True
+    m = _DATES.fullmatch(text)
+    if not m:
+        return False
+    g = m.groups()
+    if g[7]:
+        span = ([int(g[7]), 1, 1], [int(g[8]), 12, 31])
+    else:
+        if g[1][:3].lower() not in _MONTHS or g[4][:3].lower() not in _MONTHS:
+            raise Unsupported("a date range whose months are not read")
+        lo = [int(g[3]), _MONTHS.index(g[1][:3].lower()) + 1, int(g[2])]
+        span = (lo, [int(g[6]), _MONTHS.index(g[4][:3].lower()) + 1, int(g[5])])
+    if g[0]:
+        names = [g[0]]
+    else:
+        names = [p.name for p in facts.params if p.join and p.depth == 1]
+        if not re.search(
+            r"format(?:ted)?(?: is| as)? \"?YYYY-MM-DD|in the yyyy-mm-dd format",
+            facts.prose,
+            flags=re.I,
+        ):
+            raise Unsupported("dates, but no YYYY-MM-DD layout stated for them")
+    for name in names:
+        _dated(facts, cmp, name, span, line, acts)
+    return True
+
+
+def _dated(
+    facts: Facts,
+    cmp: Comparisons,
+    name: str,
+    span: tuple[list[int], list[int]] | None,
+    line: str,
+    acts: Acts,
+) -> None:
+    """``name`` a date string of 10 characters (YYYY-MM-DD), in ``span`` when given."""
+    p = facts.by_name.get(name)
+    if p is None or not p.join or p.depth != 1:
+        raise Unsupported(f"a date in {name}, which is not a string parameter")
+    size = Lin(Fraction(0), {Ref("q", key=p.dim_key(0)): Fraction(1)})
+    cmp.relate(size, "==", Lin(Fraction(10)), line, acts)
+    info = facts.leaf[p.name]
+
+    def act() -> None:
+        form = info.form[0] if info.form else {"kind": "date", "lo": None, "hi": None}
+        if form["kind"] != "date":
+            raise Unsupported("two structures for one parameter")
+        if span is not None:
+            if form["lo"] is not None and [form["lo"], form["hi"]] != list(span):
+                raise Unsupported("two ranges of dates")
+            form["lo"], form["hi"] = span
+        info.form = (form, line if span is not None or info.form is None else info.form[1])
+        if info.alphabet is None:
+            info.alphabet = "0123456789-"
+
+    acts.append(act)
 
 
 def _clock(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> bool:
@@ -313,6 +394,12 @@ def form_problem(p: Param, info: LeafInfo, out: dict[str, Any]) -> str | None:
             return "a mountain array, whose values need one constant range"
         return None
     alphabet = leaf.get("alphabet") or ""
+    if kind == "date":
+        if info.form[0]["lo"] is None:
+            return "a date's layout, but no range of dates"
+        if not set("0123456789-") <= set(alphabet):
+            return "a date whose characters are not all in the stated alphabet"
+        return None if info.form[0]["lo"] <= info.form[0]["hi"] else "an empty range of dates"
     if kind == "balanced":
         return None if "(" in alphabet and ")" in alphabet else "parentheses not in the alphabet"
     if not set("0123456789:") <= set(alphabet):

@@ -21,7 +21,7 @@ from typing import Any
 
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
-from quicksilver.synth.offline.runtime_forms import _balanced, _mountain, _path, _relate, _shaped
+from quicksilver.synth.offline.runtime_forms import FORMS_RUNTIME, _relate, _shaped
 from quicksilver.synth.offline.runtime_parts import (
     _graph_edges,
     _pin,
@@ -646,11 +646,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _poly,
     _shrink_sum,
     _square,
-    _shaped,
-    _mountain,
-    _balanced,
-    _path,
-    _relate,
+    *FORMS_RUNTIME,
     _apart,
     _variant_values,
     _perf_variants,

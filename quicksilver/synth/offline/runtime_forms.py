@@ -17,6 +17,7 @@ def _shaped(form: dict, row: list, leaf: dict) -> list | None:
     peak at a random index strictly inside, strictly down after it (the leaf's range is
     constant). ``balanced``: pairs of parentheses (a random walk that never closes more than it
     opened) with the alphabet's other characters between them. ``path``: ``/`` and names.
+    ``date``: a date.
     ``format``: each field a number in its range, of its width, between the fixed separators."""
     kind = form["kind"]
     n = len(row)
@@ -29,6 +30,8 @@ def _shaped(form: dict, row: list, leaf: dict) -> list | None:
         return _balanced(n, [c for c in leaf["alphabet"] if c not in "()"])
     if kind == "path":
         return _path(n, [c for c in leaf["alphabet"] if c != "/"])
+    if kind == "date":
+        return _date(form["lo"], form["hi"])
     out: list = []
     for part in form["parts"]:
         if isinstance(part, str):
@@ -75,6 +78,19 @@ def _path(n: int, others: list) -> list | None:
     return list("/" + "/".join(names))
 
 
+def _date(lo: list, hi: list) -> list | None:
+    """A valid Gregorian date in [lo, hi] (``[y, m, d]`` each) as YYYY-MM-DD: a year, a month
+    and a day of that month drawn until the date is in the range (None after 1000 tries)."""
+    for _ in range(1000):
+        y, m = random.randint(lo[0], hi[0]), random.randint(1, 12)
+        leap = y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)
+        days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
+        d = random.randint(1, days)
+        if lo <= [y, m, d] <= hi:
+            return list(f"{y:04}-{m:02}-{d:02}")
+    return None
+
+
 def _mountain(n: int, lo: int, hi: int) -> list | None:
     """``n`` >= 3 values in [lo, hi], strictly increasing to a peak at an index in [1, n - 2],
     strictly decreasing after it; None when the range is too narrow for the side drawn."""
@@ -114,3 +130,7 @@ def _balanced(n: int, others: list) -> list | None:
     spots = set(random.sample(range(n), 2 * pairs))
     it = iter(seq)
     return [next(it) if i in spots else random.choice(others) for i in range(n)]
+
+
+# emitted with the rest of the runtime (runtime.py's _RUNTIME)
+FORMS_RUNTIME = (_shaped, _mountain, _balanced, _path, _date, _relate)
