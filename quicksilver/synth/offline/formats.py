@@ -16,7 +16,16 @@ parameter's :class:`~.facts.LeafInfo` as ``form`` and written to its spec as ``"
   valid string of length 5 in the format "hh:mm"``: a clock time, fields of two digits (hours 00
   to 23, minutes and seconds 00 to 59) between fixed separators (``{"kind": "format", "parts"}``);
   ``00 <= hh <= 23`` and ``"00" <= mm <= "59"`` narrow a field's range. A statement that speaks
-  of a 12-hour clock is refused (its hours are another range).
+  of a 12-hour clock is refused (its hours are another range). Two such strings compared
+  whole (``current <= correct``) are the spec's ``relations``; ``Some of the digits might be
+  replaced with '?'`` hides digits (the form's ``mask``);
+- ``path is a valid absolute Unix path``, ``folder[i] always starts with the character '/'``:
+  ``/`` then non-empty names joined by single slashes (``{"kind": "path"}``: narrower than
+  "starts with '/'", which it always meets);
+- ``date[4] == date[7] == '-', and all other date[i]'s are digits`` with ``date represents a
+  calendar date between Jan 1st, 1900 and Dec 31st, 2019``, ``The given dates are valid dates
+  between the years 1971 and 2100`` (laid out as the description says): a valid YYYY-MM-DD
+  date in the range (``{"kind": "date", "lo", "hi"}``).
 
 The runtime draws each form whole (:mod:`~.runtime_forms`); the checker checks it with code of
 its own. A form is not drawn together with other rules of text or values (they could break it).
