@@ -463,3 +463,63 @@ def test_a_date_layout_alone_is_refused() -> None:
         ),
         "date[4] == date[7]",
     )
+
+
+def test_ipv4_addresses() -> None:
+    spec = spec_of(
+        question([("address", "string")], ["The given address is a valid IPv4 address."])
+    )
+    lengths = set()
+    for (address,) in draws(spec):
+        parts = address.split(".")
+        assert len(parts) == 4, address
+        assert all(str(int(x)) == x and 0 <= int(x) <= 255 for x in parts), address
+        lengths.add(len(address))
+    assert min(lengths) == 7 and max(lengths) == 15
+    for bad in ("1.2.3", "1.2.3.256", "01.2.3.4", "1..2.3", "a.b.c.d"):
+        assert check_input(spec, [bad]) != [], bad
+
+
+ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+
+
+def to_roman(v: int) -> str:
+    out = ""
+    for worth, sym in (
+        (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
+        (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
+    ):  # fmt: skip
+        while v >= worth:
+            out += sym
+            v -= worth
+    return out
+
+
+def test_roman_numerals() -> None:
+    spec = spec_of(
+        question(
+            [("s", "string")],
+            [
+                "1 <= s.length <= 15",
+                "s contains only the characters ('I', 'V', 'X', 'L', 'C', 'D', 'M').",
+                "It is guaranteed that s is a valid roman numeral in the range [1, 3999].",
+            ],
+        )
+    )
+    canon = {to_roman(v): v for v in range(1, 4000)}
+    seen = set()
+    for (s,) in draws(spec):
+        assert s in canon, s  # the one way to write its number
+        seen.add(canon[s])
+    assert len(seen) > SEEDS // 2
+    for bad in ("IIII", "VX", "IM", "MMMM", ""):
+        assert check_input(spec, [bad]) != [], bad
+    narrow = spec_of(
+        question(
+            [("s", "string")],
+            ["It is guaranteed that s is a valid roman numeral in the range [40, 60]."],
+        )
+    )
+    for (s,) in draws(narrow):
+        assert 40 <= canon[s] <= 60, s
+    assert check_input(narrow, ["X"]) != []

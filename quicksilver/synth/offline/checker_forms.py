@@ -9,6 +9,8 @@
   (none at the end);
 - ``date``: ``YYYY-MM-DD``, a date the standard library's calendar accepts, within ``lo`` and
   ``hi``;
+- ``ipv4``: four numbers 0 to 255 with no leading zeros, joined by dots; ``roman``: a numeral
+  of the subtractive rule (a regular expression), its value in ``lo`` .. ``hi``;
 - ``balanced``: no prefix closes more parentheses than it opened, and the whole string closes
   all it opened;
 - ``format``: the string is the format's fields and separators, each field its width of digits
@@ -36,6 +38,8 @@ def check_form(form: dict[str, Any], rows: list[tuple[str, list[tuple[str, Any]]
         "mountain": _mountain,
         "balanced": _balanced,
         "path": _path,
+        "ipv4": _ipv4,
+        "roman": lambda values: _roman(form.get("lo", 1), form.get("hi", 3999), values),
         "date": lambda values: _date(form.get("lo"), form.get("hi"), values),
         "format": lambda values: _format(form.get("parts", []), values, form.get("mask")),
     }.get(form.get("kind", ""))
@@ -110,6 +114,30 @@ def _date(lo: Any, hi: Any, values: list[Any]) -> str | None:
     if not datetime.date(*lo) <= day <= datetime.date(*hi):
         return f"= {text!r} is outside {lo} .. {hi}"
     return None
+
+
+def _ipv4(values: list[Any]) -> str | None:
+    text = "".join(str(c) for c in values)
+    parts = text.split(".")
+    ok = len(parts) == 4 and all(re.fullmatch(r"0|[1-9]\d{0,2}", x) for x in parts)
+    if not ok or any(int(x) > 255 for x in parts):
+        return f"= {text!r} is no IPv4 address (four numbers 0-255, no leading zeros)"
+    return None
+
+
+_ROMAN = re.compile(r"M{0,3}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})")
+_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+
+
+def _roman(lo: int, hi: int, values: list[Any]) -> str | None:
+    """A canonical numeral (the pattern of the subtractive rule), valued by adding each
+    symbol and subtracting one that comes before a greater one."""
+    text = "".join(str(c) for c in values)
+    if not text or not _ROMAN.fullmatch(text):
+        return f"= {text!r} is no roman numeral"
+    worth = [_ROMAN_VALUES[c] for c in text]
+    value = sum(-w if i + 1 < len(worth) and w < worth[i + 1] else w for i, w in enumerate(worth))
+    return None if lo <= value <= hi else f"= {text!r} is {value}, outside [{lo}, {hi}]"
 
 
 def _path(values: list[Any]) -> str | None:

@@ -26,6 +26,9 @@ parameter's :class:`~.facts.LeafInfo` as ``form`` and written to its spec as ``"
   calendar date between Jan 1st, 1900 and Dec 31st, 2019``, ``The given dates are valid dates
   between the years 1971 and 2100`` (laid out as the description says): a valid YYYY-MM-DD
   date in the range (``{"kind": "date", "lo", "hi"}``).
+- ``The given address is a valid IPv4 address``, ``It is guaranteed that s is a valid roman
+  numeral in the range [1, 3999]``: a number so written (``{"kind": "ipv4"}``,
+  ``{"kind": "roman", "lo", "hi"}``).
 
 The runtime draws each form whole (:mod:`~.runtime_forms`); the checker checks it with code of
 its own. A form is not drawn together with other rules of text or values (they could break it).
@@ -116,9 +119,64 @@ def read_form(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) 
         distinct = {"level": "string", "scope": "all"}
         acts.append(partial(setattr, facts.leaf[p.name], "distinct", distinct))
         return True
-    if _date(facts, cmp, text, line, acts):
+    if _date(facts, cmp, text, line, acts) or _written(facts, cmp, text, line, acts):
         return True
     return _clock(facts, cmp, text, line, acts)
+
+
+def _written(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> bool:
+    """A number written in a notation: ``The given address is a valid IPv4 address`` (four
+    numbers 0 to 255 with no leading zeros, joined by dots: 7 to 15 characters), ``It is
+    guaranteed that s is a valid roman numeral in the range [1, 3999]`` (the standard subtractive
+    numeral of a number in the range: as long as the range's shortest to its longest, 1 to 15
+    characters in [1, 3999]; a length between them that no number has is drawn again)."""
+    m = re.fullmatch(r"(?:the (?:given )?)?(\w+) is a valid ipv4 address", text, flags=re.I)
+    if m:
+        form: dict[str, Any] = {"kind": "ipv4"}
+        name, lengths = m.group(1), (7, 15)
+    else:
+        m = re.fullmatch(
+            r"(?:it is guaranteed that )?(\w+) is a valid roman numeral in the range "
+            r"\[(\d+), (\d+)\]",
+            text,
+            flags=re.I,
+        )
+        if not m:
+            return False
+        lo, hi = int(m.group(2)), int(m.group(3))
+        if not 1 <= lo <= hi <= 3999:
+            raise Unsupported("roman numerals outside [1, 3999]")
+        form = {"kind": "roman", "lo": lo, "hi": hi}
+        written = [len(_numeral(v)) for v in range(lo, hi + 1)]
+        name, lengths = m.group(1), (min(written), max(written))
+    p = facts.by_name.get(name)
+    if p is None or not p.join or p.depth != 1:
+        raise Unsupported(f"a written number in {name}, which is not a string parameter")
+    size = Lin(Fraction(0), {Ref("q", key=p.dim_key(0)): Fraction(1)})
+    cmp.relate(Lin(Fraction(lengths[0])), "<=", size, line, acts)
+    cmp.relate(size, "<=", Lin(Fraction(lengths[1])), line, acts)
+    _set_form(facts.leaf[p.name], form, line, acts)
+    chars = "0123456789." if form["kind"] == "ipv4" else "IVXLCDM"
+    acts.append(partial(_default_alphabet, facts.leaf[p.name], chars))
+    return True
+
+
+def _numeral(v: int) -> str:
+    """``v``'s roman numeral, greatest symbols first (the subtractive pairs count as one)."""
+    out = ""
+    for worth, sym in zip(
+        (1000, 900, 500, 400, 100, 90, 50, 40, 10, 9, 5, 4, 1),
+        ("M", "CM", "D", "CD", "C", "XC", "L", "XL", "X", "IX", "V", "IV", "I"),
+        strict=True,
+    ):
+        count, v = divmod(v, worth)
+        out += sym * count
+    return out
+
+
+def _default_alphabet(info: LeafInfo, chars: str) -> None:
+    if info.alphabet is None:
+        info.alphabet = chars
 
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -409,6 +467,10 @@ def form_problem(p: Param, info: LeafInfo, out: dict[str, Any]) -> str | None:
         if not set("0123456789-") <= set(alphabet):
             return "a date whose characters are not all in the stated alphabet"
         return None if info.form[0]["lo"] <= info.form[0]["hi"] else "an empty range of dates"
+    if kind in ("ipv4", "roman"):
+        need = "0123456789." if kind == "ipv4" else "IVXLCDM"
+        ok = set(need) <= set(alphabet)
+        return None if ok else f"a written number whose characters ({need}) the alphabet lacks"
     if kind == "balanced":
         return None if "(" in alphabet and ")" in alphabet else "parentheses not in the alphabet"
     if not set("0123456789:") <= set(alphabet):

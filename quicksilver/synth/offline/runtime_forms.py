@@ -17,7 +17,7 @@ def _shaped(form: dict, row: list, leaf: dict) -> list | None:
     peak at a random index strictly inside, strictly down after it (the leaf's range is
     constant). ``balanced``: pairs of parentheses (a random walk that never closes more than it
     opened) with the alphabet's other characters between them. ``path``: ``/`` and names.
-    ``date``: a date.
+    ``date``: a date. ``ipv4``, ``roman``: a number so written.
     ``format``: each field a number in its range, of its width, between the fixed separators."""
     kind = form["kind"]
     n = len(row)
@@ -32,6 +32,10 @@ def _shaped(form: dict, row: list, leaf: dict) -> list | None:
         return _path(n, [c for c in leaf["alphabet"] if c != "/"])
     if kind == "date":
         return _date(form["lo"], form["hi"])
+    if kind == "ipv4":
+        return _ipv4(n)
+    if kind == "roman":
+        return _roman(n, form["lo"], form["hi"])
     out: list = []
     for part in form["parts"]:
         if isinstance(part, str):
@@ -76,6 +80,45 @@ def _path(n: int, others: list) -> list | None:
         else:
             names.append("".join(random.choice(others) for _ in range(size)))
     return list("/" + "/".join(names))
+
+
+def _ipv4(n: int) -> list | None:
+    """An IPv4 address of ``n`` characters: four numbers of 1 to 3 digits each (0-9, 10-99,
+    100-255: no leading zeros), joined by dots; None when no address has that length."""
+    for _ in range(1000):
+        sizes = [random.randint(1, 3) for _ in range(4)]
+        if sum(sizes) + 3 == n:
+            ranges = {1: (0, 9), 2: (10, 99), 3: (100, 255)}
+            return list(".".join(str(random.randint(*ranges[k])) for k in sizes))
+    return None
+
+
+def _roman(n: int, lo: int, hi: int) -> list | None:
+    """The roman numeral of ``n`` characters of a random number in [lo, hi] (None if none has
+    that length): thousands, hundreds, tens and ones, each written by the subtractive rule."""
+    fits = []
+    for v in range(lo, hi + 1):
+        text = "M" * (v // 1000)
+        for ones, fives, tens, d in (
+            ("C", "D", "M", v // 100 % 10),
+            ("X", "L", "C", v // 10 % 10),
+            ("I", "V", "X", v % 10),
+        ):
+            text += [
+                "",
+                ones,
+                ones * 2,
+                ones * 3,
+                ones + fives,
+                fives,
+                fives + ones,
+                fives + ones * 2,
+                fives + ones * 3,
+                ones + tens,
+            ][d]
+        if len(text) == n:
+            fits.append(text)
+    return list(random.choice(fits)) if fits else None
 
 
 def _date(lo: list, hi: list) -> list | None:
@@ -133,4 +176,4 @@ def _balanced(n: int, others: list) -> list | None:
 
 
 # emitted with the rest of the runtime (runtime.py's _RUNTIME)
-FORMS_RUNTIME = (_shaped, _mountain, _balanced, _path, _date, _relate)
+FORMS_RUNTIME = (_shaped, _mountain, _balanced, _path, _date, _ipv4, _roman, _relate)
