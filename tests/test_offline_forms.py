@@ -523,3 +523,33 @@ def test_roman_numerals() -> None:
     for (s,) in draws(narrow):
         assert 40 <= canon[s] <= 60, s
     assert check_input(narrow, ["X"]) != []
+
+
+def test_version_numbers() -> None:
+    spec = spec_of(
+        question(
+            [("version1", "string"), ("version2", "string")],
+            [
+                "1 <= version1.length, version2.length <= 60",
+                "version1 and version2 only contain digits and '.'.",
+                "version1 and version2 are valid version numbers.",
+                "All the given revisions in version1 and version2 can be stored in a 32-bit integer.",
+            ],
+        )
+    )
+    dotted = 0
+    for versions in draws(spec):
+        for v in versions:
+            assert all(x.isdigit() and int(x) < 2**31 for x in v.split(".")), v
+            dotted += "." in v
+    assert dotted > SEEDS
+    for bad in ("1..2", ".1", "1.", "1234567890"):
+        assert check_input(spec, [bad, "1"]) != [], bad
+
+
+def test_revisions_of_no_version_number_are_refused() -> None:
+    line = "All the given revisions in a and b can be stored in a 32-bit integer."
+    refused(
+        question([("a", "string"), ("b", "string")], ["1 <= a.length, b.length <= 9", line]),
+        line,
+    )

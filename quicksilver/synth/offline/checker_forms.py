@@ -9,6 +9,7 @@
   (none at the end);
 - ``date``: ``YYYY-MM-DD``, a date the standard library's calendar accepts, within ``lo`` and
   ``hi``;
+- ``version``: revisions of 1 to ``digits`` digits joined by dots;
 - ``ipv4``: four numbers 0 to 255 with no leading zeros, joined by dots; ``roman``: a numeral
   of the subtractive rule (a regular expression), its value in ``lo`` .. ``hi``;
 - ``balanced``: no prefix closes more parentheses than it opened, and the whole string closes
@@ -39,6 +40,7 @@ def check_form(form: dict[str, Any], rows: list[tuple[str, list[tuple[str, Any]]
         "balanced": _balanced,
         "path": _path,
         "ipv4": _ipv4,
+        "version": lambda values: _version(form.get("digits", 9), values),
         "roman": lambda values: _roman(form.get("lo", 1), form.get("hi", 3999), values),
         "date": lambda values: _date(form.get("lo"), form.get("hi"), values),
         "format": lambda values: _format(form.get("parts", []), values, form.get("mask")),
@@ -113,6 +115,13 @@ def _date(lo: Any, hi: Any, values: list[Any]) -> str | None:
         return f"= {text!r} is no valid YYYY-MM-DD date"
     if not datetime.date(*lo) <= day <= datetime.date(*hi):
         return f"= {text!r} is outside {lo} .. {hi}"
+    return None
+
+
+def _version(most: int, values: list[Any]) -> str | None:
+    text = "".join(str(c) for c in values)
+    if not all(re.fullmatch(rf"\d{{1,{most}}}", x) for x in text.split(".")):
+        return f"= {text!r} is no version number (revisions of 1 to {most} digits, dots between)"
     return None
 
 

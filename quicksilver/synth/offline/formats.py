@@ -26,8 +26,10 @@ parameter's :class:`~.facts.LeafInfo` as ``form`` and written to its spec as ``"
   calendar date between Jan 1st, 1900 and Dec 31st, 2019``, ``The given dates are valid dates
   between the years 1971 and 2100`` (laid out as the description says): a valid YYYY-MM-DD
   date in the range (``{"kind": "date", "lo", "hi"}``).
-- ``The given address is a valid IPv4 address``, ``It is guaranteed that s is a valid roman
-  numeral in the range [1, 3999]``: a number so written (``{"kind": "ipv4"}``,
+- ``version1 and version2 are valid version numbers`` (revisions of at most 9 digits, so ``All
+  the given revisions ... can be stored in a 32-bit integer`` holds), ``The given address is a
+  valid IPv4 address``, ``It is guaranteed that s is a valid roman numeral in the range [1,
+  3999]``: numbers so written (``{"kind": "version", "digits": 9}``, ``{"kind": "ipv4"}``,
   ``{"kind": "roman", "lo", "hi"}``).
 
 The runtime draws each form whole (:mod:`~.runtime_forms`); the checker checks it with code of
@@ -130,6 +132,27 @@ def _written(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -
     guaranteed that s is a valid roman numeral in the range [1, 3999]`` (the standard subtractive
     numeral of a number in the range: as long as the range's shortest to its longest, 1 to 15
     characters in [1, 3999]; a length between them that no number has is drawn again)."""
+    m = re.fullmatch(
+        r"((?:\w+, )*\w+(?:,? and \w+)?) (?:is a|are) valid version numbers?", text, flags=re.I
+    )
+    if m:
+        for part in split_top(re.sub(r",?\s+and\s+", ", ", m.group(1))):
+            p = facts.by_name.get(part.strip())
+            if p is None or not p.join or p.depth != 1:
+                raise Unsupported(f"a version number in {part}, which is not a string parameter")
+            size = Lin(Fraction(0), {Ref("q", key=p.dim_key(0)): Fraction(1)})
+            cmp.relate(Lin(Fraction(1)), "<=", size, line, acts)
+            _set_form(facts.leaf[p.name], {"kind": "version", "digits": 9}, line, acts)
+            acts.append(partial(_default_alphabet, facts.leaf[p.name], "0123456789."))
+        return True
+    m = re.fullmatch(
+        r"all the (?:given )?revisions in (\w+) and (\w+) can be stored in a 32-bit integer",
+        text,
+        flags=re.I,
+    )
+    if m:  # met by the version form: revisions of at most 9 digits are below 2^31
+        versions = {n for n, i in facts.leaf.items() if i.form and i.form[0]["kind"] == "version"}
+        return {m.group(1), m.group(2)} <= versions
     m = re.fullmatch(r"(?:the (?:given )?)?(\w+) is a valid ipv4 address", text, flags=re.I)
     if m:
         form: dict[str, Any] = {"kind": "ipv4"}
@@ -467,8 +490,8 @@ def form_problem(p: Param, info: LeafInfo, out: dict[str, Any]) -> str | None:
         if not set("0123456789-") <= set(alphabet):
             return "a date whose characters are not all in the stated alphabet"
         return None if info.form[0]["lo"] <= info.form[0]["hi"] else "an empty range of dates"
-    if kind in ("ipv4", "roman"):
-        need = "0123456789." if kind == "ipv4" else "IVXLCDM"
+    if kind in ("ipv4", "roman", "version"):
+        need = "IVXLCDM" if kind == "roman" else "0123456789."
         ok = set(need) <= set(alphabet)
         return None if ok else f"a written number whose characters ({need}) the alphabet lacks"
     if kind == "balanced":

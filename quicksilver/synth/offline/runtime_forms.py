@@ -17,7 +17,8 @@ def _shaped(form: dict, row: list, leaf: dict) -> list | None:
     peak at a random index strictly inside, strictly down after it (the leaf's range is
     constant). ``balanced``: pairs of parentheses (a random walk that never closes more than it
     opened) with the alphabet's other characters between them. ``path``: ``/`` and names.
-    ``date``: a date. ``ipv4``, ``roman``: a number so written.
+    ``date``: a date. ``version``, ``ipv4``, ``roman``: numbers so
+    written.
     ``format``: each field a number in its range, of its width, between the fixed separators."""
     kind = form["kind"]
     n = len(row)
@@ -34,6 +35,8 @@ def _shaped(form: dict, row: list, leaf: dict) -> list | None:
         return _date(form["lo"], form["hi"])
     if kind == "ipv4":
         return _ipv4(n)
+    if kind == "version":
+        return _version(n, form["digits"])
     if kind == "roman":
         return _roman(n, form["lo"], form["hi"])
     out: list = []
@@ -80,6 +83,19 @@ def _path(n: int, others: list) -> list | None:
         else:
             names.append("".join(random.choice(others) for _ in range(size)))
     return list("/" + "/".join(names))
+
+
+def _version(n: int, most: int) -> list | None:
+    """A version number of ``n`` characters: revisions of 1 to ``most`` digits (leading zeros
+    allowed) joined by dots; None when ``n`` is 0."""
+    if n < 1:
+        return None
+    count = random.randint(-(-(n + 1) // (most + 1)), (n + 1) // 2)
+    sizes = [1] * count
+    for _ in range(n - (count - 1) - count):  # the digits beyond one per revision
+        i = random.choice([j for j, k in enumerate(sizes) if k < most])
+        sizes[i] += 1
+    return list(".".join("".join(random.choice("0123456789") for _ in range(k)) for k in sizes))
 
 
 def _ipv4(n: int) -> list | None:
@@ -176,4 +192,4 @@ def _balanced(n: int, others: list) -> list | None:
 
 
 # emitted with the rest of the runtime (runtime.py's _RUNTIME)
-FORMS_RUNTIME = (_shaped, _mountain, _balanced, _path, _date, _ipv4, _roman, _relate)
+FORMS_RUNTIME = (_shaped, _mountain, _balanced, _path, _date, _version, _ipv4, _roman, _relate)
