@@ -553,3 +553,34 @@ def test_revisions_of_no_version_number_are_refused() -> None:
         question([("a", "string"), ("b", "string")], ["1 <= a.length, b.length <= 9", line]),
         line,
     )
+
+
+EMAIL = [
+    "1 <= emails.length <= 30",
+    "1 <= emails[i].length <= 40",
+    "emails[i] consist of lowercase English letters, '+', '.' and '@'.",
+    "Each emails[i] contains exactly one '@' character.",
+    "All local and domain names are non-empty.",
+    "Local names do not start with a '+' character.",
+    'Domain names end with the ".com" suffix.',
+    'Domain names must contain at least one character before ".com" suffix.',
+]
+
+
+def test_email_addresses() -> None:
+    spec = spec_of(question([("emails", "string[]")], EMAIL))
+    plus = 0
+    for (emails,) in draws(spec):
+        for e in emails:
+            local, domain = e.split("@")  # exactly one '@'
+            assert local and local[0] != "+", e
+            assert domain.endswith(".com") and len(domain) > 4, e
+            assert 7 <= len(e) <= 40
+            plus += "+" in local
+    assert plus
+    for bad in ("a@@b.com", "+a@b.com", "a@.com", "a@b.org", "@b.com", "ab.com"):
+        assert check_input(spec, [[bad]]) != [], bad
+
+
+def test_email_sentences_need_an_email() -> None:
+    refused(question([("emails", "string[]")], [*EMAIL[:3], EMAIL[5]]), EMAIL[5])

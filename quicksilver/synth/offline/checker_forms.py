@@ -9,6 +9,8 @@
   (none at the end);
 - ``date``: ``YYYY-MM-DD``, a date the standard library's calendar accepts, within ``lo`` and
   ``hi``;
+- ``email``: one ``@`` between a local name (non-empty, not starting with ``not_first``) and
+  a domain name (non-empty before its ``suffix``, which it ends with);
 - ``version``: revisions of 1 to ``digits`` digits joined by dots;
 - ``ipv4``: four numbers 0 to 255 with no leading zeros, joined by dots; ``roman``: a numeral
   of the subtractive rule (a regular expression), its value in ``lo`` .. ``hi``;
@@ -40,6 +42,7 @@ def check_form(form: dict[str, Any], rows: list[tuple[str, list[tuple[str, Any]]
         "balanced": _balanced,
         "path": _path,
         "ipv4": _ipv4,
+        "email": lambda values: _email(form.get("not_first", ""), form.get("suffix", ""), values),
         "version": lambda values: _version(form.get("digits", 9), values),
         "roman": lambda values: _roman(form.get("lo", 1), form.get("hi", 3999), values),
         "date": lambda values: _date(form.get("lo"), form.get("hi"), values),
@@ -122,6 +125,18 @@ def _version(most: int, values: list[Any]) -> str | None:
     text = "".join(str(c) for c in values)
     if not all(re.fullmatch(rf"\d{{1,{most}}}", x) for x in text.split(".")):
         return f"= {text!r} is no version number (revisions of 1 to {most} digits, dots between)"
+    return None
+
+
+def _email(not_first: str, suffix: str, values: list[Any]) -> str | None:
+    text = "".join(str(c) for c in values)
+    if text.count("@") != 1:
+        return f"= {text!r} has {text.count('@')} '@', not one"
+    local, domain = text.split("@")
+    if not local or (not_first and local.startswith(not_first)):
+        return f"= {text!r}: its local name is empty or starts with {not_first!r}"
+    if not domain.endswith(suffix) or len(domain) <= len(suffix):
+        return f"= {text!r}: its domain name is empty or does not end with {suffix!r}"
     return None
 
 

@@ -31,6 +31,9 @@ parameter's :class:`~.facts.LeafInfo` as ``form`` and written to its spec as ``"
   valid IPv4 address``, ``It is guaranteed that s is a valid roman numeral in the range [1,
   3999]``: numbers so written (``{"kind": "version", "digits": 9}``, ``{"kind": "ipv4"}``,
   ``{"kind": "roman", "lo", "hi"}``).
+- ``Each emails[i] contains exactly one '@' character``, with ``Local names do not start with
+  a '+' character`` and ``Domain names end with the ".com" suffix``: an email address
+  (``{"kind": "email", "not_first", "suffix"}``).
 
 The runtime draws each form whole (:mod:`~.runtime_forms`); the checker checks it with code of
 its own. A form is not drawn together with other rules of text or values (they could break it).
@@ -123,6 +126,8 @@ def read_form(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) 
         return True
     if _date(facts, cmp, text, line, acts) or _written(facts, cmp, text, line, acts):
         return True
+    if _email(facts, cmp, text, line, acts):
+        return True
     return _clock(facts, cmp, text, line, acts)
 
 
@@ -195,6 +200,49 @@ def _numeral(v: int) -> str:
         count, v = divmod(v, worth)
         out += sym * count
     return out
+
+
+def _email(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> bool:
+    """An email address: ``Each emails[i] contains exactly one '@' character`` (a local name,
+    ``@``, a domain name; both non-empty, so ``All local and domain names are non-empty`` then
+    holds), ``Local names do not start with a '+' character``, ``Domain names end with the
+    ".com" suffix`` (and ``Domain names must contain at least one character before ".com"
+    suffix``, which the form meets): ``{"kind": "email", "not_first", "suffix"}``."""
+    m = re.fullmatch(
+        r"(?:each )?(\w+)(?:\[i\])? contains exactly one '@'(?: character| sign)?", text, re.I
+    )
+    if m:
+        p = facts.by_name.get(m.group(1))
+        if p is None or not p.join:
+            raise Unsupported(f"an email address in {m.group(1)}, which holds no strings")
+        size = Lin(Fraction(0), {Ref("q", key=p.dim_key(p.depth - 1)): Fraction(1)})
+        cmp.relate(Lin(Fraction(3)), "<=", size, line, acts)
+        _set_form(facts.leaf[p.name], {"kind": "email", "not_first": "", "suffix": ""}, line, acts)
+        return True
+    emails = [
+        (facts.by_name[n], info.form[0])
+        for n, info in facts.leaf.items()
+        if info.form and info.form[0]["kind"] == "email"
+    ]
+    if len(emails) != 1:
+        return False
+    (p, form) = emails[0]
+    if re.fullmatch(r"all local and domain names are non-empty", text, re.I):
+        return True
+    m = re.fullmatch(r"local names do not start with an? '(.)'(?: character)?", text, re.I)
+    if m:
+        acts.append(partial(form.__setitem__, "not_first", m.group(1)))
+        return True
+    m = re.fullmatch(r"domain names end with the \"(\.\w+)\" suffix", text, re.I)
+    if m:
+        size = Lin(Fraction(0), {Ref("q", key=p.dim_key(p.depth - 1)): Fraction(1)})
+        cmp.relate(Lin(Fraction(3 + len(m.group(1)))), "<=", size, line, acts)
+        acts.append(partial(form.__setitem__, "suffix", m.group(1)))
+        return True
+    m = re.fullmatch(
+        r"domain names must contain at least one character before \"(\.\w+)\" suffix", text, re.I
+    )
+    return bool(m) and form["suffix"] == m.group(1)  # type: ignore[union-attr]
 
 
 def _default_alphabet(info: LeafInfo, chars: str) -> None:
@@ -490,6 +538,13 @@ def form_problem(p: Param, info: LeafInfo, out: dict[str, Any]) -> str | None:
         if not set("0123456789-") <= set(alphabet):
             return "a date whose characters are not all in the stated alphabet"
         return None if info.form[0]["lo"] <= info.form[0]["hi"] else "an empty range of dates"
+    if kind == "email":
+        form = info.form[0]
+        need = {"@", *form["suffix"]}
+        names = set(alphabet) - {"@", form["not_first"]}
+        if not need <= set(alphabet) or not names or info.distinct or info.sorted:
+            return "an email address whose alphabet lacks '@', its suffix or a first character"
+        return None
     if kind in ("ipv4", "roman", "version"):
         need = "IVXLCDM" if kind == "roman" else "0123456789."
         ok = set(need) <= set(alphabet)

@@ -18,7 +18,7 @@ def _shaped(form: dict, row: list, leaf: dict) -> list | None:
     constant). ``balanced``: pairs of parentheses (a random walk that never closes more than it
     opened) with the alphabet's other characters between them. ``path``: ``/`` and names.
     ``date``: a date. ``version``, ``ipv4``, ``roman``: numbers so
-    written.
+    written. ``email``: a local name, ``@``, a domain name.
     ``format``: each field a number in its range, of its width, between the fixed separators."""
     kind = form["kind"]
     n = len(row)
@@ -35,6 +35,8 @@ def _shaped(form: dict, row: list, leaf: dict) -> list | None:
         return _date(form["lo"], form["hi"])
     if kind == "ipv4":
         return _ipv4(n)
+    if kind == "email":
+        return _email(n, form, [c for c in leaf["alphabet"] if c != "@"])
     if kind == "version":
         return _version(n, form["digits"])
     if kind == "roman":
@@ -96,6 +98,21 @@ def _version(n: int, most: int) -> list | None:
         i = random.choice([j for j, k in enumerate(sizes) if k < most])
         sizes[i] += 1
     return list(".".join("".join(random.choice("0123456789") for _ in range(k)) for k in sizes))
+
+
+def _email(n: int, form: dict, chars: list) -> list | None:
+    """``n`` characters: a local name (not starting with ``not_first``), ``@``, a domain name
+    that ends with ``suffix`` (at least one character before it); each name at least one
+    character of ``chars``. None when ``n`` leaves no room."""
+    suffix = form["suffix"]
+    room = n - 1 - len(suffix)  # the local name and the domain's characters before its suffix
+    first = [c for c in chars if c != form["not_first"]]
+    if room < 2 or not first:
+        return None
+    local = random.randint(1, room - 1)
+    name = [random.choice(first)] + [random.choice(chars) for _ in range(local - 1)]
+    domain = [random.choice(chars) for _ in range(room - local)]
+    return [*name, "@", *domain, *suffix]
 
 
 def _ipv4(n: int) -> list | None:
@@ -192,4 +209,15 @@ def _balanced(n: int, others: list) -> list | None:
 
 
 # emitted with the rest of the runtime (runtime.py's _RUNTIME)
-FORMS_RUNTIME = (_shaped, _mountain, _balanced, _path, _date, _version, _ipv4, _roman, _relate)
+FORMS_RUNTIME = (
+    _shaped,
+    _mountain,
+    _balanced,
+    _path,
+    _date,
+    _version,
+    _email,
+    _ipv4,
+    _roman,
+    _relate,
+)
