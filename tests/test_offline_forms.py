@@ -584,3 +584,43 @@ def test_email_addresses() -> None:
 
 def test_email_sentences_need_an_email() -> None:
     refused(question([("emails", "string[]")], [*EMAIL[:3], EMAIL[5]]), EMAIL[5])
+
+
+def test_at_most_some_characters_of_a_class() -> None:
+    spec = spec_of(
+        question(
+            [("s", "string")],
+            [
+                "1 <= s.length <= 30",
+                "s consists of lowercase English letters and parentheses '(' and ')'.",
+                "There will be at most 4 parentheses in s.",
+            ],
+        )
+    )
+    most = 0
+    for (s,) in draws(spec, 300):
+        count = sum(c in "()" for c in s)
+        assert count <= 4, s
+        most = max(most, count)
+    assert most == 4  # edge cases of one character reach the bound
+    assert check_input(spec, ["(a)(b)("]) != []
+    assert check_input(spec, ["(a)(b)"]) == []
+
+
+def test_half_each_of_two_characters() -> None:
+    spec = spec_of(
+        question(
+            [("s", "string")],
+            [
+                "n == s.length",
+                "2 <= n <= 40",
+                "s[i] is either '[' or ']'.",
+                "The number of opening brackets '[' equals n / 2, and the number of closing "
+                "brackets ']' equals n / 2.",
+            ],
+        )
+    )
+    for (s,) in draws(spec):
+        assert len(s) % 2 == 0 and s.count("[") == s.count("]") == len(s) // 2, s
+    assert check_input(spec, ["[[]["]) != []
+    assert check_input(spec, ["][]["]) == []

@@ -11,6 +11,8 @@
   ``hi``;
 - ``email``: one ``@`` between a local name (non-empty, not starting with ``not_first``) and
   a domain name (non-empty before its ``suffix``, which it ends with);
+- ``halves``: half of the characters each of the two ``chars``;
+- ``count``: at most ``most`` characters of ``chars``;
 - ``version``: revisions of 1 to ``digits`` digits joined by dots;
 - ``ipv4``: four numbers 0 to 255 with no leading zeros, joined by dots; ``roman``: a numeral
   of the subtractive rule (a regular expression), its value in ``lo`` .. ``hi``;
@@ -42,6 +44,8 @@ def check_form(form: dict[str, Any], rows: list[tuple[str, list[tuple[str, Any]]
         "balanced": _balanced,
         "path": _path,
         "ipv4": _ipv4,
+        "halves": lambda values: _halves(form.get("chars", ""), values),
+        "count": lambda values: _count(form.get("chars", ""), form.get("most", 0), values),
         "email": lambda values: _email(form.get("not_first", ""), form.get("suffix", ""), values),
         "version": lambda values: _version(form.get("digits", 9), values),
         "roman": lambda values: _roman(form.get("lo", 1), form.get("hi", 3999), values),
@@ -137,6 +141,18 @@ def _email(not_first: str, suffix: str, values: list[Any]) -> str | None:
         return f"= {text!r}: its local name is empty or starts with {not_first!r}"
     if not domain.endswith(suffix) or len(domain) <= len(suffix):
         return f"= {text!r}: its domain name is empty or does not end with {suffix!r}"
+    return None
+
+
+def _count(chars: str, most: int, values: list[Any]) -> str | None:
+    found = sum(1 for c in values if c in chars)
+    return None if found <= most else f"holds {found} of {chars!r}, more than {most}"
+
+
+def _halves(chars: str, values: list[Any]) -> str | None:
+    counts = [sum(1 for c in values if c == x) for x in chars]
+    if len(counts) != 2 or counts[0] != counts[1] or sum(counts) != len(values):
+        return f"holds {counts} of {chars!r}, not half of its {len(values)} characters each"
     return None
 
 

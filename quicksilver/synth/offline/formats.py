@@ -34,6 +34,9 @@ parameter's :class:`~.facts.LeafInfo` as ``form`` and written to its spec as ``"
 - ``Each emails[i] contains exactly one '@' character``, with ``Local names do not start with
   a '+' character`` and ``Domain names end with the ".com" suffix``: an email address
   (``{"kind": "email", "not_first", "suffix"}``).
+- ``There will be at most 20 parentheses in s`` (``{"kind": "count", "chars", "most"}``) and
+  ``The number of opening brackets '[' equals n / 2, and the number of closing brackets ']'
+  equals n / 2`` (``{"kind": "halves", "chars"}``): counts of characters.
 
 The runtime draws each form whole (:mod:`~.runtime_forms`); the checker checks it with code of
 its own. A form is not drawn together with other rules of text or values (they could break it).
@@ -126,7 +129,7 @@ def read_form(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) 
         return True
     if _date(facts, cmp, text, line, acts) or _written(facts, cmp, text, line, acts):
         return True
-    if _email(facts, cmp, text, line, acts):
+    if _email(facts, cmp, text, line, acts) or _counted(facts, text, line, acts):
         return True
     return _clock(facts, cmp, text, line, acts)
 
@@ -243,6 +246,46 @@ def _email(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> 
         r"domain names must contain at least one character before \"(\.\w+)\" suffix", text, re.I
     )
     return bool(m) and form["suffix"] == m.group(1)  # type: ignore[union-attr]
+
+
+_COUNTED = {"parentheses": "()", "brackets": "[]", "digits": "0123456789", "spaces": " "}
+
+
+def _counted(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """``There will be at most 20 parentheses in s``: a string with at most that many of a
+    class of characters (``{"kind": "count", "chars", "most"}``); the runtime turns the ones
+    beyond it into other characters of the alphabet."""
+    half = r"the number of (?:\w+ )*?'(.)' (?:equals|is) (\w+) / 2"
+    m = re.fullmatch(rf"{half},? and {half}", text, flags=re.I)
+    if m and m.group(1) != m.group(3) and m.group(2) == m.group(4):
+        return _halves(facts, m.group(1) + m.group(3), m.group(2), line, acts)
+    m = re.fullmatch(
+        r"there (?:will be|are|is) at most (\d+) (parentheses|brackets|digits|spaces) in (\w+)",
+        text,
+        flags=re.I,
+    )
+    if not m:
+        return False
+    p = facts.by_name.get(m.group(3))
+    if p is None or not p.join or p.depth != 1:
+        raise Unsupported(f"a count of characters in {m.group(3)}, which is not a string")
+    form = {"kind": "count", "chars": _COUNTED[m.group(2).lower()], "most": int(m.group(1))}
+    _set_form(facts.leaf[p.name], form, line, acts)
+    return True
+
+
+def _halves(facts: Facts, chars: str, size: str, line: str, acts: Acts) -> bool:
+    """``The number of opening brackets '[' equals n / 2, and the number of closing brackets
+    ']' equals n / 2``, ``n`` the string's length: half of it each of the two characters
+    (``{"kind": "halves", "chars"}``; the length is even: a ``mod`` of the schedule)."""
+    strings = [p for p in facts.params if p.join and p.depth == 1]
+    key = facts.find(strings[0].dim_key(0)) if len(strings) == 1 else None
+    if key is None or (size != strings[0].dim_key(0) and facts.find(size) != key):
+        raise Unsupported("halves of a string's length, but not of one string's length")
+    p = strings[0]
+    _set_form(facts.leaf[p.name], {"kind": "halves", "chars": chars}, line, acts)
+    acts.append(partial(facts.mods.append, (p.dim_key(0), 2, 0, line)))
+    return True
 
 
 def _default_alphabet(info: LeafInfo, chars: str) -> None:
@@ -545,6 +588,12 @@ def form_problem(p: Param, info: LeafInfo, out: dict[str, Any]) -> str | None:
         if not need <= set(alphabet) or not names or info.distinct or info.sorted:
             return "an email address whose alphabet lacks '@', its suffix or a first character"
         return None
+    if kind == "halves":
+        both = set(info.form[0]["chars"]) <= set(alphabet)
+        return None if both else "halves of two characters that the alphabet lacks"
+    if kind == "count":
+        others = set(alphabet) - set(info.form[0]["chars"])
+        return None if others else "a count of characters, but no other character to draw"
     if kind in ("ipv4", "roman", "version"):
         need = "IVXLCDM" if kind == "roman" else "0123456789."
         ok = set(need) <= set(alphabet)

@@ -18,7 +18,8 @@ def _shaped(form: dict, row: list, leaf: dict) -> list | None:
     constant). ``balanced``: pairs of parentheses (a random walk that never closes more than it
     opened) with the alphabet's other characters between them. ``path``: ``/`` and names.
     ``date``: a date. ``version``, ``ipv4``, ``roman``: numbers so
-    written. ``email``: a local name, ``@``, a domain name.
+    written. ``email``: a local name, ``@``, a domain name. ``count``: at most ``most``
+    of ``chars``. ``halves``: half each of two characters.
     ``format``: each field a number in its range, of its width, between the fixed separators."""
     kind = form["kind"]
     n = len(row)
@@ -35,6 +36,17 @@ def _shaped(form: dict, row: list, leaf: dict) -> list | None:
         return _date(form["lo"], form["hi"])
     if kind == "ipv4":
         return _ipv4(n)
+    if kind == "halves":  # half of the string each of two characters, in a random order
+        if n % 2:
+            return None
+        out = [form["chars"][0]] * (n // 2) + [form["chars"][1]] * (n // 2)
+        random.shuffle(out)
+        return out
+    if kind == "count":  # at most "most" of "chars": the ones beyond it redrawn from the others
+        spots = [i for i, c in enumerate(row) if c in form["chars"]]
+        others = [c for c in leaf["alphabet"] if c not in form["chars"]]
+        extra = random.sample(spots, max(0, len(spots) - form["most"]))
+        return [random.choice(others) if i in extra else c for i, c in enumerate(row)]
     if kind == "email":
         return _email(n, form, [c for c in leaf["alphabet"] if c != "@"])
     if kind == "version":
