@@ -624,3 +624,51 @@ def test_half_each_of_two_characters() -> None:
         assert len(s) % 2 == 0 and s.count("[") == s.count("]") == len(s) // 2, s
     assert check_input(spec, ["[[]["]) != []
     assert check_input(spec, ["][]["]) == []
+
+
+def test_integers_written_out() -> None:
+    spec = spec_of(
+        question(
+            [("n", "string"), ("x", "integer")],
+            [
+                "1 <= n.length <= 30",
+                "1 <= x <= 9",
+                "The digits in n are in the range [1, 9].",
+                "n is a valid representation of an integer.",
+                "In the case of a negative n, it will begin with '-'.",
+            ],
+        )
+    )
+    negative = 0
+    for n, _ in draws(spec):
+        assert re.fullmatch(r"-?[1-9]+", n), n
+        negative += n.startswith("-")
+    assert negative
+    for bad in ("-", "1-2", "0", "12a"):
+        assert check_input(spec, [bad, 1]) != [], bad
+    refused(
+        question(
+            [("n", "string")], ["1 <= n.length <= 9", "The digits in n are in the range [1, 9]."]
+        ),
+        "The digits in n",
+    )
+
+
+def test_a_capitalized_sentence() -> None:
+    spec = spec_of(
+        question(
+            [("text", "string")],
+            [
+                "text begins with a capital letter and then contains lowercase letters and single "
+                "space between words.",
+                "1 <= text.length <= 60",
+            ],
+        )
+    )
+    spaced = 0
+    for (text,) in draws(spec):
+        assert re.fullmatch(r"[A-Z][a-z]*( [a-z]+)*", text), text
+        spaced += " " in text
+    assert spaced > SEEDS // 2
+    for bad in ("hello", "Hello  world", "Hello world ", "Hello World"):
+        assert check_input(spec, [bad]) != [], bad

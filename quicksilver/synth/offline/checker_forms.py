@@ -11,6 +11,8 @@
   ``hi``;
 - ``email``: one ``@`` between a local name (non-empty, not starting with ``not_first``) and
   a domain name (non-empty before its ``suffix``, which it ends with);
+- ``integer``: an optional ``-``, then ``digits`` with no leading zero (but ``0``);
+- ``sentence``: a capital letter, then lowercase words with single spaces between them;
 - ``halves``: half of the characters each of the two ``chars``;
 - ``count``: at most ``most`` characters of ``chars``;
 - ``version``: revisions of 1 to ``digits`` digits joined by dots;
@@ -44,6 +46,8 @@ def check_form(form: dict[str, Any], rows: list[tuple[str, list[tuple[str, Any]]
         "balanced": _balanced,
         "path": _path,
         "ipv4": _ipv4,
+        "integer": lambda values: _integer(form.get("digits", ""), values),
+        "sentence": _sentence,
         "halves": lambda values: _halves(form.get("chars", ""), values),
         "count": lambda values: _count(form.get("chars", ""), form.get("most", 0), values),
         "email": lambda values: _email(form.get("not_first", ""), form.get("suffix", ""), values),
@@ -154,6 +158,20 @@ def _halves(chars: str, values: list[Any]) -> str | None:
     if len(counts) != 2 or counts[0] != counts[1] or sum(counts) != len(values):
         return f"holds {counts} of {chars!r}, not half of its {len(values)} characters each"
     return None
+
+
+def _integer(digits: str, values: list[Any]) -> str | None:
+    text = "".join(str(c) for c in values)
+    body = text[1:] if text.startswith("-") else text
+    ok = bool(body) and set(body) <= set(digits) and (body == "0" or not body.startswith("0"))
+    return None if ok and text != "-0" else f"= {text!r} is no integer of the digits {digits}"
+
+
+def _sentence(values: list[Any]) -> str | None:
+    text = "".join(str(c) for c in values)
+    if re.fullmatch(r"[A-Z][a-z]*(?: [a-z]+)*", text):
+        return None
+    return f"= {text!r} is no capitalized sentence of single-spaced lowercase words"
 
 
 def _ipv4(values: list[Any]) -> str | None:

@@ -37,6 +37,9 @@ parameter's :class:`~.facts.LeafInfo` as ``form`` and written to its spec as ``"
 - ``There will be at most 20 parentheses in s`` (``{"kind": "count", "chars", "most"}``) and
   ``The number of opening brackets '[' equals n / 2, and the number of closing brackets ']'
   equals n / 2`` (``{"kind": "halves", "chars"}``): counts of characters.
+- ``n is a valid representation of an integer`` (with ``The digits in n are in the range [1,
+  9]``: ``{"kind": "integer", "digits"}``) and ``text begins with a capital letter and then
+  contains lowercase letters and single space between words`` (``{"kind": "sentence"}``).
 
 The runtime draws each form whole (:mod:`~.runtime_forms`); the checker checks it with code of
 its own. A form is not drawn together with other rules of text or values (they could break it).
@@ -112,24 +115,26 @@ def read_form(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) 
         return True
     m = _PATH.fullmatch(text)
     if m:
-        p = facts.by_name.get(next(g for g in m.groups() if g))
-        if p is None or not p.join or p.depth > 2:
+        owner = facts.by_name.get(next(g for g in m.groups() if g))
+        if owner is None or not owner.join or owner.depth > 2:
             raise Unsupported("a path that is not a string or a list of strings")
-        size = Lin(Fraction(0), {Ref("q", key=p.dim_key(p.depth - 1)): Fraction(1)})
+        size = Lin(Fraction(0), {Ref("q", key=owner.dim_key(owner.depth - 1)): Fraction(1)})
         cmp.relate(Lin(Fraction(1)), "<=", size, line, acts)
-        _set_form(facts.leaf[p.name], {"kind": "path"}, line, acts)
+        _set_form(facts.leaf[owner.name], {"kind": "path"}, line, acts)
         return True
     m = _NAMES_UNIQUE.fullmatch(text)
     if m:
-        p = facts.by_name.get(m.group(1))
-        if p is None or not p.join or p.depth != 2:
+        owner = facts.by_name.get(m.group(1))
+        if owner is None or not owner.join or owner.depth != 2:
             return False
         distinct = {"level": "string", "scope": "all"}
-        acts.append(partial(setattr, facts.leaf[p.name], "distinct", distinct))
+        acts.append(partial(setattr, facts.leaf[owner.name], "distinct", distinct))
         return True
     if _date(facts, cmp, text, line, acts) or _written(facts, cmp, text, line, acts):
         return True
     if _email(facts, cmp, text, line, acts) or _counted(facts, text, line, acts):
+        return True
+    if _integer(facts, cmp, text, line, acts) or _sentence(facts, cmp, text, line, acts):
         return True
     return _clock(facts, cmp, text, line, acts)
 
@@ -288,6 +293,64 @@ def _halves(facts: Facts, chars: str, size: str, line: str, acts: Acts) -> bool:
     return True
 
 
+def _integer(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> bool:
+    """``n is a valid representation of an integer`` (an optional ``-``, then digits: no leading
+    zero but in ``0`` itself), with ``The digits in n are in the range [1, 9]`` (its digits)
+    and ``In the case of a negative n, it will begin with '-'`` (which the form meets):
+    ``{"kind": "integer", "digits"}``. The digits alone, with no such sentence, are refused."""
+    m = re.fullmatch(r"the digits in (\w+) are in the range \[(\d), (\d)\]", text, flags=re.I)
+    m2 = re.fullmatch(r"(\w+) is a valid representation of an integer", text, flags=re.I)
+    m3 = re.fullmatch(r"in the case of a negative (\w+), it will begin with '-'", text, re.I)
+    found = m or m2 or m3
+    if not found:
+        return False
+    p = facts.by_name.get(found.group(1))
+    if p is None or not p.join or p.depth != 1:
+        raise Unsupported(f"an integer written in {found.group(1)}, which is not a string")
+    info = facts.leaf[p.name]
+
+    def act() -> None:
+        fresh: dict[str, Any] = {"kind": "integer", "digits": "0123456789"}
+        form = info.form[0] if info.form else fresh
+        if form["kind"] != "integer":
+            raise Unsupported("two structures for one parameter")
+        if m:
+            form["digits"] = "".join(str(d) for d in range(int(m.group(2)), int(m.group(3)) + 1))
+        if m2:
+            form["valid"] = True
+        info.form = (form, line if m2 or info.form is None else info.form[1])
+
+    acts.append(act)
+    if m2:
+        size = Lin(Fraction(0), {Ref("q", key=p.dim_key(0)): Fraction(1)})
+        cmp.relate(Lin(Fraction(1)), "<=", size, line, acts)
+        acts.append(lambda: _default_alphabet(info, "".join(info.form[0]["digits"]) + "-"))  # type: ignore[index]
+    return True
+
+
+def _sentence(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> bool:
+    """``text begins with a capital letter and then contains lowercase letters and single space
+    between words``: words of lowercase letters, one space between two, the first letter a
+    capital (``{"kind": "sentence"}``)."""
+    m = re.fullmatch(
+        r"(\w+) begins with a capital letter and then contains lowercase letters and single "
+        r"spaces? between words",
+        text,
+        flags=re.I,
+    )
+    if not m:
+        return False
+    p = facts.by_name.get(m.group(1))
+    if p is None or not p.join or p.depth != 1:
+        raise Unsupported(f"a sentence in {m.group(1)}, which is not a string")
+    size = Lin(Fraction(0), {Ref("q", key=p.dim_key(0)): Fraction(1)})
+    cmp.relate(Lin(Fraction(1)), "<=", size, line, acts)
+    _set_form(facts.leaf[p.name], {"kind": "sentence"}, line, acts)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    acts.append(partial(_default_alphabet, facts.leaf[p.name], letters + letters.upper() + " "))
+    return True
+
+
 def _default_alphabet(info: LeafInfo, chars: str) -> None:
     if info.alphabet is None:
         info.alphabet = chars
@@ -358,7 +421,8 @@ def _dated(
     info = facts.leaf[p.name]
 
     def act() -> None:
-        form = info.form[0] if info.form else {"kind": "date", "lo": None, "hi": None}
+        fresh: dict[str, Any] = {"kind": "date", "lo": None, "hi": None}
+        form = info.form[0] if info.form else fresh
         if form["kind"] != "date":
             raise Unsupported("two structures for one parameter")
         if span is not None:
@@ -583,11 +647,20 @@ def form_problem(p: Param, info: LeafInfo, out: dict[str, Any]) -> str | None:
         return None if info.form[0]["lo"] <= info.form[0]["hi"] else "an empty range of dates"
     if kind == "email":
         form = info.form[0]
-        need = {"@", *form["suffix"]}
+        required = {"@", *form["suffix"]}
         names = set(alphabet) - {"@", form["not_first"]}
-        if not need <= set(alphabet) or not names or info.distinct or info.sorted:
+        if not required <= set(alphabet) or not names or info.distinct or info.sorted:
             return "an email address whose alphabet lacks '@', its suffix or a first character"
         return None
+    if kind == "integer":
+        form = info.form[0]
+        if not form.get("valid"):
+            return "the digits of a string, but no sentence that it writes an integer"
+        return None if set(form["digits"] + "-") <= set(alphabet) else "digits not in the alphabet"
+    if kind == "sentence":
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        ok = set(letters + letters.upper() + " ") <= set(alphabet)
+        return None if ok else "a sentence whose letters the alphabet lacks"
     if kind == "halves":
         both = set(info.form[0]["chars"]) <= set(alphabet)
         return None if both else "halves of two characters that the alphabet lacks"

@@ -20,6 +20,7 @@ def _shaped(form: dict, row: list, leaf: dict) -> list | None:
     ``date``: a date. ``version``, ``ipv4``, ``roman``: numbers so
     written. ``email``: a local name, ``@``, a domain name. ``count``: at most ``most``
     of ``chars``. ``halves``: half each of two characters.
+    ``integer``: an integer written out. ``sentence``: capitalized words.
     ``format``: each field a number in its range, of its width, between the fixed separators."""
     kind = form["kind"]
     n = len(row)
@@ -36,12 +37,28 @@ def _shaped(form: dict, row: list, leaf: dict) -> list | None:
         return _date(form["lo"], form["hi"])
     if kind == "ipv4":
         return _ipv4(n)
+    if kind == "integer":  # an optional minus, then digits with no leading zero
+        sign = ["-"] if n >= 2 and random.random() < 0.5 else []
+        digits = [random.choice(form["digits"]) for _ in range(n - len(sign))]
+        lead = [d for d in form["digits"] if d != "0"]
+        if len(digits) > 1 and digits[0] == "0":
+            if not lead:
+                return None
+            digits[0] = random.choice(lead)
+        return sign + digits if digits != ["0"] or not sign else None
+    if kind == "sentence":
+        words = _path(n + 1, [chr(c) for c in range(97, 123)])
+        return (
+            None
+            if words is None
+            else [*words[1].upper(), *(" " if c == "/" else c for c in words[2:])]
+        )
     if kind == "halves":  # half of the string each of two characters, in a random order
         if n % 2:
             return None
-        out = [form["chars"][0]] * (n // 2) + [form["chars"][1]] * (n // 2)
-        random.shuffle(out)
-        return out
+        half = [form["chars"][0]] * (n // 2) + [form["chars"][1]] * (n // 2)
+        random.shuffle(half)
+        return half
     if kind == "count":  # at most "most" of "chars": the ones beyond it redrawn from the others
         spots = [i for i, c in enumerate(row) if c in form["chars"]]
         others = [c for c in leaf["alphabet"] if c not in form["chars"]]
