@@ -672,3 +672,30 @@ def test_a_capitalized_sentence() -> None:
     assert spaced > SEEDS // 2
     for bad in ("hello", "Hello  world", "Hello world ", "Hello World"):
         assert check_input(spec, [bad]) != [], bad
+
+
+def test_unique_pairs_of_a_name_and_a_time() -> None:
+    spec = spec_of(
+        question(
+            [("keyName", "string[]"), ("keyTime", "string[]")],
+            [
+                "1 <= keyName.length, keyTime.length <= 200",
+                "keyName.length == keyTime.length",
+                'keyTime[i] is in the format "HH:MM".',
+                "[keyName[i], keyTime[i]] is unique.",
+                "1 <= keyName[i].length <= 2",
+                "keyName[i] contains only lowercase English letters.",
+            ],
+        )
+    )
+    assert spec["relations"] == [[0, "pairs", 1]]
+    for names, times in draws(spec):
+        pairs = list(zip(names, times, strict=True))
+        assert len(pairs) == len(set(pairs))
+    # the edge case with every letter at the low end ("a", "aa"): the times keep the pairs apart
+    ns: dict[str, Any] = {}
+    exec(emit_generator(spec, 1000), ns)
+    low = [n for n, _ in ns["generate_edge_cases"]() if set(n) <= {"a", "aa"} and len(n) > 2]
+    assert low
+    assert check_input(spec, [["a", "a"], ["10:00", "10:00"]]) != []
+    assert check_input(spec, [["a", "b"], ["10:00", "10:00"]]) == []

@@ -86,6 +86,13 @@ def check_relations(
     out = []
     for a, op, b in relations:
         x, y = args[a], args[b]
+        if op == "pairs":
+            pairs = (
+                list(zip(x, y, strict=False)) if isinstance(x, list) and isinstance(y, list) else []
+            )
+            if len(pairs) != len(set(pairs)) or not isinstance(x, list):
+                out.append(f"[{params[a]['name']}[i], {params[b]['name']}[i]] repeats a pair")
+            continue
         try:
             holds = _OPS[op](x, y)
         except TypeError:

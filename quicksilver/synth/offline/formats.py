@@ -502,6 +502,10 @@ def _format_rules(facts: Facts, text: str, line: str, acts: Acts) -> bool:
     description names: ``some of the digits ... are hidden (represented by ?)``). False when
     ``text`` says none of these of formatted strings."""
     formatted = _formatted(facts)
+    m = re.fullmatch(r"\[(\w+)\[i\], (\w+)\[i\]\] is unique", text)
+    if m and m.group(2) in formatted and m.group(1) in facts.by_name:
+        acts.append(partial(facts.relations.append, (m.group(1), "pairs", m.group(2), line)))
+        return True
     m = re.fullmatch(r"(\w+) (<=|<|>=|>|!=) (\w+)", text) or re.fullmatch(
         r"(\w+) and (\w+) are (not equal|different)", text, flags=re.I
     )
@@ -559,6 +563,16 @@ def relations_spec(facts: Facts, params: list[dict[str, Any]], problems: list[st
     out = []
     for a, op, b, line in facts.relations:
         pa, pb = params[index[a]], params[index[b]]
+        if op == "pairs":  # [a[i], b[i]] unique: b's strings drawn whole (a format or a date)
+            lists = pa["kind"] == pb["kind"] == "list" and pa["dims"][0] == pb["dims"][0]
+            whole = pb.get("form", {}).get("kind") in ("format", "date")
+            if not lists or not whole or pb["form"].get("mask") or pb.get("distinct"):
+                problems.append(
+                    f'"{line}": unique pairs, of two lists of one length whose '
+                    "second holds strings of a format or dates"
+                )
+            out.append([index[a], op, index[b]])
+            continue
         same = _unnamed(pa) == _unnamed(pb)  # lengths: the format's width, for both
         if not same or pa.get("form", {}).get("mask"):
             problems.append(f'"{line}": a comparison of two strings of one format and one spec')

@@ -86,9 +86,22 @@ def _relate(spec: dict, args: list) -> list:
     """Two arguments of one format compared whole (``spec["relations"]``: ``[a, op, b]``,
     indices of parameters): swapped when out of order (both have one spec, so either may hold
     either value); equal ones where they must differ (or be strictly ordered) make the draw
-    None, so the input is drawn again."""
+    None, so the input is drawn again. ``pairs``: the pairs ``[a[i], b[i]]`` distinct, a
+    repeated one's ``b[i]`` (a format or a date) drawn again."""
     out = list(args)
     for a, op, b in spec["relations"]:
+        if op == "pairs":  # [a[i], b[i]] unique: b[i] of a repeated pair drawn again
+            seen = set()
+            for i, x in enumerate(out[a]):
+                tries = 0
+                while (x, out[b][i]) in seen:
+                    tries += 1
+                    if tries > 100:
+                        return [None]
+                    p = spec["params"][b]
+                    out[b][i] = "".join(_shaped(p["form"], [], p["leaf"]) or [])
+                seen.add((x, out[b][i]))
+            continue
         if out[a] == out[b] and op in ("!=", "<", ">"):
             return [None]
         if (op in ("<=", "<") and out[a] > out[b]) or (op in (">=", ">") and out[a] < out[b]):
