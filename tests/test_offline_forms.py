@@ -699,3 +699,14 @@ def test_unique_pairs_of_a_name_and_a_time() -> None:
     assert low
     assert check_input(spec, [["a", "a"], ["10:00", "10:00"]]) != []
     assert check_input(spec, [["a", "b"], ["10:00", "10:00"]]) == []
+
+
+def test_a_structure_of_words_from_a_set_is_refused() -> None:
+    line = 'timePoints[i] is in the format "HH:MM".'
+    refused(
+        question(
+            [("timePoints", "string[]")],
+            ["1 <= timePoints.length <= 9", 'timePoints[i] is either "12:00" or "13:00".', line],
+        ),
+        "a structure of rows with fields or of words",  # never dropped for the words' spec
+    )

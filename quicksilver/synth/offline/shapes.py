@@ -35,7 +35,10 @@ class ParamSpecs:
         for d in range(1 if p.tree else p.depth):
             cls = classes.get(p.dim_key(d), p.dim_key(d))
             dims.append(dict(per_item[cls]) if cls in per_item else {"q": cls})
-        if info.cols or info.pairs or info.unique_rows or info.distinct_cols or info.graph:
+        rows = info.cols or info.pairs or info.unique_rows or info.distinct_cols or info.graph
+        if info.form is not None and (rows or p.name in self.facts.words):
+            self.problems.append(f'"{info.form[1]}": a structure of rows with fields or of words')
+        if rows:
             return self._rows_spec(p, info, base, dims)
         if p.name in self.facts.words:
             return self._words_spec(p, info, base, dims)
