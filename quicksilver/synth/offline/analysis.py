@@ -23,6 +23,7 @@ from typing import Any
 from quicksilver.synth.offline.constraints import FIELDS_RE, Param, clean, split_top
 from quicksilver.synth.offline.described import DescribedGuarantees, description_sentences
 from quicksilver.synth.offline.facts import Facts
+from quicksilver.synth.offline.formats import even_lengths, relations_spec
 from quicksilver.synth.offline.graph_sentences import described_graph
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.relations import share_ranges, zip_specs
@@ -110,6 +111,7 @@ class Analysis:
         for alias, name in sorted(self.facts.aliases.items()):
             self.notes.append(f"{alias} in the constraints read as the parameter {name}")
         share_ranges(self.facts)
+        even_lengths(self.facts)
         q = Quantities(self.facts, self.problems)
         schedule = Schedule(
             self.facts,
@@ -130,9 +132,12 @@ class Analysis:
         shapes = ParamSpecs(self.facts, q, self.problems, quantities)
         params = [shapes.param_spec(p, per_item) for p in self.params]
         zips = zip_specs(self.facts, params, self.problems)
+        relations = relations_spec(self.facts, params, self.problems)
         if self.problems:
             return SpecResult(None, self.notes, self.problems)
         spec: dict[str, Any] = {"quantities": quantities, "params": params}
+        if relations:
+            spec["relations"] = relations
         if zips:
             spec["zips"] = zips
             for a, b, op in zips:

@@ -43,15 +43,16 @@ anything the spec does not state.
 
 from __future__ import annotations
 
-import ast
 import itertools
 import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from quicksilver import astparse
 from quicksilver.synth.offline.checker_chars import check_chars
+from quicksilver.synth.offline.checker_forms import check_form
+from quicksilver.synth.offline.checker_forms import check_relations as check_form_relations
 from quicksilver.synth.offline.checker_relations import check_relations
+from quicksilver.synth.offline.checker_spec import spec_from_generator
 
 __all__ = ["check_input", "spec_from_generator"]
 
@@ -106,33 +107,11 @@ def check_input(spec: dict[str, Any], args: list[Any]) -> list[str]:
     for p, shape in zip(params, shapes, strict=True):
         if shape is not None and p["kind"] != "quantity":
             problems += _check_values(p, shape, q)
-    return problems + check_relations(spec, args)
-
-
-def spec_from_generator(code: str) -> dict[str, Any] | None:
-    """The ``SPEC = {...}`` literal of an emitted offline generator; None when the code has no
-    module-level ``SPEC`` dict literal (or does not parse)."""
-    try:
-        module = astparse.parse(code)
-    except SyntaxError:
-        return None
-    found: dict[str, Any] | None = None
-    for node in module.body:
-        if isinstance(node, ast.Assign):
-            targets, value = node.targets, node.value
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            targets, value = [node.target], node.value
-        else:
-            continue
-        if not any(isinstance(t, ast.Name) and t.id == "SPEC" for t in targets):
-            continue
-        try:
-            literal = ast.literal_eval(value)
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            literal = None
-        # the last assignment is the one the module keeps
-        found = literal if isinstance(literal, dict) else None
-    return found
+    return (
+        problems
+        + check_relations(spec, args)
+        + check_form_relations(spec.get("relations", []), params, args)
+    )
 
 
 # -- shapes and the quantities they show ----------------------------------------------------------
@@ -389,8 +368,10 @@ def _check_values(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[s
                 bad.append(f"{where} = {_short(x)} {why}")
     out = _capped(bad, name, "values outside their domain")
     out += _check_distinct(p, shape)
-    if p.get("sorted") and p["kind"] != "tree":
+    if p.get("sorted") and p["kind"] != "tree" and not _rotated(p):
         out += _capped(_check_sorted(p["sorted"], shape), name, "lists out of order")
+    if p.get("form"):
+        out += _capped(check_form(p["form"], shape.rows), name, "lists out of form")
     if p.get("bst") and shape.inorder is not None:
         out += _check_bst(name, shape.inorder, strict=bool(p.get("distinct")))
     if p.get("lead"):
@@ -410,6 +391,11 @@ def _check_values(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[s
         if total > p["values_sum_max"]:
             out.append(f"{name}: its values sum to {total}, above {p['values_sum_max']}")
     return out
+
+
+def _rotated(p: dict[str, Any]) -> bool:
+    """A rotated sorted list: its order is checked round the list (checker_forms.py)."""
+    return bool(p.get("form")) and p["form"].get("kind") == "rotated"
 
 
 def _check_square(rule: dict[str, Any], shape: _Shape) -> list[str]:

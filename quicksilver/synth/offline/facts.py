@@ -92,6 +92,9 @@ class LeafInfo:
     # a string made of whole tokens (``command consists of "G", "()", and/or "(al)" in some
     # order``): (the tokens, the line)
     tokens: tuple[list[str], str] | None = None
+    # a structure stated in words (formats.py: a rotated sorted list, a mountain array,
+    # balanced parentheses, a clock format): (its spec, the line)
+    form: tuple[dict[str, Any], str] | None = None
 
 
 class Facts:
@@ -108,6 +111,9 @@ class Facts:
         self.answer: tuple[int, int, str] | None = None
         # ``lo <= a * b <= hi`` between two quantities: (a, b, lo or None, hi, line)
         self.products: list[tuple[str, str, int | None, int, str]] = []
+        # two parameters of one format compared whole (``current <= correct``, ``loginTime and
+        # logoutTime are not equal``): (a, op, b, line), formats.py
+        self.relations: list[tuple[str, str, str, str]] = []
         self.lins: list[tuple[Lin, str]] = []  # (form >= 0, line) over q refs
         self.leaf: dict[str, LeafInfo] = {p.name: LeafInfo() for p in params}
         self.sums: dict[str, list[tuple[int, str]]] = {}

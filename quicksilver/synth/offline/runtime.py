@@ -21,6 +21,7 @@ from typing import Any
 
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
+from quicksilver.synth.offline.runtime_forms import FORMS_RUNTIME, _relate, _shaped
 from quicksilver.synth.offline.runtime_parts import (
     _below_index,
     _char_count,
@@ -331,6 +332,8 @@ def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
             chars = _draw(p["leaf"], q, length, False, False)
             if p["sorted"]:
                 chars.sort(reverse=p["sorted"] == "desc")
+            if p.get("form"):  # a path (formats.py: the one form drawn with distinct strings)
+                chars = _shaped(p["form"], chars, p["leaf"]) or chars
             s = _text_rules(p, "".join(chars))
         seen.add(s)
         out.append(s)
@@ -382,6 +385,11 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
             row.sort(reverse=order == "desc")
         if variant == "alternating":
             row = [row[j // 2] if j % 2 == 0 else row[-1 - j // 2] for j in range(len(row))]
+        if p.get("form"):  # a structure stated in words (formats.py); None: no room, draw again
+            shaped = _shaped(p["form"], row, p["leaf"])
+            if shaped is None:
+                return None
+            row = shaped
         inner.append(row if p["join"] else _text_rules(p, row))
     chars = any(k in p for k in ("counts", "at", "kinds", "tokens"))  # rules on characters
     if chars and _char_rules(p, inner) is None:  # in place; None: no room (draw again)
@@ -596,6 +604,8 @@ def _generate_from_spec(spec: dict, size_cap: int) -> list:
     for _attempt in range(50):
         q = _sample_quantities(spec["quantities"], size_cap)
         args = [_build_param(p, q, size_cap) for p in spec["params"]]
+        if "relations" in spec and None not in args:  # two strings of one format: formats.py
+            args = _relate(spec, args)
         if all(a is not None for a in args) and all(  # None: rows the sizes left no room for
             _zip(spec["params"], args, rule, q) for rule in spec.get("zips", ())
         ):
@@ -628,6 +638,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _poly,
     _shrink_sum,
     _square,
+    *FORMS_RUNTIME,
     _apart,
     _below_index,
     _variant_values,

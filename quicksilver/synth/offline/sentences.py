@@ -34,6 +34,7 @@ from quicksilver.synth.offline.constraints import (
     word_items,
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
+from quicksilver.synth.offline.formats import read_form
 from quicksilver.synth.offline.graph_sentences import graph_pairs, graph_rows, matrix_rule
 from quicksilver.synth.offline.nonlinear import read_nonlinear
 from quicksilver.synth.offline.relations import index_bound
@@ -121,6 +122,7 @@ class LineReader:
             self._adjacent,
             self._apart,
             self._pins,
+            partial(read_form, facts, cmp),
             partial(index_bound, facts),
             partial(field_neighbours, facts, cmp),
             lambda t, ln, a: rows_sorted_by(facts, t, ln, a, _ORDER_WORDS),

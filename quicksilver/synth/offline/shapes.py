@@ -12,6 +12,7 @@ from typing import Any
 from quicksilver.synth.offline.char_sentences import alphabet_of, char_rules_spec, largest_length
 from quicksilver.synth.offline.constraints import Lin, Param, Ref, Unsupported
 from quicksilver.synth.offline.facts import Facts, LeafInfo
+from quicksilver.synth.offline.formats import form_problem
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.row_order import row_order_spec
 
@@ -44,6 +45,10 @@ class ParamSpecs:
             cls = classes.get(p.dim_key(d), p.dim_key(d))
             dims.append(dict(per_item[cls]) if cls in per_item else {"q": cls})
         rows = info.unique_rows or info.distinct_cols or info.graph or info.apart_cols
+        if info.form is not None and (
+            info.cols or info.pairs or rows or p.name in self.facts.words
+        ):
+            self.problems.append(f'"{info.form[1]}": a structure of rows with fields or of words')
         if info.cols or info.pairs or rows or info.sorted_col:
             return self._rows_spec(p, info, base, dims)
         if p.name in self.facts.words:
@@ -92,6 +97,11 @@ class ParamSpecs:
         if info.counts or info.at or info.kinds or info.tokens:
             longest = largest_length(dims[-1], self.quantities) if dims else None
             char_rules_spec(p, info, out, self.problems, longest)
+        if info.form is not None:
+            why = form_problem(p, info, out)
+            if why:
+                self.problems.append(f'"{info.form[1]}": {why}')
+            out["form"] = info.form[0]
         return out
 
     def _square(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> None:
