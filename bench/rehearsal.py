@@ -281,7 +281,7 @@ def noop_overhead(api: str, runs: int = NOOP_RUNS) -> dict[str, float]:
 
     with temporary_settings(updates={PREFECT_API_URL: api}):
         wall = many()
-        APILogHandler.flush()  # its logs sent now, while the server is there
+        APILogHandler().flush()  # its logs sent now, while the server is there (a method)
     return {"bare": bare, "task_run": wall / runs, "overhead": wall / runs - bare}
 
 
