@@ -290,6 +290,36 @@ def test_reference_cache_skips_profiling_on_a_second_run(summary_ranges, tmp_pat
     assert calls == [1, 2]
 
 
+def test_a_sandbox_that_failed_around_the_code_is_never_a_cached_verdict(tmp_path):
+    """A scoring run stopped from outside (SIGTERM), or one on a machine whose bubblewrap was
+    gone for a moment, left reference results that say nothing about the code: cached, they
+    failed every later run's references (pass@1 0 for a task scored with its own references).
+    Such results are not written, and ones written before are read as misses."""
+    from quicksilver.profiler import RunResult
+    from quicksilver.scoring.cache import not_a_verdict
+
+    cache = ReferenceCache(tmp_path)
+    started = "profiling failed (the verdict): SandboxStartError: the sandbox could not start: x"
+    stopped = "natively: the sandbox closed its command channel (Broken pipe); killed by SIGTERM"
+    for i, error in enumerate((started, stopped)):
+        cache.put(
+            f"k{i}", "icount", RunResult("t", "error", "icount", "instr", "bwrap", error=error)
+        )
+        assert cache.get(f"k{i}", "icount") is None and not_a_verdict("error", error)
+    assert not list(tmp_path.rglob("*.json"))
+    # a verdict on the code is kept
+    wrong = RunResult("t", "failed", "icount", "instr", "bwrap", error="case 3: wrong answer")
+    cache.put("k2", "icount", wrong)
+    assert cache.get("k2", "icount")["error"] == "case 3: wrong answer"
+    raised = RunResult("t", "error", "icount", "instr", "bwrap", error="case 0: ZeroDivisionError")
+    cache.put("k3", "icount", raised)
+    assert cache.get("k3", "icount")["status"] == "error"
+    # an entry written before the rule is a miss
+    path = cache._path("k4", "icount")
+    path.write_text(json.dumps({"status": "error", "error": started}))
+    assert cache.get("k4", "icount") is None
+
+
 def test_cache_key_changes_with_code_cases_and_meter(summary_ranges, tmp_path):
     from quicksilver.profiler import ProfileTask
 

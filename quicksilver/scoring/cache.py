@@ -24,6 +24,29 @@ PROFILER_VERSION = f"{__version__}/5"
 # time instead of being cached as broken.
 UNCACHED_STATUSES = frozenset({"timeout", "memory"})
 
+NOT_A_VERDICT = (
+    "SandboxStartError",
+    "the sandbox could not start",
+    "did not start the sandbox",
+    "closed its command channel",
+    "killed by SIGTERM",
+)
+"""Errors that say the sandbox failed around the code, not what the code did: it could not
+start (bubblewrap missing or refused: quicksilver/faults.py's infrastructure faults), or it was
+stopped from outside (a SIGTERM to the run, the host shutting down). A run that stopped while
+scoring left such results; read back from the cache, they made every later run's references
+fail (pass@1 0 for a task whose samples were its own references)."""
+
+
+def not_a_verdict(status: str, error: str | None) -> bool:
+    """Whether a result must be measured again rather than cached or read from the cache: a
+    timeout or memory-out (the load of the moment, :data:`UNCACHED_STATUSES`), or an error
+    that is no verdict on the code (:data:`NOT_A_VERDICT`). Measuring again is always safe: a
+    sample that stops its own sandbox this way gets the same verdict again, at its cost."""
+    return status in UNCACHED_STATUSES or (
+        status == "error" and any(m in (error or "") for m in NOT_A_VERDICT)
+    )
+
 
 def default_cache_dir() -> Path:
     env = os.environ.get("QUICKSILVER_CACHE")
@@ -79,11 +102,17 @@ class ReferenceCache:
         if not self.enabled:
             return None
         try:
-            return json.loads(self._path(key, meter).read_text())
+            hit = json.loads(self._path(key, meter).read_text())
         except (OSError, ValueError):
             return self._shipped.get((meter, key))
+        if not isinstance(hit, dict) or not_a_verdict(hit.get("status", ""), hit.get("error")):
+            return self._shipped.get((meter, key))  # written before they were kept out
+        return hit
 
     def put(self, key: str, meter: str, result: RunResult) -> None:
+        """Keep ``result`` under ``key``, unless it is no verdict (:func:`not_a_verdict`)."""
+        if not_a_verdict(result.status, result.error):
+            return
         path = self._path(key, meter)
         path.parent.mkdir(parents=True, exist_ok=True)
         data = {
