@@ -541,3 +541,29 @@ def test_the_only_space_character_and_other_alphabet_words() -> None:
         ],
     )
     assert spec_of(cities)["params"][0]["leaf"]["alphabet"] == string.ascii_letters + " "
+
+
+# -- distinct strings that nearly fill their space ----------------------------------------------
+
+
+def test_distinct_strings_that_nearly_fill_their_space_are_drawn() -> None:
+    """216 distinct rows of 3 letters from six are all there are: a list of up to 216 of them
+    drawn by redrawing repeats ran out of redraws on some seeds (the generator raised, and the
+    testcases stage lost the seed). Past the redraws, one of the strings left is taken."""
+    inp = question(
+        [("bottom", "string"), ("allowed", "string[]")],
+        [
+            "2 <= bottom.length <= 6",
+            "0 <= allowed.length <= 216",
+            "allowed[i].length == 3",
+            "The letters in all input strings are from the set {'A', 'B', 'C', 'D', 'E', 'F'}.",
+            "All the values of allowed are unique.",
+        ],
+    )
+    spec = spec_of(inp)
+    drawn = draws(spec, 200)  # each passes the checker: distinct rows of three such letters
+    sizes = [len(allowed) for _, allowed in drawn]
+    assert max(sizes) >= 200 and any(len(set(a)) == 216 for _, a in drawn if len(a) == 216)
+    for _, allowed in drawn:
+        assert len(set(allowed)) == len(allowed)
+        assert all(len(s) == 3 and set(s) <= set("ABCDEF") for s in allowed)

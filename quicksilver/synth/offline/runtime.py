@@ -43,6 +43,7 @@ from quicksilver.synth.offline.runtime_parts import (
     _square,
     _text_rules,
     _tree,
+    _unseen_string,
     _zip,
 )
 
@@ -318,8 +319,11 @@ def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
         tries = 0
         while s in seen:
             tries += 1
-            if tries > 200:
-                raise RuntimeError("could not draw distinct strings")
+            if tries > 200:  # nearly every string is taken: one of those left, if any
+                s = _unseen_string(p, q, last, seen)
+                if s is None:
+                    raise RuntimeError("could not draw distinct strings")
+                break
             if "q" in last:
                 length = q[last["q"]]
             elif last.get("sum_max") is not None:
@@ -633,6 +637,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _char_kinds,
     _digit_value,
     _distinct_strings,
+    _unseen_string,
     _tree,
     _pin,
     _poly,

@@ -495,3 +495,27 @@ def _draw_float(leaf: dict, count: int, distinct: bool, edge: bool) -> list:
         seen.add(x)
         out.append(x)
     return out
+
+
+def _unseen_string(p: dict, q: dict, last: dict, seen: set) -> str | None:
+    """A string of the strings' fixed length that none before holds, taken at random from all
+    of them: the redraws' way out when the strings nearly fill their space (216 distinct rows of
+    3 letters from 'ABCDEF' are all there are). None when the length is not fixed, the space is
+    large (over 10^5) or shaped (sorted, a form), or every string is taken."""
+    alphabet = p["leaf"].get("alphabet")
+    length = q[last["q"]] if "q" in last else last["lo"] if last["lo"] == last["hi"] else None
+    if not alphabet or length is None or p["sorted"] or p.get("form"):
+        return None
+    if len(alphabet) ** length > 100000:
+        return None
+    codes = list(range(len(alphabet) ** length))
+    random.shuffle(codes)
+    for code in codes:
+        chars = []
+        for _ in range(length):
+            code, digit = divmod(code, len(alphabet))
+            chars.append(alphabet[digit])
+        s = _text_rules(p, "".join(chars))
+        if s not in seen:
+            return s
+    return None
