@@ -18,31 +18,9 @@ import pytest
 from quicksilver.synth import SynthInput
 from quicksilver.synth.offline import build_spec, emit_generator, sample_spec
 from quicksilver.synth.offline.checker import check_input
+from tests.synthkit import question, spec_of
 
 SEEDS = 120
-
-
-def li(text: str) -> str:
-    """A Constraints item as LeetCode writes it (``<=`` escaped)."""
-    text = re.sub(r"\^(\d+)", r"<sup>\1</sup>", text)
-    return text.replace("<=", "&lt;=").replace('"', "&quot;")
-
-
-def question(params: list[tuple[str, str]], items: list[str], prose: str = "") -> SynthInput:
-    meta = {
-        "name": "f",
-        "params": [{"name": n, "type": t} for n, t in params],
-        "return": {"type": "integer"},
-    }
-    body = "".join(f"\t<li>{li(i)}</li>\n" for i in items)
-    content = f"<p>{prose}</p>\n<p><strong>Constraints:</strong></p>\n<ul>\n{body}</ul>\n"
-    return SynthInput(slug="t", title="T", content_html=content, meta=meta, prompt="")
-
-
-def spec_of(inp: SynthInput) -> dict[str, Any]:
-    result = build_spec(inp)
-    assert result.spec is not None, result.problems
-    return result.spec
 
 
 def draws(spec: dict[str, Any], n: int = SEEDS) -> list[list[Any]]:
