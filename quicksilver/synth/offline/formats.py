@@ -88,6 +88,14 @@ _FIELD = re.compile(r"\"?(\d+)\"? <= ([A-Za-z]{2}) <= \"?(\d+)\"?")
 _CLOCK = {"hh": 23, "mm": 59, "ss": 59}
 
 
+def _string_param(facts: Facts, name: str, refusal: str) -> Param:
+    """The parameter ``name`` when it is one string; else the line is refused with ``refusal``."""
+    p = facts.by_name.get(name)
+    if p is None or not p.join or p.depth != 1:
+        raise Unsupported(refusal)
+    return p
+
+
 def read_form(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> bool:
     """A form of :mod:`formats` in ``text``: its facts queued in ``acts``, True; False when
     ``text`` states none."""
@@ -150,9 +158,9 @@ def _written(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -
     )
     if m:
         for part in split_top(re.sub(r",?\s+and\s+", ", ", m.group(1))):
-            p = facts.by_name.get(part.strip())
-            if p is None or not p.join or p.depth != 1:
-                raise Unsupported(f"a version number in {part}, which is not a string parameter")
+            p = _string_param(
+                facts, part.strip(), f"a version number in {part}, which is not a string parameter"
+            )
             size = Lin(Fraction(0), {Ref("q", key=p.dim_key(0)): Fraction(1)})
             cmp.relate(Lin(Fraction(1)), "<=", size, line, acts)
             _set_form(facts.leaf[p.name], {"kind": "version", "digits": 9}, line, acts)
@@ -185,9 +193,7 @@ def _written(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -
         form = {"kind": "roman", "lo": lo, "hi": hi}
         written = [len(_numeral(v)) for v in range(lo, hi + 1)]
         name, lengths = m.group(1), (min(written), max(written))
-    p = facts.by_name.get(name)
-    if p is None or not p.join or p.depth != 1:
-        raise Unsupported(f"a written number in {name}, which is not a string parameter")
+    p = _string_param(facts, name, f"a written number in {name}, which is not a string parameter")
     size = Lin(Fraction(0), {Ref("q", key=p.dim_key(0)): Fraction(1)})
     cmp.relate(Lin(Fraction(lengths[0])), "<=", size, line, acts)
     cmp.relate(size, "<=", Lin(Fraction(lengths[1])), line, acts)
@@ -271,9 +277,9 @@ def _counted(facts: Facts, text: str, line: str, acts: Acts) -> bool:
     )
     if not m:
         return False
-    p = facts.by_name.get(m.group(3))
-    if p is None or not p.join or p.depth != 1:
-        raise Unsupported(f"a count of characters in {m.group(3)}, which is not a string")
+    p = _string_param(
+        facts, m.group(3), f"a count of characters in {m.group(3)}, which is not a string"
+    )
     form = {"kind": "count", "chars": _COUNTED[m.group(2).lower()], "most": int(m.group(1))}
     _set_form(facts.leaf[p.name], form, line, acts)
     return True
@@ -304,9 +310,9 @@ def _integer(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -
     found = m or m2 or m3
     if not found:
         return False
-    p = facts.by_name.get(found.group(1))
-    if p is None or not p.join or p.depth != 1:
-        raise Unsupported(f"an integer written in {found.group(1)}, which is not a string")
+    p = _string_param(
+        facts, found.group(1), f"an integer written in {found.group(1)}, which is not a string"
+    )
     info = facts.leaf[p.name]
 
     def act() -> None:
@@ -340,9 +346,7 @@ def _sentence(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) 
     )
     if not m:
         return False
-    p = facts.by_name.get(m.group(1))
-    if p is None or not p.join or p.depth != 1:
-        raise Unsupported(f"a sentence in {m.group(1)}, which is not a string")
+    p = _string_param(facts, m.group(1), f"a sentence in {m.group(1)}, which is not a string")
     size = Lin(Fraction(0), {Ref("q", key=p.dim_key(0)): Fraction(1)})
     cmp.relate(Lin(Fraction(1)), "<=", size, line, acts)
     _set_form(facts.leaf[p.name], {"kind": "sentence"}, line, acts)
@@ -413,9 +417,7 @@ def _dated(
     acts: Acts,
 ) -> None:
     """``name`` a date string of 10 characters (YYYY-MM-DD), in ``span`` when given."""
-    p = facts.by_name.get(name)
-    if p is None or not p.join or p.depth != 1:
-        raise Unsupported(f"a date in {name}, which is not a string parameter")
+    p = _string_param(facts, name, f"a date in {name}, which is not a string parameter")
     size = Lin(Fraction(0), {Ref("q", key=p.dim_key(0)): Fraction(1)})
     cmp.relate(size, "==", Lin(Fraction(10)), line, acts)
     info = facts.leaf[p.name]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
 
@@ -105,7 +106,8 @@ class LineReader:
 
     def _try_forms(self, text: str, line: str, acts: Acts) -> bool:
         facts, cmp = self.facts, self.cmp
-        forms = (  # in this order: the first that reads the line has it
+        # in this order: the first that reads the line has it
+        forms: tuple[Callable[[str, str, Acts], bool], ...] = (
             self._fields,
             partial(char_tokens, facts),
             self._words,
