@@ -9,7 +9,10 @@ its shard to a worker again). Every build must publish the same rows as the refe
 Fields that differ by nature are left out of the comparison: ``build_config_sha256`` (its digest
 covers ``out_dir`` and the runner section), the bytes of ``reference_peak_memory`` and the
 baseline and TMU of ``reference_memory_detail`` (resident memory read from /proc: two thread
-builds differ there too; their hashes are compared). Runtimes
+builds differ there too; their hashes are compared), and ``judge_limits.cost_seconds`` (the
+slowest kept solution's native CPU seconds on the test set, measured by the testcases stage: a
+millisecond either way between two builds of these small tasks; the limits beside it are
+compared). Runtimes
 are instruction counts (the icount meter) and must be identical.
 """
 
@@ -81,6 +84,9 @@ def _rows(out: Path) -> dict[str, dict[str, Any]]:
                 row.pop(key)
             row["reference_peak_memory"] = [m["hash"] for m in row["reference_peak_memory"]]
             row["reference_memory_detail"] = [m["hash"] for m in row["reference_memory_detail"]]
+            row["judge_limits"] = {
+                k: v for k, v in row["judge_limits"].items() if k != "cost_seconds"
+            }
             rows[row["slug_name"]] = {"split": split, **row}
     return rows
 
