@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from quicksilver.agreement import decide, decide_disputed, group_answers, short
+from quicksilver.agreement import decide, decide_disputed, group_answers, order_free, short
 from quicksilver.pipeline.records import CaseAnswer
 
 
@@ -41,6 +41,30 @@ def test_group_answers_largest_first_failures_by_their_error_text() -> None:
 def test_group_answers_doubles_within_the_tolerance() -> None:
     groups = group_answers({"a": _ok(1.0), "b": _ok(1.0000001), "c": _ok(1.1)}, False, 1e-5)
     assert [m for _, m in groups] == [["a", "b"], ["c"]]
+
+
+def test_group_answers_by_text_only_where_the_text_decides() -> None:
+    # the JSON-text shortcut for agreeing answers changes no grouping: a bool is not an int, an
+    # int and a float are compared by value, NaN equals nothing, lists element by element
+    groups = group_answers(
+        {
+            "a": _ok([True, 1]),
+            "b": _ok([1, 1]),
+            "c": _ok([1.0, 1]),
+            "d": _ok([True, 1]),
+            "e": _ok(float("nan")),
+            "f": _ok(float("nan")),
+            "g": _ok({"k": [1, 2]}),
+            "h": _ok({"k": [1, 2]}),
+        },
+        False,
+        0.0,
+    )
+    assert sorted(m for _, m in groups) == [["a", "d"], ["b", "c"], ["e"], ["f"], ["g", "h"]]
+    big = [[f"w{i}", f"v{i}"] for i in range(20_000)]
+    assert group_answers({"x": _ok(big), "y": _ok([list(p) for p in big])}, True, 0.0) == [
+        ((True, order_free(big)), ["x", "y"])
+    ]
 
 
 def test_decide_majority_plurality_and_crashes_make_no_claim() -> None:
