@@ -142,11 +142,11 @@ def test_a_bound_over_a_divisor_is_rounded_exactly() -> None:
 
 
 def test_products_a_chain_cannot_meet_are_refused() -> None:
-    """A product compared with a quantity in a list, an element equal to a fraction, a lone
+    """A product compared with an element and a number, an element equal to a fraction, a lone
     least product: refused as before, never guessed."""
     base = ["1 <= nums.length <= 10", "1 <= n, k <= 10"]
     params = [("nums", "integer[]"), ("n", "integer"), ("k", "integer")]
-    assert "product" in refused(question(params, [*base, "0 <= nums[i], k < n * n"]))
+    assert "product" in refused(question(params, [*base, "1 <= nums[i] <= n * k <= 50"]))
     assert "product" in refused(question(params, [*base, "nums[i] == n * (n - 1) / 2"]))
     assert "product" in refused(question(params, [*base, "1 <= nums[i] <= 9", "2 <= n * k"]))
 
@@ -256,3 +256,51 @@ def test_lines_the_chain_reads_are_unchanged() -> None:
     plain = spec_of(question(params, [*items, "1 <= k <= nums.length / 3"]))
     floor = spec_of(question(params, [*items, "1 <= k <= floor(nums.length / 3)"]))
     assert [sample_spec(plain, s) for s in range(20)] == [sample_spec(floor, s) for s in range(20)]
+
+
+# -- comma lists beside a product, and the largest element -----------------------------------------
+
+
+def test_a_list_of_quantities_bounded_by_a_min_with_a_product() -> None:
+    """``0 <= a, b <= min(m * n, 6)``: each of a and b at most m * n and at most 6."""
+    inp = question(
+        [("m", "integer"), ("n", "integer"), ("a", "integer"), ("b", "integer")],
+        ["1 <= m, n <= 5", "0 <= a, b <= min(m * n, 6)"],
+    )
+    spec = spec_of(inp)
+    for m, n, a, b in draws(spec):
+        assert 0 <= a <= min(m * n, 6) and 0 <= b <= min(m * n, 6), (m, n, a, b)
+    reports(spec, [1, 2, 3, 0], "a")
+    # an element and a quantity in one list: each read by its own form
+    inp = question(
+        [("nums", "integer[]"), ("n", "integer"), ("k", "integer")],
+        ["1 <= nums.length <= 10", "1 <= n <= 10", "0 <= nums[i], k < n * n"],
+    )
+    spec = spec_of(inp)
+    for nums, n, k in draws(spec):
+        assert all(0 <= v < n * n for v in nums) and 0 <= k < n * n, (nums, n, k)
+    reports(spec, [[4], 2, 1], "nums")
+    reports(spec, [[3], 2, 4], "k")
+
+
+def test_the_largest_element_below_a_scalar() -> None:
+    """``max(plants[i]) <= capacity <= 10^9``: every element at most capacity; capacity at
+    least the least value the elements may take (1), since the list has a largest element."""
+    inp = question(
+        [("plants", "integer[]"), ("capacity", "integer")],
+        [
+            "1 <= plants.length <= 50",
+            "1 <= plants[i] <= 10^6",
+            "max(plants[i]) <= capacity <= 10^9",
+        ],
+    )
+    spec = spec_of(inp)
+    for plants, capacity in draws(spec):
+        assert max(plants) <= capacity <= 10**9 and min(plants) >= 1, (plants, capacity)
+    reports(spec, [[5, 9], 8], "plants")
+    # the largest element above a scalar (max(x[i]) >= k) is not every element: refused
+    inp = question(
+        [("plants", "integer[]"), ("k", "integer")],
+        ["1 <= plants.length <= 50", "1 <= plants[i] <= 10^6", "max(plants[i]) >= k >= 1"],
+    )
+    assert refused(inp)

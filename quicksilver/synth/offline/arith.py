@@ -10,6 +10,9 @@
   linear in that quantity, as ``0 <= nums[i] < n`` is. A derived quantity is compared with
   elements only: a bound on it would be a bound on the product, which the runtime could only
   meet by drawing again (``2 <= m * n`` stays refused).
+- Comma lists beside a product (``0 <= a, b <= min(m * n, 6)``): one chain per item.
+- The largest element below a scalar: ``max(plants[i]) <= capacity`` is ``plants[i] <=
+  capacity``, and capacity at least the elements' least value (:func:`_implied`).
 - An upper bound by a floor: ``1 <= k <= floor(nums.length / 3)`` is ``k <= nums.length / 3``
   for an integer k (and a lower bound by a ceiling likewise).
 - A number times a name: ``nums.length == 2n`` is ``nums.length == 2 * n``.
@@ -20,14 +23,15 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from quicksilver.synth.offline.constraints import REF_RE, Lin, Unsupported, split_top
-from quicksilver.synth.offline.nonlinear import facts_mention, names, parse_poly
+from quicksilver.synth.offline.constraints import REF_RE, Lin, Ref, Unsupported, split_top
+from quicksilver.synth.offline.nonlinear import facts_mention, names, parse_poly, read_nonlinear
 
 Acts = list[Callable[[], None]]
 MAX_GAP = 16  # values a range may skip between a stated value and the rest (``ne``)
@@ -60,17 +64,48 @@ def read_arith(
     for form in (_cases, _magnitude):
         if form(text, line, facts, cmp, acts, value_set):
             return True
-    rewritten = _juxtaposed(_floors(text))
+    found: list[tuple[str, str, str, str]] = []
+    rewritten = _juxtaposed(_floors(_extremes(text, found)))
+    if _read_one(rewritten, text, line, facts, cmp, acts):
+        acts += _implied(found, line, facts, cmp)
+        return True
+    # comma lists beside a product (``0 <= a, b <= min(m * n, 6)``): one chain per item
+    chains = _expand(rewritten)
     trial: Acts = []
-    rewritten = _derived(rewritten, line, facts, trial)
-    if rewritten == text:
-        return False
+    if len(chains) > 1 and all(_read_one(c, text, line, facts, cmp, trial) for c in chains):
+        acts += trial
+        return True
+    return False
+
+
+def _read_one(text: str, original: str, line: str, facts: Any, cmp: Any, acts: Acts) -> bool:
+    """``text`` (a rewriting of ``original``) read as a bound by a product of one quantity
+    (nonlinear.py), or of elements (a derived quantity); False, adding nothing, otherwise."""
+    trial: Acts = []
     try:
+        if text != original and read_nonlinear(text, line, facts, cmp, trial):
+            acts += trial
+            return True
+        trial = []
+        rewritten = _derived(text, line, facts, trial)
+        if rewritten == original:
+            return False
         cmp.chain(rewritten, trial, line)
     except Unsupported:
         return False
     acts += trial
     return True
+
+
+def _expand(text: str) -> list[str]:
+    """A chain with comma lists as the chains of its items' combinations."""
+    parts = _OPS.split(text)
+    segs = [split_top(s) for s in parts[0::2]]
+    ops = parts[1::2]
+    out = []
+    for combo in itertools.product(*segs):
+        out.append(" ".join(x for pair in zip(combo, [*ops, ""], strict=True) for x in pair))
+    return [c.strip() for c in out]
 
 
 def _floors(text: str) -> str:
@@ -94,6 +129,68 @@ def _floors(text: str) -> str:
         elif lower:
             parts[i] = f" {_unround(seg, 'ceil')} "
     return "".join(parts).strip()
+
+
+def _extremes(text: str, found: list[tuple[str, str, str, str]]) -> str:
+    """``max(plants[i]) <= capacity`` -> ``plants[i] <= capacity``: the largest element on the
+    smaller side of a comparison (the smallest on the larger side) bounds every element so.
+    ``found`` gains (max|min, the element, op, a neighbour) for each comparison it meets, read
+    as "element op neighbour" (see :func:`_implied`)."""
+    parts = _OPS.split(text)
+    ops = parts[1::2]
+    for i in range(0, len(parts), 2):
+        m = re.fullmatch(r"\s*(max|min)\s*\((" + REF_RE.pattern + r")\)\s*", parts[i])
+        if not m or "[" not in m.group(2):
+            continue
+        before = ops[i // 2 - 1] if i else None
+        after = ops[i // 2] if i // 2 < len(ops) else None
+        small = before in (">=", ">", None) and after in ("<=", "<", None)
+        big = before in ("<=", "<", None) and after in (">=", ">", None)
+        if (small if m.group(1) == "max" else big) and (before or after):
+            parts[i] = f" {m.group(2)} "
+            if after:
+                found += [(m.group(1), m.group(2), after, o) for o in split_top(parts[i + 2])]
+            if before:
+                flip = _flip(before)
+                found += [(m.group(1), m.group(2), flip, o) for o in split_top(parts[i - 2])]
+    return "".join(parts).strip()
+
+
+def _implied(found: list[tuple[str, str, str, str]], line: str, facts: Any, cmp: Any) -> Acts:
+    """``max(plants[i]) <= capacity``: capacity is at least the least value stated for the
+    elements before this line (the list has a largest element, so it is not empty); ``min(x[i])
+    >= k`` likewise bounds k from above. What the statement implies, so the quantity has the
+    bound it needs to be drawn first."""
+    acts: Acts = []
+    for kind, ref_text, op, other in found:
+        ref = facts.resolve(ref_text)
+        try:
+            q = facts.parse(other).single()
+        except Unsupported:
+            continue
+        if q is None or q.kind != "q" or len(ref.params) != 1:
+            continue
+        if facts.by_name[ref.params[0]].leaf != "int":
+            continue
+        info = facts.info(ref.params[0], ref.col)
+        strict = op in ("<", ">")
+
+        def act(info: Any = info, q: Ref = q, kind: str = kind, strict: bool = strict) -> None:
+            x = Lin(Fraction(0), {q: Fraction(1)})
+            sub: Acts = []
+            if kind == "max":
+                least = [b.const + s for b, s, _ in info.lo if not b.terms]
+                if least:
+                    cmp.relate(Lin(max(least) + strict), "<=", x, line, sub)
+            else:
+                most = [b.const - s for b, s, _ in info.hi if not b.terms]
+                if most:
+                    cmp.relate(x, "<=", Lin(min(most) - strict), line, sub)
+            for a in sub:
+                a()
+
+        acts.append(act)
+    return acts
 
 
 def _unround(seg: str, kind: str) -> str:
