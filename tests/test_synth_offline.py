@@ -1504,8 +1504,9 @@ def test_a_bound_by_a_product_or_power_of_quantities(items: list[str], ok: Any) 
 
 
 def test_a_product_with_spaces_in_its_bound_and_nonlinear_forms_still_reported() -> None:
-    """``4 <= m * n <= 2 * 10^4`` is the product form; an element bounded by a power, or a
-    product compared with a product, is still reported."""
+    """``4 <= m * n <= 2 * 10^4`` is the product form; a power compared with an element and a
+    number, or a product compared with a product, is still reported (an element bounded by a
+    power alone is read: tests/test_offline_arith.py)."""
     inp = question(
         [("grid", "integer[][]")],
         [
@@ -1521,7 +1522,12 @@ def test_a_product_with_spaces_in_its_bound_and_nonlinear_forms_still_reported()
     assert "a power of a quantity" in reason_of(
         question(
             [("n", "integer"), ("grid", "integer[][]")],
-            ["1 <= n <= 9", "grid.length == n", "grid[i].length == n", "0 <= grid[i][j] < n^2"],
+            [
+                "1 <= n <= 9",
+                "grid.length == n",
+                "grid[i].length == n",
+                "0 <= grid[i][j] < n^2 <= 81",
+            ],
         )
     )
     assert "not understood" not in reason_of(

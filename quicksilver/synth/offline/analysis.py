@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from quicksilver.synth.offline.arith import derived_ranges
 from quicksilver.synth.offline.constraints import FIELDS_RE, Param, clean, split_top
 from quicksilver.synth.offline.described import DescribedGuarantees, description_sentences
 from quicksilver.synth.offline.facts import Facts
@@ -133,6 +134,7 @@ class Analysis:
         params = [shapes.param_spec(p, per_item) for p in self.params]
         zips = zip_specs(self.facts, params, self.problems)
         relations = relations_spec(self.facts, params, self.problems)
+        self.problems += derived_ranges(self.facts.derived, quantities, params)
         if self.problems:
             return SpecResult(None, self.notes, self.problems)
         spec: dict[str, Any] = {"quantities": quantities, "params": params}

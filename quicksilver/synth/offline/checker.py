@@ -48,6 +48,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from quicksilver.synth.offline.checker_arith import solve_pinned
 from quicksilver.synth.offline.checker_chars import check_chars
 from quicksilver.synth.offline.checker_forms import check_form
 from quicksilver.synth.offline.checker_forms import check_relations as check_form_relations
@@ -103,6 +104,7 @@ def check_input(spec: dict[str, Any], args: list[Any]) -> list[str]:
     q = dict(seen.values)
     quantities = spec.get("quantities", [])
     problems += _solve_hidden(quantities, q)
+    problems += solve_pinned(quantities, q)  # derived quantities (arith.py)
     problems += _check_quantities(quantities, q)
     for p, shape in zip(params, shapes, strict=True):
         if shape is not None and p["kind"] != "quantity":

@@ -44,7 +44,7 @@ class Quantities:
         sized = {
             r for r in known if any(k in facts.known and k not in facts.by_name for k in members[r])
         }
-        accepted = set(known)
+        accepted = set(known) | {facts.find(k) for k in facts.derived}  # arith.py
         hidden_sized: set[str] = set()
         cap_fit: dict[str, list[int]] = {}
         changed = True

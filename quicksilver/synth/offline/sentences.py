@@ -13,6 +13,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
 
+from quicksilver.synth.offline.arith import read_arith
 from quicksilver.synth.offline.char_sentences import (
     TEXT_FORMS,
     char_counts,
@@ -89,8 +90,7 @@ class LineReader:
         return False
 
     def _fields(self, text: str, line: str, acts: Acts) -> bool:
-        """``intervals[i] = [start_i, end_i]``: the names of an integer row's fields, and its
-        width."""
+        """``intervals[i] = [start_i, end_i]``: an integer row's field names and its width."""
         m = FIELDS_RE.fullmatch(text)
         if m and m.group(1) in self.facts.by_name:
             p = self.facts.by_name[m.group(1)]
@@ -218,7 +218,8 @@ class LineReader:
         if re.search(r"<=|>=|==|!=|<|>|(?<![<>=!])=(?!=)", text) and not QUOTED.search(text):
             if read_nonlinear(text, line, self.facts, self.cmp, acts):
                 return True  # a product or power of quantities bounds one (nonlinear.py)
-            return self.cmp.chain(text, acts, line)
+            arith = read_arith(text, line, self.facts, self.cmp, acts, self._value_set)
+            return arith or self.cmp.chain(text, acts, line)  # arith.py: products, floors, cases
         return False
 
     def _consists(self, text: str, acts: Acts) -> bool | None:
