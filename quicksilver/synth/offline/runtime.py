@@ -22,6 +22,7 @@ from typing import Any
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_forms import FORMS_RUNTIME, _relate, _shaped
+from quicksilver.synth.offline.runtime_occurs import OCCURS_RUNTIME, _occurs
 from quicksilver.synth.offline.runtime_parts import (
     _below_index,
     _char_count,
@@ -364,6 +365,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
             flat.extend(_draw(p["leaf"], q, r, True, edge))
     else:
         flat = _draw(p["leaf"], q, sum(rows), False, edge)
+    if p.get("occur") or p.get("end_once"):  # how many times values occur (occurs.py)
+        flat = _occurs(p, q, flat, _VALUE_MODE)
     variant = None
     if _PATTERN and _SIZE_MODE == "max":
         variant = _PATTERN.get("values", {}).get(p["name"])
@@ -473,7 +476,7 @@ def _perf_variants(spec: dict) -> list:
         names = []
         if not p["sorted"]:
             names += ["sorted", "reversed", "alternating"]
-        if not p["distinct"]:
+        if not p["distinct"] and not (p.get("occur") or p.get("end_once")):
             names += ["equal", "few"]
             if not leaf.get("ne"):
                 names.append("extremes")
@@ -644,6 +647,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _shrink_sum,
     _square,
     *FORMS_RUNTIME,
+    *OCCURS_RUNTIME,
     _apart,
     _below_index,
     _variant_values,
