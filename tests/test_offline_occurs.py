@@ -232,3 +232,23 @@ def test_perf_variants_keep_the_multiset() -> None:
     for pattern in perf_variants(spec):
         args = sample_spec(spec, 3, 50, mode="max", pattern=pattern)
         assert check_input(spec, args) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "rule"),
+    [
+        ("There is exactly one repeated number in nums", {"each": [1, 1], "but": [[1, 2, 2]]}),
+        ("nums has at most 5 distinct values", {"each": [1, None], "but": [], "kinds": 5}),
+        (
+            "Exactly two elements appear only once and all the other elements appear exactly twice",
+            {"each": [2, 2], "but": [[2, 1, 1]]},
+        ),
+    ],
+)
+def test_more_wordings(line: str, rule: dict[str, Any]) -> None:
+    inp = question(
+        [("nums", "integer[]")], ["2 <= nums.length <= 100", "0 <= nums[i] <= 1000", line]
+    )
+    spec = spec_of(inp)
+    assert spec["params"][0]["occur"] == rule
+    draws(spec, 20)

@@ -25,6 +25,7 @@ from quicksilver.synth.offline.described import DescribedGuarantees, description
 from quicksilver.synth.offline.facts import Facts
 from quicksilver.synth.offline.formats import even_lengths, relations_spec
 from quicksilver.synth.offline.graph_sentences import described_graph
+from quicksilver.synth.offline.numtheory import numtheory_specs
 from quicksilver.synth.offline.occurs import occur_room, occur_specs
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.relations import share_ranges, zip_specs
@@ -134,6 +135,7 @@ class Analysis:
         shapes = ParamSpecs(self.facts, q, self.problems, quantities)
         params = [shapes.param_spec(p, per_item) for p in self.params]
         occur_specs(self.facts, params, self.problems, self.notes, quantities)
+        numtheory_specs(self.facts, params, self.problems)
         zips = zip_specs(self.facts, params, self.problems)
         relations = relations_spec(self.facts, params, self.problems)
         if self.problems:

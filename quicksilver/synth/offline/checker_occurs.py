@@ -1,6 +1,7 @@
 """The checker's part for how many times values occur (the spec's ``occur`` and ``end_once``,
-:mod:`.occurs`). Code of its own, independent of the runtime's ``_occurs``; a module apart so
-that checker.py stays within the size a module may have."""
+:mod:`.occurs`) and for number-theoretic properties of values (``values_are``, :mod:`.numtheory`).
+Code of its own, independent of the runtime's ``_occurs`` and ``_values_are``; a module apart
+so that checker.py stays within the size a module may have."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ def check_occurs(spec: dict[str, Any], args: list[Any]) -> list[str]:
     (``min``) value occurs once."""
     out: list[str] = []
     for p, arg in zip(spec.get("params", []), args, strict=False):
+        if "values_are" in p and isinstance(arg, list):
+            out += _check_property(p["name"], p["values_are"], arg)
         if not isinstance(arg, list) or not arg or not all(isinstance(x, int) for x in arg):
             continue
         name, seen = p["name"], Counter(arg)
@@ -57,3 +60,38 @@ def _check_rule(name: str, rule: dict[str, Any], seen: Counter[int]) -> list[str
     if kinds is not None and len(seen) > kinds:
         out.append(f"{name}: {len(seen)} distinct values, more than {kinds}")
     return out
+
+
+def _flat(arg: Any) -> list[Any]:
+    return [y for x in arg for y in _flat(x)] if isinstance(arg, list) else [arg]
+
+
+def _prime(n: int) -> bool:
+    """Trial division (the checker's own test), by 6k +- 1 up to the square root."""
+    if n < 4:
+        return n >= 2
+    if n % 2 == 0 or n % 3 == 0:
+        return False
+    k = 5
+    while k * k <= n:
+        if n % k == 0 or n % (k + 2) == 0:
+            return False
+        k += 6
+    return True
+
+
+def _check_property(name: str, rule: list[Any], arg: list[Any]) -> list[str]:
+    """Every value of ``arg`` (any depth) has the property: ``["mod", m, r]`` (``v % m ==
+    r``), ``["not_mod", m, r]``, ``["prime"]``, ``["pow2"]`` (1, 2, 4, ...)."""
+    kind = rule[0]
+    tests = {
+        "mod": lambda v: v % rule[1] == rule[2],
+        "not_mod": lambda v: v % rule[1] != rule[2],
+        "prime": _prime,
+        "pow2": lambda v: v >= 1 and v & (v - 1) == 0,
+    }
+    what = {"mod": f"% {rule[1:]}", "not_mod": f"% {rule[1:]} (must not)"}.get(kind, kind)
+    bad = [v for v in _flat(arg) if not isinstance(v, int) or not tests[kind](v)]
+    return [f"{name}: {v!r} is not {what}" for v in bad[:3]] + (
+        [f"{name}: ... {len(bad) - 3} more such values"] if len(bad) > 3 else []
+    )

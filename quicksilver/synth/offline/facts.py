@@ -146,6 +146,8 @@ class Facts:
         # largest ("max") or smallest ("min") value occurs once: name -> (end, line)
         self.occurs: dict[str, tuple[dict[str, Any], str]] = {}
         self.end_once: dict[str, tuple[str, str]] = {}
+        # a number-theoretic property of a list's values (numtheory.py): name -> (rule, line)
+        self.values_are: dict[str, tuple[list[Any], str]] = {}
         self.known: set[str] = set()
         self.prose = ""  # the statement as text (an edge's direction: ``directed graph``)
         for p in params:

@@ -22,7 +22,7 @@ from typing import Any
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_forms import FORMS_RUNTIME, _relate, _shaped
-from quicksilver.synth.offline.runtime_occurs import OCCURS_RUNTIME, _occurs
+from quicksilver.synth.offline.runtime_occurs import OCCURS_RUNTIME, _occurs, _ruled_values
 from quicksilver.synth.offline.runtime_parts import (
     _below_index,
     _char_count,
@@ -365,7 +365,7 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
             flat.extend(_draw(p["leaf"], q, r, True, edge))
     else:
         flat = _draw(p["leaf"], q, sum(rows), False, edge)
-    if p.get("occur") or p.get("end_once"):  # how many times values occur (occurs.py)
+    if _ruled_values(p):  # how many times values occur, even or prime values (occurs.py)
         flat = _occurs(p, q, flat, _VALUE_MODE)
     variant = None
     if _PATTERN and _SIZE_MODE == "max":
@@ -476,7 +476,7 @@ def _perf_variants(spec: dict) -> list:
         names = []
         if not p["sorted"]:
             names += ["sorted", "reversed", "alternating"]
-        if not p["distinct"] and not (p.get("occur") or p.get("end_once")):
+        if not p["distinct"] and not _ruled_values(p):
             names += ["equal", "few"]
             if not leaf.get("ne"):
                 names.append("extremes")

@@ -9,17 +9,27 @@ from __future__ import annotations
 
 import random
 
+from quicksilver.synth.offline.runtime_numtheory import NUMTHEORY_RUNTIME, _values_are
 from quicksilver.synth.offline.runtime_parts import _eval
 
 
+def _ruled_values(p: dict) -> bool:
+    """Whether the values of ``p`` follow a rule of :mod:`.occurs` or :mod:`.numtheory` (drawn by
+    :func:`_occurs`; the perf variants that put other values in place are not offered)."""
+    return any(k in p for k in ("occur", "end_once", "values_are"))
+
+
 def _occurs(p: dict, q: dict, flat: list, mode: str) -> list:
-    """``flat`` (the list's values, drawn as for any list) made to meet ``p["occur"]`` or
-    ``p["end_once"]``. ``occur``: the multiplicities first (:func:`_occur_counts`), then as many
-    distinct values of the range (the lowest or highest ones in the edge cases' value modes
-    ``low`` and ``high``, else a random sample), each repeated its count, shuffled; ``flat``'s
-    values are not kept. ``end_once``: :func:`_end_once`. The schedule leaves the length room
-    (its remainder, its least value, no more distinct values than the range holds), so an
-    impossible draw is a bug: RuntimeError."""
+    """``flat`` (the list's values, drawn as for any list) made to meet ``p["occur"]``,
+    ``p["end_once"]`` or ``p["values_are"]`` (:func:`_values_are`). ``occur``: the
+    multiplicities first (:func:`_occur_counts`), then as many distinct values of the range
+    (the lowest or highest ones in the edge cases' value modes ``low`` and ``high``, else a
+    random sample), each repeated its count, shuffled; ``flat``'s values are not kept.
+    ``end_once``: :func:`_end_once`. The schedule leaves the length room (its remainder, its
+    least value, no more distinct values than the range holds), so an impossible draw is a
+    bug: RuntimeError."""
+    if "values_are" in p:  # even, prime, a power of two (numtheory.py)
+        return _values_are(p, q, flat)
     leaf = p["leaf"]
     lo = max(_eval(f, q) for f in leaf["lo"])
     hi = min(_eval(f, q) for f in leaf["hi"])
@@ -101,4 +111,4 @@ def _end_once(end: str, flat: list, lo: int, hi: int) -> list:
     return flat
 
 
-OCCURS_RUNTIME = (_occurs, _occur_counts, _end_once)
+OCCURS_RUNTIME = (_ruled_values, _occurs, _occur_counts, _end_once, *NUMTHEORY_RUNTIME)
