@@ -47,6 +47,12 @@ _TIMES_WORDS = {"once": 1, "twice": 2, "thrice": 3}
 _SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 
 Rule = dict[str, Any]
+# Every value t > 1 times but some values another count (``Each element in the array appears
+# twice except for one element which appears only once``): drawn and checked like the others,
+# but not read while this is False. The bundled corpus's lone-value says so, and the build
+# pins it as a question the offline path reports (the LLM path's fixture, its report quoted);
+# reading it changes the bundled build. Turn on together with those pins.
+READ_REPEATED_BUT = False
 # a guarantee's marker before the rule (``The input is generated such that nums contains exactly
 # two repeated elements``, a Constraints item)
 _MARKER = re.compile(
@@ -107,6 +113,8 @@ def parse_occurs(text: str) -> tuple[str | None, Rule] | None:
         text,
         flags=flags,
     )
+    if m and _held_back(m["t1"]):
+        return None
     if m:
         return _rule(m["where"] or m["w2"], m["t1"], m["c"], m["t2"])
     m = re.fullmatch(
@@ -115,6 +123,8 @@ def parse_occurs(text: str) -> tuple[str | None, Rule] | None:
         text,
         flags=flags,
     )
+    if m and _held_back(m["t1"]):
+        return None
     if m:
         return _rule(m["where"], m["t1"], m["c"], m["t2"])
     m = re.fullmatch(rf"{_SUBJ},? {_VERB}(?: in (?P<w2>{_N}))? (?P<t1>[\w ]+)", text, flags=flags)
@@ -151,6 +161,16 @@ def parse_occurs(text: str) -> tuple[str | None, Rule] | None:
             raise Unsupported("at most 0 distinct values")
         return m["where"] or m["w2"], {"each": [1, None], "but": [], "kinds": kinds}
     return None
+
+
+def _held_back(t1: str) -> bool:
+    """Whether a rule with exceptions whose others occur ``t1`` times is held back
+    (:data:`READ_REPEATED_BUT`): every value an exact count above once."""
+    try:
+        lo, hi = _times(t1)
+    except Unsupported:
+        return False
+    return not READ_REPEATED_BUT and lo == hi and lo > 1
 
 
 def _rule(where: str | None, t1: str, c: str | None, t2: str | None) -> tuple[str | None, Rule]:
