@@ -280,6 +280,6 @@ def test_every_value_t_times_but_some_is_held_back_by_default() -> None:
     # from once up, exceptions are read (no remainder to hold back)
     once = "All the integers in nums appear only once except for precisely one integer which appears two or more times"
     assert spec_of(question([("nums", "integer[]")], [*items, once]))["params"][0]["occur"]
-    said = "Given nums, in which each integer appears at most once except one which appears two or more times."
+    said = "Given nums, in which each integer appears only once except one which appears two or more times."
     read = spec_of(question([("nums", "integer[]")], items, said))
     assert read["params"][0]["occur"] == {"each": [1, 1], "but": [[1, 2, None]]}
