@@ -109,3 +109,54 @@ def test_the_runtime_and_the_checker_agree_on_small_ranges() -> None:
 def test_properties_that_cannot_be_met_are_refused(items: list[str], why: str) -> None:
     inp = question([("price", "integer[]"), ("n", "integer")], ["1 <= price.length <= 10", *items])
     assert why in problems_of(inp)
+
+
+@pytest.mark.parametrize(
+    ("params", "items", "holds"),
+    [
+        ([("nums", "integer[]")], ["1 <= nums.length <= 1024", "1 <= nums[i] <= 10^9", "nums.length is a power of 2."], lambda a: len(a[0]) & (len(a[0]) - 1) == 0),
+        ([("n", "integer"), ("cost", "integer[]")], ["3 <= n <= 10^5", "n + 1 is a power of 2", "cost.length == n", "1 <= cost[i] <= 10^4"], lambda a: (a[0] + 1) & a[0] == 0 and a[0] >= 3),
+        ([("s", "string"), ("k", "integer")], ["1 <= k <= 100", "k <= s.length <= 1000", "s.length is divisible by k.", "s consists only of lowercase English letters."], lambda a: len(a[0]) % a[1] == 0),
+        ([("nums", "integer[]"), ("k", "integer")], ["1 <= k <= nums.length <= 16", "nums.length is divisible by k", "1 <= nums[i] <= nums.length"], lambda a: len(a[0]) % a[1] == 0),
+        ([("word", "string"), ("k", "integer")], ["1 <= n == word.length <= 10^5", "1 <= k <= word.length", "k divides word.length.", "word consists only of lowercase English letters."], lambda a: len(a[0]) % a[1] == 0),
+    ],
+)  # fmt: skip
+def test_a_property_of_a_size(params: list[tuple[str, str]], items: list[str], holds: Any) -> None:
+    spec = spec_of(question(params, items))
+    sizes = set()
+    for args in draws(spec, 40):
+        assert holds(args), args
+        sizes.add(len(args[0]) if isinstance(args[0], (list, str)) else args[0])
+    assert len(sizes) > 3
+
+
+def test_the_checker_reports_a_size_without_its_property() -> None:
+    spec = spec_of(
+        question(
+            [("nums", "integer[]")],
+            ["1 <= nums.length <= 64", "0 <= nums[i] <= 9", "nums.length is a power of 2"],
+        )
+    )
+    assert any("power of two" in x for x in check_input(spec, [[1, 2, 3]]))
+    spec = spec_of(
+        question(
+            [("s", "string"), ("k", "integer")],
+            [
+                "1 <= k <= s.length <= 50",
+                "s consists of lowercase English letters",
+                "s.length is divisible by k",
+            ],
+        )
+    )
+    assert any("does not divide" in x for x in check_input(spec, ["abcde", 2]))
+
+
+@pytest.mark.parametrize(
+    ("items", "why"),
+    [
+        (["1 <= nums.length <= 64", "nums.length is even", "nums.length is a power of 2", "0 <= nums[i] <= 9", "1 <= k <= 5"], "with a remainder"),
+        (["1 <= nums.length <= 64", "0 <= nums[i] <= 9", "1 <= k <= 5", "nums.length + k is divisible by k"], "each alone"),
+    ],
+)  # fmt: skip
+def test_size_properties_that_cannot_be_drawn_are_refused(items: list[str], why: str) -> None:
+    assert why in problems_of(question([("nums", "integer[]"), ("k", "integer")], items))

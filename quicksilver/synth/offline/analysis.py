@@ -135,7 +135,7 @@ class Analysis:
         shapes = ParamSpecs(self.facts, q, self.problems, quantities)
         params = [shapes.param_spec(p, per_item) for p in self.params]
         occur_specs(self.facts, params, self.problems, self.notes, quantities)
-        numtheory_specs(self.facts, params, self.problems)
+        numtheory_specs(self.facts, params, self.problems, quantities, q.names)
         zips = zip_specs(self.facts, params, self.problems)
         relations = relations_spec(self.facts, params, self.problems)
         if self.problems:

@@ -41,7 +41,7 @@ from quicksilver.synth.offline.constraints import (
     word_items,
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
-from quicksilver.synth.offline.numtheory import numtheory_form
+from quicksilver.synth.offline.numtheory import numtheory_form, size_form
 from quicksilver.synth.offline.occurs import occur_form
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
@@ -523,5 +523,6 @@ TEXT_FORMS: tuple[Callable[[Facts, str, str, Acts], bool], ...] = (
     char_exclusion,
     int_digits,
     occur_form,
+    size_form,
     numtheory_form,
 )

@@ -51,7 +51,7 @@ from typing import Any
 from quicksilver.synth.offline.checker_chars import check_chars
 from quicksilver.synth.offline.checker_forms import check_form
 from quicksilver.synth.offline.checker_forms import check_relations as check_form_relations
-from quicksilver.synth.offline.checker_occurs import check_occurs
+from quicksilver.synth.offline.checker_occurs import check_occurs, check_sizes
 from quicksilver.synth.offline.checker_relations import check_relations
 from quicksilver.synth.offline.checker_spec import spec_from_generator
 
@@ -104,7 +104,7 @@ def check_input(spec: dict[str, Any], args: list[Any]) -> list[str]:
     q = dict(seen.values)
     quantities = spec.get("quantities", [])
     problems += _solve_hidden(quantities, q)
-    problems += _check_quantities(quantities, q)
+    problems += _check_quantities(quantities, q) + check_sizes(quantities, q)
     for p, shape in zip(params, shapes, strict=True):
         if shape is not None and p["kind"] != "quantity":
             problems += _check_values(p, shape, q)

@@ -5,7 +5,6 @@ so that checker.py stays within the size a module may have."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 
@@ -21,7 +20,7 @@ def check_occurs(spec: dict[str, Any], args: list[Any]) -> list[str]:
             out += _check_property(p["name"], p["values_are"], arg)
         if not isinstance(arg, list) or not arg or not all(isinstance(x, int) for x in arg):
             continue
-        name, seen = p["name"], Counter(arg)
+        name, seen = p["name"], _count(arg)
         end = p.get("end_once")
         if end is not None:
             top = max(seen) if end == "max" else min(seen)
@@ -34,11 +33,19 @@ def check_occurs(spec: dict[str, Any], args: list[Any]) -> list[str]:
     return out
 
 
+def _count(values: list[Any]) -> dict[Any, int]:
+    """How many times each value occurs (the checker imports no collections)."""
+    out: dict[Any, int] = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return out
+
+
 def _within(k: int, lo: int, hi: int | None) -> bool:
     return lo <= k and (hi is None or k <= hi)
 
 
-def _check_rule(name: str, rule: dict[str, Any], seen: Counter[int]) -> list[str]:
+def _check_rule(name: str, rule: dict[str, Any], seen: dict[Any, int]) -> list[str]:
     lo, hi = rule["each"]
     odd = sorted((k for k in seen.values() if not _within(k, lo, hi)), reverse=True)
     wanted = sorted(
@@ -51,8 +58,9 @@ def _check_rule(name: str, rule: dict[str, Any], seen: Counter[int]) -> list[str
         _within(k, a, b) for k, (a, b) in zip(odd, wanted, strict=True)
     )
     if not fits:
+        shown = dict(sorted(_count(list(seen.values())).items()))
         out.append(
-            f"{name}: values occur {dict(sorted(Counter(seen.values()).items()))} times (count: "
+            f"{name}: values occur {shown} times (count: "
             f"values), not every value {lo}..{'' if hi is None else hi} times but "
             f"{rule['but']} ([count, least, most])"
         )
@@ -95,3 +103,25 @@ def _check_property(name: str, rule: list[Any], arg: list[Any]) -> list[str]:
     return [f"{name}: {v!r} is not {what}" for v in bad[:3]] + (
         [f"{name}: ... {len(bad) - 3} more such values"] if len(bad) > 3 else []
     )
+
+
+def check_sizes(quantities: list[dict[str, Any]], q: dict[str, int]) -> list[str]:
+    """Each quantity's ``pow2`` ([c]: its value plus c a power of two), ``multiple_of`` and
+    ``divisor_of`` (another quantity's), where the values are known."""
+    out: list[str] = []
+    for item in quantities:
+        x = q.get(item["name"])
+        if x is None:
+            continue
+        if "pow2" in item:
+            v = x + item["pow2"][0]
+            if v < 1 or v & (v - 1):
+                out.append(f"{item['name']} = {x}: {x} + {item['pow2'][0]} is no power of two")
+        for key in ("multiple_of", "divisor_of"):
+            other = item.get(key)
+            if other is None or q.get(other) is None:
+                continue
+            k, n = (q[other], x) if key == "multiple_of" else (x, q[other])
+            if k == 0 or n % k:
+                out.append(f"{item['name']} = {x}: {k} does not divide {n} ({key} {other})")
+    return out

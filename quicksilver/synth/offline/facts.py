@@ -148,6 +148,9 @@ class Facts:
         self.end_once: dict[str, tuple[str, str]] = {}
         # a number-theoretic property of a list's values (numtheory.py): name -> (rule, line)
         self.values_are: dict[str, tuple[list[Any], str]] = {}
+        # a property of sizes (numtheory.py): ("pow2", key, c, line): key + c a power of two;
+        # ("divides", key a, key b, line): a divides b
+        self.size_props: list[tuple[str, str, Any, str]] = []
         self.known: set[str] = set()
         self.prose = ""  # the statement as text (an edge's direction: ``directed graph``)
         for p in params:

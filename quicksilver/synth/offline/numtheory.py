@@ -36,6 +36,47 @@ _POW2 = re.compile(
     flags=re.I,
 )
 _NOT_MOD = re.compile(r"(?P<x>\S+) % (?P<m>\d+) != (?P<r>\d+)")
+_POW2_IS = re.compile(
+    rf"(?P<x>.+?) {_MARK}an? (?:non-negative )?(?:integer )?power of (?:two|2)", flags=re.I
+)
+_DIVIDES = (
+    re.compile(r"(?P<b>.+?) (?:is divisible by|is a multiple of) (?P<a>[A-Za-z_]\S*)", re.I),
+    re.compile(r"(?P<a>[A-Za-z_]\S*) divides (?P<b>.+)", re.I),
+)
+
+
+def _one_quantity(facts: Facts, text: str) -> tuple[str, int] | None:
+    """``n + 1``, ``nums.length``: one quantity (coefficient 1) plus a constant, else None."""
+    try:
+        lin = facts.parse(text)
+    except Unsupported:
+        return None
+    if len(lin.terms) != 1 or lin.const.denominator != 1:
+        return None
+    ref, coef = next(iter(lin.terms.items()))
+    return (ref.key, int(lin.const)) if ref.kind == "q" and coef == 1 else None
+
+
+def size_form(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """A property of a size: ``nums.length is a power of 2``, ``n + 1 is a power of 2``,
+    ``s.length is divisible by k``, ``k divides word.length`` (two quantities)."""
+    if m := _POW2_IS.fullmatch(text):
+        got = _one_quantity(facts, m["x"])
+        if got is None:
+            return False  # the values of a list: numtheory_form
+        key, c = got
+        acts.append(partial(facts.size_props.append, ("pow2", key, c, line)))
+        acts.append(partial(facts.mention, facts.parse(m["x"]), line))
+        return True
+    for form in _DIVIDES:
+        if m := form.fullmatch(text):
+            a, b = _one_quantity(facts, m["a"]), _one_quantity(facts, m["b"])
+            if a is None or b is None or a[1] or b[1]:
+                raise Unsupported("a divisibility between two sizes or counts, each alone")
+            acts.append(partial(facts.size_props.append, ("divides", a[0], b[0], line)))
+            acts.append(partial(facts.mention, facts.parse(m["a"]) + facts.parse(m["b"]), line))
+            return True
+    return False
 
 
 def numtheory_form(facts: Facts, text: str, line: str, acts: Acts) -> bool:
@@ -46,7 +87,7 @@ def numtheory_form(facts: Facts, text: str, line: str, acts: Acts) -> bool:
         rule = ["mod", 2, 0 if m["kind"].lower() == "even" else 1]
     elif m := _PRIME.fullmatch(text):
         rule = ["prime"]
-    elif m := _POW2.fullmatch(text):
+    elif m := _POW2.fullmatch(text) or _POW2_IS.fullmatch(text):
         rule = ["pow2"]
     elif m := _NOT_MOD.fullmatch(text):
         mod, r = int(m["m"]), int(m["r"])
@@ -80,9 +121,17 @@ def numtheory_form(facts: Facts, text: str, line: str, acts: Acts) -> bool:
     return True
 
 
-def numtheory_specs(facts: Facts, params: list[dict[str, Any]], problems: list[str]) -> None:
+def numtheory_specs(
+    facts: Facts,
+    params: list[dict[str, Any]],
+    problems: list[str],
+    quantities: list[dict[str, Any]],
+    names: dict[str, str],
+) -> None:
     """The spec key ``values_are`` on each list a property names, or a problem where its range
-    holds no allowed value or another rule on its values could undo it."""
+    holds no allowed value or another rule on its values could undo it; the properties of
+    sizes on their quantities (:func:`size_specs`)."""
+    size_specs(facts, problems, quantities, names)
     for spec in params:
         name = spec["name"]
         if name not in facts.values_are:
@@ -120,3 +169,34 @@ def _holds_one(rule: list[Any], lo: int, hi: int) -> bool:
     """Whether some value of [lo, hi] has the property (the runtime's nearest value is one)."""
     got = _allowed(rule, lo, lo, hi)
     return got is not None and lo <= got <= hi
+
+
+def size_specs(
+    facts: Facts, problems: list[str], quantities: list[dict[str, Any]], names: dict[str, str]
+) -> None:
+    """``pow2`` (``[c]``: the value plus c a power of two) on a quantity; ``a divides b`` as
+    ``divisor_of`` on ``a`` where it is drawn after ``b``, else ``multiple_of`` on ``b``. One
+    such key per quantity, not with a remainder or decimal digits, of quantities the schedule
+    draws (not per item)."""
+    order = {item["name"]: i for i, item in enumerate(quantities)}
+    for kind, a, b, line in facts.size_props:
+        cls_a = names.get(a, a)
+        if kind == "pow2":
+            target, key, value = cls_a, "pow2", [b]
+        else:
+            cls_b = names.get(b, b)
+            if cls_a not in order or cls_b not in order or cls_a == cls_b:
+                problems.append(f'"{line}": a divisibility between two quantities drawn apart')
+                continue
+            later = order[cls_a] > order[cls_b]
+            target = cls_a if later else cls_b
+            key, value = ("divisor_of", cls_b) if later else ("multiple_of", cls_a)
+        item = quantities[order[target]] if target in order else None
+        taken = ("mod", "digits", "pow2", "divisor_of", "multiple_of")
+        if item is None or any(k in item for k in taken):
+            problems.append(
+                f'"{line}": a property of a size drawn per item, or with a remainder, its '
+                "digits or another such property"
+            )
+            continue
+        item[key] = value

@@ -22,6 +22,7 @@ from typing import Any
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_forms import FORMS_RUNTIME, _relate, _shaped
+from quicksilver.synth.offline.runtime_numtheory import _size_value
 from quicksilver.synth.offline.runtime_occurs import OCCURS_RUNTIME, _occurs, _ruled_values
 from quicksilver.synth.offline.runtime_parts import (
     _below_index,
@@ -211,7 +212,7 @@ def _pick_quantity(item: dict, lo: int, hi: int, size_cap: int, q: dict) -> int 
         if mod:
             value -= (value - mod[1]) % mod[0]  # stays >= lo, which is aligned
         # its decimal digits from a set ("digits"): the nearest such value
-        got = _digit_value(value, lo, hi, item["digits"]) if "digits" in item else value
+        got = _size_value(item, value, lo, hi, q)  # its digits, a power of two (numtheory.py)
         if got is not None and all(b["coef"] * got + _eval(b["rest"], q) != 0 for b in ne):
             return got
     return None

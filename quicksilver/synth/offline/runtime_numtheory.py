@@ -6,7 +6,40 @@ types (and the runtime's ``_eval``).
 
 from __future__ import annotations
 
-from quicksilver.synth.offline.runtime_parts import _eval
+import math
+
+from quicksilver.synth.offline.runtime_parts import _digit_value, _eval
+
+
+def _size_value(item: dict, value: int, lo: int, hi: int, q: dict) -> int | None:
+    """A size or scalar drawn as ``value`` in [lo, hi], made to meet its item's ``digits``
+    (``_digit_value``), ``pow2`` ([c]: value + c a power of two, :func:`_allowed`),
+    ``multiple_of`` (the nearest multiple of that quantity at most ``value``, else above it)
+    or ``divisor_of`` (the divisor of that quantity nearest ``value``, below first); None when
+    [lo, hi] holds none (the caller draws again). With none of them: ``value``."""
+    if "digits" in item:
+        return _digit_value(value, lo, hi, item["digits"])
+    if "pow2" in item:
+        c = item["pow2"][0]
+        got = _allowed(["pow2"], value + c, lo + c, hi + c)
+        return None if got is None else got - c
+    if "multiple_of" in item:
+        k = q[item["multiple_of"]]
+        if k < 1:
+            return None
+        y = value - value % k
+        y = y if y >= lo else y + k
+        return y if y <= hi else None
+    if "divisor_of" in item:
+        n = q[item["divisor_of"]]
+        if n == 0:
+            return value  # every number divides 0
+        n = abs(n)
+        divisors = [d for i in range(1, math.isqrt(n) + 1) if n % i == 0 for d in (i, n // i)]
+        fit = [d for d in divisors if lo <= d <= hi]
+        below = [d for d in fit if d <= value]
+        return max(below) if below else min(fit) if fit else None
+    return value
 
 
 def _values_are(p: dict, q: dict, flat: list) -> list:
@@ -81,4 +114,4 @@ def _is_prime(n: int) -> bool:
     return True
 
 
-NUMTHEORY_RUNTIME = (_values_are, _allowed, _is_prime)
+NUMTHEORY_RUNTIME = (_values_are, _allowed, _is_prime, _size_value)
