@@ -26,6 +26,8 @@ from quicksilver.synth.offline.described import DescribedGuarantees, description
 from quicksilver.synth.offline.facts import Facts
 from quicksilver.synth.offline.formats import even_lengths, relations_spec
 from quicksilver.synth.offline.graph_sentences import described_graph
+from quicksilver.synth.offline.numtheory import numtheory_specs
+from quicksilver.synth.offline.occurs import occur_room, occur_specs
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.relations import share_ranges, zip_specs
 from quicksilver.synth.offline.report import param_notes
@@ -113,6 +115,7 @@ class Analysis:
             self.notes.append(f"{alias} in the constraints read as the parameter {name}")
         share_ranges(self.facts)
         even_lengths(self.facts)
+        occur_room(self.facts)
         q = Quantities(self.facts, self.problems)
         schedule = Schedule(
             self.facts,
@@ -132,6 +135,8 @@ class Analysis:
             self.notes.append(f"{item['name']}: its decimal digits from {digits} ({line})")
         shapes = ParamSpecs(self.facts, q, self.problems, quantities)
         params = [shapes.param_spec(p, per_item) for p in self.params]
+        occur_specs(self.facts, params, self.problems, self.notes, quantities)
+        numtheory_specs(self.facts, params, self.problems, quantities, q.names)
         zips = zip_specs(self.facts, params, self.problems)
         relations = relations_spec(self.facts, params, self.problems)
         self.problems += derived_ranges(self.facts.derived, quantities, params)

@@ -41,6 +41,8 @@ from quicksilver.synth.offline.constraints import (
     word_items,
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
+from quicksilver.synth.offline.numtheory import numtheory_form, size_form
+from quicksilver.synth.offline.occurs import occur_form
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _HOW_MANY = (
@@ -520,4 +522,7 @@ TEXT_FORMS: tuple[Callable[[Facts, str, str, Acts], bool], ...] = (
     only_space,
     char_exclusion,
     int_digits,
+    occur_form,
+    size_form,
+    numtheory_form,
 )

@@ -52,6 +52,7 @@ from quicksilver.synth.offline.checker_arith import solve_pinned
 from quicksilver.synth.offline.checker_chars import check_chars
 from quicksilver.synth.offline.checker_forms import check_form
 from quicksilver.synth.offline.checker_forms import check_relations as check_form_relations
+from quicksilver.synth.offline.checker_occurs import check_occurs, check_sizes
 from quicksilver.synth.offline.checker_relations import check_relations
 from quicksilver.synth.offline.checker_spec import spec_from_generator
 
@@ -105,13 +106,14 @@ def check_input(spec: dict[str, Any], args: list[Any]) -> list[str]:
     quantities = spec.get("quantities", [])
     problems += _solve_hidden(quantities, q)
     problems += solve_pinned(quantities, q)  # derived quantities (arith.py)
-    problems += _check_quantities(quantities, q)
+    problems += _check_quantities(quantities, q) + check_sizes(quantities, q)
     for p, shape in zip(params, shapes, strict=True):
         if shape is not None and p["kind"] != "quantity":
             problems += _check_values(p, shape, q)
     return (
         problems
         + check_relations(spec, args)
+        + check_occurs(spec, args)
         + check_form_relations(spec.get("relations", []), params, args)
     )
 

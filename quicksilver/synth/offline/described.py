@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 
 from quicksilver.synth.offline.facts import Facts
+from quicksilver.synth.offline.occurs import described_occurs
 from quicksilver.synth.offline.sentences import LineReader
 
 # the sentence's marker, and the clause it guarantees (group ``clause``)
@@ -107,7 +108,9 @@ class DescribedGuarantees:
                 self._guarantee(sentence, m["clause"])
             elif m := _LETTERS_PERMUTATION.fullmatch(sentence):
                 self._letters_permutation(sentence, m["subject"])
-            elif _MULTIPLICITY.search(sentence):
+            elif _MULTIPLICITY.search(sentence) and not described_occurs(
+                self.facts, sentence, self.notes
+            ):
                 self.problems.append(
                     f'"{sentence}": how many times values occur, in the description (not read)'
                 )

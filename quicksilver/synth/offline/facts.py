@@ -143,6 +143,15 @@ class Facts:
         # an integer parameter's decimal digits (``num consists of only 6 and 9 digits``):
         # name -> (the digits allowed, the line)
         self.digits: dict[str, tuple[str, str]] = {}
+        # how many times a list's values occur (occurs.py): name -> (rule, line); a list whose
+        # largest ("max") or smallest ("min") value occurs once: name -> (end, line)
+        self.occurs: dict[str, tuple[dict[str, Any], str]] = {}
+        self.end_once: dict[str, tuple[str, str]] = {}
+        # a number-theoretic property of a list's values (numtheory.py): name -> (rule, line)
+        self.values_are: dict[str, tuple[list[Any], str]] = {}
+        # a property of sizes (numtheory.py): ("pow2", key, c, line): key + c a power of two;
+        # ("divides", key a, key b, line): a divides b
+        self.size_props: list[tuple[str, str, Any, str]] = []
         self.known: set[str] = set()
         self.prose = ""  # the statement as text (an edge's direction: ``directed graph``)
         for p in params:

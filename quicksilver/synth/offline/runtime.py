@@ -22,6 +22,8 @@ from typing import Any
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_forms import FORMS_RUNTIME, _relate, _shaped
+from quicksilver.synth.offline.runtime_numtheory import _size_value
+from quicksilver.synth.offline.runtime_occurs import OCCURS_RUNTIME, _occurs, _ruled_values
 from quicksilver.synth.offline.runtime_parts import (
     _below_index,
     _char_count,
@@ -210,7 +212,7 @@ def _pick_quantity(item: dict, lo: int, hi: int, size_cap: int, q: dict) -> int 
         if mod:
             value -= (value - mod[1]) % mod[0]  # stays >= lo, which is aligned
         # its decimal digits from a set ("digits"): the nearest such value
-        got = _digit_value(value, lo, hi, item["digits"]) if "digits" in item else value
+        got = _size_value(item, value, lo, hi, q)  # its digits, a power of two (numtheory.py)
         if got is not None and all(b["coef"] * got + _eval(b["rest"], q) != 0 for b in ne):
             return got
     return None
@@ -364,6 +366,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
             flat.extend(_draw(p["leaf"], q, r, True, edge))
     else:
         flat = _draw(p["leaf"], q, sum(rows), False, edge)
+    if _ruled_values(p):  # how many times values occur, even or prime values (occurs.py)
+        flat = _occurs(p, q, flat, _VALUE_MODE)
     variant = None
     if _PATTERN and _SIZE_MODE == "max":
         variant = _PATTERN.get("values", {}).get(p["name"])
@@ -473,7 +477,7 @@ def _perf_variants(spec: dict) -> list:
         names = []
         if not p["sorted"]:
             names += ["sorted", "reversed", "alternating"]
-        if not p["distinct"]:
+        if not p["distinct"] and not _ruled_values(p):
             names += ["equal", "few"]
             if not leaf.get("ne"):
                 names.append("extremes")
@@ -644,6 +648,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _shrink_sum,
     _square,
     *FORMS_RUNTIME,
+    *OCCURS_RUNTIME,
     _apart,
     _below_index,
     _variant_values,
