@@ -27,6 +27,7 @@ from quicksilver.synth.offline.constraints import (
     clean,
     split_top,
 )
+from quicksilver.synth.offline.field_names import field_definitions
 
 
 @dataclass
@@ -176,11 +177,13 @@ class Facts:
         matches = [FIELDS_RE.fullmatch(clean(line)) for line in lines]
         matches += list(FIELDS_RE.finditer(prose))
         matches += list(FIELDS_WORDS_RE.finditer(prose))
-        for m in matches:
-            if m and m.group(1) in self.by_name:
-                for col, name in enumerate(split_top(m.group(2))):
+        forms = [(m.group(1), m.group(2)) for m in matches if m]
+        forms += field_definitions(self.by_name, prose)  # queries[j] = [...], startPos = [...]
+        for owner, names in forms:
+            if owner in self.by_name:
+                for col, name in enumerate(split_top(names)):
                     if name not in self.by_name:
-                        defined.setdefault(name, set()).add((m.group(1), col))
+                        defined.setdefault(name, set()).add((owner, col))
         # a name given to two different fields means nothing here
         self.fields = {n: next(iter(d)) for n, d in defined.items() if len(d) == 1}
 
@@ -237,7 +240,7 @@ class Facts:
             and not re.fullmatch(r"\d+", idx[0].strip())
         ):
             return Ref("leaf", params=(p.name,), col=int(idx[1]))  # edges[i][0]: a column
-        if any(re.fullmatch(r"\d+", i.strip()) for i in idx):
+        if any(re.fullmatch(r"\d+", i.strip()) or i.strip() in self.fields for i in idx):
             raise Unsupported(f"{raw}: a constraint on one specific position")
         if len(idx) == p.depth and not p.tree:
             return Ref("leaf", params=(p.name,))

@@ -355,7 +355,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
     rows = levels[-1]
     distinct = p["distinct"]
     if "cols" in p:  # rows of named fields: a value range per field
-        return _draw_rows(p, q, len(rows), edge)
+        table = _draw_rows(p, q, len(rows), edge)
+        return table[0] if table and len(p["dims"]) == 1 else table  # startPos = [row, col]
     if distinct and distinct["level"] == "value" and distinct["scope"] == "all":
         flat = _draw(p["leaf"], q, sum(rows), True, edge)
     elif distinct and distinct["level"] == "value":
