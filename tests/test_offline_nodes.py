@@ -190,3 +190,87 @@ def test_node_wordings_that_name_other_nodes_are_refused() -> None:
         )
     )
     assert result.spec is None
+
+
+# -- a tree's shape stated in words (tree_shapes.py) ----------------------------------------------
+
+
+def test_complete_and_perfect_trees() -> None:
+    """``The tree is guaranteed to be complete``: a level-order list with no gap, of every
+    count the range allows; ``root is a perfect binary tree``: 2^k - 1 nodes, every level
+    full; with a search tree, its values in order."""
+    items = [
+        "The number of nodes in the tree is in the range [0, 5 * 10^4].",
+        "0 <= Node.val <= 5 * 10^4",
+    ]
+    complete = spec_of(
+        question([("root", "TreeNode")], [*items, "The tree is guaranteed to be complete."])
+    )
+    assert complete["params"][0]["tree_shape"] == "complete"
+    counts = set()
+    for (root,) in draws(complete):
+        assert None not in root
+        counts.add(len(root))
+    assert len(counts) > 20  # not only the full levels
+    assert check_input(complete, [[1, 2, None, 4]]), "a gap before the last node"
+    perfect = spec_of(
+        question(
+            [("root", "TreeNode")],
+            [
+                "The number of nodes in the tree is in the range [1, 2^14].",
+                "0 <= Node.val <= 10^5",
+                "root is a perfect binary tree.",
+                "root is a binary search tree.",
+            ],
+        )
+    )
+    assert perfect["params"][0]["tree_shape"] == "perfect" and perfect["params"][0]["bst"]
+    for (root,) in draws(perfect):
+        n = len(root)
+        assert None not in root and (n + 1) & n == 0, n
+        inorder: list[int] = []
+        stack, node = [], 0
+        while stack or node < n:
+            while node < n:
+                stack.append(node)
+                node = 2 * node + 1
+            node = stack.pop()
+            inorder.append(root[node])
+            node = 2 * node + 2
+        assert inorder == sorted(inorder) and len(set(inorder)) == n
+    assert check_input(perfect, [[2, 1, 3, 0]]), "4 nodes: complete, not perfect"
+    assert check_input(perfect, [[2, 1, None, 0]]), "a missing child"
+
+
+def test_perfect_tree_whose_count_binds_something_else_is_refused() -> None:
+    """Rounding the count down to 2^k - 1 would break a bound that names it (``k <= n``) or a
+    least count above 1: reported, as is a shape said of a list."""
+    inp = question(
+        [("root", "TreeNode"), ("k", "integer")],
+        [
+            "The number of nodes in the tree is n.",
+            "1 <= n <= 1000",
+            "1 <= k <= n",
+            "1 <= Node.val <= 1000",
+            "root is a perfect binary tree.",
+        ],
+    )
+    assert any("a perfect tree" in p for p in build_spec(inp).problems)
+    inp = question(
+        [("root", "TreeNode")],
+        [
+            "The number of nodes in the tree is in the range [3, 1000].",
+            "1 <= Node.val <= 1000",
+            "The tree is perfect.",
+        ],
+    )
+    assert any("a perfect tree" in p for p in build_spec(inp).problems)
+    inp = question(
+        [("head", "ListNode")],
+        [
+            "The number of nodes in the list is in the range [1, 100].",
+            "1 <= Node.val <= 100",
+            "head is a complete binary tree.",
+        ],
+    )
+    assert any("not one tree parameter" in p for p in build_spec(inp).problems)

@@ -43,6 +43,7 @@ class LeafInfo:
     ne: list[int] = field(default_factory=list)  # excluded values (``nums[i] != 0``)
     bst: bool = False  # a TreeNode parameter that is a binary search tree
     depth_max: tuple[int, str] | None = None  # a tree no deeper than this (root: 1), the line
+    tree_shape: tuple[str, str] | None = None  # "complete" | "perfect" (tree_shapes.py), the line
     cols: dict[int, LeafInfo] = field(default_factory=dict)  # per-field bounds of rows
     pairs: list[tuple[int, int, str, str]] = field(default_factory=list)  # (a, b, op, line)
     unique_rows: str | None = None  # the line that says no two rows are the same

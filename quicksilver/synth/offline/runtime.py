@@ -46,6 +46,7 @@ from quicksilver.synth.offline.runtime_parts import (
     _unseen_string,
     _zip,
 )
+from quicksilver.synth.offline.runtime_trees import TREES_RUNTIME, _shaped_tree
 
 log = logging.getLogger(__name__)
 
@@ -406,6 +407,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
     if p["kind"] == "tree":
         path = bool(_PATTERN and _SIZE_MODE == "max" and _PATTERN.get("shape", {}).get(p["name"]))
         bst = p.get("bst", False) or variant == "bst"  # a search tree: checks that walk it all
+        if p.get("tree_shape"):  # complete or perfect (tree_shapes.py)
+            return _shaped_tree(inner[0], p["tree_shape"], bst)
         return _tree(inner[0], path or _chance(_BOUNDARY_P), bst, p.get("depth_max"))
     if p.get("apart"):
         inner = [_apart(p, row, q) for row in inner]
@@ -645,6 +648,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _shrink_sum,
     _square,
     *FORMS_RUNTIME,
+    *TREES_RUNTIME,
     _apart,
     _below_index,
     _variant_values,

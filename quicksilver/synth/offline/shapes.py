@@ -16,6 +16,7 @@ from quicksilver.synth.offline.field_names import list_width
 from quicksilver.synth.offline.formats import form_problem
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.row_order import row_order_spec
+from quicksilver.synth.offline.tree_shapes import tree_shape_spec
 
 
 class ParamSpecs:
@@ -70,6 +71,8 @@ class ParamSpecs:
             out["bst"] = True
         if info.depth_max is not None:
             out["depth_max"] = info.depth_max[0]
+        if info.tree_shape is not None:  # a complete or perfect tree (tree_shapes.py)
+            tree_shape_spec(p, info, out, self.facts, self.q.names, self.quantities, self.problems)
         if info.lead:
             self._lead(p, info, out)
         if info.spaces:
