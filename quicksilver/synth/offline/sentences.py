@@ -41,7 +41,6 @@ from quicksilver.synth.offline.nonlinear import read_nonlinear
 from quicksilver.synth.offline.relations import index_bound
 from quicksilver.synth.offline.row_order import field_neighbours, rows_sorted_by, sorted_field
 from quicksilver.synth.offline.row_sentences import tree_depth, tree_rows, unique_rows
-from quicksilver.synth.offline.tree_shapes import tree_shape
 from quicksilver.synth.offline.wording import ORDER_WORDS as _ORDER_WORDS
 from quicksilver.synth.offline.wording import permission, restate
 
@@ -113,7 +112,6 @@ class LineReader:
             partial(char_tokens, facts),
             self._words,
             partial(tree_depth, facts, cmp),
-            partial(tree_shape, facts),
             partial(graph_pairs, facts),
             partial(unique_rows, facts),
             partial(tree_rows, facts),
