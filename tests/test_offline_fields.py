@@ -196,3 +196,29 @@ def test_described_tree_and_unique_field() -> None:
     bad = copy.deepcopy(good)
     bad[2][1][0] = bad[2][0][0]
     reports(spec, bad, "id_i")
+
+
+# -- a parameter's name misspelt in case ----------------------------------------------------------
+
+
+def test_name_differing_only_in_case() -> None:
+    """``1 <= arrivaltime < 24`` for the parameter ``arrivalTime``: read as it (the notes say
+    so); where two parameters differ from the name only in case, it stays unknown."""
+    inp = question(
+        [("arrivalTime", "integer"), ("delayedTime", "integer")],
+        ["1 <= arrivaltime < 24", "1 <= delayedTime <= 24"],
+    )
+    result = build_spec(inp)
+    assert result.spec is not None, result.problems
+    assert any(
+        "arrivaltime in the constraints read as the parameter arrivalTime" in n
+        for n in result.notes
+    )
+    for arrival, delayed in draws(result.spec):
+        assert 1 <= arrival < 24 and 1 <= delayed <= 24
+    reports(result.spec, [24, 3], "arrivalTime")
+    inp = question(
+        [("arrivalTime", "integer"), ("ArrivalTime", "integer")],
+        ["1 <= arrivaltime < 24", "1 <= arrivalTime, ArrivalTime <= 24"],
+    )
+    assert "arrivaltime is not a parameter" in refused(inp)

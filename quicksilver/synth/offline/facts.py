@@ -27,7 +27,7 @@ from quicksilver.synth.offline.constraints import (
     clean,
     split_top,
 )
-from quicksilver.synth.offline.field_names import field_definitions
+from quicksilver.synth.offline.field_names import case_twin, field_definitions
 
 
 @dataclass
@@ -211,6 +211,14 @@ class Facts:
         p = self.by_name.get(name)
         if p is None and (idx or suffix) and name not in self.fields:
             p = self._misspelt(name, len(idx) + (suffix in ("length", "size")))
+        if (
+            p is None
+            and not idx
+            and name not in self.fields
+            and (twin := case_twin(self.params, name))
+        ):
+            p = twin  # arrivaltime for arrivalTime: the notes say so
+            self.aliases[name] = twin.name
         if p is None and name in self.fields and not idx:
             owner, col = self.fields[name]
             if suffix:

@@ -95,3 +95,11 @@ def list_width(
         return None
     width = _fixed_length(dims[0], quantities)
     return width if width is not None and width == named and width >= 2 else None
+
+
+def case_twin(params: list[Param], name: str) -> Param | None:
+    """The one parameter whose name differs from ``name`` only in case (LeetCode's
+    ``arrivaltime`` for ``arrivalTime``), for a name that is no parameter, field or known
+    quantity; None when none or several do."""
+    found = [p for p in params if p.name != name and p.name.lower() == name.lower()]
+    return found[0] if len(found) == 1 else None
