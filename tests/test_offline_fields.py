@@ -222,3 +222,41 @@ def test_name_differing_only_in_case() -> None:
         ["1 <= arrivaltime < 24", "1 <= arrivalTime, ArrivalTime <= 24"],
     )
     assert "arrivaltime is not a parameter" in refused(inp)
+
+
+# -- a row length a chain shares ---------------------------------------------------------------
+
+
+def test_row_length_shared_by_a_chain() -> None:
+    """``red[i].length == blue[j].length == 2`` makes one quantity of the two row lengths, of
+    one value: both lists' rows have that width (with ``blue[j] = [u_j, v_j]``), and
+    ``rows[i].length == target.length == 3`` fixes the length of ``target = [x, y, z]`` too."""
+    spec = spec_of(
+        question(
+            [("n", "integer"), ("red", "integer[][]"), ("blue", "integer[][]")],
+            [
+                "1 <= n <= 50",
+                "0 <= red.length, blue.length <= 100",
+                "red[i].length == blue[j].length == 2",
+                "0 <= a_i, b_i, u_j, v_j < n",
+            ],
+            "red[i] = [a_i, b_i] is a red edge, and blue[j] = [u_j, v_j] a blue one.",
+        )
+    )
+    for n, red, blue in draws(spec):
+        assert all(len(r) == 2 and min(r) >= 0 and max(r) < n for r in red + blue)
+    triplets = spec_of(
+        question(
+            [("rows", "integer[][]"), ("target", "integer[]")],
+            [
+                "1 <= rows.length <= 100",
+                "rows[i].length == target.length == 3",
+                "1 <= a_i, b_i, c_i, x, y, z <= 1000",
+            ],
+            "Each rows[i] = [a_i, b_i, c_i], and target = [x, y, z].",
+        )
+    )
+    assert triplets["params"][1]["fields"] == ["x", "y", "z"]
+    for rows, target in draws(triplets):
+        assert len(target) == 3 and all(len(r) == 3 for r in rows)
+    reports(triplets, [[[1, 2, 3]], [1, 2, 1001]], "z")

@@ -88,13 +88,18 @@ def _fixed_length(dim: dict[str, Any], quantities: list[dict[str, Any]]) -> int 
 def list_width(
     p: Param, dims: list[dict[str, Any]], quantities: list[dict[str, Any]], named: int
 ) -> int | None:
-    """The width of the one row a list of integers of one level is (``startPos.length == 2``
-    with ``startPos = [start_row, start_col]``): its fixed length, when that is the number of
-    its named items ``named``; None otherwise (then the rows' problem is reported)."""
-    if p.depth != 1 or p.leaf != "int" or p.join or p.tree or len(dims) != 1:
+    """The width of a list's rows where a quantity fixes it: the one row a list of integers of
+    one level is (``startPos.length == 2`` with ``startPos = [start_row, start_col]``: its
+    fixed length, when that is the number of its named items ``named``), or the rows of an
+    integer ``[][]`` whose length a chain shares with another's (``redEdges[i].length ==
+    blueEdges[j].length == 2``: one quantity, of one value). None otherwise (then the rows'
+    problem is reported)."""
+    if p.leaf != "int" or p.join or p.tree or len(dims) != p.depth:
         return None
-    width = _fixed_length(dims[0], quantities)
-    return width if width is not None and width == named and width >= 2 else None
+    width = _fixed_length(dims[-1], quantities)
+    if p.depth == 1:
+        return width if width is not None and width == named and width >= 2 else None
+    return width if p.depth == 2 and width else None
 
 
 def case_twin(params: list[Param], name: str) -> Param | None:

@@ -284,8 +284,8 @@ class ParamSpecs:
         out["distinct"] = None
         width = dims[-1].get("lo") if len(dims) == 2 and "q" not in dims[-1] else None
         named = len(self.facts.width_fields(p.name))
-        if p.depth == 1 and (one := list_width(p, dims, self.quantities, named)):
-            width = one  # startPos = [start_row, start_col]: one row (field_names.py)
+        if width is None and (one := list_width(p, dims, self.quantities, named)):
+            width = one  # startPos = [start_row, start_col], a shared fixed width (field_names)
         elif p.depth != 2 or p.leaf != "int" or not width or width != dims[-1].get("hi"):
             self.problems.append(
                 f"{p.name} ({p.type}): fields per row need rows of one stated length "
