@@ -23,7 +23,9 @@ from typing import Any
 from quicksilver.synth.offline.arith import derived_ranges
 from quicksilver.synth.offline.constraints import FIELDS_RE, Param, clean, split_top
 from quicksilver.synth.offline.described import DescribedGuarantees, description_sentences
+from quicksilver.synth.offline.described_rows import described_rows
 from quicksilver.synth.offline.facts import Facts
+from quicksilver.synth.offline.field_names import other_index_rows
 from quicksilver.synth.offline.formats import even_lengths, relations_spec
 from quicksilver.synth.offline.graph_sentences import described_graph
 from quicksilver.synth.offline.numtheory import numtheory_specs
@@ -107,6 +109,7 @@ class Analysis:
         self._described_binary(prose)
         DescribedGuarantees(self.facts, self.problems, self.notes).run(prose, lines)
         described_graph(self.facts, description_sentences(prose))
+        described_rows(self.facts, prose, description_sentences(prose), self.problems, self.notes)
         for equality in self._named_sizes(prose):
             reader.read(equality)
             self.notes.append(f"{equality}: the description names this size")
@@ -281,11 +284,12 @@ class Analysis:
         defines already (it is read there)."""
         stated = {m.group(1) for line in lines if (m := FIELDS_RE.fullmatch(clean(line)))}
         out: dict[str, str] = {}
-        for m in FIELDS_RE.finditer(prose):
-            p = self.facts.by_name.get(m.group(1))
+        forms = [(m.group(1), m.group(2)) for m in FIELDS_RE.finditer(prose)]
+        for owner, text in forms + other_index_rows(self.facts.by_name, prose):
+            p = self.facts.by_name.get(owner)
             if p is None or p.name in stated or p.name in out or p.depth != 2 or p.leaf != "int":
                 continue
-            names = split_top(m.group(2))
+            names = split_top(text)
             if all(self.facts.fields.get(n) == (p.name, j) for j, n in enumerate(names)):
                 out[p.name] = f"{p.name}[i] = [{', '.join(names)}]"
         return list(out.values())

@@ -55,6 +55,7 @@ from quicksilver.synth.offline.checker_forms import check_relations as check_for
 from quicksilver.synth.offline.checker_occurs import check_occurs, check_sizes
 from quicksilver.synth.offline.checker_relations import check_relations
 from quicksilver.synth.offline.checker_spec import spec_from_generator
+from quicksilver.synth.offline.checker_trees import check_tree_shape
 
 __all__ = ["check_input", "spec_from_generator"]
 
@@ -220,6 +221,7 @@ def _tree_shape(p: dict[str, Any], arg: Any, seen: _Seen, problems: list[str]) -
         deepest = max(depth.values(), default=0)
         if deepest > p["depth_max"]:
             problems.append(f"{name}: depth {deepest} is above {p['depth_max']}")
+    problems.extend(check_tree_shape(p, arg))  # complete or perfect (checker_trees.py)
     values = [(f"{name}[{i}]", arg[i]) for i in queue]
     inorder: list[Any] = []
     stack: list[int] = []

@@ -27,6 +27,7 @@ from quicksilver.synth.offline.constraints import (
     clean,
     split_top,
 )
+from quicksilver.synth.offline.field_names import case_twin, field_definitions
 
 
 @dataclass
@@ -42,6 +43,7 @@ class LeafInfo:
     ne: list[int] = field(default_factory=list)  # excluded values (``nums[i] != 0``)
     bst: bool = False  # a TreeNode parameter that is a binary search tree
     depth_max: tuple[int, str] | None = None  # a tree no deeper than this (root: 1), the line
+    tree_shape: tuple[str, str] | None = None  # "complete" | "perfect" (tree_shapes.py), the line
     cols: dict[int, LeafInfo] = field(default_factory=dict)  # per-field bounds of rows
     pairs: list[tuple[int, int, str, str]] = field(default_factory=list)  # (a, b, op, line)
     unique_rows: str | None = None  # the line that says no two rows are the same
@@ -186,11 +188,13 @@ class Facts:
         matches = [FIELDS_RE.fullmatch(clean(line)) for line in lines]
         matches += list(FIELDS_RE.finditer(prose))
         matches += list(FIELDS_WORDS_RE.finditer(prose))
-        for m in matches:
-            if m and m.group(1) in self.by_name:
-                for col, name in enumerate(split_top(m.group(2))):
+        forms = [(m.group(1), m.group(2)) for m in matches if m]
+        forms += field_definitions(self.by_name, prose)  # queries[j] = [...], startPos = [...]
+        for owner, names in forms:
+            if owner in self.by_name:
+                for col, name in enumerate(split_top(names)):
                     if name not in self.by_name:
-                        defined.setdefault(name, set()).add((m.group(1), col))
+                        defined.setdefault(name, set()).add((owner, col))
         # a name given to two different fields means nothing here
         self.fields = {n: next(iter(d)) for n, d in defined.items() if len(d) == 1}
 
@@ -217,6 +221,14 @@ class Facts:
         p = self.by_name.get(name)
         if p is None and (idx or suffix) and name not in self.fields:
             p = self._misspelt(name, len(idx) + (suffix in ("length", "size")))
+        if (
+            p is None
+            and not idx
+            and name not in self.fields
+            and (twin := case_twin(self.params, name))
+        ):
+            p = twin  # arrivaltime for arrivalTime: the notes say so
+            self.aliases[name] = twin.name
         if p is None and name in self.fields and not idx:
             owner, col = self.fields[name]
             if suffix:
@@ -247,7 +259,7 @@ class Facts:
             and not re.fullmatch(r"\d+", idx[0].strip())
         ):
             return Ref("leaf", params=(p.name,), col=int(idx[1]))  # edges[i][0]: a column
-        if any(re.fullmatch(r"\d+", i.strip()) for i in idx):
+        if any(re.fullmatch(r"\d+", i.strip()) or i.strip() in self.fields for i in idx):
             raise Unsupported(f"{raw}: a constraint on one specific position")
         if len(idx) == p.depth and not p.tree:
             return Ref("leaf", params=(p.name,))

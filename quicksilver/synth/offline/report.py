@@ -106,6 +106,11 @@ def param_notes(
         elif p["kind"] == "tree":
             how_shaped = "" if perf else " (~10% path-shaped)"
             what = f"a random binary tree{how_shaped}, node count {shape[0]}; values {leaf}"
+            if p.get("tree_shape"):  # tree_shapes.py: the perfect one keeps 2^k - 1 nodes
+                kept = " (then the largest 2^k - 1 not above it)" * (p["tree_shape"] == "perfect")
+                what = (
+                    f"a {p['tree_shape']} binary tree, node count {shape[0]}{kept}; values {leaf}"
+                )
         elif p["join"] and len(shape) == 1:
             what = f"a string, length {shape[0]}; characters: {leaf}"
         else:

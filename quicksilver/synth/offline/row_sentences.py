@@ -13,13 +13,17 @@ from functools import partial
 from quicksilver.synth.offline.comparisons import Acts, Comparisons
 from quicksilver.synth.offline.constraints import Lin, Ref, Unsupported, split_top
 from quicksilver.synth.offline.facts import Facts
+from quicksilver.synth.offline.tree_shapes import tree_shape
 
 
 def tree_depth(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> bool:
     """``The depth of the tree will not exceed 1000``, ``The depth of the tree is in the range
     [1, 10]``: the tree parameter is drawn no deeper (the root at depth 1, LeetCode's maximum
     depth), and its node count is bounded by 2^depth - 1, the most such a tree holds. A least
-    depth above 1 is reported (the runtime does not aim for one)."""
+    depth above 1 is reported (the runtime does not aim for one). A tree's shape (``The tree is
+    guaranteed to be complete``) is read here too (:func:`~.tree_shapes.tree_shape`)."""
+    if tree_shape(facts, text, line, acts):
+        return True
     m = re.fullmatch(
         r"the (?:maximum )?depth of (?P<t>the (?:given )?(?:binary )?tree) (?:will not exceed|"
         r"does not exceed|is at most|will be at most|is less than or equal to|<=) (?P<hi>.+)|"

@@ -1,11 +1,9 @@
 """The emitted runtime: the small generic sampler every offline generator carries, and the file
-around it (:func:`emit_generator`).
-
-The functions below are copied verbatim (``inspect.getsource``) into every generated generator,
-after its literal spec: they use only ``math``, ``random``, each other and builtin types.
-:func:`sample_spec` runs them in this process (tests, debugging). The sampling policies written into
-each file's header are :data:`SAMPLING_POLICY` (test inputs) and :data:`PERF_POLICY`
-(``perf_input_gen(scale)``).
+around it (:func:`emit_generator`). The functions below are copied verbatim (``inspect.getsource``)
+into every generated generator, after its literal spec: they use only ``math``, ``random``, each
+other and builtin types. :func:`sample_spec` runs them in this process (tests, debugging). The
+sampling policies in each file's header: :data:`SAMPLING_POLICY` (test inputs) and
+:data:`PERF_POLICY` (``perf_input_gen(scale)``).
 """
 
 from __future__ import annotations
@@ -48,6 +46,7 @@ from quicksilver.synth.offline.runtime_parts import (
     _unseen_string,
     _zip,
 )
+from quicksilver.synth.offline.runtime_trees import TREES_RUNTIME, _shaped_tree
 
 log = logging.getLogger(__name__)
 
@@ -357,7 +356,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
     rows = levels[-1]
     distinct = p["distinct"]
     if "cols" in p:  # rows of named fields: a value range per field
-        return _draw_rows(p, q, len(rows), edge)
+        table = _draw_rows(p, q, len(rows), edge)
+        return table[0] if table and len(p["dims"]) == 1 else table  # startPos = [row, col]
     if distinct and distinct["level"] == "value" and distinct["scope"] == "all":
         flat = _draw(p["leaf"], q, sum(rows), True, edge)
     elif distinct and distinct["level"] == "value":
@@ -409,6 +409,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
     if p["kind"] == "tree":
         path = bool(_PATTERN and _SIZE_MODE == "max" and _PATTERN.get("shape", {}).get(p["name"]))
         bst = p.get("bst", False) or variant == "bst"  # a search tree: checks that walk it all
+        if p.get("tree_shape"):  # complete or perfect (tree_shapes.py)
+            return _shaped_tree(inner[0], p["tree_shape"], bst)
         return _tree(inner[0], path or _chance(_BOUNDARY_P), bst, p.get("depth_max"))
     if p.get("apart"):
         inner = [_apart(p, row, q) for row in inner]
@@ -649,6 +651,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _square,
     *FORMS_RUNTIME,
     *OCCURS_RUNTIME,
+    *TREES_RUNTIME,
     _apart,
     _below_index,
     _variant_values,

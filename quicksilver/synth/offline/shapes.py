@@ -12,9 +12,11 @@ from typing import Any
 from quicksilver.synth.offline.char_sentences import alphabet_of, char_rules_spec, largest_length
 from quicksilver.synth.offline.constraints import Lin, Param, Ref, Unsupported
 from quicksilver.synth.offline.facts import Facts, LeafInfo
+from quicksilver.synth.offline.field_names import list_width
 from quicksilver.synth.offline.formats import form_problem
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.row_order import row_order_spec
+from quicksilver.synth.offline.tree_shapes import tree_shape_spec
 
 
 class ParamSpecs:
@@ -69,6 +71,8 @@ class ParamSpecs:
             out["bst"] = True
         if info.depth_max is not None:
             out["depth_max"] = info.depth_max[0]
+        if info.tree_shape is not None:  # a complete or perfect tree (tree_shapes.py)
+            tree_shape_spec(p, info, out, self.facts, self.q.names, self.quantities, self.problems)
         if info.lead:
             self._lead(p, info, out)
         if info.spaces:
@@ -279,7 +283,10 @@ class ParamSpecs:
         out = {**base, "kind": "list", "dims": dims, "join": False, "sorted": None}
         out["distinct"] = None
         width = dims[-1].get("lo") if len(dims) == 2 and "q" not in dims[-1] else None
-        if p.depth != 2 or p.leaf != "int" or not width or width != dims[-1].get("hi"):
+        named = len(self.facts.width_fields(p.name))
+        if width is None and (one := list_width(p, dims, self.quantities, named)):
+            width = one  # startPos = [start_row, start_col], a shared fixed width (field_names)
+        elif p.depth != 2 or p.leaf != "int" or not width or width != dims[-1].get("hi"):
             self.problems.append(
                 f"{p.name} ({p.type}): fields per row need rows of one stated length "
                 f"({p.name}[i].length == k or {p.name}[i] = [a_i, b_i, ...])"

@@ -18,6 +18,7 @@ import re
 
 from quicksilver.synth.offline.constraints import REF_RE
 from quicksilver.synth.offline.facts import Facts
+from quicksilver.synth.offline.node_wording import node_wordings
 
 _REFS = rf"{REF_RE.pattern}(?:(?:,\s*|,?\s+and\s+){REF_RE.pattern})*"
 # one subject, two statements: "s consists of digits and does not contain any leading zeros"
@@ -70,6 +71,7 @@ def restate(text: str, facts: Facts) -> list[list[str]]:
     if m:
         out.append([f"All strings consist of letters from {m.group(1)}"])
     out += _character_wordings(text, facts)
+    out += node_wordings(text, facts)  # a tree's or a linked list's nodes (node_wording.py)
     return out
 
 

@@ -1,0 +1,110 @@
+"""Names the description gives to the fields of a row where it uses another index than ``i``,
+or to the items of a list of a fixed length (issue 26).
+
+LeetCode names a second list's row fields with ``j`` (``queries[j] = [row_j, col_j]``,
+``edges[j] = [u_j, v_j]``) and the items of a short integer list with no index at all
+(``startPos = [start_row, start_col]``, ``newInterval = [start, end]``, ``pricing = [low,
+high]``), then bounds those names in the Constraints (``0 <= row_j, col_j < n``, ``0 <=
+start_row, start_col < n``). :func:`field_definitions` reads both, so that
+:meth:`~.facts.Facts.read_fields` gives each name its owner and position as it does for
+``intervals[i] = [start_i, end_i]``:
+
+- a row form with another single-letter index is a row form (its fields, and for integer rows
+  the row's length, :func:`other_index_rows`);
+- a fixed-length list of integers is one row: each item gets its field's own range, ordered
+  pairs (``0 <= start <= end``) hold, and the list is drawn as one row of the rows' runtime
+  (``cols`` on a list of one level). Only where a Constraints item fixes the list's length to
+  the number of names (:func:`list_width`); otherwise the rows' usual problem is reported.
+
+A name defined twice (two lists calling an item ``row``) means nothing, as for rows.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from quicksilver.synth.offline.constraints import Param, split_top
+
+_NAMES = r"([A-Za-z_]\w*(?:,\s*[A-Za-z_]\w*)+)"
+# queries[j] = [row_j, col_j] (i is FIELDS_RE's): each name carries that index
+_OTHER_INDEX = re.compile(rf"\b([A-Za-z_]\w*)\[([a-hj-z])\] ?==? ?\[{_NAMES}\]")
+# startPos = [start_row, start_col]: not after a dot or a bracket (``x.y = [...]``, ``a[0] = [``)
+_WHOLE_LIST = re.compile(rf"(?<![\w.\]\[])([A-Za-z_]\w*) ?==? ?\[{_NAMES}\]")
+
+
+def other_index_rows(by_name: dict[str, Param], prose: str) -> list[tuple[str, str]]:
+    """``queries[j] = [row_j, col_j]``: (the list, the names) for each row form of a list of
+    rows whose index is another single letter than ``i`` and whose every name ends with that
+    index (``_j``), the way LeetCode writes them; a form whose names do not is not read."""
+    out = []
+    for m in _OTHER_INDEX.finditer(prose):
+        p = by_name.get(m.group(1))
+        names = split_top(m.group(3))
+        if p is None or p.depth != 2 or p.tree or p.node:
+            continue
+        if all(n.endswith("_" + m.group(2)) for n in names):
+            out.append((p.name, m.group(3)))
+    return out
+
+
+def whole_list_fields(by_name: dict[str, Param], prose: str) -> list[tuple[str, str]]:
+    """``startPos = [start_row, start_col]``: (the list, the names) for a list of integers of
+    one level (not a string, a tree or a linked list) defined item by item by names that are
+    not parameters. Examples (``Input: nums = [1,2]``) hold numbers, so they never match."""
+    out = []
+    for m in _WHOLE_LIST.finditer(prose):
+        p = by_name.get(m.group(1))
+        if p is None or p.depth != 1 or p.leaf != "int" or p.join or p.tree or p.node:
+            continue
+        names = split_top(m.group(2))
+        if any(n in by_name for n in names) or len(set(names)) != len(names):
+            continue
+        out.append((p.name, m.group(2)))
+    return out
+
+
+def field_definitions(by_name: dict[str, Param], prose: str) -> list[tuple[str, str]]:
+    """Both kinds above, for :meth:`~.facts.Facts.read_fields`."""
+    return other_index_rows(by_name, prose) + whole_list_fields(by_name, prose)
+
+
+def _fixed_length(dim: dict[str, Any], quantities: list[dict[str, Any]]) -> int | None:
+    """The one length a dimension's quantity may have (its constant bounds meet), or None."""
+    if "q" not in dim:
+        return None
+    bounds = [
+        b for item in quantities if item["name"] == dim["q"] for b in item["bounds"] if b["coef"]
+    ]
+    if any(not isinstance(b["rest"], int) for b in bounds):
+        return None
+    los = [-(b["rest"] // b["coef"]) for b in bounds if b["coef"] > 0]
+    his = [b["rest"] // -b["coef"] for b in bounds if b["coef"] < 0]
+    if not los or not his or max(los) != min(his):
+        return None
+    return max(los)
+
+
+def list_width(
+    p: Param, dims: list[dict[str, Any]], quantities: list[dict[str, Any]], named: int
+) -> int | None:
+    """The width of a list's rows where a quantity fixes it: the one row a list of integers of
+    one level is (``startPos.length == 2`` with ``startPos = [start_row, start_col]``: its
+    fixed length, when that is the number of its named items ``named``), or the rows of an
+    integer ``[][]`` whose length a chain shares with another's (``redEdges[i].length ==
+    blueEdges[j].length == 2``: one quantity, of one value). None otherwise (then the rows'
+    problem is reported)."""
+    if p.leaf != "int" or p.join or p.tree or len(dims) != p.depth:
+        return None
+    width = _fixed_length(dims[-1], quantities)
+    if p.depth == 1:
+        return width if width is not None and width == named and width >= 2 else None
+    return width if p.depth == 2 and width else None
+
+
+def case_twin(params: list[Param], name: str) -> Param | None:
+    """The one parameter whose name differs from ``name`` only in case (LeetCode's
+    ``arrivaltime`` for ``arrivalTime``), for a name that is no parameter, field or known
+    quantity; None when none or several do."""
+    found = [p for p in params if p.name != name and p.name.lower() == name.lower()]
+    return found[0] if len(found) == 1 else None
