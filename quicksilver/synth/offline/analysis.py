@@ -25,6 +25,7 @@ from quicksilver.synth.offline.described import DescribedGuarantees, description
 from quicksilver.synth.offline.facts import Facts
 from quicksilver.synth.offline.formats import even_lengths, relations_spec
 from quicksilver.synth.offline.graph_sentences import described_graph
+from quicksilver.synth.offline.members import members_prepare, members_spec
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.relations import share_ranges, zip_specs
 from quicksilver.synth.offline.report import param_notes
@@ -112,6 +113,7 @@ class Analysis:
             self.notes.append(f"{alias} in the constraints read as the parameter {name}")
         share_ranges(self.facts)
         even_lengths(self.facts)
+        members_prepare(self.facts)
         q = Quantities(self.facts, self.problems)
         schedule = Schedule(
             self.facts,
@@ -133,11 +135,14 @@ class Analysis:
         params = [shapes.param_spec(p, per_item) for p in self.params]
         zips = zip_specs(self.facts, params, self.problems)
         relations = relations_spec(self.facts, params, self.problems)
+        spec: dict[str, Any] = {"quantities": quantities, "params": params}
+        members = members_spec(self.facts, spec, zips, relations, self.problems, self.notes)
         if self.problems:
             return SpecResult(None, self.notes, self.problems)
-        spec: dict[str, Any] = {"quantities": quantities, "params": params}
         if relations:
             spec["relations"] = relations
+        if members:
+            spec["members"] = members
         if zips:
             spec["zips"] = zips
             for a, b, op in zips:

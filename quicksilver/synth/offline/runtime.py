@@ -22,6 +22,7 @@ from typing import Any
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_forms import FORMS_RUNTIME, _relate, _shaped
+from quicksilver.synth.offline.runtime_members import MEMBERS_RUNTIME, _members
 from quicksilver.synth.offline.runtime_parts import (
     _below_index,
     _char_count,
@@ -307,10 +308,11 @@ def _draw_excluding(
     return out
 
 
-def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
+def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list | None:
     """Redraw repeated strings until all differ (a bounded number of tries). With a bound on
     the sum of the lengths (``sum_max``), a string is drawn again at its own length, one longer
-    every 20 tries, and never longer than the room the others leave."""
+    every 20 tries, and never longer than the room the others leave. None when no string of
+    that length is left (one shared length too short for so many strings): drawn again."""
     last = p["dims"][-1]
     seen: set = set()
     out = []
@@ -321,8 +323,8 @@ def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
             tries += 1
             if tries > 200:  # nearly every string is taken: one of those left, if any
                 s = _unseen_string(p, q, last, seen)
-                if s is None:
-                    raise RuntimeError("could not draw distinct strings")
+                if s is None:  # none left at this length: the sizes are drawn again
+                    return None
                 break
             if "q" in last:
                 length = q[last["q"]]
@@ -402,6 +404,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         inner = [_text_rules(p, "".join(row)) for row in inner]
         if distinct and distinct["level"] == "string":
             inner = _distinct_strings(inner, p, q, size_cap)
+            if inner is None:
+                return None
     if p["kind"] == "tree":
         path = bool(_PATTERN and _SIZE_MODE == "max" and _PATTERN.get("shape", {}).get(p["name"]))
         bst = p.get("bst", False) or variant == "bst"  # a search tree: checks that walk it all
@@ -610,6 +614,8 @@ def _generate_from_spec(spec: dict, size_cap: int) -> list:
         args = [_build_param(p, q, size_cap) for p in spec["params"]]
         if "relations" in spec and None not in args:  # two strings of one format: formats.py
             args = _relate(spec, args)
+        if "members" in spec and None not in args:  # membership: members.py
+            args = _members(spec, args)
         if all(a is not None for a in args) and all(  # None: rows the sizes left no room for
             _zip(spec["params"], args, rule, q) for rule in spec.get("zips", ())
         ):
@@ -644,6 +650,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     _shrink_sum,
     _square,
     *FORMS_RUNTIME,
+    *MEMBERS_RUNTIME,
     _apart,
     _below_index,
     _variant_values,
