@@ -41,6 +41,7 @@ from quicksilver.synth.offline.constraints import (
     word_items,
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
+from quicksilver.synth.offline.members import read_members
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _HOW_MANY = (
@@ -520,4 +521,5 @@ TEXT_FORMS: tuple[Callable[[Facts, str, str, Acts], bool], ...] = (
     only_space,
     char_exclusion,
     int_digits,
+    read_members,  # membership between parameters (members.py)
 )

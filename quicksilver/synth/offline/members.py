@@ -108,9 +108,10 @@ _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _PLAIN = {"name", "type", "kind", "dims", "leaf", "join", "sorted", "distinct", "q"}
 
 
-def read_members(facts: Facts, cmp: Comparisons, text: str, line: str, acts: Acts) -> bool:
+def read_members(facts: Facts, text: str, line: str, acts: Acts) -> bool:
     """One sentence of this family into ``facts.members`` (``(op, a, b, line)``), or False
     when it is none; Unsupported where it names parameters the family cannot relate."""
+    cmp = Comparisons(facts)
     m = re.fullmatch(_PRE + _APART, text, flags=re.I)
     names = re.split(r",? and |, ", m["names"]) if m else []
     if m and not all(facts.by_name.get(n) and facts.by_name[n].is_quantity for n in names):

@@ -37,7 +37,6 @@ from quicksilver.synth.offline.constraints import (
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.formats import read_form
 from quicksilver.synth.offline.graph_sentences import graph_pairs, graph_rows, matrix_rule
-from quicksilver.synth.offline.members import read_members
 from quicksilver.synth.offline.nonlinear import read_nonlinear
 from quicksilver.synth.offline.relations import index_bound
 from quicksilver.synth.offline.row_order import field_neighbours, rows_sorted_by, sorted_field
@@ -133,7 +132,6 @@ class LineReader:
             partial(char_counts, facts, cmp),
             partial(char_kinds, facts, cmp),
             *(partial(form, facts) for form in TEXT_FORMS),
-            partial(read_members, facts, cmp),
         )
         if any(form(text, line, acts) for form in forms):
             return True
