@@ -157,7 +157,7 @@ def _record(facts: Facts, op: str, m: re.Match[str], line: str, acts: Acts) -> b
         k = k or int(m["k"])
         if b.leaf != "int" or b.join or k < 1:
             raise Unsupported(f"a count of a value in {b.name}, which does not hold integers")
-        rule = ("has", b.name, [int(m["v"]), k], line)
+        rule: tuple[str, str, Any, str] = ("has", b.name, [int(m["v"]), k], line)
         acts.append(lambda: None if _known(facts, rule) else facts.members.append(rule))
         return True
     a = facts.by_name[m["a"]]

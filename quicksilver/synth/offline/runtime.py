@@ -403,9 +403,10 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
     if p["join"]:
         inner = [_text_rules(p, "".join(row)) for row in inner]
         if distinct and distinct["level"] == "string":
-            inner = _distinct_strings(inner, p, q, size_cap)
-            if inner is None:
+            strings = _distinct_strings(inner, p, q, size_cap)
+            if strings is None:
                 return None
+            inner = strings
     if p["kind"] == "tree":
         path = bool(_PATTERN and _SIZE_MODE == "max" and _PATTERN.get("shape", {}).get(p["name"]))
         bst = p.get("bst", False) or variant == "bst"  # a search tree: checks that walk it all
@@ -614,8 +615,7 @@ def _generate_from_spec(spec: dict, size_cap: int) -> list:
         args = [_build_param(p, q, size_cap) for p in spec["params"]]
         if "relations" in spec and None not in args:  # two strings of one format: formats.py
             args = _relate(spec, args)
-        if "members" in spec and None not in args:  # membership: members.py
-            args = _members(spec, args)
+        args = _members(spec, args) if "members" in spec and None not in args else args
         if all(a is not None for a in args) and all(  # None: rows the sizes left no room for
             _zip(spec["params"], args, rule, q) for rule in spec.get("zips", ())
         ):
