@@ -95,7 +95,7 @@ _APART = (
     r"different)|have (?:pairwise )?(?:different|distinct) values)"
 )
 _HOW = {  # the note of each rule: how the runtime meets it
-    "in": "drawn as a random item of the list (or string)",
+    "in": "drawn again as a random item of the list (or string)",
     "subset": "each item drawn from the other list's items (distinct ones where it is distinct)",
     "notin": "the list's items equal to it drawn again",
     "perm": "drawn as a shuffled copy of the other (one length)",
@@ -258,7 +258,8 @@ def members_spec(
             problems.append(f'"{line}": {why}')
             continue
         used |= names
-        notes.append(f"{line}: {_HOW[op]}")
+        changed = a if op in ("in", "subset", "perm", "subseq", "has") else b
+        notes.append(f"{changed}: {_HOW[op]}, so that {line.rstrip('.')} holds")
         if op == "has":
             out.append(["has", index[a], *b])
         else:
