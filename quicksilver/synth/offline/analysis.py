@@ -28,6 +28,7 @@ from quicksilver.synth.offline.facts import Facts
 from quicksilver.synth.offline.field_names import other_index_rows
 from quicksilver.synth.offline.formats import even_lengths, relations_spec
 from quicksilver.synth.offline.graph_sentences import described_graph
+from quicksilver.synth.offline.members import members_prepare, members_spec
 from quicksilver.synth.offline.numtheory import numtheory_specs
 from quicksilver.synth.offline.occurs import occur_room, occur_specs
 from quicksilver.synth.offline.quantities import Quantities
@@ -119,6 +120,7 @@ class Analysis:
         share_ranges(self.facts)
         even_lengths(self.facts)
         occur_room(self.facts)
+        members_prepare(self.facts)
         q = Quantities(self.facts, self.problems)
         schedule = Schedule(
             self.facts,
@@ -143,11 +145,14 @@ class Analysis:
         zips = zip_specs(self.facts, params, self.problems)
         relations = relations_spec(self.facts, params, self.problems)
         self.problems += derived_ranges(self.facts.derived, quantities, params)
+        spec: dict[str, Any] = {"quantities": quantities, "params": params}
+        members = members_spec(self.facts, spec, zips, relations, self.problems, self.notes)
         if self.problems:
             return SpecResult(None, self.notes, self.problems)
-        spec: dict[str, Any] = {"quantities": quantities, "params": params}
         if relations:
             spec["relations"] = relations
+        if members:
+            spec["members"] = members
         if zips:
             spec["zips"] = zips
             for a, b, op in zips:

@@ -41,6 +41,7 @@ from quicksilver.synth.offline.constraints import (
     word_items,
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
+from quicksilver.synth.offline.members import read_members
 from quicksilver.synth.offline.numtheory import numtheory_form, size_form
 from quicksilver.synth.offline.occurs import occur_form
 
@@ -525,4 +526,5 @@ TEXT_FORMS: tuple[Callable[[Facts, str, str, Acts], bool], ...] = (
     occur_form,
     size_form,
     numtheory_form,
+    read_members,  # membership between parameters (members.py)
 )

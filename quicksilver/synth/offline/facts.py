@@ -127,6 +127,8 @@ class Facts:
         self.nes: list[tuple[Lin, str]] = []  # form != 0 over quantities
         # relations item by item between two lists (``l[i] < r[i]``): (a, b, op, line)
         self.zips: list[tuple[str, str, str, str]] = []
+        # membership between parameters (members.py): (op, a, b, line)
+        self.members: list[tuple[str, str, Any, str]] = []
         # a quantity bounded by a product or power of others (nonlinear.py): (key, op, expr,
         # denominator, line)
         self.polys: list[tuple[str, str, Any, int, str]] = []

@@ -20,6 +20,7 @@ from typing import Any
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_forms import FORMS_RUNTIME, _relate, _shaped
+from quicksilver.synth.offline.runtime_members import MEMBERS_RUNTIME, _members
 from quicksilver.synth.offline.runtime_numtheory import _size_value
 from quicksilver.synth.offline.runtime_occurs import OCCURS_RUNTIME, _occurs, _ruled_values
 from quicksilver.synth.offline.runtime_parts import (
@@ -46,6 +47,7 @@ from quicksilver.synth.offline.runtime_parts import (
     _unseen_string,
     _zip,
 )
+from quicksilver.synth.offline.runtime_perf import _perf_variants
 from quicksilver.synth.offline.runtime_trees import TREES_RUNTIME, _shaped_tree
 
 log = logging.getLogger(__name__)
@@ -308,10 +310,11 @@ def _draw_excluding(
     return out
 
 
-def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
+def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list | None:
     """Redraw repeated strings until all differ (a bounded number of tries). With a bound on
     the sum of the lengths (``sum_max``), a string is drawn again at its own length, one longer
-    every 20 tries, and never longer than the room the others leave."""
+    every 20 tries, and never longer than the room the others leave. None when no string of
+    that length is left (one shared length too short for so many strings): drawn again."""
     last = p["dims"][-1]
     seen: set = set()
     out = []
@@ -322,8 +325,8 @@ def _distinct_strings(strings: list, p: dict, q: dict, size_cap: int) -> list:
             tries += 1
             if tries > 200:  # nearly every string is taken: one of those left, if any
                 s = _unseen_string(p, q, last, seen)
-                if s is None:
-                    raise RuntimeError("could not draw distinct strings")
+                if s is None:  # none left at this length: the sizes are drawn again
+                    return None
                 break
             if "q" in last:
                 length = q[last["q"]]
@@ -405,7 +408,10 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
     if p["join"]:
         inner = [_text_rules(p, "".join(row)) for row in inner]
         if distinct and distinct["level"] == "string":
-            inner = _distinct_strings(inner, p, q, size_cap)
+            strings = _distinct_strings(inner, p, q, size_cap)
+            if strings is None:
+                return None
+            inner = strings
     if p["kind"] == "tree":
         path = bool(_PATTERN and _SIZE_MODE == "max" and _PATTERN.get("shape", {}).get(p["name"]))
         bst = p.get("bst", False) or variant == "bst"  # a search tree: checks that walk it all
@@ -463,48 +469,6 @@ def _variant_values(leaf: dict, q: dict, count: int, variant: str) -> list:
         choices = list(leaf["set"]) if "set" in leaf else list(leaf["alphabet"])
         ends = [min(choices), max(choices)]
     return [random.choice(ends) for _ in range(count)]
-
-
-def _perf_variants(spec: dict) -> list:
-    """The worst-case search's candidates for ``spec``: one structured variant of one argument
-    each, only where every stated constraint still holds (no equal values where they must be
-    distinct, no reordering of a list stated sorted, no extreme ends next to excluded values)."""
-    out: list = []
-    for p in spec["params"]:
-        if p["kind"] in ("quantity", "scalar") or "cols" in p:
-            continue
-        leaf = p["leaf"]
-        if leaf["type"] not in ("int", "char") or not (leaf.get("alphabet", "x") or "set" in leaf):
-            continue  # booleans and floats: no structure worth a variant
-        names = []
-        if not p["sorted"]:
-            names += ["sorted", "reversed", "alternating"]
-        if not p["distinct"] and not _ruled_values(p):
-            names += ["equal", "few"]
-            if not leaf.get("ne"):
-                names.append("extremes")
-            bounds = leaf.get("lo", []) + leaf.get("hi", [])
-            if (
-                leaf["type"] == "int"
-                and "set" not in leaf
-                and not leaf.get("ne")
-                and bounds
-                and all(isinstance(b, int) for b in bounds)
-                and max(leaf["lo"]) <= 0 <= min(leaf["hi"])
-            ):
-                names.append("zeros")
-        if p["kind"] == "tree" and not p.get("bst"):
-            names.append("bst")
-        for v in names:
-            out.append({"label": p["name"] + ":" + v, "values": {p["name"]: v}})
-        if p["kind"] == "tree":
-            out.append({"label": p["name"] + ":path", "shape": {p["name"]: "path"}})
-    for item in spec["quantities"]:
-        if item["size"]:
-            continue
-        for skew in ("min", "sqrt", "half", "max"):
-            out.append({"label": item["name"] + "=" + skew, "quantities": {item["name"]: skew}})
-    return out
 
 
 def _tree_rows(p: dict, q: dict, count: int) -> list | None:
@@ -616,6 +580,7 @@ def _generate_from_spec(spec: dict, size_cap: int) -> list:
         args = [_build_param(p, q, size_cap) for p in spec["params"]]
         if "relations" in spec and None not in args:  # two strings of one format: formats.py
             args = _relate(spec, args)
+        args = _members(spec, args) if "members" in spec and None not in args else args
         if all(a is not None for a in args) and all(  # None: rows the sizes left no room for
             _zip(spec["params"], args, rule, q) for rule in spec.get("zips", ())
         ):
@@ -652,6 +617,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *FORMS_RUNTIME,
     *OCCURS_RUNTIME,
     *TREES_RUNTIME,
+    *MEMBERS_RUNTIME,
     _apart,
     _below_index,
     _variant_values,
