@@ -1005,3 +1005,27 @@ def test_a_permutation_of_the_letters_from_the_description_is_checked() -> None:
     broken = order[0] + order[:-1]  # the first letter twice, the last one gone
     assert any("order" in p for p in check_input(spec, [words, broken]))
     assert check_input(spec, [words, order[1:]])  # 25 letters
+
+
+def test_a_scalar_grown_with_the_scale_leaves_room_for_the_ones_after_it() -> None:
+    # left is bounded only through right (left <= right < words.length): in max mode left grew
+    # with the scale to the cap, past every index of words at that scale, and the perf input
+    # raised "could not satisfy the size constraints in 200 draws" at every scale below 1000
+    from tests.synthkit import question, spec_of
+
+    spec = spec_of(
+        question(
+            [("words", "string[]"), ("left", "integer"), ("right", "integer")],
+            [
+                "1 <= words.length <= 1000",
+                "1 <= words[i].length <= 10",
+                "words[i] consists of only lowercase English letters.",
+                "0 <= left <= right < words.length",
+            ],
+        )
+    )
+    for scale in (1, 10, 100, 1000):
+        words, left, right = sample_spec(spec, 0, scale, mode="max")
+        assert len(words) == min(scale, 1000)  # the sizes still at the top
+        assert 0 <= left <= right < len(words)
+        assert check_input(spec, [words, left, right]) == []

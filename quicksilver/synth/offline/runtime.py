@@ -135,7 +135,9 @@ def _sample_quantities(quantities: list, size_cap: int) -> dict:
     An item may also carry ``"mod": [m, r]`` (x % m == r: ``n is even``), ``"ne"``: bounds
     ``coef * x + rest != 0`` (``divisor != 0``, ``src != dst``), ``"prod"``: [other, lo,
     hi] for ``lo <= other * x <= hi`` (``1 <= m * n <= 10^5``; lo may be None), and ``"poly"``:
-    bounds by a product or power of earlier ones (``edges.length <= n * (n - 1) / 2``).
+    bounds by a product or power of earlier ones (``edges.length <= n * (n - 1) / 2``). After 100
+    draws that found no room, scalars are drawn as in random mode: a max-mode scalar grown with the
+    scale can leave a later one none (``0 <= left <= right < words.length``, left at the cap).
     """
     for _attempt in range(200):
         q: dict = {}
@@ -174,7 +176,7 @@ def _sample_quantities(quantities: list, size_cap: int) -> dict:
                 hi -= (hi - mod[1]) % mod[0]
             if lo > hi:
                 break  # an earlier choice left no room: draw again
-            value = _pick_quantity(item, lo, hi, size_cap, q)
+            value = _pick_quantity(item, lo, hi, size_cap, q, _attempt >= 100)
             if value is None:
                 break
             q[item["name"]] = value
@@ -183,9 +185,11 @@ def _sample_quantities(quantities: list, size_cap: int) -> dict:
     raise RuntimeError("could not satisfy the size constraints in 200 draws")
 
 
-def _pick_quantity(item: dict, lo: int, hi: int, size_cap: int, q: dict) -> int | None:
+def _pick_quantity(
+    item: dict, lo: int, hi: int, size_cap: int, q: dict, relaxed: bool = False
+) -> int | None:
     """One size or scalar in [lo, hi] (already aligned to its ``mod``); None: no allowed value
-    was found (the caller draws everything again)."""
+    was found (the caller draws everything again). ``relaxed``: a scalar as in random mode."""
     mod, ne = item.get("mod"), item.get("ne", ())
     skew = (_PATTERN or {}).get("quantities", {}).get(item["name"]) if not item["size"] else None
     for attempt in range(20):
@@ -203,10 +207,10 @@ def _pick_quantity(item: dict, lo: int, hi: int, size_cap: int, q: dict) -> int 
                 value = top
         elif item["size"]:
             value = _pick_size(lo, hi)
-        elif _SIZE_MODE == "max" and lo >= 0 and hi + 1 >= 1000 * (lo + 1):
+        elif _SIZE_MODE == "max" and not relaxed and lo >= 0 and hi + 1 >= 1000 * (lo + 1):
             # a magnitude-like scalar (amount <= 10^4, x <= 2^31 - 1) grows with scale too
             value = min(hi, max(lo, size_cap))
-        elif _SIZE_MODE in ("min", "min1"):
+        elif _SIZE_MODE in ("min", "min1") and not relaxed:
             value = lo
         else:
             value = _pick_scalar(lo, hi)
