@@ -17,6 +17,7 @@ import pytest
 from quicksilver.multianswer import (
     answer_key,
     catalog,
+    describe_difference,
     extract_checker,
     mine_invariants,
     selection_evidence,
@@ -320,6 +321,15 @@ def test_answer_key_scalars_strings_lists():
     )
     assert answer_key("aba", [], "string", []) == answer_key("bab", [], "string", [])
     assert answer_key([1, 2], [], "integer[]", []) != answer_key([1], [], "integer[]", [])
+    # two height-balanced search trees of one sorted list (LeetCode 108's example and the answer
+    # both accepted solutions of a fresh draw gave): the same 5 nodes, level orders of 6 and 7
+    (srt,) = catalog(0)[1:2]
+    given = answer_key([0, -3, 9, -10, None, 5], [], "TreeNode", [srt])
+    other = answer_key([0, -10, 5, None, -3, None, 9], [], "TreeNode", [srt])
+    assert given == other == ["tree", 5]
+    assert answer_key([0, -10, 5], [], "TreeNode", []) != given  # a node less
+    shared = answer_key([0, -10, 5], [], "TreeNode", [])
+    assert describe_difference(given, shared) == "nodes 5, where every credible answer's is 3"
 
 
 @pytest.mark.parametrize("value", ["abc", [1, 2, 3]])
@@ -520,6 +530,15 @@ def test_the_checker_is_taken_from_the_answer_only_when_it_defines_check_answer(
         ("Return any one of them.", True),
         # 936's example (stamping-the-sequence: an accepted solution was rejected on it)
         ("([1,0,2] would also be accepted as an answer, as well as some other answers.)", True),
+        # 108's example (convert-sorted-array-to-binary-search-tree: both accepted solutions of
+        # a fresh draw were rejected on it), 349's and 1253's
+        ("Explanation: [0,-10,5,null,-3,null,9] is also accepted:", True),
+        ("Explanation: [4,9] is also accepted.", True),
+        ("Explanation: [[1,0,1],[0,1,0]] and [[0,1,1],[1,0,0]] are also correct answers.", True),
+        ("Note that [2,6,4], [6,2,4], etc. are also accepted.", True),
+        # a thing other than the answer that is also valid
+        ("[2,3,2,1,3] is also a valid sequence, but [3,1,2,3,2] is the largest.", False),
+        ("The subsequence of indices 1, 2 and 3 is also valid.", False),
         # a deterministic answer that mentions "any"
         ("Return true if any such pair exists, and false otherwise.", False),
         ("Return the number of pairs such that any element is even.", False),

@@ -28,6 +28,9 @@ def html_to_text(content: str | None) -> str:
     text = re.sub(r"<img[^>]*alt=\"([^\"]*)\"[^>]*>", r"[image: \1]", text, flags=re.I)
     text = re.sub(r"<[^>]+>", "", text)
     text = html.unescape(text).replace("\xa0", " ")
+    # zero-width characters LeetCode's editor leaves inside words (`ports_\u200b\u200bi`, 49 of
+    # 2,264 public statements): invisible, and a name with them is no name the constraints use
+    text = re.sub("[\u200b\u200c\u200d\u2060\ufeff]", "", text)
     lines = [ln.rstrip() for ln in text.split("\n")]
     out: list[str] = []
     for ln in lines:
@@ -92,6 +95,7 @@ _MANY_ANSWERS = re.compile(
     r"\b(you )?may return any\b(?! order)|"
     r"\bis also a (valid|correct|accepted) answer\b|"
     r"\b(would|will) also be (accepted|valid|correct)\b|"
+    r"\b(is|are) also accepted\b|\bare also (valid|correct|accepted) answers\b|"
     r"\b(multiple|several|more than one) (valid |possible |correct )?(answers|solutions) "
     r"(exist|are (possible|valid|accepted))",
     re.I,
