@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 
 from quicksilver.synth import SynthInput
-from quicksilver.synth.offline import build_spec, emit_generator, sample_spec
+from quicksilver.synth.offline import build_spec, sample_spec
 from quicksilver.synth.offline.checker import check_input
+from tests import synthkit
 from tests.synthkit import question, spec_of
 
 SEEDS = 120
@@ -34,16 +35,8 @@ def problems_of(inp: SynthInput) -> str:
 
 
 def draws(spec: dict[str, Any], n: int = SEEDS) -> list[list[Any]]:
-    """Random inputs (small and large caps), perf inputs, and the edge cases; each passes the
-    checker."""
-    out = [sample_spec(spec, seed, 30 if seed % 2 else 1000) for seed in range(n)]
-    out += [sample_spec(spec, seed, 200, mode="max") for seed in range(3)]
-    ns: dict[str, Any] = {}
-    exec(emit_generator(spec, 1000), ns)
-    out += ns["generate_edge_cases"]()
-    for args in out:
-        assert check_input(spec, args) == [], args
-    return out
+    """Random inputs (caps 30 and 1000), perf inputs, and the edge cases; each checked clean."""
+    return synthkit.draws(spec, n, small_cap=30, perf_cap=200, edge_seed=None)
 
 
 # -- counts of characters -----------------------------------------------------------------------

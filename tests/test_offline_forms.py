@@ -10,6 +10,7 @@ the checker reports an input that breaks each one; what is not read is still ref
 from __future__ import annotations
 
 import itertools
+import random
 import re
 from typing import Any
 
@@ -673,6 +674,7 @@ def test_unique_pairs_of_a_name_and_a_time() -> None:
     # the edge case with every letter at the low end ("a", "aa"): the times keep the pairs apart
     ns: dict[str, Any] = {}
     exec(emit_generator(spec, 1000), ns)
+    random.seed(5)  # the edge cases draw from the global state: not what tests ran before
     low = [n for n, _ in ns["generate_edge_cases"]() if set(n) <= {"a", "aa"} and len(n) > 2]
     assert low
     assert check_input(spec, [["a", "a"], ["10:00", "10:00"]]) != []

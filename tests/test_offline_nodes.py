@@ -12,28 +12,19 @@ an input that breaks it.
 from __future__ import annotations
 
 import copy
-import random
 from typing import Any
 
 from quicksilver.synth import SynthInput
-from quicksilver.synth.offline import build_spec, emit_generator, sample_spec
+from quicksilver.synth.offline import build_spec
 from quicksilver.synth.offline.checker import check_input
+from tests import synthkit
 from tests.synthkit import question, spec_of
 
 SEEDS = 100
 
 
 def draws(spec: dict[str, Any]) -> list[list[Any]]:
-    """Random inputs, perf inputs, and the emitted generator's edge cases; each checked clean."""
-    out = [sample_spec(spec, seed) for seed in range(SEEDS)]
-    out += [sample_spec(spec, seed, 100, mode="max") for seed in range(3)]
-    ns: dict[str, Any] = {}
-    exec(emit_generator(spec, 1000), ns)
-    random.seed(5)
-    out += ns["generate_edge_cases"]()
-    for args in out:
-        assert check_input(spec, args) == [], args
-    return out
+    return synthkit.draws(spec, SEEDS)
 
 
 def same_spec(ours: SynthInput, usual: SynthInput) -> dict[str, Any]:

@@ -12,39 +12,18 @@ from __future__ import annotations
 
 import copy
 import itertools
-import random
 from typing import Any
 
 from quicksilver.synth import SynthInput
-from quicksilver.synth.offline import build_spec, emit_generator, sample_spec
 from quicksilver.synth.offline.checker import check_input
-from tests.synthkit import question, spec_of
+from tests import synthkit
+from tests.synthkit import question, refused, reports, spec_of
 
 SEEDS = 120
 
 
-def refused(inp: SynthInput) -> str:
-    result = build_spec(inp)
-    assert result.spec is None
-    return "\n".join(result.problems)
-
-
 def draws(spec: dict[str, Any], n: int = SEEDS) -> list[list[Any]]:
-    """Random inputs, perf inputs, and the emitted generator's edge cases; each checked clean."""
-    out = [sample_spec(spec, seed) for seed in range(n)]
-    out += [sample_spec(spec, seed, 100, mode="max") for seed in range(3)]
-    ns: dict[str, Any] = {}
-    exec(emit_generator(spec, 1000), ns)
-    random.seed(5)
-    out += ns["generate_edge_cases"]()
-    for args in out:
-        assert check_input(spec, args) == [], args
-    return out
-
-
-def reports(spec: dict[str, Any], args: list[Any], *fragments: str) -> None:
-    problems = check_input(spec, args)
-    assert any(all(f in p for f in fragments) for p in problems), problems
+    return synthkit.draws(spec, n)
 
 
 # -- rows unique by some of their fields ---------------------------------------------------------
