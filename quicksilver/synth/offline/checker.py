@@ -48,7 +48,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from quicksilver.synth.offline.checker_arith import solve_pinned
+from quicksilver.synth.offline.checker_arith import poly_value, solve_pinned
 from quicksilver.synth.offline.checker_chars import check_chars
 from quicksilver.synth.offline.checker_forms import check_form
 from quicksilver.synth.offline.checker_forms import check_relations as check_form_relations
@@ -321,7 +321,7 @@ def _check_quantities(quantities: list[dict[str, Any]], q: dict[str, int]) -> li
             if rest is not None and b["coef"] * v + rest == 0:
                 out.append(f"{label} = {v} breaks {b['text']}")
         for b in item.get("poly", ()):  # x op num / den, num a product or power of others
-            num = _poly_value(b["num"], q)
+            num = poly_value(b["num"], q)
             if num is None:
                 continue
             # compared exactly: x * den op num
@@ -341,22 +341,6 @@ def _check_quantities(quantities: list[dict[str, Any]], q: dict[str, int]) -> li
                     f"{other} * {label} = {q[other]} * {v} breaks {low}{other} * {x} <= {hi}"
                 )
     return out
-
-
-def _poly_value(expr: Any, q: dict[str, int]) -> int | None:
-    """An expression of a nonlinear bound on ``q`` (None when a quantity is unknown): an
-    integer, a quantity, or ``[op, a, b]`` for ``a + b``, ``a - b``, ``a * b``, ``a ^ b``."""
-    if isinstance(expr, bool):
-        return None
-    if isinstance(expr, int):
-        return expr
-    if isinstance(expr, str):
-        return q.get(expr)
-    a, b = _poly_value(expr[1], q), _poly_value(expr[2], q)
-    if a is None or b is None:
-        return None
-    ops = {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "^": lambda: a**b}
-    return ops[expr[0]]()
 
 
 # -- values ---------------------------------------------------------------------------------------

@@ -7,15 +7,18 @@ from __future__ import annotations
 from typing import Any
 
 
-def _value(expr: Any, q: dict[str, int]) -> int | None:
-    """``expr`` (an int, a quantity, ``[op, a, b]``) on ``q``; None when a quantity is unknown."""
+def poly_value(expr: Any, q: dict[str, int]) -> int | None:
+    """An expression of a nonlinear bound on ``q`` (None when a quantity is unknown, or for a
+    negative exponent): an integer, a quantity, or ``[op, a, b]`` for ``a + b``, ``a - b``,
+    ``a * b``, ``a ^ b``. The checker's own arithmetic (checker.py and the derived quantities
+    here), apart from the runtime's ``_poly``."""
     if isinstance(expr, bool):
         return None
     if isinstance(expr, int):
         return expr
     if isinstance(expr, str):
         return q.get(expr)
-    a, b = _value(expr[1], q), _value(expr[2], q)
+    a, b = poly_value(expr[1], q), poly_value(expr[2], q)
     if a is None or b is None:
         return None
     if expr[0] == "^":
@@ -34,7 +37,7 @@ def solve_pinned(quantities: list[dict[str, Any]], q: dict[str, int]) -> list[st
         lo: int | None = None
         hi: int | None = None
         for b in bounds:
-            num, den = _value(b["num"], q), b["den"]
+            num, den = poly_value(b["num"], q), b["den"]
             if num is None:
                 break
             # the integers x with x * den op num
