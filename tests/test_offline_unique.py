@@ -150,11 +150,30 @@ def test_permutation(params: list[tuple[str, str]], items: list[str], sentence: 
     broken(spec, [[2, 3]] * len(params))
 
 
-def test_permutation_refused_against_a_zero_based_range() -> None:
-    """A bare permutation is of 1..n; a stated range 0..n - 1 leaves too few values: refused."""
-    items = ["1 <= nums.length == n <= 50", "0 <= nums[i] <= n - 1", "nums is a permutation."]
+@pytest.mark.parametrize(
+    "items",
+    [
+        ["1 <= nums.length == n <= 50", "0 <= nums[i] <= n - 1", "nums is a permutation."],
+        ["nums is a permutation.", "1 <= nums.length == n <= 50", "1 <= nums[i] <= n"],
+    ],
+)
+def test_bare_permutation_refused_without_a_range_from_one(items: list[str]) -> None:
+    """A bare permutation is read as 1..n only after a line that states 1 as the least value;
+    a range from 0 (0..n - 1?) or none yet: reported as it reads."""
     problems = build_spec(question(NUMS, items)).problems
-    assert any("distinct values cannot fit" in p for p in problems), problems
+    assert problems == ['"nums is a permutation.": not understood']
+
+
+def test_permutation_range_too_small_reported() -> None:
+    """A range from 1 that holds fewer values than the length allows: the schedule reports."""
+    items = [
+        "1 <= nums.length == n <= 50",
+        "1 <= nums[i] <= 10",
+        "n >= 20",
+        "nums is a permutation.",
+    ]
+    problems = build_spec(question(NUMS, items)).problems
+    assert any("cannot all hold" in p and "distinct values of nums" in p for p in problems)
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,8 @@
 form reads whole, so every line read before reads as before):
 
 - a list's name with a noun after it or for it: ``All the integers in cuts array are
-  distinct``, ``All elements in the matrix are distinct`` (the one matrix parameter);
+  distinct``, ``All elements in the matrix are distinct`` (the one matrix parameter; ``the
+  array``: the one list parameter);
 - several lists at once: ``hFences and vFences are unique``, ``All digits in each array are
   unique`` (every list parameter, each a list of integers), ``nums1 and nums2 both are sorted
   in non-decreasing order``;
@@ -12,8 +13,9 @@ form reads whole, so every line read before reads as before):
   of distinct integers from 0 to m * n - 1``, ``nums consists of distinct positive integers``:
   the distinct values and a chain ``lo <= nums[i] <= hi`` (``1 <= nums[i]`` for positive);
 - a permutation without its range: ``nums is a permutation``, ``A and B are both a permutation
-  of n integers``: of the integers 1 to the list's length (to ``n``), LeetCode's meaning of the
-  bare word; a stated range that leaves too few values is then reported by the schedule;
+  of n integers``: of the integers 1 to the list's length (to ``n``), where a line before states
+  1 as the items' least value (``1 <= nums[i] <= 50``; a stated range that then leaves too few
+  values is reported by the schedule); otherwise the line is reported;
 - two statements in one line: ``All the values of primes are unique and sorted in ascending
   order``, ``All the integers of nums are unique. nums is a permutation.``, ``All integers in
   arr are unique (i.e. arr is a permutation of the integers from 1 to arr.length)``;
@@ -43,8 +45,11 @@ _SIGN = {"positive": "1 <= {e}", "non-negative": "0 <= {e}", "negative": "{e} <=
 
 def unique_wordings(text: str, facts: Facts) -> list[list[str]]:
     """The restatements of ``text`` (a cleaned Constraints item) this module knows."""
+    if not re.search(r"unique|distinct|permutation|sorted|no two", text, flags=re.I):
+        return []  # another family's line: its sentences are not split here
     parts: list[str] = []
-    for sentence in _sentences(text):
+    sentences = _sentences(text)
+    for sentence in sentences:
         said = _one(sentence, facts)
         if said is None:
             parts.append(sentence)
@@ -95,7 +100,8 @@ def _named(s: str, facts: Facts) -> str:
 
     s = re.sub(r"\b(\w+) (?:array|list|matrix)\b", drop, s)
     grids = [p.name for p in facts.params if p.depth == 2 and not p.join and not p.tree]
-    arrays = [p.name for p in facts.params if p.depth == 1 and not p.join and not p.node]
+    lists = [p for p in facts.params if p.depth - int(p.join) >= 1 and not p.node]
+    arrays = [p.name for p in lists if p.depth == 1] if len(lists) == 1 else []
     for noun, names in (("matrix|grid", grids), ("array", arrays)):
         if len(names) == 1:
             s = re.sub(rf"\b(?:in|of) the (?:{noun})\b", f"in {names[0]}", s, flags=re.I)
@@ -133,12 +139,22 @@ def _permutation(s: str, facts: Facts) -> list[str] | None:
         s,
     )
     names = _lists(m["t"], facts) if m else None
-    if m is None or names is None:
+    if m is None or names is None or not all(_from_one(facts, name) for name in names):
         return None
     return [
         f"{name} is a permutation of the integers in the range [1, {m['n'] or name + '.length'}]"
         for name in names
     ]
+
+
+def _from_one(facts: Facts, name: str) -> bool:
+    """Whether a line read before states 1 as the least value of list ``name``'s items (as
+    ``1 <= nums[i] <= n``): a bare permutation is then of 1..n. Otherwise (0..n - 1? no range
+    yet?) the line is not restated, and reported as it reads."""
+    info = facts.leaf.get(name)
+    return info is not None and any(
+        not lin.terms and lin.const == (0 if strict else 1) for lin, strict, _ in info.lo
+    )
 
 
 def _no_two(s: str, facts: Facts) -> list[str] | None:
