@@ -19,6 +19,7 @@ import re
 from quicksilver.synth.offline.constraints import REF_RE
 from quicksilver.synth.offline.facts import Facts
 from quicksilver.synth.offline.node_wording import node_wordings
+from quicksilver.synth.offline.unique_wording import unique_wordings
 
 _REFS = rf"{REF_RE.pattern}(?:(?:,\s*|,?\s+and\s+){REF_RE.pattern})*"
 # one subject, two statements: "s consists of digits and does not contain any leading zeros"
@@ -72,6 +73,7 @@ def restate(text: str, facts: Facts) -> list[list[str]]:
         out.append([f"All strings consist of letters from {m.group(1)}"])
     out += _character_wordings(text, facts)
     out += node_wordings(text, facts)  # a tree's or a linked list's nodes (node_wording.py)
+    out += unique_wordings(text, facts)  # distinctness, permutations, order (unique_wording.py)
     return out
 
 
