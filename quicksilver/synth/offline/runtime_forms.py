@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+from quicksilver.synth.offline.runtime_numstr import _number_text
+
 
 def _shaped(form: dict, row: list, leaf: dict) -> list | None:
     """``row`` (one list, or one string's characters, drawn as for any list) in the structure
@@ -70,6 +72,8 @@ def _shaped(form: dict, row: list, leaf: dict) -> list | None:
         return _version(n, form["digits"])
     if kind == "roman":
         return _roman(n, form["lo"], form["hi"])
+    if kind == "number":  # an integer written as a string (runtime_numstr.py)
+        return _number_text(n, form)
     out: list = []
     for part in form["parts"]:
         if isinstance(part, str):
