@@ -1,7 +1,8 @@
 """Parts of the emitted runtime (:mod:`.runtime`) that draw a structure stated in words
 (:mod:`.formats`): a rotated sorted list, a mountain array, balanced parentheses, a clock format.
 They are copied into every generated generator with the rest of the runtime, so they use only
-``random`` and builtin types, and call no runtime function outside this module.
+``random`` and builtin types, and call no runtime function outside this module but
+:func:`~.runtime_numstr._number_text` (an integer written as a string).
 """
 
 from __future__ import annotations
