@@ -130,6 +130,7 @@ def _build_spec(inp: SynthInput, size_cap: int, *, perf: bool) -> SpecResult:
         )
         return SpecResult(None, [], problems)
     analysis = Analysis(params, size_cap, perf=perf)
+    analysis.facts.returns = str((inp.meta.get("return") or {}).get("type"))  # numstrings.py
     result = analysis.run(lines, html_to_text(inp.content_html))
     if problems:
         return SpecResult(None, result.notes, problems + result.problems)

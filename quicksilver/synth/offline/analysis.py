@@ -29,6 +29,7 @@ from quicksilver.synth.offline.field_names import other_index_rows
 from quicksilver.synth.offline.formats import even_lengths, relations_spec
 from quicksilver.synth.offline.graph_sentences import described_graph
 from quicksilver.synth.offline.members import members_prepare, members_spec
+from quicksilver.synth.offline.numstrings import order_spec
 from quicksilver.synth.offline.numtheory import numtheory_specs
 from quicksilver.synth.offline.occurs import occur_room, occur_specs
 from quicksilver.synth.offline.quantities import Quantities
@@ -144,6 +145,7 @@ class Analysis:
         numtheory_specs(self.facts, params, self.problems, quantities, q.names)
         zips = zip_specs(self.facts, params, self.problems)
         relations = relations_spec(self.facts, params, self.problems)
+        num_order = order_spec(self.facts, params, quantities, self.problems)
         self.problems += derived_ranges(self.facts.derived, quantities, params)
         spec: dict[str, Any] = {"quantities": quantities, "params": params}
         members = members_spec(self.facts, spec, zips, relations, self.problems, self.notes)
@@ -153,6 +155,8 @@ class Analysis:
             spec["relations"] = relations
         if members:
             spec["members"] = members
+        if num_order:  # two integers written as strings, in order (numstrings.py)
+            spec["num_order"] = num_order
         if zips:
             spec["zips"] = zips
             for a, b, op in zips:

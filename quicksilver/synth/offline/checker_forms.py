@@ -36,6 +36,8 @@ import operator
 import re
 from typing import Any
 
+from quicksilver.synth.offline.checker_numstr import check_number
+
 
 def check_form(form: dict[str, Any], rows: list[tuple[str, list[tuple[str, Any]]]]) -> list[str]:
     """The lines for the innermost lists ``rows`` ((where, [(where, value)])) that break
@@ -55,6 +57,7 @@ def check_form(form: dict[str, Any], rows: list[tuple[str, list[tuple[str, Any]]
         "roman": lambda values: _roman(form.get("lo", 1), form.get("hi", 3999), values),
         "date": lambda values: _date(form.get("lo"), form.get("hi"), values),
         "format": lambda values: _format(form.get("parts", []), values, form.get("mask")),
+        "number": lambda values: check_number(form, values),  # checker_numstr.py
     }.get(form.get("kind", ""))
     if check is None:
         return [f"an unknown structure {form!r}"]

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 
 from quicksilver.synth.offline.facts import Facts
+from quicksilver.synth.offline.numstrings import this_answer
 from quicksilver.synth.offline.occurs import described_occurs
 from quicksilver.synth.offline.sentences import LineReader
 
@@ -98,14 +99,16 @@ class DescribedGuarantees:
 
     def run(self, prose: str, lines: list[str]) -> None:
         stated = {re.sub(r"\s+", " ", line).strip().rstrip(".").lower() for line in lines}
+        before = ""
         for sentence in description_sentences(prose):
+            before, last = sentence, before
             if sentence.lower() in stated:
                 continue
             self._distinct_lists(sentence)
             if _IMPLIED.search(sentence):
                 continue
             if m := _GUARANTEE.fullmatch(sentence):
-                self._guarantee(sentence, m["clause"])
+                self._guarantee(sentence, this_answer(last, m["clause"]))  # numstrings.py
             elif m := _LETTERS_PERMUTATION.fullmatch(sentence):
                 self._letters_permutation(sentence, m["subject"])
             elif _MULTIPLICITY.search(sentence) and not described_occurs(

@@ -116,6 +116,8 @@ class Facts:
         # two parameters of one format compared whole (``current <= correct``, ``loginTime and
         # logoutTime are not equal``): (a, op, b, line), formats.py
         self.relations: list[tuple[str, str, str, str]] = []
+        self.num_order: list[tuple[str, str, str, str]] = []  # the same, of numbers (numstrings)
+        self.returns: str | None = None  # the method's return type (metaData), numstrings.py
         self.lins: list[tuple[Lin, str]] = []  # (form >= 0, line) over q refs
         self.leaf: dict[str, LeafInfo] = {p.name: LeafInfo() for p in params}
         self.sums: dict[str, list[tuple[int, str]]] = {}

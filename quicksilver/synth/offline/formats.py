@@ -55,6 +55,7 @@ from typing import Any
 from quicksilver.synth.offline.comparisons import Acts, Comparisons
 from quicksilver.synth.offline.constraints import Lin, Param, Ref, Unsupported, split_top
 from quicksilver.synth.offline.facts import Facts, LeafInfo
+from quicksilver.synth.offline.numstrings import number_problem
 
 _ROTATED = re.compile(
     r"(\w+) is (?:sorted and rotated|sorted in (?:ascending|non-decreasing) order and "
@@ -639,6 +640,8 @@ def form_problem(p: Param, info: LeafInfo, out: dict[str, Any]) -> str | None:
     assert info.form is not None
     kind = info.form[0]["kind"]
     leaf = out["leaf"]
+    if kind == "number":  # an integer written as a string (numstrings.py)
+        return number_problem(info, out)
     if info.pins or info.apart or info.lead or info.spaces or out.get("values_sum_max") is not None:
         return "a structure together with fixed positions, values apart or rules of text"
     if kind == "rotated":

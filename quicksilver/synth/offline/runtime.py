@@ -21,6 +21,7 @@ from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_forms import FORMS_RUNTIME, _relate, _shaped
 from quicksilver.synth.offline.runtime_members import MEMBERS_RUNTIME, _members
+from quicksilver.synth.offline.runtime_numstr import NUMSTR_RUNTIME, _num_order
 from quicksilver.synth.offline.runtime_numtheory import _size_value
 from quicksilver.synth.offline.runtime_occurs import OCCURS_RUNTIME, _occurs, _ruled_values
 from quicksilver.synth.offline.runtime_parts import (
@@ -585,6 +586,7 @@ def _generate_from_spec(spec: dict, size_cap: int) -> list:
         if "relations" in spec and None not in args:  # two strings of one format: formats.py
             args = _relate(spec, args)
         args = _members(spec, args) if "members" in spec and None not in args else args
+        args = _num_order(spec, args) if "num_order" in spec and None not in args else args
         if all(a is not None for a in args) and all(  # None: rows the sizes left no room for
             _zip(spec["params"], args, rule, q) for rule in spec.get("zips", ())
         ):
@@ -622,6 +624,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *OCCURS_RUNTIME,
     *TREES_RUNTIME,
     *MEMBERS_RUNTIME,
+    *NUMSTR_RUNTIME,
     _apart,
     _below_index,
     _variant_values,

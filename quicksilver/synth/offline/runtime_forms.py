@@ -1,12 +1,15 @@
 """Parts of the emitted runtime (:mod:`.runtime`) that draw a structure stated in words
 (:mod:`.formats`): a rotated sorted list, a mountain array, balanced parentheses, a clock format.
 They are copied into every generated generator with the rest of the runtime, so they use only
-``random`` and builtin types, and call no runtime function outside this module.
+``random`` and builtin types, and call no runtime function outside this module but
+:func:`~.runtime_numstr._number_text` (an integer written as a string).
 """
 
 from __future__ import annotations
 
 import random
+
+from quicksilver.synth.offline.runtime_numstr import _number_text
 
 
 def _shaped(form: dict, row: list, leaf: dict) -> list | None:
@@ -70,6 +73,8 @@ def _shaped(form: dict, row: list, leaf: dict) -> list | None:
         return _version(n, form["digits"])
     if kind == "roman":
         return _roman(n, form["lo"], form["hi"])
+    if kind == "number":  # an integer written as a string (runtime_numstr.py)
+        return _number_text(n, form)
     out: list = []
     for part in form["parts"]:
         if isinstance(part, str):
