@@ -10,36 +10,20 @@ the checker reports an input that breaks it; what cannot be met is refused.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
 from quicksilver.synth import SynthInput
-from quicksilver.synth.offline import build_spec, emit_generator, sample_spec
 from quicksilver.synth.offline.checker import check_input
-from tests.synthkit import question, spec_of
+from tests import synthkit
+from tests.synthkit import question, refused, spec_of
 
 SEEDS = 120
 
 
-def refused(inp: SynthInput) -> str:
-    result = build_spec(inp)
-    assert result.spec is None
-    return "\n".join(result.problems)
-
-
 def draws(spec: dict[str, Any], n: int = SEEDS) -> list[list[Any]]:
-    """Random inputs, perf inputs, and the emitted generator's edge cases; each checked clean."""
-    out = [sample_spec(spec, seed) for seed in range(n)]
-    out += [sample_spec(spec, seed, 100, mode="max") for seed in range(3)]
-    ns: dict[str, Any] = {}
-    exec(emit_generator(spec, 1000), ns)
-    random.seed(5)
-    out += ns["generate_edge_cases"]()
-    for args in out:
-        assert check_input(spec, args) == [], args
-    return out
+    return synthkit.draws(spec, n)
 
 
 def written(text: str, lo: int, hi: int | None) -> bool:
