@@ -2551,6 +2551,20 @@ NUMS_ITEMS = ["1 <= nums.length <= 100", "1 <= nums[i] <= 100"]
             "Note: The test cases are generated such that an answer always exists.",
             "Note: The test cases are generated such that an answer always exists",
         ),
+        # LeetCode's other markers of a guarantee (a sentence with them was passed over, neither
+        # read nor reported: its question drew inputs the guarantee rules out)
+        (
+            "The tests are generated in such a way that a wonderful value exists in nums.",
+            "The tests are generated in such a way that a wonderful value exists in nums",
+        ),
+        (
+            "Test cases are generated in a way that the answer exists.",
+            "Test cases are generated in a way that the answer exists",
+        ),
+        (
+            "Test data are generated such that at least two values of nums differ.",
+            "Test data are generated such that at least two values of nums differ",
+        ),
         (
             "Every value of nums appears exactly twice, except for one value which appears once.",
             "Every value of nums appears exactly twice, except for one value which appears once",

@@ -8,11 +8,12 @@ So each such sentence is either read, as a Constraints item would be, or reporte
 then needs an LLM generator). Four families:
 
 - a guarantee sentence (``It is guaranteed that ...``, ``The test cases are generated so that
-  ...``): read when the sentence, or the clause after its marker, is a form the Constraints
-  reader reads (``It is guaranteed that nums is sorted in non-decreasing order``, any Constraints
-  form; ``The test cases are generated so that the answer fits in a 32-bit integer`` is kept
-  as the spec's ``answer``, unless the Constraints state one); reported otherwise, except where
-  it says it follows from the constraints (``for the given constraints we can always ...``);
+  ...``, ``... in such a way that ...``, ``Test data are generated such that ...``): read when
+  the sentence, or the clause after its marker, is a form the Constraints reader reads (``It is
+  guaranteed that nums is sorted in non-decreasing order``, any Constraints form; ``The test
+  cases are generated so that the answer fits in a 32-bit integer`` is kept as the spec's
+  ``answer``, unless the Constraints state one); reported otherwise, except where it says it
+  follows from the constraints (``for the given constraints we can always ...``);
 - a string that is a permutation of the lowercase letters (``The order of the alphabet is some
   permutation of lowercase letters``, the subject naming one string parameter): its 26
   characters distinct, read as ``order consists of distinct lowercase English letters`` and
@@ -37,8 +38,8 @@ from quicksilver.synth.offline.sentences import LineReader
 # the sentence's marker, and the clause it guarantees (group ``clause``)
 _GUARANTEE = re.compile(
     r"(?:note:\s*)?(?:-\s*)?(?:it(?: is|'s|’s) (?:also )?guaranteed(?: that)?|"
-    r"(?:the )?(?:test ?cases?|tests|inputs?)(?: will be| are| is)? "
-    r"(?:generated|guaranteed) (?:such|so) that)\s+(?P<clause>.+)",
+    r"(?:the )?(?:test ?cases?|tests|test data|inputs?)(?: will be| are| is)? "
+    r"(?:generated|guaranteed)(?: in (?:such )?a way| such| so)+ that)\s+(?P<clause>.+)",
     flags=re.I,
 )
 # ``It is guaranteed that under the given constraints, there is always a solution``: a guarantee
