@@ -42,6 +42,7 @@ from quicksilver.synth.offline.constraints import (
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.members import read_members
+from quicksilver.synth.offline.neighbours import neighbour_form
 from quicksilver.synth.offline.numtheory import numtheory_form, size_form
 from quicksilver.synth.offline.occurs import occur_form
 
@@ -527,4 +528,5 @@ TEXT_FORMS: tuple[Callable[[Facts, str, str, Acts], bool], ...] = (
     size_form,
     numtheory_form,
     read_members,  # membership between parameters (members.py)
+    neighbour_form,  # neighbours and equal lengths (neighbours.py)
 )

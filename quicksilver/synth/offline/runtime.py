@@ -21,6 +21,7 @@ from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_forms import FORMS_RUNTIME, _relate, _shaped
 from quicksilver.synth.offline.runtime_members import MEMBERS_RUNTIME, _members
+from quicksilver.synth.offline.runtime_neighbours import NEIGHBOURS_RUNTIME, _no_adjacent
 from quicksilver.synth.offline.runtime_numtheory import _size_value
 from quicksilver.synth.offline.runtime_occurs import OCCURS_RUNTIME, _occurs, _ruled_values
 from quicksilver.synth.offline.runtime_parts import (
@@ -424,6 +425,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         return _tree(inner[0], path or _chance(_BOUNDARY_P), bst, p.get("depth_max"))
     if p.get("apart"):
         inner = [_apart(p, row, q) for row in inner]
+    if p.get("no_adjacent"):  # no two 1s side by side (neighbours.py)
+        inner = [_no_adjacent(p, row) for row in inner]
     if p.get("below_index") is not None:
         inner = [_below_index(p, row, q) for row in inner]
     if p.get("values_sum_max") is not None:  # one level, values in one constant range from 0 up
@@ -622,6 +625,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *OCCURS_RUNTIME,
     *TREES_RUNTIME,
     *MEMBERS_RUNTIME,
+    *NEIGHBOURS_RUNTIME,
     _apart,
     _below_index,
     _variant_values,
