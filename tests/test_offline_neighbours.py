@@ -40,7 +40,9 @@ def draws(spec: dict[str, Any], n: int = SEEDS) -> list[list[Any]]:
     for pattern in perf_variants(spec):
         out.append(sample_spec(spec, 1, 60, mode="max", pattern=pattern))
     ns: dict[str, Any] = {}
-    exec(emit_generator(spec, 1000), ns)
+    # compiled apart from this module's ``from __future__ import annotations``, as a generator
+    # file runs: an annotation the emitted runtime cannot evaluate fails here
+    exec(compile(emit_generator(spec, 1000), "gen.py", "exec", dont_inherit=True), ns)
     random.seed(5)
     out += ns["generate_edge_cases"]()
     for args in out:
@@ -228,3 +230,88 @@ def test_no_two_adjacent_ones_that_cannot_be_met_are_refused() -> None:
         )
     )
     assert "no two adjacent items of s" in why
+
+
+# -- no two adjacent cells equal ----------------------------------------------------------------
+
+MAT = [("mat", "integer[][]")]
+
+
+def mat_items(values: str, sentence: str = "No two adjacent cells are equal.") -> list[str]:
+    return [
+        "m == mat.length",
+        "n == mat[i].length",
+        "1 <= m, n <= 30",
+        values,
+        sentence,
+    ]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "No two adjacent cells are equal.",
+        "No two adjacent cells in mat are equal.",
+        "No two adjacent elements of the matrix mat are the same.",
+    ],
+)
+def test_adjacent_cells_apart_are_read_and_drawn(sentence: str) -> None:
+    spec = spec_of(question(MAT, mat_items("1 <= mat[i][j] <= 3", sentence)))
+    assert spec["params"][0]["apart_cells"] is True
+    for (mat,) in draws(spec):
+        for i, row in enumerate(mat):
+            for j, x in enumerate(row):
+                assert j + 1 == len(row) or row[j + 1] != x
+                assert i + 1 == len(mat) or mat[i + 1][j] != x
+
+
+def test_without_the_sentence_adjacent_cells_repeat() -> None:
+    spec = spec_of(question(MAT, mat_items("1 <= mat[i][j] <= 3", "1 <= m * n <= 900")))
+    assert "apart_cells" not in spec["params"][0]
+    grids = [sample_spec(spec, s, 40)[0] for s in range(20)]
+    assert any(a == b for g in grids for row in g for a, b in itertools.pairwise(row))
+
+
+def test_the_checker_reports_equal_adjacent_cells() -> None:
+    spec = spec_of(question(MAT, mat_items("1 <= mat[i][j] <= 3")))
+    assert check_input(spec, [[[1, 2], [2, 1]]]) == []
+    problems = check_input(spec, [[[1, 2], [3, 2]]])
+    assert any("mat[0][1] and mat[1][1] are equal" in p for p in problems), problems
+    problems = check_input(spec, [[[1, 1], [2, 3]]])
+    assert any("mat[0][0] and mat[0][1] are equal" in p for p in problems), problems
+
+
+def test_adjacent_values_apart_in_a_list_are_its_neighbours_apart() -> None:
+    spec = spec_of(
+        question(
+            [("nums", "integer[]")],
+            [
+                "1 <= nums.length <= 100",
+                "0 <= nums[i] <= 1",
+                "No two adjacent elements in nums are equal.",
+            ],
+        )
+    )
+    assert spec["params"][0]["apart"] == ["next"]
+    for (nums,) in draws(spec):
+        assert all(a != b for a, b in itertools.pairwise(nums))
+
+
+def test_adjacent_cells_apart_that_cannot_be_met_are_refused() -> None:
+    # two values: a cell may have to differ from two neighbours that differ
+    why = refused(question(MAT, mat_items("0 <= mat[i][j] <= 1")))
+    assert "adjacent cells apart" in why
+    why = refused(question(MAT, [*mat_items("1 <= mat[i][j] <= 9"), "mat[0][0] == 1"]))
+    assert "adjacent cells apart" in why
+    why = refused(
+        question(
+            [("a", "integer[][]"), ("b", "integer[][]")],
+            [
+                "1 <= a.length, b.length <= 5",
+                "1 <= a[i].length, b[i].length <= 5",
+                "1 <= a[i][j], b[i][j] <= 9",
+                "No two adjacent cells are equal.",
+            ],
+        )
+    )
+    assert "not of one list or grid" in why

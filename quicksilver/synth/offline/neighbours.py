@@ -17,6 +17,13 @@ taken together, read where they can be met exactly.
   looks for two such neighbours). Only for a list of one level whose value set is {0, 1} and
   that carries no other rule on its values (an order, distinct values, fixed positions, ...),
   which the change could break; otherwise reported.
+- **No two adjacent cells equal.** ``No two adjacent cells are equal``, ``No two adjacent cells
+  in mat are equal``: a grid of integers (``"apart_cells": true``; the runtime's
+  :func:`~.runtime_neighbours._apart_cells` draws a cell equal to the one above it or to its
+  left again), only where its domain is one constant range or set of three values at least
+  (a cell may have to differ from two neighbours that differ) and no other rule is on its
+  values. Of a list of one level: its neighbours apart (``"apart": ["next"]``, as
+  ``nums[i] != nums[i + 1]`` gives).
 """
 
 from __future__ import annotations
@@ -43,6 +50,13 @@ _SAME = re.compile(
     r"(?:the same|equal|an equal) (?:length|size)s?",
     flags=re.I,
 )
+# No two adjacent cells are equal / No two adjacent elements in nums are the same
+_CELLS = re.compile(
+    _PRE + r"no two adjacent (?:cells|elements|values|items|integers|numbers)"
+    rf"(?: (?:in|of) (?:the (?:grid|matrix|array) )?(?P<x>{_N}))? (?:are|will be) "
+    r"(?:equal|the same)",
+    flags=re.I,
+)
 # There are no two adjacent flowers in flowerbed / No two adjacent elements of nums are both 1
 # / nums does not contain two consecutive 1's
 _NO_ADJ = (
@@ -62,6 +76,29 @@ _NO_ADJ = (
         flags=re.I,
     ),
 )
+
+
+def _cells_apart(facts: Facts, name: str | None, line: str, acts: Acts) -> bool:
+    """``No two adjacent cells are equal``: a grid of integers (``"apart_cells"``), or a list
+    of integers (its neighbours apart, the spec's ``"apart": ["next"]`` as ``nums[i] !=
+    nums[i + 1]`` gives). With no name, the statement's one list or grid of integers."""
+    if name is not None:
+        p = facts.by_name.get(name)
+        if p is None:
+            return False
+        fit = [p]
+    else:
+        fit = [p for p in facts.params if p.depth in (1, 2) and not p.tree and p.leaf == "int"]
+    if len(fit) != 1:
+        raise Unsupported("adjacent values apart, but not of one list or grid of integers")
+    p = fit[0]
+    if p.tree or p.node or p.join or p.leaf != "int" or p.depth not in (1, 2):
+        raise Unsupported(f"adjacent values apart in {p.name} ({p.type})")
+    if p.depth == 1:
+        acts.append(partial(facts.leaf[p.name].apart.__setitem__, "next", line))
+    else:
+        acts.append(partial(facts.apart_cells.__setitem__, p.name, line))
+    return True
 
 
 def _strings_named(facts: Facts, noun: str | None, name: str | None) -> Param | None:
@@ -92,6 +129,9 @@ def neighbour_form(facts: Facts, text: str, line: str, acts: Acts) -> bool:
         acts.append(partial(facts.rect.__setitem__, key, line))
         acts.append(partial(facts.same_len.__setitem__, key, line))
         return True
+    m = _CELLS.fullmatch(text)
+    if m:
+        return _cells_apart(facts, m["x"], line, acts)
     for form in _NO_ADJ:
         m = form.fullmatch(text)
         if not m:
@@ -135,6 +175,25 @@ def neighbour_specs(facts: Facts, params: list[dict[str, Any]], problems: list[s
     )
     related = {n for _, a, b, _ in facts.members for n in (a, b) if isinstance(n, str)}
     related |= {n for a, b, _, _ in facts.zips for n in (a, b)}
+    for name, line in facts.apart_cells.items():
+        spec = by_name[name]
+        leaf = spec.get("leaf") or {}
+        lo, hi = leaf.get("lo") or [None], leaf.get("hi") or [None]
+        room = (
+            len(leaf["set"])
+            if "set" in leaf
+            else hi[0] - lo[0] + 1 - len(leaf.get("ne") or ())
+            if len(lo) == len(hi) == 1 and isinstance(lo[0], int) and isinstance(hi[0], int)
+            else 0
+        )
+        if room < 3 or name in related or any(spec.get(k) for k in (*others, "square")):
+            # a cell differs from the one above it and the one to its left: 3 values at least
+            problems.append(
+                f'"{line}": adjacent cells apart, for a grid of integers of one constant range '
+                "of three values at least, with no other rule on its values"
+            )
+            continue
+        spec["apart_cells"] = True
     for name, line in facts.no_adjacent.items():
         spec = by_name[name]
         leaf = spec.get("leaf") or {}

@@ -21,7 +21,11 @@ from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_forms import FORMS_RUNTIME, _relate, _shaped
 from quicksilver.synth.offline.runtime_members import MEMBERS_RUNTIME, _members
-from quicksilver.synth.offline.runtime_neighbours import NEIGHBOURS_RUNTIME, _no_adjacent
+from quicksilver.synth.offline.runtime_neighbours import (
+    NEIGHBOURS_RUNTIME,
+    _apart_cells,
+    _no_adjacent,
+)
 from quicksilver.synth.offline.runtime_numtheory import _size_value
 from quicksilver.synth.offline.runtime_occurs import OCCURS_RUNTIME, _occurs, _ruled_values
 from quicksilver.synth.offline.runtime_parts import (
@@ -438,6 +442,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
             nested.append(inner[i : i + c])
             i += c
         inner = nested
+    if p.get("apart_cells"):  # no two adjacent cells equal (neighbours.py)
+        inner[0] = _apart_cells(p["leaf"], inner[0])
     if p.get("square"):
         inner[0] = _square(p["square"], inner[0])
     return _pin(p, inner[0]) if p.get("pins") else inner[0]
