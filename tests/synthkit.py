@@ -57,13 +57,15 @@ def draws(
 ) -> list[list[Any]]:
     """``n`` random inputs (at cap 1000; every other one at ``small_cap`` when given), three perf
     inputs at ``perf_cap``, and the emitted generator's edge cases (after ``random.seed
-    (edge_seed)`` unless None): each passes the independent checker."""
+    (edge_seed)`` unless None): each passes the independent checker. The generator is compiled
+    apart (``dont_inherit``): exec'd as it is, it would inherit this module's ``from __future__
+    import annotations`` and hide an annotation the generator file cannot evaluate."""
     out = [
         sample_spec(spec, seed, small_cap if small_cap and seed % 2 else 1000) for seed in range(n)
     ]
     out += [sample_spec(spec, seed, perf_cap, mode="max") for seed in range(3)]
     ns: dict[str, Any] = {}
-    exec(emit_generator(spec, 1000), ns)
+    exec(compile(emit_generator(spec, 1000), "gen.py", "exec", dont_inherit=True), ns)
     if edge_seed is not None:
         random.seed(edge_seed)
     out += ns["generate_edge_cases"]()

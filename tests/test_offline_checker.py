@@ -408,7 +408,9 @@ def all_valid(spec: dict[str, Any]) -> list[tuple[str, list[str]]]:
     for seed in range(50):
         check(f"seed {seed}", sample_spec(spec, seed, 60 if seed < 40 else 1000))
     namespace: dict[str, Any] = {}
-    exec(emit_generator(spec, 1000), namespace)  # our own generated code
+    exec(
+        compile(emit_generator(spec, 1000), "gen.py", "exec", dont_inherit=True), namespace
+    )  # our own generated code
     state = random.getstate()
     try:
         for seed in (1, 2):

@@ -30,7 +30,7 @@ def draws(spec: dict[str, Any], n: int = SEEDS) -> list[list[Any]]:
     out = [sample_spec(spec, seed) for seed in range(n)]
     out.append(sample_spec(spec, 1, 100, mode="max"))
     ns: dict[str, Any] = {}
-    exec(emit_generator(spec, 1000), ns)
+    exec(compile(emit_generator(spec, 1000), "gen.py", "exec", dont_inherit=True), ns)
     out += ns["generate_edge_cases"]()
     for args in out:
         assert check_input(spec, args) == [], args
@@ -673,7 +673,7 @@ def test_unique_pairs_of_a_name_and_a_time() -> None:
         assert len(pairs) == len(set(pairs))
     # the edge case with every letter at the low end ("a", "aa"): the times keep the pairs apart
     ns: dict[str, Any] = {}
-    exec(emit_generator(spec, 1000), ns)
+    exec(compile(emit_generator(spec, 1000), "gen.py", "exec", dont_inherit=True), ns)
     random.seed(5)  # the edge cases draw from the global state: not what tests ran before
     low = [n for n, _ in ns["generate_edge_cases"]() if set(n) <= {"a", "aa"} and len(n) > 2]
     assert low

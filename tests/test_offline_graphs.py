@@ -66,7 +66,7 @@ def draws(spec: dict[str, Any], n: int = SEEDS) -> list[list[Any]]:
     out = [sample_spec(spec, seed) for seed in range(n)]
     out.append(sample_spec(spec, 1, 100, mode="max"))
     ns: dict[str, Any] = {}
-    exec(emit_generator(spec, 1000), ns)
+    exec(compile(emit_generator(spec, 1000), "gen.py", "exec", dont_inherit=True), ns)
     out += ns["generate_edge_cases"]()
     return out
 

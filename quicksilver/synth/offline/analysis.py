@@ -29,6 +29,7 @@ from quicksilver.synth.offline.field_names import other_index_rows
 from quicksilver.synth.offline.formats import even_lengths, relations_spec
 from quicksilver.synth.offline.graph_sentences import described_graph
 from quicksilver.synth.offline.members import members_prepare, members_spec
+from quicksilver.synth.offline.neighbours import neighbour_checks, neighbour_specs
 from quicksilver.synth.offline.numstrings import order_spec
 from quicksilver.synth.offline.numtheory import numtheory_specs
 from quicksilver.synth.offline.occurs import occur_room, occur_specs
@@ -118,6 +119,7 @@ class Analysis:
         self._word_lists()
         for alias, name in sorted(self.facts.aliases.items()):
             self.notes.append(f"{alias} in the constraints read as the parameter {name}")
+        neighbour_checks(self.facts, self.problems)
         share_ranges(self.facts)
         even_lengths(self.facts)
         occur_room(self.facts)
@@ -143,6 +145,7 @@ class Analysis:
         params = [shapes.param_spec(p, per_item) for p in self.params]
         occur_specs(self.facts, params, self.problems, self.notes, quantities)
         numtheory_specs(self.facts, params, self.problems, quantities, q.names)
+        neighbour_specs(self.facts, params, self.problems)
         zips = zip_specs(self.facts, params, self.problems)
         relations = relations_spec(self.facts, params, self.problems)
         num_order = order_spec(self.facts, params, quantities, self.problems)

@@ -42,6 +42,7 @@ from quicksilver.synth.offline.constraints import (
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.members import read_members
+from quicksilver.synth.offline.neighbours import neighbour_form
 from quicksilver.synth.offline.numstrings import answer_form, number_form
 from quicksilver.synth.offline.numtheory import numtheory_form, size_form
 from quicksilver.synth.offline.occurs import occur_form
@@ -530,4 +531,5 @@ TEXT_FORMS: tuple[Callable[[Facts, str, str, Acts], bool], ...] = (
     read_members,  # membership between parameters (members.py)
     number_form,  # integers written as strings (numstrings.py)
     answer_form,  # ranges of the answer in more words (numstrings.py)
+    neighbour_form,  # neighbours and equal lengths (neighbours.py)
 )

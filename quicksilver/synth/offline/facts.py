@@ -140,6 +140,9 @@ class Facts:
         # inner lengths every item shares (a rectangular grid): dimension key -> why
         # (``grid[0].length`` in a line, or the description's ``matrix grid``)
         self.rect: dict[str, str] = {}
+        self.same_len: dict[str, str] = {}  # stated equal lengths (neighbours.py): key -> line
+        self.no_adjacent: dict[str, str] = {}  # no two 1s side by side (neighbours.py)
+        self.apart_cells: dict[str, str] = {}  # no two adjacent cells equal (neighbours.py)
         # lists of strings whose every string is one of a set of words (``instructions[i] is
         # either "add" or "jump"``): name -> (the words, the line)
         self.words: dict[str, tuple[list[str], str]] = {}

@@ -21,6 +21,11 @@ from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_forms import FORMS_RUNTIME, _relate, _shaped
 from quicksilver.synth.offline.runtime_members import MEMBERS_RUNTIME, _members
+from quicksilver.synth.offline.runtime_neighbours import (
+    NEIGHBOURS_RUNTIME,
+    _apart_cells,
+    _no_adjacent,
+)
 from quicksilver.synth.offline.runtime_numstr import NUMSTR_RUNTIME, _num_order
 from quicksilver.synth.offline.runtime_numtheory import _size_value
 from quicksilver.synth.offline.runtime_occurs import OCCURS_RUNTIME, _occurs, _ruled_values
@@ -425,6 +430,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         return _tree(inner[0], path or _chance(_BOUNDARY_P), bst, p.get("depth_max"))
     if p.get("apart"):
         inner = [_apart(p, row, q) for row in inner]
+    if p.get("no_adjacent"):  # no two 1s side by side (neighbours.py)
+        inner = [_no_adjacent(p, row) for row in inner]
     if p.get("below_index") is not None:
         inner = [_below_index(p, row, q) for row in inner]
     if p.get("values_sum_max") is not None:  # one level, values in one constant range from 0 up
@@ -436,6 +443,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
             nested.append(inner[i : i + c])
             i += c
         inner = nested
+    if p.get("apart_cells"):  # no two adjacent cells equal (neighbours.py)
+        inner[0] = _apart_cells(p["leaf"], inner[0])
     if p.get("square"):
         inner[0] = _square(p["square"], inner[0])
     return _pin(p, inner[0]) if p.get("pins") else inner[0]
@@ -625,6 +634,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *TREES_RUNTIME,
     *MEMBERS_RUNTIME,
     *NUMSTR_RUNTIME,
+    *NEIGHBOURS_RUNTIME,
     _apart,
     _below_index,
     _variant_values,
