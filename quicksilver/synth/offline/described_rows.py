@@ -6,8 +6,9 @@ uniqueness is said in the prose as well (``Each roomId_i is guaranteed to be uni
 those names were read the question was refused anyway; now that its rows are drawn, each such
 sentence is read as the Constraints item it restates, or reported:
 
-- a sentence holding the row form ``X[j] = [...]`` of a list that says ``tree``: read as ``X
-  represents a valid tree`` (the rows a random tree's edges);
+- a sentence holding the row form ``X[j] = [...]`` of a list that says ``tree``, or ``X[i] =
+  [...]`` of a list of integer rows that says ``edge`` and ``tree`` (no query, no forest): read
+  as ``X represents a valid tree`` (the rows a random tree's edges);
 - ``<field> is guaranteed to be unique`` (``distinct``), of a field of rows: read as ``All
   <field> are distinct``.
 """
@@ -34,16 +35,40 @@ def _reads(facts: Facts, line: str) -> bool:
     return not found
 
 
+def _tree_edges(facts: Facts, sentence: str, done: set[str]) -> list[str]:
+    """The lists of integer rows whose row form ``X[i] = [...]`` this sentence gives as the
+    edges of a tree (``The edges of the undirected tree are given in the array edges, where
+    edges[i] = [a_i, b_i] ...``, ``edges[i] = [a_i, b_i] indicates that there is an edge
+    between nodes a_i and b_i in the tree``). The words edge and tree must both be there, and no
+    query: ``queries[i] = [u_i, v_i] asks for the path in the tree`` is no edge list. Before,
+    such rows were drawn as any pairs of nodes, which the statement rules out."""
+    if not (re.search(r"\btrees?\b", sentence, re.I) and re.search(r"\bedges?\b", sentence, re.I)):
+        return []
+    if re.search(r"\bquer(?:y|ies)\b|\bforest\b", sentence, re.I):
+        return []
+    return [
+        name
+        for name, p in sorted(facts.by_name.items())
+        if name not in done
+        and p.depth == 2
+        and p.leaf == "int"
+        and re.search(rf"\b{re.escape(name)}\[i\] ?==? ?\[", sentence)
+    ]
+
+
 def described_rows(
     facts: Facts, prose: str, sentences: list[str], problems: list[str], notes: list[str]
 ) -> None:
     """Reads the sentences above into ``facts``, or appends them to ``problems`` quoted."""
     owners = {owner for owner, _ in other_index_rows(facts.by_name, prose)}
     for sentence in sentences:
-        for name in sorted(owners):
-            form = re.search(rf"\b{re.escape(name)}\[[a-hj-z]\] ?==? ?\[", sentence)
-            if not form or not re.search(r"\btrees?\b", sentence, flags=re.I):
-                continue
+        trees = [
+            name
+            for name in sorted(owners)
+            if re.search(rf"\b{re.escape(name)}\[[a-hj-z]\] ?==? ?\[", sentence)
+            and re.search(r"\btrees?\b", sentence, flags=re.I)
+        ]
+        for name in trees + _tree_edges(facts, sentence, owners):
             if _reads(facts, f"{name} represents a valid tree"):
                 notes.append(f'{name}: the edges of a tree, as the description says ("{sentence}")')
             else:
