@@ -75,6 +75,27 @@ def test_equal_lengths_are_read_and_drawn_once_for_every_string(sentence: str) -
     assert len(lengths) > 5  # the shared length still varies from input to input
 
 
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "You are given a string target and an array of strings words. All the strings of words "
+        "are of the same length.",
+        "You are given an array of n strings words, all of the same length.",
+    ],
+)
+def test_equal_lengths_said_only_in_the_description_are_read(prose: str) -> None:
+    """Two public questions say it only in the description, and their strings' lengths were
+    drawn apart (nearly every draw broke the statement); a sentence that defines something else
+    with "of the same length" changes nothing."""
+    spec = spec_of(question(WORDS, WORDS_ITEMS, prose))
+    assert next(p for p in spec["params"] if p["name"] == "words")["dims"][1] == {
+        "q": "words[i].length"
+    }
+    assert all(len({len(w) for w in words}) <= 1 for words, _ in draws(spec))
+    other = "A string a is smaller than a string b (of the same length) if a comes first."
+    assert spec_of(question(WORDS, WORDS_ITEMS, other)) == spec_of(question(WORDS, WORDS_ITEMS))
+
+
 def test_without_the_sentence_the_lengths_are_drawn_per_string() -> None:
     """The control: the sentence is what makes them equal (so the test above can fail)."""
     spec = spec_of(question(WORDS, WORDS_ITEMS))

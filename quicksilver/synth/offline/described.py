@@ -52,6 +52,13 @@ _LETTERS_PERMUTATION = re.compile(
     flags=re.I,
 )
 _N = r"[A-Za-z_]\w*"
+# strings of one length said in the description (neighbours.py reads the Constraints' wordings)
+_SAME_LENGTH = re.compile(r"\b(?:the )?same length\b|\bequal lengths?\b", flags=re.I)
+_ALL_OF_SAME_LENGTH = re.compile(
+    rf"\b(?:array|list) of (?:\w+ )?strings,? (?P<param>{_N}),? (?:all )?(?:of|with|having) "
+    rf"(?:the )?same length\b",
+    flags=re.I,
+)
 # ``an array of unique strings words``, ``nums with no duplicates``, ``an integer array nums
 # containing distinct numbers``: the list's values (or strings) are distinct
 _DISTINCT_LIST = (
@@ -112,6 +119,8 @@ class DescribedGuarantees:
                 self._guarantee(sentence, this_answer(last, m["clause"]))  # numstrings.py
             elif m := _LETTERS_PERMUTATION.fullmatch(sentence):
                 self._letters_permutation(sentence, m["subject"])
+            elif _SAME_LENGTH.search(sentence):
+                self._same_length(sentence)
             elif _MULTIPLICITY.search(sentence) and not described_occurs(
                 self.facts, sentence, self.notes
             ):
@@ -156,6 +165,19 @@ class DescribedGuarantees:
                 self.notes.append(f'"{sentence}": read from the description')
                 return
         self.problems.append(f'"{sentence}": a guarantee in the description, not read')
+
+    def _same_length(self, sentence: str) -> None:
+        """``All the strings of words are of the same length`` in the description: read as the
+        Constraints item (neighbours.py), and ``an array of n strings strs, all of the same
+        length`` as ``All the strings of strs are of the same length`` (the strings' lengths
+        were drawn apart, which the statement rules out). Any other sentence with "same length"
+        is left as before: most define something else (``a string a is lexicographically
+        smaller than a string b (of the same length) if ...``), and two strings of one length
+        are stated among the Constraints (``s.length == t.length``)."""
+        m = _ALL_OF_SAME_LENGTH.search(sentence)
+        line = f"All the strings of {m['param']} are of the same length" if m else sentence
+        if self._reads(line):
+            self.notes.append(f'"{sentence}": read from the description')
 
     def _letters_permutation(self, sentence: str, subject: str) -> None:
         words = set(re.findall(r"[A-Za-z_]\w*", subject))
