@@ -78,3 +78,39 @@ def test_function_style_tasks_keep_pythons_own_equality():
     # HumanEval-style functions are not judged by LeetCode's driver: 5 is not True there
     assert judged_answer(5, "boolean", leetcode=False) == 5
     assert _judge("boolean", function_style=True)(5, True) is False
+
+
+def test_a_lazy_list_answer_is_iterated_as_leetcodes_driver_does():
+    # accepted solutions return itertools.accumulate, map, range, dict.values() or a generator
+    # for a list type; the sandbox makes them lists in the measured call, and a row's judge does
+    # the same for the Mercury authors' evaluator, which hands it the raw return value
+    import itertools
+
+    judge = _judge("integer[]")
+    assert judge(itertools.accumulate([1, 2, 3]), [1, 3, 6]) is True
+    assert judge(map(int, "12"), [1, 2]) is True
+    assert judge(range(3), [0, 1, 2]) is True
+    assert judge({"a": 4, "b": 5}.values(), [4, 5]) is True
+    assert judge((x for x in (7, 8)), [7, 8]) is True
+    assert judge(itertools.chain([1], [2]), [2, 1]) is False
+    # a scalar type is never iterated: a range is not an integer
+    assert _judge("integer")(range(1), 0) is False
+
+
+def test_the_row_and_the_harness_iterate_the_same_lazy_types():
+    import ast
+    from pathlib import Path
+
+    from quicksilver import astparse
+    from quicksilver.sources.convert import LAZY_TYPES
+
+    harness = Path(__file__).parents[1] / "quicksilver" / "sandbox" / "runtime" / "harness.py"
+    (lazy,) = [
+        node.value
+        for node in astparse.parse(harness.read_text()).body
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "_LAZY"
+    ]
+    assert isinstance(lazy, ast.Call) and isinstance(lazy.args[0], ast.Set)
+    theirs = sorted(ast.unparse(e) for e in lazy.args[0].elts)
+    ours = sorted(ast.unparse(astparse.parse(t, mode="eval").body) for t in LAZY_TYPES)
+    assert theirs == ours and len(ours) == 30

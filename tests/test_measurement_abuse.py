@@ -156,6 +156,33 @@ class Solution:
 """,
 }
 
+# Lazy answers: LeetCode's driver iterates a list answer, so accepted solutions return generators
+# and ``map`` objects; the harness makes them lists inside the measured call (never while it
+# serialises, outside the measurement), so the work they put off is counted.
+ATTACKS["lazy-generator"] = (
+    BUBBLE
+    + """
+class Solution:
+    def sortArray(self, nums):
+        def later():
+            yield from bubble(nums)
+        return later()
+"""
+)
+ATTACKS["lazy-map"] = (
+    BUBBLE
+    + """
+class Solution:
+    def sortArray(self, nums):
+        box = []
+        def nth(i):
+            if not box:
+                box.append(bubble(nums))
+            return box[0][i]
+        return map(nth, range(len(nums)))
+"""
+)
+
 
 def _answer_table(decoys: int = 60) -> str:
     """A precomputed answer table as a literal (~0.2 MB of source): the three answers among
@@ -223,6 +250,17 @@ def test_an_attack_fails_or_pays_for_its_work(
         )
     else:
         assert res.status == "failed", (attack, res.status, res.error)
+
+
+def test_a_lazy_answer_is_accepted_and_pays(measured: tuple[str, dict[str, RunResult]]) -> None:
+    """A generator or ``map`` answer passes, as on LeetCode, and is charged for the work it put
+    off until it was iterated."""
+    _meter, results = measured
+    honest = results["honest"]
+    for name in ("lazy-generator", "lazy-map"):
+        res = results[name]
+        assert res.passed, (name, res.error)
+        assert res.runtime is not None and res.runtime >= 0.7 * honest.runtime, name
 
 
 def test_no_mark_survives_a_pass(measured: tuple[str, dict[str, RunResult]]) -> None:
