@@ -293,3 +293,34 @@ def test_row_length_shared_by_a_chain() -> None:
     for rows, target in draws(triplets):
         assert len(target) == 3 and all(len(r) == 3 for r in rows)
     reports(triplets, [[[1, 2, 3]], [1, 2, 1001]], "z")
+
+
+# -- LeetCode's spellings of a collection's name -----------------------------------------------
+
+
+def test_an_item_subscript_and_a_misspelt_name_are_the_parameter() -> None:
+    # nums<sub>i</sub>.length: the grid is square (read as nums.length before, which said nothing)
+    square = question(
+        [("nums", "integer[][]")],
+        ["1 <= nums.length <= 30", "nums.length == nums_i.length", "1 <= nums[i][j] <= 4*10^6"],
+    )
+    spec = spec_of(square)
+    for (grid,) in draws(spec, 40):
+        assert all(len(row) == len(grid) for row in grid)
+    assert "nums_i" not in str(spec)
+    reports(spec, [[[1, 2], [3, 4], [5, 6]]])  # 3 rows of 2
+    # one letter dropped from the parameter's name (rectanges), and the row form's owner in the
+    # singular (rectangle[i] = [...]): both are the parameter
+    rects = question(
+        [("rectangles", "integer[][]")],
+        ["1 <= rectangles.length <= 200", "rectanges[i].length == 4", "0 <= x_i1, y_i1 <= 10^9",
+         "0 <= x_i2, y_i2 <= 10^9", "x_i1 <= x_i2", "y_i1 <= y_i2"],
+        prose="Each rectangle[i] = [x_i1, y_i1, x_i2, y_i2] is a rectangle.",
+    )  # fmt: skip
+    for (rows,) in draws(spec_of(rects), 40):
+        assert all(len(r) == 4 and r[0] <= r[2] and r[1] <= r[3] for r in rows)
+    # a name two letters away from every parameter is still no parameter
+    assert "is not a parameter" in refused(
+        question([("rectangles", "integer[][]")], ["1 <= rectangles.length <= 200",
+                                                    "recanges[i].length == 4"])
+    )  # fmt: skip

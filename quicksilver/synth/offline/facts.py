@@ -198,6 +198,8 @@ class Facts:
         forms = [(m.group(1), m.group(2)) for m in matches if m]
         forms += field_definitions(self.by_name, prose)  # queries[j] = [...], startPos = [...]
         for owner, names in forms:
+            if owner not in self.by_name and (named := self._misspelt(owner, 2)):
+                owner = named.name  # rectangle[i] = [...] for rectangles
             if owner in self.by_name:
                 for col, name in enumerate(split_top(names)):
                     if name not in self.by_name:
@@ -226,6 +228,8 @@ class Facts:
                 raise Unsupported("Node.val, but no TreeNode / ListNode parameter")
             return Ref("leaf", params=nodes)
         p = self.by_name.get(name)
+        if p is None and name not in self.fields and (item := self._item_name(name, len(idx))):
+            p, idx = item[0], [item[1], *idx]  # nums_i (LeetCode's nums<sub>i</sub>): nums[i]
         if p is None and (idx or suffix) and name not in self.fields:
             p = self._misspelt(name, len(idx) + (suffix in ("length", "size")))
         if (
@@ -274,6 +278,18 @@ class Facts:
             return Ref("container", params=(p.name,), depth=len(idx))
         raise Unsupported(f"{raw}: {p.name} ({p.type}) has no such element")
 
+    def _item_name(self, name: str, depth: int) -> tuple[Param, str] | None:
+        """``nums_i`` for ``nums[i]``: a collection's name with an index subscript (LeetCode
+        writes ``nums<sub>i</sub>.length``), when ``nums`` is a parameter deep enough and
+        ``nums_i`` names no row field. The parameter and the index."""
+        m = re.fullmatch(r"([A-Za-z]\w*?)_([a-z])", name)
+        if not m:
+            return None
+        p = self.by_name.get(m.group(1))
+        if p is None or p.tree or p.depth <= depth:
+            return None
+        return p, m.group(2)
+
     def _misspelt(self, name: str, depth: int) -> Param | None:
         """The parameter a collection's name stands for when LeetCode's constraints shorten or
         lengthen it (``mat[i].length`` for ``matrix``, ``nums`` for ``num``): the one parameter
@@ -290,6 +306,13 @@ class Facts:
             and p.depth >= depth
             and (p.name.startswith(name) or name.startswith(p.name))
         ]
+        if not found and len(name) >= 6:
+            # one letter dropped, added, changed or two swapped (rectanges for rectangles)
+            found = [
+                p
+                for p in self.params
+                if not p.tree and p.depth >= depth and _one_edit(name, p.name)
+            ]
         if len(found) != 1:
             return None
         self.aliases[name] = found[0].name
@@ -358,3 +381,20 @@ class Facts:
         """The value facts of a parameter, or of one field (column) of its rows."""
         info = self.leaf[name]
         return info if col < 0 else info.cols.setdefault(col, LeafInfo())
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by one letter dropped, added or changed, or two
+    neighbouring letters swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [k for k in range(len(a)) if a[k] != b[k]]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long = sorted((a, b), key=len)
+    return any(long[:k] + long[k + 1 :] == short for k in range(len(long)))
