@@ -123,6 +123,20 @@ def test_function_style_task() -> None:
     assert res.status == "failed"
 
 
+def test_a_lazy_list_answer_passes_a_leetcode_task_only() -> None:
+    """LeetCode's driver iterates a list answer (an accepted ``return map(...)``); a
+    function-style task keeps Python's ``==``, where a ``map`` is no list."""
+    cases = (Case([[3, 1]], [6, 2]), Case([[]], []))
+    leetcode = ProfileTask("double", "f", cases, kind="class")
+    code = "class Solution:\n    def f(self, xs):\n        return map(lambda x: 2 * x, xs)\n"
+    res = profile_solution(leetcode, code, sandbox=quick_sandbox(), measure=QUICK)
+    assert res.status == "passed", res.error
+    function = ProfileTask("double", "f", cases, kind="function")
+    code = "def f(xs):\n    return map(lambda x: 2 * x, xs)\n"
+    res = profile_solution(function, code, sandbox=quick_sandbox(), measure=QUICK)
+    assert res.status != "passed" and "not plain data" in (res.error or ""), res.error
+
+
 def test_syntax_error_and_missing_entry_point() -> None:
     task = ProfileTask("t", "f", (Case([1], 1),))
     res = profile_solution(task, "class Solution(:\n", sandbox=quick_sandbox(), measure=QUICK)

@@ -63,6 +63,8 @@ FIXED_FDS = (40, 41, 42, 43)  # the channels' numbers once settled (see _settle)
 # ``range(...)``, ``itertools.accumulate(...)``, ``d.values()`` or a generator. Such a value
 # (of exactly one of these builtin types) is made a list inside the measured call, where its
 # lazy work is done and counted; never while encoding, which runs outside the measurement.
+# LeetCode-style (class) tasks only: a function-style task (HumanEval's) is judged by Python's
+# own ``==``, where a ``map`` is no list.
 _LAZY = frozenset(
     {
         map, filter, zip, range, reversed, enumerate,
@@ -586,8 +588,7 @@ class Harness:
             fn = self.target
 
             def body() -> None:
-                out = fn(*args)
-                self.results[case] = _list(out) if type(out) in _LAZY else out
+                self.results[case] = fn(*args)
 
         reply = _run_solution_code(body)
         if reply.get("kind") == "memory":
@@ -621,15 +622,15 @@ class Harness:
         else:
             fn = self.target
             for args in self.slots:
-                out = fn(*args)
-                outputs.append(_list(out) if type(out) in _LAZY else out)
+                outputs.append(fn(*args))
                 if len(outputs) > 1:
                     outputs.pop()
 
     def _run_null(self) -> None:
+        lazy = self.kind == "class"
         for _args in self.slots:
             out = _noop()
-            self.outputs.append(_list(out) if type(out) in _LAZY else out)
+            self.outputs.append(_list(out) if lazy and type(out) in _LAZY else out)
             if len(self.outputs) > 1:
                 self.outputs.pop()
 
