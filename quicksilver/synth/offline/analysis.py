@@ -33,6 +33,7 @@ from quicksilver.synth.offline.neighbours import neighbour_checks, neighbour_spe
 from quicksilver.synth.offline.numstrings import order_spec
 from quicksilver.synth.offline.numtheory import numtheory_specs
 from quicksilver.synth.offline.occurs import occur_room, occur_specs
+from quicksilver.synth.offline.quantified import quant_specs
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.relations import share_ranges, zip_specs
 from quicksilver.synth.offline.report import param_notes
@@ -144,6 +145,7 @@ class Analysis:
         shapes = ParamSpecs(self.facts, q, self.problems, quantities)
         params = [shapes.param_spec(p, per_item) for p in self.params]
         occur_specs(self.facts, params, self.problems, self.notes, quantities)
+        quant_specs(self.facts, q, params, self.problems, self.notes)  # quantified.py
         numtheory_specs(self.facts, params, self.problems, quantities, q.names)
         neighbour_specs(self.facts, params, self.problems)
         zips = zip_specs(self.facts, params, self.problems)

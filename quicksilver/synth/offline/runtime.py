@@ -54,6 +54,7 @@ from quicksilver.synth.offline.runtime_parts import (
     _zip,
 )
 from quicksilver.synth.offline.runtime_perf import _perf_variants
+from quicksilver.synth.offline.runtime_quant import QUANT_RUNTIME, _parent_tree
 from quicksilver.synth.offline.runtime_trees import TREES_RUNTIME, _shaped_tree
 
 log = logging.getLogger(__name__)
@@ -434,6 +435,9 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         inner = [_no_adjacent(p, row) for row in inner]
     if p.get("below_index") is not None:
         inner = [_below_index(p, row, q) for row in inner]
+    if p.get("parent_tree"):  # a tree given by its parents (quantified.py)
+        path = bool(_PATTERN and _SIZE_MODE == "max" and _PATTERN.get("shape", {}).get(p["name"]))
+        inner = [_parent_tree(p["parent_tree"], row, path or _chance(_BOUNDARY_P)) for row in inner]
     if p.get("values_sum_max") is not None:  # one level, values in one constant range from 0 up
         inner = [_shrink_sum(row, p["leaf"]["lo"][0], p["values_sum_max"]) for row in inner]
     for counts in reversed(levels[:-1]):
@@ -635,6 +639,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *MEMBERS_RUNTIME,
     *NUMSTR_RUNTIME,
     *NEIGHBOURS_RUNTIME,
+    *QUANT_RUNTIME,
     _apart,
     _below_index,
     _variant_values,
