@@ -97,7 +97,8 @@ def test_bound_for_every_index_keeps_the_spec() -> None:
             ],
             "other rules",
         ),
-        (["wait[0] == 0", "wait[i] < wait[i + 1] for all i >= 1"], "not a bound on one list"),
+        (["wait[0] == 0", "wait[i] < wait[i + 1] for all i >= 1"], "some indexes only"),
+        (["wait[0] == 0", "wait[i] < wait[i - 1] for all i >= 1"], "not a bound on one list"),
     ],
 )
 def test_bound_from_an_index_refused(items: list[str], why: str) -> None:
@@ -210,3 +211,70 @@ def test_parent_tree_refused(items: list[str], why: str) -> None:
         ["n == parent.length", "1 <= n <= 10^5", *items, "parent represents a valid tree."],
     )
     assert why in refused(inp)
+
+
+# -- two lists in one chain -----------------------------------------------------------------------
+
+MEETINGS = [("eventTime", "integer"), ("startTime", "integer[]"), ("endTime", "integer[]")]
+MEETING_ITEMS = [
+    "1 <= eventTime <= 10^9",
+    "n == startTime.length == endTime.length",
+    "2 <= n <= 10^5",
+    "0 <= startTime[i] < endTime[i] <= eventTime",
+]
+
+
+@pytest.mark.parametrize(
+    ("quantified", "op"),
+    [
+        ("endTime[i] <= startTime[i + 1] where i lies in the range [0, n - 2]", "<="),
+        ("endTime[i] < startTime[i + 1] for all 0 <= i < n - 1", "<"),
+    ],
+)
+def test_two_lists_in_one_chain(quantified: str, op: str) -> None:
+    """``startTime[i] < endTime[i]`` with ``endTime[i] <= startTime[i + 1]`` for every i but
+    the last: the two lists interleaved are one chain, within [0, eventTime]; eventTime is at
+    least the number of strict steps the chain takes (a bound the schedule keeps)."""
+    spec = spec_of(question(MEETINGS, [*MEETING_ITEMS, quantified]))
+    assert spec["params"][2]["chain"] == ["startTime", op]
+    tight = 0
+    for event, start, end in draws(spec):
+        chain = [x for pair in zip(start, end, strict=True) for x in pair]
+        assert chain[0] >= 0 and chain[-1] <= event, (event, chain)
+        for j in range(len(chain) - 1):
+            strict = j % 2 == 0 or op == "<"
+            assert chain[j] < chain[j + 1] if strict else chain[j] <= chain[j + 1], chain
+        tight += event < 3 * len(start)
+    assert tight > 0  # small ranges too
+    reports(spec, [10, [0, 2], [3, 4]], "endTime[0] = 3", "startTime[1] = 2")
+    reports(spec, [10, [0, 5], [3, 4]], "startTime[1] = 5, endTime[1] = 4")
+
+
+@pytest.mark.parametrize(
+    ("items", "why"),
+    [
+        (
+            [
+                *MEETING_ITEMS[:3],
+                "0 <= startTime[i], endTime[i] <= eventTime",
+                "endTime[i] <= startTime[i + 1] for 0 <= i < n - 1",
+            ],
+            "no order startTime[i] < endTime[i]",
+        ),
+        (
+            [*MEETING_ITEMS, "endTime[i] <= startTime[i + 1] for 0 <= i < n - 2"],
+            "not for every i but the last",
+        ),
+        (
+            [
+                *MEETING_ITEMS,
+                "endTime[i] <= startTime[i + 1] for 0 <= i < n - 1",
+                "startTime is sorted in ascending order",
+            ],
+            "other rules",
+        ),
+    ],
+)
+def test_two_lists_in_one_chain_refused(items: list[str], why: str) -> None:
+    """No order within the pairs, a quantifier that stops early, other rules on a list."""
+    assert why in refused(question(MEETINGS, items))

@@ -33,7 +33,7 @@ from quicksilver.synth.offline.neighbours import neighbour_checks, neighbour_spe
 from quicksilver.synth.offline.numstrings import order_spec
 from quicksilver.synth.offline.numtheory import numtheory_specs
 from quicksilver.synth.offline.occurs import occur_room, occur_specs
-from quicksilver.synth.offline.quantified import quant_specs
+from quicksilver.synth.offline.quantified import chain_room, quant_specs
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.relations import share_ranges, zip_specs
 from quicksilver.synth.offline.report import param_notes
@@ -122,6 +122,7 @@ class Analysis:
             self.notes.append(f"{alias} in the constraints read as the parameter {name}")
         neighbour_checks(self.facts, self.problems)
         share_ranges(self.facts)
+        chain_room(self.facts)  # quantified.py
         even_lengths(self.facts)
         occur_room(self.facts)
         members_prepare(self.facts)

@@ -26,7 +26,7 @@ def check_quant(spec: dict[str, Any], args: list[Any]) -> list[str]:
         if rule is None or not isinstance(arg, list):
             continue
         out += _check_parents(p["name"], arg, bool(rule.get("binary")))
-    return out
+    return out + check_chains(spec, args)
 
 
 def _check_parents(name: str, parents: list[Any], binary: bool) -> list[str]:
@@ -56,3 +56,26 @@ def _check_parents(name: str, parents: list[Any], binary: bool) -> list[str]:
         for u in walk:
             state[u] = 2
     return []
+
+
+def check_chains(spec: dict[str, Any], args: list[Any]) -> list[str]:
+    """Each list ``b`` with ``"chain": [a, op]``: ``b[i] op a[i + 1]`` for every i but the last
+    (the order within each pair is the spec's zip, checked with the zips)."""
+    names = [p["name"] for p in spec.get("params", [])]
+    out: list[str] = []
+    for p, ys in zip(spec.get("params", []), args, strict=False):
+        if "chain" not in p or not isinstance(ys, list):
+            continue
+        a, op = p["chain"]
+        xs = args[names.index(a)]
+        if not isinstance(xs, list):
+            continue
+        for i in range(min(len(xs), len(ys)) - 1):
+            x, y = ys[i], xs[i + 1]
+            if not (isinstance(x, int) and isinstance(y, int)) or not (
+                x < y if op == "<" else x <= y
+            ):
+                b = p["name"]
+                out.append(f"{b}[{i}] = {x!r}, {a}[{i + 1}] = {y!r}: not {b}[i] {op} {a}[i + 1]")
+                break
+    return out

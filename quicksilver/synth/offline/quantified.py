@@ -41,6 +41,8 @@ class QuantFacts:
 
     heads: dict[str, list[tuple[int, Lin | None, str]]] = field(default_factory=dict)
     trees: dict[str, tuple[bool, str]] = field(default_factory=dict)  # name -> (binary, line)
+    # ``endTime[i] <= startTime[i + 1]`` for i up to n - 2: (b, op, a, the last i, line)
+    chains: list[tuple[str, str, str, Lin | None, str]] = field(default_factory=list)
 
 
 _STATE: weakref.WeakKeyDictionary[Facts, QuantFacts] = weakref.WeakKeyDictionary()
@@ -79,6 +81,8 @@ def quantified_bound(facts: Facts, text: str, line: str, acts: Acts) -> bool:
     elif m["rend"] is not None:
         end = facts.parse(m["rend"])
     chain = m["chain"]
+    if _next_item(facts, chain, var, k, end, line, acts):
+        return True
     names = set(re.findall(rf"([A-Za-z_]\w*)\[{var}\]", chain))
     if len(names) != 1 or re.search(rf"\[(?!{var}\])", chain) or re.search(r"\w_\w", chain):
         raise Unsupported(f"a quantified relation that is not a bound on one list's items {var}")
@@ -91,6 +95,51 @@ def quantified_bound(facts: Facts, text: str, line: str, acts: Acts) -> bool:
         raise Unsupported("a quantifier on no comparison")
     acts.append(partial(state(facts).heads.setdefault(name, []).append, (k, end, line)))
     return True
+
+
+def _next_item(
+    facts: Facts, chain: str, var: str, k: int, end: Lin | None, line: str, acts: Acts
+) -> bool:
+    """``endTime[i] <= startTime[i + 1]`` for every i but the last: each item of one list and
+    the next item of another (which a zip ``startTime[i] < endTime[i]`` pairs with it): the
+    two lists interleaved are one sorted chain. Recorded here; checked in :func:`quant_specs`."""
+    m = re.fullmatch(rf"(\w+)\[{var}\] (<=|<) (\w+)\[{var} \+ 1\]", chain)
+    if not m:
+        return False
+    b, op, a = m.groups()
+    if a == b:
+        raise Unsupported("an order between neighbours of one list for some indexes only")
+    if k != 0 or end is None:
+        raise Unsupported("an order between a list's items and another's next ones, not for all i")
+    for name in (a, b):
+        p = facts.by_name.get(name)
+        if p is None or p.depth != 1 or p.tree or p.join or p.leaf != "int":
+            raise Unsupported(f"an order between items of {name}, which is not a list of integers")
+    acts.append(partial(state(facts).chains.append, (b, op, a, end, line)))
+    return True
+
+
+def _chain_zip(facts: Facts, b: str, a: str) -> str | None:
+    """The order ``a[i] op b[i]`` of the zip that pairs the two lists, if one does."""
+    ops = [op for x, y, op, _ln in facts.zips if (x, y) == (a, b) and op in ("<", "<=")]
+    return ops[0] if len(ops) == 1 else None
+
+
+def chain_room(facts: Facts) -> None:
+    """The room an interleaved chain needs: its range holds a step up at each strict ``<`` (n
+    of them within the pairs, n - 1 between them), so ``hi - lo`` is at least their number (a
+    bound every valid input meets, given to the schedule; before it runs)."""
+    for b, op, a, _end, line in state(facts).chains:
+        within = _chain_zip(facts, b, a)
+        if within is None:
+            continue  # reported by quant_specs
+        n = _length(facts, a)
+        steps = n.scale(Fraction(within == "<")) + (n - Lin(Fraction(1))).scale(Fraction(op == "<"))
+        info = facts.leaf[a]
+        for lo, lo_strict, _l1 in info.lo:
+            for hi, hi_strict, _l2 in info.hi:
+                room = hi - lo - steps - Lin(Fraction(int(lo_strict) + int(hi_strict)))
+                facts.lins.append((room, f"{line} (room for the chain of {a} and {b})"))
 
 
 def parent_tree(facts: Facts, text: str, line: str, acts: Acts) -> bool:
@@ -159,6 +208,14 @@ def quant_specs(
         if k:
             out["head"] = k
             notes.append(f"{name}: its stated range holds from index {k}; the items before fixed")
+    for b, op, a, end, line in st.chains:
+        why = _chain_problem(facts, q, by_name, (b, a, end))
+        if why:
+            problems.append(f'"{line}": {why}')
+            continue
+        by_name[b]["chain"] = [a, op]
+        within = _chain_zip(facts, b, a)
+        notes.append(f"{a}[0] {within} {b}[0] {op} {a}[1] ...: both lists' values in one chain")
     for name, (binary, line) in st.trees.items():
         out = by_name[name]
         why = _tree_problem(facts, q, out)
@@ -202,6 +259,28 @@ def _head_problem(
         return "a bound for some indexes, with other rules on the list"
     if "set" in out["leaf"] or out["leaf"]["type"] != "int":
         return "a bound for some indexes of a list that is not of integers in a range"
+    return None
+
+
+def _chain_problem(
+    facts: Facts,
+    q: Quantities,
+    by_name: dict[str, dict[str, Any]],
+    chain: tuple[str, str, Lin | None],
+) -> str | None:
+    """Why two lists cannot be drawn as one interleaved chain: no zip orders their pairs, the
+    quantifier is not every index but the last, or another rule is on either list."""
+    b, a, end = chain
+    if _chain_zip(facts, b, a) is None:
+        return f"an order to the next item of {a}, with no order {a}[i] < {b}[i]"
+    if end is None or not _is_last(facts, q, a, end + Lin(Fraction(1))):
+        return "an order to the next item, not for every i but the last"
+    for x in (a, b):
+        out = by_name[x]
+        if set(out) - _PLAIN or out.get("sorted") or out.get("distinct") or out.get("pins"):
+            return "an order to the next item, with other rules on the lists"
+        if "set" in out["leaf"] or out["leaf"]["type"] != "int":
+            return "an order to the next item of lists that are not integers in a range"
     return None
 
 

@@ -54,7 +54,7 @@ from quicksilver.synth.offline.runtime_parts import (
     _zip,
 )
 from quicksilver.synth.offline.runtime_perf import _perf_variants
-from quicksilver.synth.offline.runtime_quant import QUANT_RUNTIME, _parent_tree
+from quicksilver.synth.offline.runtime_quant import QUANT_RUNTIME, _chains, _parent_tree
 from quicksilver.synth.offline.runtime_trees import TREES_RUNTIME, _shaped_tree
 
 log = logging.getLogger(__name__)
@@ -600,9 +600,13 @@ def _generate_from_spec(spec: dict, size_cap: int) -> list:
             args = _relate(spec, args)
         args = _members(spec, args) if "members" in spec and None not in args else args
         args = _num_order(spec, args) if "num_order" in spec and None not in args else args
-        if all(a is not None for a in args) and all(  # None: rows the sizes left no room for
-            _zip(spec["params"], args, rule, q) for rule in spec.get("zips", ())
-        ):
+        if (
+            all(a is not None for a in args)
+            and all(  # None: rows the sizes left no room for
+                _zip(spec["params"], args, rule, q) for rule in spec.get("zips", ())
+            )
+            and _chains(spec, args, q)
+        ):  # two lists in one chain (quantified.py)
             return args
     raise RuntimeError("could not draw rows that meet the constraints in 50 draws")
 

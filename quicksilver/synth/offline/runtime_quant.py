@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 
+from quicksilver.synth.offline.runtime_parts import _ends
+
 
 def _parent_tree(rule: dict, row: list, path: bool) -> list:
     """``parent represents a valid tree``: item ``i`` becomes the parent of node ``i`` in a
@@ -33,4 +35,35 @@ def _parent_tree(rule: dict, row: list, path: bool) -> list:
     return row
 
 
-QUANT_RUNTIME = (_parent_tree,)
+def _chains(spec: dict, args: list, q: dict) -> bool:
+    """``startTime[i] < endTime[i]`` and ``endTime[i] <= startTime[i + 1]`` (a list ``b`` with
+    ``"chain": [a, op]``, the zip ``[a, b, within]``): the values of both lists, drawn in their
+    shared range, sorted into one chain a[0], b[0], a[1], b[1], ...; each strict step (``<``)
+    then goes one up: the sorted values are first scaled into the range less the number of
+    strict steps (which keeps their order), then each is raised by the strict steps before it.
+    False when the range is too small (the caller draws everything again)."""
+    params = spec["params"]
+    names = [p["name"] for p in params]
+    for ib, p in enumerate(params):
+        if "chain" not in p:
+            continue
+        a, op = p["chain"]
+        ia = names.index(a)
+        within = next(r[2] for r in spec.get("zips", ()) if r[0] == a and r[1] == p["name"])
+        xs, ys = args[ia], args[ib]
+        lo, hi = _ends(params[ia]["leaf"], q)
+        steps = [within == "<" if j % 2 == 0 else op == "<" for j in range(2 * len(xs) - 1)]
+        top = hi - sum(steps)
+        if top < lo or len(xs) != len(ys):
+            return False
+        values = sorted(xs + ys)
+        raised = 0
+        for j, v in enumerate(values):
+            v = lo + (v - lo) * (top - lo) // (hi - lo) if hi > lo else lo
+            if j and steps[j - 1]:
+                raised += 1
+            (xs if j % 2 == 0 else ys)[j // 2] = v + raised
+    return True
+
+
+QUANT_RUNTIME = (_parent_tree, _chains)
