@@ -15,8 +15,13 @@
   bool}``; the runtime (``runtime_quant._parent_tree``) draws a random rooted tree over the
   indexes (a path now and then), the checker (``checker_quant.py``) walks every node up to the
   root. Only where the values' range is exactly the nodes and no other rule is on the list.
+- **Two lists in one chain** (``endTime[i] <= startTime[i + 1] where i lies in the range [0, n -
+  2]`` with the zip ``startTime[i] < endTime[i]``): the spec's ``"chain": [a, op]`` on the
+  second list; the runtime (``runtime_quant._chains``) sorts both lists' values into one chain
+  ``a[0], b[0], a[1], ...``, and the schedule keeps the room its strict steps need
+  (:func:`chain_room`).
 
-Both keys appear only where a statement states them, so every other spec is unchanged.
+These keys appear only where a statement states them, so every other spec is unchanged.
 """
 
 from __future__ import annotations
@@ -182,7 +187,9 @@ def pinned_head(facts: Facts, name: str, path: list[int | None]) -> bool:
     """A fixed position below the first index of a quantified bound on ``name``'s values:
     the range does not hold there, so its value may lie outside it (shapes.py asks)."""
     heads = state(facts).heads.get(name)
-    return bool(heads) and len(path) == 1 and path[0] is not None and 0 <= path[0] < _first(heads)
+    if not heads or len(path) != 1 or path[0] is None:
+        return False
+    return 0 <= path[0] < _first(heads)
 
 
 def _first(heads: list[tuple[int, Lin | None, str]]) -> int:
