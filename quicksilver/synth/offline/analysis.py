@@ -33,6 +33,7 @@ from quicksilver.synth.offline.neighbours import neighbour_checks, neighbour_spe
 from quicksilver.synth.offline.numstrings import order_spec
 from quicksilver.synth.offline.numtheory import numtheory_specs
 from quicksilver.synth.offline.occurs import occur_room, occur_specs
+from quicksilver.synth.offline.quantified import chain_room, quant_specs
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.relations import share_ranges, zip_specs
 from quicksilver.synth.offline.report import param_notes
@@ -121,6 +122,7 @@ class Analysis:
             self.notes.append(f"{alias} in the constraints read as the parameter {name}")
         neighbour_checks(self.facts, self.problems)
         share_ranges(self.facts)
+        chain_room(self.facts)  # quantified.py
         even_lengths(self.facts)
         occur_room(self.facts)
         members_prepare(self.facts)
@@ -144,6 +146,7 @@ class Analysis:
         shapes = ParamSpecs(self.facts, q, self.problems, quantities)
         params = [shapes.param_spec(p, per_item) for p in self.params]
         occur_specs(self.facts, params, self.problems, self.notes, quantities)
+        quant_specs(self.facts, q, params, self.problems, self.notes)  # quantified.py
         numtheory_specs(self.facts, params, self.problems, quantities, q.names)
         neighbour_specs(self.facts, params, self.problems)
         zips = zip_specs(self.facts, params, self.problems)

@@ -56,6 +56,7 @@ from quicksilver.synth.offline.checker_members import check_members
 from quicksilver.synth.offline.checker_neighbours import check_neighbours
 from quicksilver.synth.offline.checker_numstr import check_num_order
 from quicksilver.synth.offline.checker_occurs import check_occurs, check_sizes
+from quicksilver.synth.offline.checker_quant import check_quant, head_rows
 from quicksilver.synth.offline.checker_relations import check_relations
 from quicksilver.synth.offline.checker_spec import spec_from_generator
 from quicksilver.synth.offline.checker_trees import check_tree_shape
@@ -121,6 +122,7 @@ def check_input(spec: dict[str, Any], args: list[Any]) -> list[str]:
         + check_occurs(spec, args)
         + check_members(spec, args)
         + check_neighbours(spec, args)
+        + check_quant(spec, args)
         + check_form_relations(spec.get("relations", []), params, args)
     )
 
@@ -357,7 +359,7 @@ def _check_values(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[s
         return _check_rows(p, shape, q)
     leaf = p["leaf"]
     bad = []
-    for _, row in shape.rows:
+    for _, row in head_rows(p, shape.rows):  # from a quantified bound's first index on
         for where, x in row:
             why = _leaf_problem(leaf, x, q)
             if why:

@@ -13,6 +13,7 @@ from functools import partial
 from quicksilver.synth.offline.comparisons import Acts, Comparisons
 from quicksilver.synth.offline.constraints import Lin, Ref, Unsupported, split_top
 from quicksilver.synth.offline.facts import Facts
+from quicksilver.synth.offline.quantified import parent_list, parent_tree
 from quicksilver.synth.offline.tree_shapes import tree_shape
 
 
@@ -171,6 +172,8 @@ def tree_rows(facts: Facts, text: str, line: str, acts: Acts) -> bool:
         return False
     for name in names:
         p = facts.by_name.get(name)
+        if p is not None and parent_list(p) and len(names) == 1:
+            return parent_tree(facts, f"{name} represents a valid tree", line, acts)
         if p is None or p.depth != 2 or p.leaf != "int":
             raise Unsupported(f"a tree's edges in {name}, which is not a list of integer rows")
         acts.append(partial(setattr, facts.leaf[name], "tree", line))

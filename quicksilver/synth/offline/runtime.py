@@ -54,6 +54,7 @@ from quicksilver.synth.offline.runtime_parts import (
     _zip,
 )
 from quicksilver.synth.offline.runtime_perf import _perf_variants
+from quicksilver.synth.offline.runtime_quant import QUANT_RUNTIME, _chains, _parent_tree
 from quicksilver.synth.offline.runtime_trees import TREES_RUNTIME, _shaped_tree
 
 log = logging.getLogger(__name__)
@@ -434,6 +435,9 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         inner = [_no_adjacent(p, row) for row in inner]
     if p.get("below_index") is not None:
         inner = [_below_index(p, row, q) for row in inner]
+    if p.get("parent_tree"):  # a tree given by its parents (quantified.py)
+        path = bool(_PATTERN and _SIZE_MODE == "max" and _PATTERN.get("shape", {}).get(p["name"]))
+        inner = [_parent_tree(p["parent_tree"], row, path or _chance(_BOUNDARY_P)) for row in inner]
     if p.get("values_sum_max") is not None:  # one level, values in one constant range from 0 up
         inner = [_shrink_sum(row, p["leaf"]["lo"][0], p["values_sum_max"]) for row in inner]
     for counts in reversed(levels[:-1]):
@@ -596,9 +600,13 @@ def _generate_from_spec(spec: dict, size_cap: int) -> list:
             args = _relate(spec, args)
         args = _members(spec, args) if "members" in spec and None not in args else args
         args = _num_order(spec, args) if "num_order" in spec and None not in args else args
-        if all(a is not None for a in args) and all(  # None: rows the sizes left no room for
-            _zip(spec["params"], args, rule, q) for rule in spec.get("zips", ())
-        ):
+        if (
+            all(a is not None for a in args)
+            and all(  # None: rows the sizes left no room for
+                _zip(spec["params"], args, rule, q) for rule in spec.get("zips", ())
+            )
+            and _chains(spec, args, q)
+        ):  # two lists in one chain (quantified.py)
             return args
     raise RuntimeError("could not draw rows that meet the constraints in 50 draws")
 
@@ -635,6 +643,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *MEMBERS_RUNTIME,
     *NUMSTR_RUNTIME,
     *NEIGHBOURS_RUNTIME,
+    *QUANT_RUNTIME,
     _apart,
     _below_index,
     _variant_values,

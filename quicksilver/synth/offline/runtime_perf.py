@@ -40,7 +40,7 @@ def _perf_variants(spec: dict) -> list:
             names.append("bst")
         for v in names:
             out.append({"label": p["name"] + ":" + v, "values": {p["name"]: v}})
-        if p["kind"] == "tree":
+        if p["kind"] == "tree" or p.get("parent_tree"):  # a path: the deepest tree
             out.append({"label": p["name"] + ":path", "shape": {p["name"]: "path"}})
     for item in spec["quantities"]:
         if item["size"]:

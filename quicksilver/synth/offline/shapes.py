@@ -14,6 +14,7 @@ from quicksilver.synth.offline.constraints import Lin, Param, Ref, Unsupported
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.field_names import list_width
 from quicksilver.synth.offline.formats import form_problem
+from quicksilver.synth.offline.quantified import pinned_head
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.row_order import row_order_spec
 from quicksilver.synth.offline.tree_shapes import tree_shape_spec
@@ -230,6 +231,8 @@ class ParamSpecs:
         elif "set" in leaf:
             if value not in leaf["set"]:
                 return "a fixed value outside the stated value set"
+        elif pinned_head(self.facts, p.name, path):  # outside the quantified range (quantified.py)
+            pass
         else:
             if any(isinstance(b, dict) for b in (*leaf["lo"], *leaf["hi"])):
                 return "a fixed value in a range over sizes"
