@@ -55,6 +55,7 @@ from quicksilver.synth.offline.runtime_parts import (
 )
 from quicksilver.synth.offline.runtime_perf import _perf_variants
 from quicksilver.synth.offline.runtime_trees import TREES_RUNTIME, _shaped_tree
+from quicksilver.synth.offline.runtime_words import WORDS_RUNTIME
 
 log = logging.getLogger(__name__)
 
@@ -635,6 +636,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *MEMBERS_RUNTIME,
     *NUMSTR_RUNTIME,
     *NEIGHBOURS_RUNTIME,
+    *WORDS_RUNTIME,
     _apart,
     _below_index,
     _variant_values,

@@ -17,6 +17,7 @@ from quicksilver.synth.offline.formats import form_problem
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.row_order import row_order_spec
 from quicksilver.synth.offline.tree_shapes import tree_shape_spec
+from quicksilver.synth.offline.word_sentences import words_spec
 
 
 class ParamSpecs:
@@ -84,6 +85,8 @@ class ParamSpecs:
                     "another character (and no stated order)"
                 )
             out["spaces"] = sorted(info.spaces)
+        if info.words is not None:
+            words_spec(p, info, out, self.problems)  # a count of words (word_sentences.py)
         if info.apart:
             self._apart(p, info, out)
         if info.pins:
