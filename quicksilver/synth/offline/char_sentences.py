@@ -47,6 +47,7 @@ from quicksilver.synth.offline.numstrings import answer_form, number_form
 from quicksilver.synth.offline.numtheory import numtheory_form, size_form
 from quicksilver.synth.offline.occurs import occur_form
 from quicksilver.synth.offline.quantified import parent_tree, quantified_bound
+from quicksilver.synth.offline.word_sentences import word_count_form
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _HOW_MANY = (
@@ -535,4 +536,5 @@ TEXT_FORMS: tuple[Callable[[Facts, str, str, Acts], bool], ...] = (
     neighbour_form,  # neighbours and equal lengths (neighbours.py)
     quantified_bound,  # a bound for some indexes (quantified.py)
     parent_tree,  # a tree given by its parents (quantified.py)
+    word_count_form,  # how many words a text holds (word_sentences.py)
 )

@@ -60,6 +60,7 @@ from quicksilver.synth.offline.checker_quant import check_quant, head_rows
 from quicksilver.synth.offline.checker_relations import check_relations
 from quicksilver.synth.offline.checker_spec import spec_from_generator
 from quicksilver.synth.offline.checker_trees import check_tree_shape
+from quicksilver.synth.offline.checker_words import check_words
 
 __all__ = ["check_input", "spec_from_generator"]
 
@@ -376,6 +377,8 @@ def _check_values(p: dict[str, Any], shape: _Shape, q: dict[str, int]) -> list[s
         out += _capped(_check_lead(p["lead"], shape), name, "leading zeros")
     if p.get("spaces"):
         out += _capped(_check_spaces(p["spaces"], shape), name, "strings spaced against a rule")
+    if p.get("words"):
+        out += check_words(p, shape.strings)  # a count of words (checker_words.py)
     if p.get("apart"):
         out += _capped(_check_apart(p["apart"], shape), name, "values not apart")
     if p.get("pins"):

@@ -64,6 +64,7 @@ class LeafInfo:
     # spaces in its strings: "trim" (no leading or trailing one), "single" (no two in a row),
     # "word" (not only spaces) -> the line that says so
     spaces: dict[str, str] = field(default_factory=dict)
+    words: tuple[int, int | None, str] | None = None  # a count of words (word_sentences.py)
     # values apart from others: "next" (``nums[i] != nums[i + 1]``), "index" (``edges[i] != i``)
     # -> the line that says so
     apart: dict[str, str] = field(default_factory=dict)

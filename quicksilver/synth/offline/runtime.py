@@ -56,6 +56,7 @@ from quicksilver.synth.offline.runtime_parts import (
 from quicksilver.synth.offline.runtime_perf import _perf_variants
 from quicksilver.synth.offline.runtime_quant import QUANT_RUNTIME, _chains, _parent_tree
 from quicksilver.synth.offline.runtime_trees import TREES_RUNTIME, _shaped_tree
+from quicksilver.synth.offline.runtime_words import WORDS_RUNTIME
 
 log = logging.getLogger(__name__)
 
@@ -644,6 +645,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *NUMSTR_RUNTIME,
     *NEIGHBOURS_RUNTIME,
     *QUANT_RUNTIME,
+    *WORDS_RUNTIME,
     _apart,
     _below_index,
     _variant_values,

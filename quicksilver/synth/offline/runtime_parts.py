@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import random
 
+from quicksilver.synth.offline.runtime_words import _word_text
+
 
 def _text_rules(p: dict, s: str | list) -> str | list:
     """``s`` (a string, or a list of digits) as ``p``'s text rules want it: a space where
     ``spaces`` forbids one ("trim": at either end, "single": after another, "word": all spaces)
     and a leading zero where ``lead`` does (a lone zero kept when "zero-ok") drawn again from
-    the other characters (or from ``lead_range``)."""
+    the other characters (or from ``lead_range``). A string with a count of words (``words``)
+    is laid out by :func:`~.runtime_words._word_text`, which meets the rules of spaces too."""
+    if p.get("words") and isinstance(s, str):  # a count of words (runtime_words.py)
+        return _word_text(p, s)
     rules = p.get("spaces") if isinstance(s, str) else None
     if rules and s:
         other = [c for c in p["leaf"]["alphabet"] if c != " "]

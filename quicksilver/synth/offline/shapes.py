@@ -18,6 +18,7 @@ from quicksilver.synth.offline.quantified import pinned_head
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.row_order import row_order_spec
 from quicksilver.synth.offline.tree_shapes import tree_shape_spec
+from quicksilver.synth.offline.word_sentences import words_spec
 
 
 class ParamSpecs:
@@ -85,6 +86,8 @@ class ParamSpecs:
                     "another character (and no stated order)"
                 )
             out["spaces"] = sorted(info.spaces)
+        if info.words is not None:
+            words_spec(p, info, out, self.problems)  # a count of words (word_sentences.py)
         if info.apart:
             self._apart(p, info, out)
         if info.pins:

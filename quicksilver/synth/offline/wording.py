@@ -20,6 +20,7 @@ from quicksilver.synth.offline.constraints import REF_RE
 from quicksilver.synth.offline.facts import Facts
 from quicksilver.synth.offline.node_wording import node_wordings
 from quicksilver.synth.offline.unique_wording import unique_wordings
+from quicksilver.synth.offline.word_sentences import word_wordings
 
 _REFS = rf"{REF_RE.pattern}(?:(?:,\s*|,?\s+and\s+){REF_RE.pattern})*"
 # one subject, two statements: "s consists of digits and does not contain any leading zeros"
@@ -74,6 +75,7 @@ def restate(text: str, facts: Facts) -> list[list[str]]:
     out += _character_wordings(text, facts)
     out += node_wordings(text, facts)  # a tree's or a linked list's nodes (node_wording.py)
     out += unique_wordings(text, facts)  # distinctness, permutations, order (unique_wording.py)
+    out += word_wordings(text, facts)  # spaces and words in more wordings (word_sentences.py)
     return out
 
 
