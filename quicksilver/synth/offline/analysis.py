@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from quicksilver.synth.offline.adjacency import adj_prepare, adj_specs
 from quicksilver.synth.offline.arith import derived_ranges
 from quicksilver.synth.offline.constraints import FIELDS_RE, Param, clean, split_top
 from quicksilver.synth.offline.described import DescribedGuarantees, description_sentences
@@ -120,6 +121,7 @@ class Analysis:
         for alias, name in sorted(self.facts.aliases.items()):
             self.notes.append(f"{alias} in the constraints read as the parameter {name}")
         neighbour_checks(self.facts, self.problems)
+        adj_prepare(self.facts, self.problems)
         share_ranges(self.facts)
         even_lengths(self.facts)
         occur_room(self.facts)
@@ -146,6 +148,7 @@ class Analysis:
         occur_specs(self.facts, params, self.problems, self.notes, quantities)
         numtheory_specs(self.facts, params, self.problems, quantities, q.names)
         neighbour_specs(self.facts, params, self.problems)
+        adj_specs(self.facts, params, quantities, self.problems)
         zips = zip_specs(self.facts, params, self.problems)
         relations = relations_spec(self.facts, params, self.problems)
         num_order = order_spec(self.facts, params, quantities, self.problems)

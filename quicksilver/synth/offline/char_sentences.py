@@ -28,6 +28,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
+from quicksilver.synth.offline.adjacency import adj_form
 from quicksilver.synth.offline.comparisons import Acts, Comparisons
 from quicksilver.synth.offline.constraints import (
     REF_RE,
@@ -532,4 +533,5 @@ TEXT_FORMS: tuple[Callable[[Facts, str, str, Acts], bool], ...] = (
     number_form,  # integers written as strings (numstrings.py)
     answer_form,  # ranges of the answer in more words (numstrings.py)
     neighbour_form,  # neighbours and equal lengths (neighbours.py)
+    adj_form,  # adjacency lists (adjacency.py)
 )

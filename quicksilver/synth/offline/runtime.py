@@ -19,6 +19,7 @@ from typing import Any
 
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
+from quicksilver.synth.offline.runtime_adj import ADJ_RUNTIME, _adj_lists
 from quicksilver.synth.offline.runtime_forms import FORMS_RUNTIME, _relate, _shaped
 from quicksilver.synth.offline.runtime_members import MEMBERS_RUNTIME, _members
 from quicksilver.synth.offline.runtime_neighbours import (
@@ -365,6 +366,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
     edge = _chance(_BOUNDARY_P)
     if p["kind"] == "scalar":
         return _draw(p["leaf"], q, 1, False, edge)[0]
+    if p.get("adj"):  # an adjacency list (adjacency.py)
+        return _adj_lists(p, q)
     levels = _level_counts(p["dims"], q, size_cap)
     rows = levels[-1]
     distinct = p["distinct"]
@@ -635,6 +638,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *MEMBERS_RUNTIME,
     *NUMSTR_RUNTIME,
     *NEIGHBOURS_RUNTIME,
+    *ADJ_RUNTIME,
     _apart,
     _below_index,
     _variant_values,
