@@ -176,6 +176,12 @@ def test_what_cannot_be_met_is_refused(extra: list[str], why: str) -> None:
     assert why in refused(question(GRAPH, items))
 
 
+def test_rows_whose_lengths_only_constants_bound_are_refused() -> None:
+    items = ["graph.length == n", "1 <= n <= 60", "0 <= graph[u].length <= 4"]
+    items += ["0 <= graph[u][i] <= n - 1", "graph[u] does not contain u."]
+    assert "drawn per row" in refused(question(GRAPH, items))
+
+
 def test_node_ids_other_than_0_to_n_minus_1_are_refused() -> None:
     items = [*SIZES, "1 <= graph[u][i] <= n", "graph[u] does not contain u."]
     assert "not 0 to n - 1" in refused(question(GRAPH, items))

@@ -119,8 +119,11 @@ def adj_specs(
         spec, first = by_name[name], next(iter(rules.values()))
         dims = spec["dims"]
         outer, inner = dims[0].get("q"), dims[1].get("q")
-        if set(spec) - _PLAIN or name in related or outer is None or inner is None:
+        if set(spec) - _PLAIN or name in related or outer is None:
             problems.append(f'"{first}": an adjacency list with another rule on its values')
+            continue
+        if inner is None:  # constant bounds only: the schedule draws each row's length apart
+            problems.append(f'"{first}": an adjacency list whose rows\' lengths are drawn per row')
             continue
         leaf = spec["leaf"]
         ids = {"type": "int", "lo": [0], "hi": [{"const": -1, "terms": {outer: 1}}]}
