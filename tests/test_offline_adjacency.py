@@ -167,7 +167,8 @@ def test_the_checker_reports_each_broken_rule() -> None:
             ["If graph[u] contains v, then graph[v] contains u.", "The graph is a DAG."],
             "an acyclic graph whose lists are symmetric",
         ),
-        (["1 <= graph[u].length"], "a least degree above 0"),
+        (["1 <= graph[u].length"], "a least degree"),
+        (["graph[u].length is even"], "another rule"),
         (["graph[i] is unique."], "another rule"),
     ],
 )
@@ -185,3 +186,89 @@ def test_rows_whose_lengths_only_constants_bound_are_refused() -> None:
 def test_node_ids_other_than_0_to_n_minus_1_are_refused() -> None:
     items = [*SIZES, "1 <= graph[u][i] <= n", "graph[u] does not contain u."]
     assert "not 0 to n - 1" in refused(question(GRAPH, items))
+
+
+# -- a degree bound on a graph's edges in rows (graph_degree.py) --------------------------------
+
+EDGES = [("n", "integer"), ("edges", "integer[][]")]
+EDGE_ITEMS = [
+    "1 <= n <= 300",
+    "0 <= edges.length <= 600",
+    "edges[i].length == 2",
+    "1 <= x_i, y_i <= n",
+    "x_i != y_i",
+]
+EDGE_PROSE = "edges[i] = [x_i, y_i] is a bidirectional path between garden x_i and garden y_i."
+
+
+def degrees(rows: list[list[int]]) -> list[int]:
+    count: dict[int, int] = {}
+    for row in rows:
+        for end in row[:2]:
+            count[end] = count.get(end, 0) + 1
+    return list(count.values())
+
+
+@pytest.mark.parametrize(
+    ("sentence", "k"),
+    [
+        ("There are at most four edges connected to each node.", 4),
+        ("Every garden has at most 3 paths coming into or leaving it.", 3),
+        ("All gardens have at most 3 paths coming into or leaving it.", 3),
+        ("Each node has at most 2 neighbors.", 2),
+        ("The degree of each node is at most 3.", 3),
+    ],
+)
+def test_a_degree_bound_holds_at_every_node(sentence: str, k: int) -> None:
+    spec = spec_of(question(EDGES, [*EDGE_ITEMS, sentence], EDGE_PROSE))
+    edges = next(p for p in spec["params"] if p["name"] == "edges")
+    assert edges["graph"]["deg_max"] == k
+    most, sizes = 0, set()
+    for _, rows in draws(spec, 40):
+        most = max([most, *degrees(rows)])
+        sizes.add(len(rows))
+        assert all(a != b for a, b in rows)
+    assert most == k and len(sizes) > 10  # the bound is reached, and the edge count varies
+
+
+def test_without_the_degree_bound_a_node_has_more_edges() -> None:
+    spec = spec_of(question(EDGES, EDGE_ITEMS, EDGE_PROSE))
+    assert "graph" not in next(p for p in spec["params"] if p["name"] == "edges")
+    assert max(max(degrees(rows), default=0) for _, rows in draws(spec, 20)) > 4
+
+
+def test_a_degree_bound_with_a_connected_or_acyclic_graph() -> None:
+    items = [*EDGE_ITEMS, "Every node has at most 3 edges.", "The given graph is connected."]
+    items[1] = "n - 1 <= edges.length <= 600"
+    spec = spec_of(question(EDGES, items, EDGE_PROSE))
+    for n, rows in draws(spec, 40):
+        assert max(degrees(rows), default=0) <= 3
+        seen, walk = {1}, [1]
+        while walk:
+            x = walk.pop()
+            for a, b in rows:
+                for y in (b,) if a == x else (a,) if b == x else ():
+                    if y not in seen:
+                        seen.add(y)
+                        walk.append(y)
+        assert len(seen) == n
+    dag = [*EDGE_ITEMS, "Every node has at most 3 edges.", "The given graph is a DAG."]
+    spec = spec_of(question(EDGES, dag, EDGE_PROSE))
+    for _, rows in draws(spec, 30):
+        adj = [[] for _ in range(301)]
+        for a, b in rows:
+            adj[a].append(b)
+        assert acyclic(adj)
+
+
+def test_the_checker_reports_a_node_above_the_degree_bound() -> None:
+    spec = spec_of(question(EDGES, [*EDGE_ITEMS, "Every node has at most 3 edges."], EDGE_PROSE))
+    assert check_input(spec, [5, [[1, 2], [1, 3], [1, 4]]]) == []
+    reports(spec, [5, [[1, 2], [1, 3], [1, 4], [5, 1]]], "node 1 has 4 edges", "bound 3")
+
+
+def test_a_degree_bound_without_one_list_of_edges_is_refused() -> None:
+    params = [*EDGES, ("queries", "integer[][]")]
+    items = [*EDGE_ITEMS, "queries[i].length == 2", "0 <= queries[i][j] <= n"]
+    items.append("There are at most four edges connected to each node.")
+    assert "not of one list of integer rows" in refused(question(params, items, EDGE_PROSE))

@@ -137,7 +137,7 @@ def adj_specs(
             problems.append(f'"{rules["dag"]}": an acyclic graph whose lists are symmetric')
         deg = _degree_bounds(inner, quantities)
         if deg is None:
-            problems.append(f"{inner}: an adjacency list with a least degree above 0")
+            problems.append(f"{inner}: an adjacency list with a least degree or another rule")
             continue
         spec["adj"] = {
             "no_loops": "no_loops" in rules or "dag" in rules,
@@ -152,9 +152,12 @@ def adj_specs(
 def _degree_bounds(inner: str, quantities: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
     """Every quantity bound that names the rows' length ``inner``, as ``{"item", "coef",
     "rest"}`` (``coef * item + rest >= 0``); None when one may ask a least length above 0
-    (the runtime draws a graph from degree 0 up)."""
+    (the runtime draws a graph from degree 0 up), or another rule names it."""
     out = []
     for item in quantities:
+        rules = [item.get(k) for k in ("mod", "ne", "poly", "prod", "digits") if k in item]
+        if rules and (item["name"] == inner or inner in repr(rules)):
+            return None  # a remainder, an exclusion or a product: not drawn here
         for b in item["bounds"]:
             rest = b["rest"]
             terms = rest.get("terms", {}) if isinstance(rest, dict) else {}

@@ -42,6 +42,7 @@ from quicksilver.synth.offline.constraints import (
     word_items,
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
+from quicksilver.synth.offline.graph_degree import degree_form
 from quicksilver.synth.offline.members import read_members
 from quicksilver.synth.offline.neighbours import neighbour_form
 from quicksilver.synth.offline.numstrings import answer_form, number_form
@@ -534,4 +535,5 @@ TEXT_FORMS: tuple[Callable[[Facts, str, str, Acts], bool], ...] = (
     answer_form,  # ranges of the answer in more words (numstrings.py)
     neighbour_form,  # neighbours and equal lengths (neighbours.py)
     adj_form,  # adjacency lists (adjacency.py)
+    degree_form,  # a graph's degree bound (graph_degree.py)
 )

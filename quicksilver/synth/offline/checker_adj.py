@@ -5,6 +5,7 @@ list's length); ``no_loops``: row i does not hold i; ``simple``: no node twice i
 algorithm); ``connected``: one component (a breadth-first walk over the rows). Each row's
 length is one value of its length quantity: every quantity bound that names it is checked
 with that row's length (the main checker sees no single value of it, as the rows differ).
+Also a degree bound on a graph's edges in rows (``deg_max``, :mod:`.graph_degree`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,25 @@ def check_adjacency(spec: dict[str, Any], args: list[Any], q: dict[str, int]) ->
             found = _check_one(p["name"], p["adj"], arg)
             found += _check_lengths(p, arg, spec.get("quantities", []), q)
             out += found[:_SHOWN] + ([f"{p['name']}: and more"] if len(found) > _SHOWN else [])
+        if (p.get("graph") or {}).get("deg_max") and isinstance(arg, list):
+            out += _check_degree(p["name"], p["graph"]["deg_max"], arg)
     return out
+
+
+def _check_degree(name: str, k: int, rows: list[Any]) -> list[str]:
+    """``deg_max`` of a graph's edges in rows (graph_degree.py): no node is an end of more
+    than k rows (each row counts once at each of its first two fields, twice at a self loop)."""
+    degree: dict[Any, int] = {}
+    for row in rows:
+        if isinstance(row, list) and len(row) >= 2:
+            for end in row[:2]:
+                degree[end] = degree.get(end, 0) + 1
+    over = sorted((x for x, d in degree.items() if d > k), key=repr)
+    if not over:
+        return []
+    x = over[0]
+    more = f" (and {len(over) - 1} more nodes)" if len(over) > 1 else ""
+    return [f"{name}: node {x!r} has {degree[x]} edges, above the degree bound {k}{more}"]
 
 
 def _check_one(name: str, g: dict[str, Any], rows: list[list[Any]]) -> list[str]:

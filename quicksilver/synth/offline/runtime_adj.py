@@ -99,4 +99,37 @@ def _adj_undirected(n: int, top: int, edges: int, connected: bool) -> list | Non
     return rows
 
 
-ADJ_RUNTIME = (_adj_degree_max, _adj_lists, _adj_undirected)
+def _deg_edges(lo: int, hi: int, count: int, g: dict, path: bool) -> list | None:
+    """``count`` edges over the nodes ``lo..hi``, no node on more than ``g["deg_max"]`` of
+    them (graph_degree.py): a sample of a circulant graph over a random order of the nodes
+    (each joined to the one d places on, d up to k / 2, and, k odd with an even node count, to
+    the one across), whose every degree is k at most. Simple, without self loops; the path
+    along the order first when ``connected``; each edge from the earlier node to the later in
+    a DAG, else in a random direction. None when they do not fit (the caller draws again)."""
+    v, k = hi - lo + 1, g["deg_max"]
+    order = list(range(lo, hi + 1))
+    random.shuffle(order)
+    reach = min(k // 2, (v - 1) // 2)
+    pairs = [(i, (i + d) % v) for d in range(1, reach + 1) for i in range(v)]
+    if v % 2 == 0 and 2 * reach < min(k, v - 1):
+        pairs += [(i, i + v // 2) for i in range(v // 2)]
+    chain = [(i, i + 1) for i in range(v - 1)] if g["connected"] else []
+    if chain and ((k < 2 and v > 2) or count < v - 1):
+        return None
+    taken = set(chain) | {(b, a) for a, b in chain}
+    rest = [e for e in pairs if e not in taken]
+    if count - len(chain) > len(rest):
+        return None
+    chosen = chain[:count] + random.sample(rest, count - len(chain[:count]))
+    edges = []
+    for a, b in chosen:
+        if g["dag"] or not g["directed"]:
+            a, b = min(a, b), max(a, b)  # positions in the order: earlier to later
+        if not g["dag"] and random.random() < 0.5:
+            a, b = b, a
+        edges.append([order[a], order[b]])
+    random.shuffle(edges)
+    return edges
+
+
+ADJ_RUNTIME = (_adj_degree_max, _adj_lists, _adj_undirected, _deg_edges)
