@@ -22,6 +22,9 @@ runtime draws no degree above what they allow. Every draw is a simple graph with
 rule on the values (a fixed position, values apart, unique rows, an order between rows, a
 relation with another parameter), a connected directed graph (connected how?) and an
 undirected DAG.
+
+Also read here (its spec in :mod:`.graph_degree`, which imports the shapes): a degree bound on
+a graph's edges in rows, ``There are at most four edges connected to each node``.
 """
 
 from __future__ import annotations
@@ -170,3 +173,40 @@ def _degree_bounds(inner: str, quantities: list[dict[str, Any]]) -> list[dict[st
                 return None
             out.append({"item": item["name"], "coef": b["coef"], "rest": rest, "text": b["text"]})
     return out
+
+
+# -- a degree bound on a graph's edges in rows (its spec: graph_degree.py) --
+
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
+_DEG_K = r"(?P<k>\d+|one|two|three|four|five|six|seven)"
+_DEG_EDGE = r"(?:edges?|roads?|paths?|connections?|neighbou?rs?|bridges?|streets?)"
+_DEG_NOUN = r"(?:nodes?|vertex|vertices|cities|city|gardens?|intersections?|rooms?)"
+_DEG_TOUCH = r"(?: (?:connected to|coming into or leaving|going into or out of|incident to) it)?"
+_DEGREE = (
+    re.compile(
+        rf"there (?:are|will be) at most {_DEG_K} {_DEG_EDGE} connected to (?:each|every) "
+        rf"{_DEG_NOUN}"
+    ),
+    re.compile(
+        rf"(?:each|every|all|any) {_DEG_NOUN} (?:has|have) at most {_DEG_K} {_DEG_EDGE}"
+        rf"{_DEG_TOUCH}"
+    ),
+    re.compile(rf"the degree of (?:each|every|any) {_DEG_NOUN} is at most {_DEG_K}"),
+)
+
+
+def degree_form(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """``There are at most four edges connected to each node``: the degree bound of the graph
+    whose edges are the statement's one list of integer rows (a form of
+    ``char_sentences.TEXT_FORMS``)."""
+    m = next((f.fullmatch(text.lower()) for f in _DEGREE if f.fullmatch(text.lower())), None)
+    if m is None:
+        return False
+    k = int(_NUMBERS.get(m["k"], m["k"]))
+    names = [p.name for p in facts.params if p.depth == 2 and p.leaf == "int" and not p.join]
+    if len(names) != 1 or names[0] in facts.adj or k < 1:
+        raise Unsupported("a degree bound, but not of one list of integer rows (its edges)")
+    info = facts.leaf[names[0]]
+    acts.append(partial(info.graph.__setitem__, "deg", line))
+    acts.append(partial(facts.degree.__setitem__, names[0], (k, line)))
+    return True

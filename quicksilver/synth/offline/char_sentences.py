@@ -28,7 +28,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from quicksilver.synth.offline.adjacency import adj_form
+from quicksilver.synth.offline.adjacency import adj_form, degree_form
 from quicksilver.synth.offline.comparisons import Acts, Comparisons
 from quicksilver.synth.offline.constraints import (
     REF_RE,
@@ -42,7 +42,6 @@ from quicksilver.synth.offline.constraints import (
     word_items,
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
-from quicksilver.synth.offline.graph_degree import degree_form
 from quicksilver.synth.offline.members import read_members
 from quicksilver.synth.offline.neighbours import neighbour_form
 from quicksilver.synth.offline.numstrings import answer_form, number_form

@@ -10,7 +10,6 @@ Also a degree bound on a graph's edges in rows (``deg_max``, :mod:`.graph_degree
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 _SHOWN = 5
@@ -75,22 +74,19 @@ def _check_one(name: str, g: dict[str, Any], rows: list[list[Any]]) -> list[str]
         for row in rows:
             for j in row:
                 indeg[j] += 1
-        ready = deque(i for i in range(n) if indeg[i] == 0)
-        done = 0
-        while ready:
-            i = ready.popleft()
-            done += 1
+        ready = [i for i in range(n) if indeg[i] == 0]  # a queue: read from the front
+        for i in ready:
             for j in rows[i]:
                 indeg[j] -= 1
                 if indeg[j] == 0:
                     ready.append(j)
-        if done < n:
+        if len(ready) < n:
             out.append(f"{name}: the lists hold a cycle (the graph is acyclic)")
     if g.get("connected") and n:
         seen = {0}
-        walk = deque([0])
+        walk = [0]
         while walk:
-            for j in rows[walk.popleft()]:
+            for j in rows[walk.pop()]:
                 if j not in seen:
                     seen.add(j)
                     walk.append(j)

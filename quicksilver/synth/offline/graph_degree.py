@@ -1,9 +1,11 @@
 """A bound on the degree of a graph whose edges are the rows of a list (``edges[i] = [a_i,
 b_i, ...]``): ``There are at most four edges connected to each node``, ``Every garden has at
 most 3 paths coming into or leaving it``, ``Each node has at most 3 neighbors``, ``The degree
-of each node is at most 3``. The rows become a graph's edges (as a line of
-:mod:`.graph_sentences` makes them) whose spec carries ``"deg_max": k`` (optional: absent, as
-before). Each edge counts once at each of its ends, in any direction.
+of each node is at most 3``. Read by :func:`~.adjacency.degree_form` (a form of
+``char_sentences.TEXT_FORMS``; this module imports the shapes, which import those forms): the
+rows become a graph's edges (as a line of :mod:`.graph_sentences` makes them) whose spec
+carries ``"deg_max": k`` (optional: absent, as before). Each edge counts once at each of its
+ends, in any direction.
 
 The runtime (:func:`~.runtime_adj._deg_edges`) draws the edges from a graph every node of
 which has degree k at most (a circulant graph over a random order of the nodes, joined to
@@ -17,50 +19,17 @@ constant, no list of integer rows to hold the edges.
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
-from functools import partial
 from typing import Any
 
-from quicksilver.synth.offline.comparisons import Acts
-from quicksilver.synth.offline.constraints import Lin, Unsupported
+from quicksilver.synth.offline.constraints import Lin
 from quicksilver.synth.offline.facts import Facts
-
-_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
-_K = r"(?P<k>\d+|one|two|three|four|five|six|seven|eight)"
-_EDGE = r"(?:edges?|roads?|paths?|connections?|neighbou?rs?|bridges?|streets?)"
-_NOUN = r"(?:nodes?|vertex|vertices|cities|city|gardens?|intersections?|rooms?)"
-_TOUCH = r"(?: (?:connected to|coming into or leaving|going into or out of|incident to) it)?"
-_FORMS = (
-    re.compile(rf"there (?:are|will be) at most {_K} {_EDGE} connected to (?:each|every) {_NOUN}"),
-    re.compile(rf"(?:each|every|all|any) {_NOUN} (?:has|have) at most {_K} {_EDGE}{_TOUCH}"),
-    re.compile(rf"the degree of (?:each|every|any) {_NOUN} is at most {_K}"),
-)
-
-
-def degree_form(facts: Facts, text: str, line: str, acts: Acts) -> bool:
-    """``There are at most four edges connected to each node``: the degree bound of the graph
-    whose edges are the statement's one list of integer rows (a form of
-    ``char_sentences.TEXT_FORMS``)."""
-    m = next((f.fullmatch(text.lower()) for f in _FORMS if f.fullmatch(text.lower())), None)
-    if m is None:
-        return False
-    k = int(_WORDS.get(m["k"], m["k"]))
-    names = [p.name for p in facts.params if p.depth == 2 and p.leaf == "int" and not p.join]
-    if len(names) != 1 or names[0] in facts.adj or k < 1:
-        raise Unsupported("a degree bound, but not of one list of integer rows (its edges)")
-    info = facts.leaf[names[0]]
-    acts.append(partial(info.graph.__setitem__, "deg", line))
-    acts.append(partial(facts.degree.__setitem__, names[0], (k, line)))
-    return True
+from quicksilver.synth.offline.shapes import columns
 
 
 def degree_room(facts: Facts, problems: list[str]) -> None:
     """Before the schedule: the edge count at most ``v * k / 2`` (``v * (k - 1) / 2``, k odd),
     v the nodes, as a ``poly`` bound (nonlinear.py's form)."""
-    # imported here: shapes imports char_sentences, which reads this module's form
-    from quicksilver.synth.offline.shapes import columns
-
     for name, (k, line) in facts.degree.items():
         p, info = facts.by_name[name], facts.leaf[name]
         width = max([len(facts.width_fields(name)), *(c + 1 for c in info.cols), 2])
