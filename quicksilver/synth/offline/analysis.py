@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from quicksilver.synth.offline.adjacency import adj_prepare, adj_specs
 from quicksilver.synth.offline.arith import derived_ranges
 from quicksilver.synth.offline.constraints import FIELDS_RE, Param, clean, split_top
 from quicksilver.synth.offline.described import DescribedGuarantees, description_sentences
@@ -27,6 +28,7 @@ from quicksilver.synth.offline.described_rows import described_rows
 from quicksilver.synth.offline.facts import Facts
 from quicksilver.synth.offline.field_names import other_index_rows
 from quicksilver.synth.offline.formats import even_lengths, relations_spec
+from quicksilver.synth.offline.graph_degree import degree_room, degree_specs
 from quicksilver.synth.offline.graph_sentences import described_graph
 from quicksilver.synth.offline.members import members_prepare, members_spec
 from quicksilver.synth.offline.neighbours import neighbour_checks, neighbour_specs
@@ -121,6 +123,8 @@ class Analysis:
         for alias, name in sorted(self.facts.aliases.items()):
             self.notes.append(f"{alias} in the constraints read as the parameter {name}")
         neighbour_checks(self.facts, self.problems)
+        adj_prepare(self.facts, self.problems)
+        degree_room(self.facts, self.problems)
         share_ranges(self.facts)
         chain_room(self.facts)  # quantified.py
         even_lengths(self.facts)
@@ -149,6 +153,8 @@ class Analysis:
         quant_specs(self.facts, q, params, self.problems, self.notes)  # quantified.py
         numtheory_specs(self.facts, params, self.problems, quantities, q.names)
         neighbour_specs(self.facts, params, self.problems)
+        adj_specs(self.facts, params, quantities, self.problems)
+        degree_specs(self.facts, params, self.problems)
         zips = zip_specs(self.facts, params, self.problems)
         relations = relations_spec(self.facts, params, self.problems)
         num_order = order_spec(self.facts, params, quantities, self.problems)

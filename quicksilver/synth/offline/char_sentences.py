@@ -28,6 +28,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
+from quicksilver.synth.offline.adjacency import adj_form, degree_form
 from quicksilver.synth.offline.comparisons import Acts, Comparisons
 from quicksilver.synth.offline.constraints import (
     REF_RE,
@@ -537,4 +538,6 @@ TEXT_FORMS: tuple[Callable[[Facts, str, str, Acts], bool], ...] = (
     quantified_bound,  # a bound for some indexes (quantified.py)
     parent_tree,  # a tree given by its parents (quantified.py)
     word_count_form,  # how many words a text holds (word_sentences.py)
+    adj_form,  # adjacency lists (adjacency.py)
+    degree_form,  # a graph's degree bound (graph_degree.py)
 )

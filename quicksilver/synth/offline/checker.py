@@ -48,6 +48,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from quicksilver.synth.offline.checker_adj import adj_shape, check_adjacency
 from quicksilver.synth.offline.checker_arith import poly_value, solve_pinned
 from quicksilver.synth.offline.checker_chars import check_chars
 from quicksilver.synth.offline.checker_forms import check_form
@@ -107,7 +108,9 @@ def check_input(spec: dict[str, Any], args: list[Any]) -> list[str]:
         return [f"the input has {len(args)} arguments, not {len(params)} ({names})"]
     problems: list[str] = []
     seen = _Seen()
-    shapes = [_shape(p, arg, seen, problems) for p, arg in zip(params, args, strict=True)]
+    shapes = [
+        _shape(adj_shape(p), arg, seen, problems) for p, arg in zip(params, args, strict=True)
+    ]
     q = dict(seen.values)
     quantities = spec.get("quantities", [])
     problems += _solve_hidden(quantities, q)
@@ -124,6 +127,7 @@ def check_input(spec: dict[str, Any], args: list[Any]) -> list[str]:
         + check_members(spec, args)
         + check_neighbours(spec, args)
         + check_quant(spec, args)
+        + check_adjacency(spec, args, q)
         + check_form_relations(spec.get("relations", []), params, args)
     )
 

@@ -144,6 +144,8 @@ class Facts:
         self.same_len: dict[str, str] = {}  # stated equal lengths (neighbours.py): key -> line
         self.no_adjacent: dict[str, str] = {}  # no two 1s side by side (neighbours.py)
         self.apart_cells: dict[str, str] = {}  # no two adjacent cells equal (neighbours.py)
+        self.adj: dict[str, dict[str, str]] = {}  # adjacency lists (adjacency.py): rule -> line
+        self.degree: dict[str, tuple[int, str]] = {}  # a graph's degree bound (graph_degree.py)
         # lists of strings whose every string is one of a set of words (``instructions[i] is
         # either "add" or "jump"``): name -> (the words, the line)
         self.words: dict[str, tuple[list[str], str]] = {}

@@ -19,6 +19,7 @@ from typing import Any
 
 from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
+from quicksilver.synth.offline.runtime_adj import ADJ_RUNTIME, _adj_lists, _deg_edges
 from quicksilver.synth.offline.runtime_forms import FORMS_RUNTIME, _relate, _shaped
 from quicksilver.synth.offline.runtime_members import MEMBERS_RUNTIME, _members
 from quicksilver.synth.offline.runtime_neighbours import (
@@ -367,6 +368,8 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
     edge = _chance(_BOUNDARY_P)
     if p["kind"] == "scalar":
         return _draw(p["leaf"], q, 1, False, edge)[0]
+    if p.get("adj"):  # an adjacency list (adjacency.py)
+        return _adj_lists(p, q)
     levels = _level_counts(p["dims"], q, size_cap)
     rows = levels[-1]
     distinct = p["distinct"]
@@ -529,7 +532,8 @@ def _graph_rows(p: dict, q: dict, count: int) -> list | None:
     ordered = [(a, b) for a, b, op in p.get("pairs", ()) if op != "!="]
     if ordered:
         g = {**g, "directed": False, "both_ways": True, "dag": False, "no_loops": True}
-    edges = _graph_edges(lo, hi, count, g, _chance(_BOUNDARY_P))
+    draw = _deg_edges if g.get("deg_max") else _graph_edges  # a degree bound: graph_degree.py
+    edges = draw(lo, hi, count, g, _chance(_BOUNDARY_P))
     if edges is None:
         return None
     rows = [[*e, *(_draw(c, q, 1, False, False)[0] for c in cols[2:])] for e in edges]
@@ -646,6 +650,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *NEIGHBOURS_RUNTIME,
     *QUANT_RUNTIME,
     *WORDS_RUNTIME,
+    *ADJ_RUNTIME,
     _apart,
     _below_index,
     _variant_values,
