@@ -54,6 +54,7 @@ from quicksilver.synth.offline.runtime_parts import (
     _zip,
 )
 from quicksilver.synth.offline.runtime_perf import _perf_variants
+from quicksilver.synth.offline.runtime_presence import PRESENCE_RUNTIME, _presence
 from quicksilver.synth.offline.runtime_trees import TREES_RUNTIME, _shaped_tree
 
 log = logging.getLogger(__name__)
@@ -595,6 +596,7 @@ def _generate_from_spec(spec: dict, size_cap: int) -> list:
         if "relations" in spec and None not in args:  # two strings of one format: formats.py
             args = _relate(spec, args)
         args = _members(spec, args) if "members" in spec and None not in args else args
+        args = _presence(spec, args) if "presence" in spec and None not in args else args
         args = _num_order(spec, args) if "num_order" in spec and None not in args else args
         if all(a is not None for a in args) and all(  # None: rows the sizes left no room for
             _zip(spec["params"], args, rule, q) for rule in spec.get("zips", ())
@@ -633,6 +635,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *OCCURS_RUNTIME,
     *TREES_RUNTIME,
     *MEMBERS_RUNTIME,
+    *PRESENCE_RUNTIME,
     *NUMSTR_RUNTIME,
     *NEIGHBOURS_RUNTIME,
     _apart,

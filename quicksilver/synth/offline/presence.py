@@ -1,0 +1,398 @@
+"""A value that must be present (or absent) in a list or grid, and one stated position.
+
+Two ideas the Constraints state of a list's (or a grid's) items beyond each item's own domain:
+
+- **how many items have a property** (``There is at least one index i such that nums[i] >=
+  k``, ``There is at least one thief in the grid``, ``There is at least one water cell``):
+  the rule ``["count", p, pred, lo, hi]`` (at least ``lo`` items of ``p`` meet ``pred``; at
+  most ``hi``, None for no bound);
+- **one position's value** (``board[click_r][click_c] is either 'M' or 'E'``, ``grid[row][col]
+  > 0``, ``matrix[0][0] is not an obstacle``, ``entrance will always be an empty cell``): the
+  rule ``["at", p, where, pred]``, ``where`` one index per level: ``["i", k]`` a constant
+  (negative from the end), ``["arg", j]`` the value of the scalar parameter ``j``, ``["item",
+  j, f]`` the item ``f`` of the integer list ``j`` (a field name: ``click = [click_r,
+  click_c]``).
+
+A property ``pred`` is ``[op, v]``: ``op`` one of ``== != < <= > >=`` with ``v`` a constant or
+``{"arg": j}`` (the scalar parameter ``j``), or ``in`` / ``not`` with a list of values.
+
+A property may be a noun the description defines (``A cell containing a thief if grid[r][c] =
+1``, ``If isWater[i][j] == 1, cell (i, j) is a water cell``, ``'#' representing an obstacle``,
+``empty cells (represented as '.')``): the noun's words must all be words of the definitions of
+exactly one value, which no negation qualifies; otherwise the line is left to the other forms
+(and reported as before). The rules are the spec's ``"presence"`` (optional: a spec without it
+draws as before), made to hold by :mod:`.runtime_presence` after every parameter is drawn, and
+checked by :mod:`.checker_presence`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from quicksilver.synth.offline.comparisons import Acts
+from quicksilver.synth.offline.constraints import Param
+from quicksilver.synth.offline.facts import Facts
+
+_N = r"[A-Za-z_]\w*"
+_PRE = (
+    r"(?:(?:it is|it's) guaranteed that |(?:the )?(?:input|test cases?|test data|tests?) "
+    r"(?:is|are) generated (?:such|so) that )?"
+)
+_COUNT = r"(?P<k>one|two|three|four|five|an?|\d+)"
+_WORDS = {"one": 1, "a": 1, "an": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+_OPS = r"(?P<op>>=|<=|!=|==|>|<)"
+_VAL = r"(?P<v>-?\d+|'.'|[A-Za-z_]\w*)"
+_INDEX_ITEM = (
+    rf"there (?:is|are|exists?|will be) at least {_COUNT} (?:index|indices|indexes|element|"
+    rf"elements|position|positions|item|items)(?: i)? (?:such that|where|with|for which) "
+    rf"(?P<p>{_N})\[i\] {_OPS} {_VAL}"
+)
+_NOUN_COUNT = (
+    rf"there (?:is|are|exists?|will be) at least {_COUNT} (?P<noun>[a-z][a-z ]*?)"
+    rf"(?: in (?:the (?:given )?)?(?P<p>{_N}))?",
+    rf"at least {_COUNT} (?P<noun>[a-z][a-z ]*?) (?:is|are|exists?|will be) (?P<adj>[a-z]+)",
+)
+_CELL = rf"(?P<p>{_N})\[(?P<i>[^\[\]]+)\](?:\[(?P<j>[^\[\]]+)\])?"
+_SETWORDS = r"(?P<set>'.'(?:, '.')*,? or '.')"
+_AT = (
+    rf"{_CELL} {_OPS} {_VAL}",
+    rf"{_CELL} (?:is|will be) (?:either )?{_SETWORDS}",
+    rf"{_CELL} (?:is|will be|will always be|is always) (?P<neg>not )?(?:an? )?"
+    rf"(?P<noun>[a-z][a-z ]*)",
+    rf"(?P<a>{_N}) (?:is|will be|will always be|is always) (?P<neg>not )?(?:an? )?"
+    rf"(?P<noun>[a-z][a-z ]*)",
+)
+_STOP = {
+    "a", "an", "the", "that", "this", "is", "are", "be", "in", "of", "at", "to", "it", "its",
+    "i", "j", "r", "c", "ith", "jth", "and", "or", "there", "will", "always", "given", "which",
+    "represents", "representing", "represented", "as", "by", "if", "then",
+}  # fmt: skip
+_NEGATION = {"not", "no", "never", "cannot", "without", "non", "nor"}
+
+
+def presence_form(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """One Constraints item of this family into ``facts.presence``, or False when it is none
+    (a noun no definition names, a name that is no parameter: the line is left as before)."""
+    m = re.fullmatch(_PRE + _INDEX_ITEM, text, flags=re.I)
+    if m:
+        p = _list_param(facts, m["p"])
+        pred = _compare(facts, m["op"], m["v"], p) if p else None
+        if p is None or pred is None:
+            return False
+        return _queue(facts, ("count", p.name, pred, _k(m["k"]), None, line), acts)
+    for form in _NOUN_COUNT:
+        m = re.fullmatch(_PRE + form, text, flags=re.I)
+        if m:
+            noun = m["noun"] + (f" {m['adj']}" if "adj" in m.re.groupindex else "")
+            p, pred = _noun_value(facts, noun, m["p"] if "p" in m.re.groupindex else None)
+            if p is None or pred is None:
+                return False
+            return _queue(facts, ("count", p.name, pred, _k(m["k"]), None, line), acts)
+    for form in _AT:
+        m = re.fullmatch(_PRE + form, text, flags=re.I)
+        if m:
+            return _position(facts, m, line, acts)
+    return False
+
+
+def _k(word: str) -> int:
+    return _WORDS.get(word.lower()) or int(word)
+
+
+def _queue(facts: Facts, rule: tuple[Any, ...], acts: Acts) -> bool:
+    """The rule, once (a guarantee the description restates counts once)."""
+    acts.append(
+        lambda: None if rule[:5] in [r[:5] for r in facts.presence] else facts.presence.append(rule)
+    )
+    return True
+
+
+def _list_param(facts: Facts, name: str | None) -> Param | None:
+    p = facts.by_name.get(name or "")
+    if p is None or p.tree or p.node or p.depth < 1 or p.depth > 2:
+        return None
+    return p
+
+
+def _value(facts: Facts, raw: str, p: Param) -> Any:
+    """A constant of ``p``'s values (an integer, a quoted character), ``{"arg": name}`` for a
+    scalar integer parameter, or None."""
+    if re.fullmatch(r"-?\d+", raw):
+        return int(raw) if p.leaf == "int" else None
+    if re.fullmatch(r"'.'", raw):
+        return raw[1] if p.leaf == "char" else None
+    q = facts.by_name.get(raw)
+    if q is not None and q.is_quantity and p.leaf == "int":
+        return {"arg": raw}
+    return None
+
+
+def _compare(facts: Facts, op: str, raw: str, p: Param) -> list[Any] | None:
+    v = _value(facts, raw, p)
+    if v is None or (p.leaf == "char" and op not in ("==", "!=")):
+        return None
+    return [op, v]
+
+
+# -- nouns the description defines ------------------------------------------------------------
+
+
+def _words(text: str) -> set[str]:
+    out = set()
+    for w in re.findall(r"[a-z]+", text.lower()):
+        if w in _STOP:
+            continue
+        out.add(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return out
+
+
+_DEFS = (  # each: the parameter p (or none), the value v, the noun
+    rf"(?:an? |the )?(?P<noun>[^.;:]+?) if (?P<p>{_N})\[\w+\](?:\[\w+\])? ==? (?P<v>-?\d+|'.')",
+    rf"if (?P<p>{_N})\[\w+\](?:\[\w+\])? ==? (?P<v>-?\d+|'.'), (?P<noun>[^.;:]+)",
+    rf"(?P<p>{_N})\[\w+\](?:\[\w+\])? ==? (?P<v>-?\d+|'.') (?:represents|means|indicates|denotes)"
+    r" (?P<noun>[^.;:,]+)",
+    r"(?P<v>'.'|-?\d+) (?:represents|representing|means|indicates|denotes) (?P<noun>[^.;:,]+)",
+    r"(?P<noun>[a-z][a-z ]*?) \(represented (?:as|by) (?P<v>'.'|-?\d+)\)",
+)
+
+
+def _definitions(facts: Facts) -> list[tuple[str | None, Any, set[str], bool]]:
+    """The description's definitions of values: (parameter or None, value, words, negated)."""
+    description = facts.prose.split("Constraints:")[0]
+    out = []
+    for form in _DEFS:
+        for m in re.finditer(form, description, flags=re.I):
+            raw = m["v"]
+            v: Any = raw[1] if raw.startswith("'") else int(raw)
+            p = m["p"] if "p" in m.re.groupindex else None
+            words = _words(m["noun"])
+            out.append((p, v, words - _NEGATION, bool(words & _NEGATION)))
+    return out
+
+
+def _noun_value(facts: Facts, noun: str, named: str | None) -> tuple[Param | None, Any]:
+    """The parameter and the property ``["in", [v]]`` the noun names: exactly one value's
+    definitions hold all its words, and no negation qualifies them."""
+    want = _words(noun) - {"cell", "element", "item"}
+    if not want:
+        return None, None
+    hits = [d for d in _definitions(facts) if want <= d[2]]
+    values = {(type(d[1]).__name__, d[1]) for d in hits}
+    if len(values) != 1 or any(d[3] for d in hits):
+        return None, None
+    owners = {d[0] for d in hits if d[0]} | ({named} if named else set())
+    p = _owner(facts, owners, hits[0][1], named)
+    if p is None:
+        return None, None
+    return p, ["in", [hits[0][1]]]
+
+
+def _owner(facts: Facts, owners: set[str], v: Any, named: str | None) -> Param | None:
+    """The one list or grid the definitions (or the line) name, or the one whose values are
+    of ``v``'s kind."""
+    leaf = "char" if isinstance(v, str) else "int"
+    if (
+        named
+        and named.lower() in ("grid", "matrix", "board", "array", "list")
+        and named not in facts.by_name
+    ):
+        owners.discard(named)
+    if len(owners) > 1:
+        return None
+    if owners:
+        p = _list_param(facts, next(iter(owners)))
+        return p if p is not None and p.leaf == leaf else None
+    found = [q for q in facts.params if _list_param(facts, q.name) and q.leaf == leaf]
+    return found[0] if len(found) == 1 else None
+
+
+# -- one position -------------------------------------------------------------------------------
+
+
+def _position(facts: Facts, m: re.Match[str], line: str, acts: Acts) -> bool:
+    groups = m.re.groupindex
+    if "a" in groups:  # ``entrance will always be an empty cell``: a list of two indices
+        a = facts.by_name.get(m["a"])
+        if a is None or a.depth != 1 or a.leaf != "int" or a.join or a.tree or a.node:
+            return False
+        p, pred = _noun_value(facts, m["noun"], None)
+        if p is None or p.depth != 2 or pred is None:
+            return False
+        where: list[Any] = [["item", a.name, 0], ["item", a.name, 1]]
+        return _queue(facts, ("at", p.name, _negate(pred, m["neg"]), where, None, line), acts)
+    p = _list_param(facts, m["p"])
+    idx = [m["i"]] + ([m["j"]] if m["j"] is not None else [])
+    if p is None or len(idx) != p.depth:
+        return False
+    where = [_index(facts, x.strip()) for x in idx]
+    if any(w is None for w in where):
+        return False
+    if "set" in groups:
+        vals = re.findall(r"'(.)'", m["set"])
+        pred: Any = ["in", vals] if p.leaf == "char" else None
+    elif "noun" in groups:
+        got, pred = _noun_value(facts, m["noun"], p.name)
+        pred = _negate(pred, m["neg"]) if got is not None and got.name == p.name else None
+    else:
+        pred = _compare(facts, m["op"], m["v"], p)
+    if pred is None:
+        return False
+    return _queue(facts, ("at", p.name, pred, where, None, line), acts)
+
+
+def _negate(pred: list[Any], neg: str | None) -> list[Any]:
+    return ["not", pred[1]] if neg else pred
+
+
+def _index(facts: Facts, raw: str) -> list[Any] | None:
+    """One index: a constant, a scalar integer parameter, or a field of an integer list."""
+    if re.fullmatch(r"\d+", raw):
+        return ["i", int(raw)]
+    q = facts.by_name.get(raw)
+    if q is not None and q.is_quantity:
+        return ["arg", raw]
+    if raw in facts.fields and raw not in facts.by_name:
+        owner, col = facts.fields[raw]
+        o = facts.by_name[owner]
+        if o.depth == 1 and o.leaf == "int" and not o.join:
+            return ["item", owner, col]
+    return None
+
+
+# -- the spec's "presence" ------------------------------------------------------------------------
+
+# the keys a changed parameter's spec may have: any other is a rule the change could break
+_PLAIN = {"name", "type", "kind", "dims", "leaf", "join", "sorted", "distinct", "q"}
+
+
+def presence_spec(
+    facts: Facts,
+    spec: dict[str, Any],
+    members: list[list[Any]],
+    problems: list[str],
+    notes: list[str],
+) -> list[list[Any]]:
+    """``spec["presence"]``: each rule of ``facts.presence`` by parameter index, or a problem
+    where the runtime cannot keep it (another rule on the values, a domain that is no
+    constant, a property no value or every value meets)."""
+    params = spec["params"]
+    index = {p["name"]: i for i, p in enumerate(params)}
+    used = {rule[1] for rule in members} | {rule[2] for rule in members if rule[0] != "has"}
+    out: list[list[Any]] = []
+    for kind, name, pred, arg, hi, line in facts.presence:
+        i = index[name]
+        why = "a parameter in two rules on its values" if i in used else None
+        why = why or _rule_problem(kind, params[i], pred, arg, spec, index)
+        if why:
+            problems.append(f'"{line}": {why}')
+            continue
+        used.add(i)
+        pred = [pred[0], {"arg": index[pred[1]["arg"]]} if isinstance(pred[1], dict) else pred[1]]
+        if kind == "count":
+            out.append(["count", i, pred, arg, hi])
+            notes.append(f"{name}: items set at random positions until {line.rstrip('.')}")
+        else:
+            where = [[w[0], index[w[1]], *w[2:]] if w[0] != "i" else w for w in arg]
+            out.append(["at", i, where, pred])
+            notes.append(f"{name}: the position set last, so that {line.rstrip('.')}")
+    return out
+
+
+def _rule_problem(
+    kind: str, p: dict[str, Any], pred: list[Any], arg: Any, spec: dict[str, Any], index: dict
+) -> str | None:
+    extra = sorted(set(p) - _PLAIN) + [k for k in ("sorted", "distinct") if p.get(k)]
+    if extra or p["kind"] != "list" or len(p["dims"]) > 2:
+        return f"{p['name']} has other rules on its values ({', '.join(extra) or p['kind']})"
+    leaf = p["leaf"]
+    values = _domain(leaf)
+    if values is None:
+        return f"{p['name']}'s values are in no constant range or alphabet"
+    if isinstance(pred[1], dict):  # compared with a scalar: met for each of its values?
+        q = spec["params"][index[pred[1]["arg"]]]
+        item = next((x for x in spec["quantities"] if x["name"] == q.get("q")), None)
+        lo, hi = _const_range(item) if item else (None, None)
+        if lo is None or hi is None or not isinstance(values, range):
+            return f"{pred[1]['arg']} has no constant range"
+        if not all(_meet_some(values, [pred[0], k]) for k in (lo, hi)):
+            return f"some value of {pred[1]['arg']} leaves {p['name']} no value"
+    elif not _meet_some(values, pred):
+        return f"no value {p['name']} may hold meets it"
+    if kind == "count" and _least(spec, p) < arg:
+        return f"{p['name']} may hold fewer than {arg} items"
+    if kind == "at":
+        for w in arg:
+            if w[0] != "i" and spec["params"][index[w[1]]]["kind"] not in ("quantity", "list"):
+                return f"{w[1]} is not an integer or a list of integers"
+    return None
+
+
+def _domain(leaf: dict[str, Any]) -> range | list[Any] | None:
+    if leaf.get("type") == "char":
+        return list(leaf["alphabet"]) if leaf.get("alphabet") else None
+    if leaf.get("type") != "int" or leaf.get("ne"):
+        return None
+    if "set" in leaf:
+        return list(leaf["set"]) or None
+    bounds = (*leaf.get("lo", ()), *leaf.get("hi", ()))
+    if not leaf.get("lo") or not leaf.get("hi") or not all(isinstance(x, int) for x in bounds):
+        return None
+    return range(max(leaf["lo"]), min(leaf["hi"]) + 1)
+
+
+def _meet_some(values: range | list[Any], pred: list[Any]) -> bool:
+    """Some value meets ``pred`` (a comparison's least or greatest value, over a range)."""
+    op, v = pred
+    if op in ("in", "not"):
+        return any((x in v) == (op == "in") for x in values)
+    if isinstance(values, range):
+        if not values:
+            return False
+        picks = [values[0], values[-1], v, v - 1, v + 1]
+        return any(x in values and _cmp(x, op, v) for x in picks)
+    return any(_cmp(x, op, v) for x in values)
+
+
+def _cmp(x: Any, op: str, v: Any) -> bool:
+    return {
+        "==": x == v,
+        "!=": x != v,
+        "<": x < v,
+        "<=": x <= v,
+        ">": x > v,
+        ">=": x >= v,
+    }[op]
+
+
+def _const_range(item: dict[str, Any]) -> tuple[int | None, int | None]:
+    lo: int | None = None
+    hi: int | None = None
+    for bound in item["bounds"]:
+        rest, coef = bound["rest"], bound["coef"]
+        if not isinstance(rest, int) or coef not in (1, -1):
+            return None, None
+        if coef == 1:
+            lo = -rest if lo is None else max(lo, -rest)
+        else:
+            hi = rest if hi is None else min(hi, rest)
+    if set(item) - {"name", "label", "size", "bounds"}:
+        return None, None
+    return lo, hi
+
+
+def _least(spec: dict[str, Any], p: dict[str, Any]) -> int:
+    """The fewest items ``p`` may hold (each length at its least constant value)."""
+    least = 1
+    for dim in p["dims"]:
+        if "q" in dim:
+            item = next((i for i in spec["quantities"] if i["name"] == dim["q"]), None)
+            lows = [
+                -b["rest"]
+                for b in (item["bounds"] if item else ())
+                if b["coef"] == 1 and isinstance(b["rest"], int)
+            ]
+            least *= max([0, *lows])
+        else:
+            least *= max(0, dim.get("lo", 0))
+    return least
