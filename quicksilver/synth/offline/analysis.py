@@ -33,7 +33,7 @@ from quicksilver.synth.offline.neighbours import neighbour_checks, neighbour_spe
 from quicksilver.synth.offline.numstrings import order_spec
 from quicksilver.synth.offline.numtheory import numtheory_specs
 from quicksilver.synth.offline.occurs import occur_room, occur_specs
-from quicksilver.synth.offline.presence import presence_spec
+from quicksilver.synth.offline.presence import presence_prepare, presence_spec
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.relations import share_ranges, zip_specs
 from quicksilver.synth.offline.report import param_notes
@@ -125,6 +125,7 @@ class Analysis:
         even_lengths(self.facts)
         occur_room(self.facts)
         members_prepare(self.facts)
+        presence_prepare(self.facts)
         q = Quantities(self.facts, self.problems)
         schedule = Schedule(
             self.facts,

@@ -24,7 +24,20 @@ def check_presence(spec: dict[str, Any], args: list[Any]) -> list[str]:
         name, value = names[rule[1]], args[rule[1]]
         if not isinstance(value, list | str):
             continue  # the shape was reported with the lengths
-        if rule[0] == "count":
+        if rule[0] == "node":
+            nodes = [v for v in value if v is not None]
+            out += [
+                f"{names[j]} = {args[j]!r} is the value of no node of {name}"
+                for j in rule[2]
+                if args[j] not in nodes
+            ]
+        elif rule[0] == "kinds":
+            items = [y for x in value for y in (x if isinstance(x, list) else [x])]
+            if len({repr(y) for y in items}) < rule[2]:
+                out.append(f"{name} holds fewer than {rule[2]} different values")
+        elif rule[0] == "count" and len(rule) > 5:
+            out += _check_lines(name, value, rule, args)
+        elif rule[0] == "count":
             items = [y for x in value for y in (x if isinstance(x, list | str) else [x])]
             if isinstance(value, str):
                 items = list(value)
@@ -83,3 +96,20 @@ def _check_at(
         at = "".join(f"[{k}]" for k in idx)
         return [f"{name}{at} = {cur!r}, not {_says(pred, names)}"]
     return []
+
+
+def _check_lines(name: str, value: list[Any], rule: list[Any], args: list[Any]) -> list[str]:
+    """``["count", p, pred, least, most, "row" | "col"]``: the count in each row or column."""
+    rows = [list(r) if isinstance(r, list | str) else [r] for r in value]
+    if rule[5] == "col":
+        width = max((len(r) for r in rows), default=0)
+        rows = [[r[j] for r in rows if len(r) > j] for j in range(width)]
+    out = []
+    for i, line in enumerate(rows):
+        have = sum(1 for y in line if _holds(y, rule[2], args))
+        if have < rule[3] or (rule[4] is not None and have > rule[4]):
+            bounds = f"at least {rule[3]}" + (f", at most {rule[4]}" if rule[4] is not None else "")
+            out.append(
+                f"{name}: {rule[5]} {i} has {have} items {rule[2][0]} {rule[2][1]!r}, not {bounds}"
+            )
+    return out

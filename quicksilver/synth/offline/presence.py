@@ -28,11 +28,13 @@ checked by :mod:`.checker_presence`.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Any
 
 from quicksilver.synth.offline.comparisons import Acts
-from quicksilver.synth.offline.constraints import Param
+from quicksilver.synth.offline.constraints import Lin, Param
 from quicksilver.synth.offline.facts import Facts
+from quicksilver.synth.offline.members import _bounded, _mentioned, _q
 
 _N = r"[A-Za-z_]\w*"
 _PRE = (
@@ -52,6 +54,29 @@ _NOUN_COUNT = (
     rf"there (?:is|are|exists?|will be) at least {_COUNT} (?P<noun>[a-z][a-z ]*?)"
     rf"(?: in (?:the (?:given )?)?(?P<p>{_N}))?",
     rf"at least {_COUNT} (?P<noun>[a-z][a-z ]*?) (?:is|are|exists?|will be) (?P<adj>[a-z]+)",
+)
+_ADJ = {
+    "non-negative": [">=", 0],
+    "nonnegative": [">=", 0],
+    "positive": [">", 0],
+    "negative": ["<", 0],
+    "non-positive": ["<=", 0],
+    "non-zero": ["!=", 0],
+    "nonzero": ["!=", 0],
+}
+_ADJS = r"(?P<adj>non-negative|nonnegative|positive|negative|non-positive|non-zero|nonzero)"
+_THINGS = r"(?:integer|number|value|element|item)s?"
+_ADJ_COUNT = (
+    rf"(?:each|every) (?P<scope>row|column) (?:of (?P<p>{_N}) )?(?:contains|has) at least "
+    rf"{_COUNT} {_ADJS} {_THINGS}",
+    rf"there (?:is|are|exists?) at least {_COUNT} {_ADJS} {_THINGS} in (?P<p>{_N})",
+    rf"(?P<p>{_N}) (?:contains|has) at least {_COUNT} {_ADJS} {_THINGS}",
+)
+_KINDS = r"at least (?:two|2) (?P<noun>[a-z]+) (?:have|has|are of|with) different (?P<what>[a-z]+)"
+_TREE = (
+    rf"an? node with (?:a |the )?value (?:of )?(?P<a>{_N}) exists in the (?:binary )?tree",
+    rf"(?P<a>{_N})(?: and (?P<b>{_N}))? (?:(?:are|is|will) )?(?:exists?|be present|present) in "
+    r"the (?:binary )?tree",
 )
 _CELL = rf"(?P<p>{_N})\[(?P<i>[^\[\]]+)\](?:\[(?P<j>[^\[\]]+)\])?"
 _SETWORDS = r"(?P<set>'.'(?:, '.')*,? or '.')"
@@ -86,14 +111,48 @@ def presence_form(facts: Facts, text: str, line: str, acts: Acts) -> bool:
         if m:
             noun = m["noun"] + (f" {m['adj']}" if "adj" in m.re.groupindex else "")
             p, pred = _noun_value(facts, noun, m["p"] if "p" in m.re.groupindex else None)
-            if p is None or pred is None:
-                return False
-            return _queue(facts, ("count", p.name, pred, _k(m["k"]), None, line), acts)
+            if p is not None and pred is not None:
+                return _queue(facts, ("count", p.name, pred, _k(m["k"]), None, line), acts)
     for form in _AT:
         m = re.fullmatch(_PRE + form, text, flags=re.I)
+        if m and _position(facts, m, line, acts):
+            return True
+    return _more_forms(facts, text, line, acts)
+
+
+def _more_forms(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """Items by a sign, per row or column (``each column contains at least one non-negative
+    integer``); not all items equal (``at least two houses have different colors``: the one
+    list of integers); scalars that are values of the tree's nodes."""
+    for form in _ADJ_COUNT:
+        m = re.fullmatch(_PRE + form, text, flags=re.I)
         if m:
-            return _position(facts, m, line, acts)
+            p = _list_param(facts, m["p"]) if m["p"] else _only(facts, 2, "int")
+            scope = m["scope"].lower() + "s" if "scope" in m.re.groupindex else "count"
+            if p is None or p.leaf != "int" or (scope != "count" and p.depth != 2):
+                return False
+            rule = (scope, p.name, _ADJ[m["adj"].lower()], _k(m["k"]), None, line)
+            return _queue(facts, rule, acts)
+    m = re.fullmatch(_PRE + _KINDS, text, flags=re.I)
+    if m:
+        p = _only(facts, 1, "int")
+        return p is not None and _queue(facts, ("kinds", p.name, None, 2, None, line), acts)
+    for form in _TREE:
+        m = re.fullmatch(_PRE + form, text, flags=re.I)
+        if m:
+            trees = [p for p in facts.params if p.tree and p.type == "TreeNode"]
+            names = [n for n in (m["a"], m["b"] if "b" in m.re.groupindex else None) if n]
+            scalars = [facts.by_name.get(n) for n in names]
+            if len(trees) != 1 or not all(q is not None and q.is_quantity for q in scalars):
+                return False
+            return _queue(facts, ("node", trees[0].name, None, names, None, line), acts)
     return False
+
+
+def _only(facts: Facts, depth: int, leaf: str) -> Param | None:
+    """The statement's one list (depth 1) or grid (depth 2) of ``leaf`` values."""
+    found = [p for p in facts.params if _list_param(facts, p.name) and p.depth == depth]
+    return found[0] if len(found) == 1 and found[0].leaf == leaf and not found[0].join else None
 
 
 def _k(word: str) -> int:
@@ -283,14 +342,26 @@ def presence_spec(
     for kind, name, pred, arg, hi, line in facts.presence:
         i = index[name]
         why = "a parameter in two rules on its values" if i in used else None
-        why = why or _rule_problem(kind, params[i], pred, arg, spec, index)
+        if kind == "node":
+            why = why or _node_problem(params[i], arg, spec)
+        else:
+            why = why or _rule_problem(kind, params[i], pred, arg, spec, index)
         if why:
             problems.append(f'"{line}": {why}')
             continue
         used.add(i)
+        if kind == "node":
+            out.append(["node", i, [index[a] for a in arg]])
+            notes.append(f"{', '.join(arg)}: values of random nodes of {name} (distinct nodes)")
+            continue
+        if kind == "kinds":
+            out.append(["kinds", i, arg])
+            notes.append(f"{name}: an item changed where all are equal, so that {line}")
+            continue
         pred = [pred[0], {"arg": index[pred[1]["arg"]]} if isinstance(pred[1], dict) else pred[1]]
-        if kind == "count":
-            out.append(["count", i, pred, arg, hi])
+        if kind in ("count", "rows", "columns"):
+            scope = [] if kind == "count" else ["row" if kind == "rows" else "col"]
+            out.append(["count", i, pred, arg, hi, *scope])
             notes.append(f"{name}: items set at random positions until {line.rstrip('.')}")
         else:
             where = [[w[0], index[w[1]], *w[2:]] if w[0] != "i" else w for w in arg]
@@ -309,7 +380,7 @@ def _rule_problem(
     values = _domain(leaf)
     if values is None:
         return f"{p['name']}'s values are in no constant range or alphabet"
-    if isinstance(pred[1], dict):  # compared with a scalar: met for each of its values?
+    if pred is not None and isinstance(pred[1], dict):  # a scalar's every value leaves room?
         q = spec["params"][index[pred[1]["arg"]]]
         item = next((x for x in spec["quantities"] if x["name"] == q.get("q")), None)
         lo, hi = _const_range(item) if item else (None, None)
@@ -317,10 +388,14 @@ def _rule_problem(
             return f"{pred[1]['arg']} has no constant range"
         if not all(_meet_some(values, [pred[0], k]) for k in (lo, hi)):
             return f"some value of {pred[1]['arg']} leaves {p['name']} no value"
-    elif not _meet_some(values, pred):
+    elif pred is not None and not _meet_some(values, pred):
         return f"no value {p['name']} may hold meets it"
-    if kind == "count" and _least(spec, p) < arg:
+    if kind == "kinds" and (len(values) < 2 or _least(spec, p) < 2):
+        return f"{p['name']} may hold fewer than two items, or its range one value"
+    if kind in ("count", "kinds") and _least(spec, p) < arg:
         return f"{p['name']} may hold fewer than {arg} items"
+    if kind in ("rows", "columns") and _least(spec, p, kind == "columns") < arg:
+        return f"a {kind[:-1]} of {p['name']} may hold fewer than {arg} items"
     if kind == "at":
         for w in arg:
             if w[0] != "i" and spec["params"][index[w[1]]]["kind"] not in ("quantity", "list"):
@@ -381,10 +456,12 @@ def _const_range(item: dict[str, Any]) -> tuple[int | None, int | None]:
     return lo, hi
 
 
-def _least(spec: dict[str, Any], p: dict[str, Any]) -> int:
-    """The fewest items ``p`` may hold (each length at its least constant value)."""
+def _least(spec: dict[str, Any], p: dict[str, Any], column: bool | None = None) -> int:
+    """The fewest items ``p`` may hold (each length at its least constant value); of one row
+    (``column`` False) or one column (True) of a grid."""
     least = 1
-    for dim in p["dims"]:
+    dims = p["dims"] if column is None else [p["dims"][0 if column else 1]]
+    for dim in dims:
         if "q" in dim:
             item = next((i for i in spec["quantities"] if i["name"] == dim["q"]), None)
             lows = [
@@ -396,3 +473,61 @@ def _least(spec: dict[str, Any], p: dict[str, Any]) -> int:
         else:
             least *= max(0, dim.get("lo", 0))
     return least
+
+
+# -- scalars that are values of the tree's nodes ------------------------------------------------
+
+
+def presence_prepare(facts: Facts) -> None:
+    """A scalar stated to be a node's value with no stated range of its own takes the tree's
+    constant range (``A node with a value of start exists in the tree`` and nothing else)."""
+    for kind, tree, _pred, names, _hi, line in facts.presence:
+        if kind != "node":
+            continue
+        info = facts.leaf[tree]
+        for name in names:
+            if _bounded(facts, name):
+                continue
+            for bound, strict, text in info.lo:
+                if not bound.terms:
+                    low = bound.const + (1 if strict else 0)
+                    facts.lins.append((_q(name) - Lin(Fraction(low)), f"{line}: {text}"))
+            for bound, strict, text in info.hi:
+                if not bound.terms:
+                    high = bound.const - (1 if strict else 0)
+                    facts.lins.append((Lin(Fraction(high)) - _q(name), f"{line}: {text}"))
+            facts.mention(_q(name), line)
+
+
+def _node_problem(p: dict[str, Any], scalars: list[str], spec: dict[str, Any]) -> str | None:
+    """Why the scalars cannot take the values of distinct random nodes: a tree of no constant
+    range, too few nodes, a scalar another rule names or whose range is narrower."""
+    values = _domain(p["leaf"])
+    if p["kind"] != "tree" or not isinstance(values, range):
+        return f"{p['name']}'s values are in no constant range"
+    if _least(spec, p) < len(scalars):
+        return f"{p['name']} may hold fewer than {len(scalars)} nodes"
+    own = [i for i in spec["quantities"] if i["name"] in scalars]
+    rest = {**spec, "quantities": [i for i in spec["quantities"] if i["name"] not in scalars]}
+    for name in scalars:
+        item = next((i for i in own if i["name"] == name), None)
+        param = next(x for x in spec["params"] if x["name"] == name)
+        if item is None or param.get("q") != name or set(item) - {*_QITEM, "ne"} or item["size"]:
+            return f"{name} is tied to other quantities or rules"
+        if _mentioned(rest, name):
+            return f"other bounds name {name}"
+        for ne in item.get("ne", ()):
+            rest_terms = ne["rest"].get("terms", {}) if isinstance(ne["rest"], dict) else {}
+            if not set(rest_terms) <= set(scalars) or not p.get("distinct"):
+                return f"{name} != another value, and the tree's values may repeat"
+        lo, hi = _const_range(_bare(item))
+        if lo is None or hi is None or not lo <= values[0] <= values[-1] <= hi:
+            return f"{p['name']}'s values may be outside {name}'s range"
+    return None
+
+
+_QITEM = {"name", "label", "size", "bounds"}
+
+
+def _bare(item: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in item.items() if k in _QITEM}

@@ -18,14 +18,26 @@ def _presence(spec: dict, args: list) -> list:
     out = list(args)
     for rule in spec["presence"]:
         a = rule[1]
+        if rule[0] == "node":  # scalars: the values of distinct random nodes
+            values = [v for v in out[a] if v is not None]
+            if len(values) < len(rule[2]):
+                return [None]
+            picks = random.sample(values, len(rule[2]))
+            for k, j in enumerate(rule[2]):
+                out[j] = picks[k]
+            continue
         leaf = spec["params"][a]["leaf"]
         if isinstance(out[a], str):
             rows = list(out[a])
         else:
             rows = [list(r) if isinstance(r, (str, list)) else r for r in out[a]]
         flat = not rows or not isinstance(rows[0], list)
-        if rule[0] == "count":
+        if rule[0] == "count" and len(rule) > 5 and not flat:  # in each row or column
+            ok = _presence_each(rows, rule[5], leaf, rule[2], rule[3], rule[4], out)
+        elif rule[0] == "count":
             ok = _presence_count(rows, flat, leaf, rule[2], rule[3], rule[4], out)
+        elif rule[0] == "kinds":
+            ok = _presence_kinds(rows, flat, leaf, rule[2])
         else:
             ok = _presence_at(rows, flat, leaf, rule[2], rule[3], out)
         if not ok:
@@ -121,6 +133,46 @@ def _presence_count(
     return True
 
 
+def _presence_each(
+    rows: list, scope: str, leaf: dict, pred: list, least: int, most: object, args: list
+) -> bool:
+    """``_presence_count`` in each row (``scope`` "row") or each column ("col") of a grid."""
+    if scope == "row":
+        return all(_presence_count(row, True, leaf, pred, least, most, args) for row in rows)
+    width = max((len(row) for row in rows), default=0)
+    for j in range(width):
+        at = [i for i, row in enumerate(rows) if len(row) > j]
+        col = [rows[i][j] for i in at]
+        if not _presence_count(col, True, leaf, pred, least, most, args):
+            return False
+        for k, i in enumerate(at):
+            rows[i][j] = col[k]
+    return True
+
+
+def _presence_kinds(rows: list, flat: bool, leaf: dict, least: int) -> bool:
+    """At least ``least`` (two) different values: where all are equal, one item at random
+    becomes another value of the domain."""
+    items = rows if flat else [x for row in rows for x in row]
+    if len(set(items)) >= least:
+        return True
+    if least != 2 or len(items) < 2:
+        return False
+    x = _presence_value(leaf, ["!=", items[0]], [], True)
+    if x is None:
+        return False
+    i = random.randrange(len(items))
+    if flat:
+        rows[i] = x
+    else:
+        for row in rows:
+            if i < len(row):
+                row[i] = x
+                break
+            i -= len(row)
+    return True
+
+
 def _presence_at(rows: list, flat: bool, leaf: dict, where: list, pred: list, args: list) -> bool:
     """The item at ``where`` (one index per level) meets ``pred``: set when it does not."""
     idx = []
@@ -162,5 +214,7 @@ PRESENCE_RUNTIME = (
     _presence_meets,
     _presence_value,
     _presence_count,
+    _presence_each,
+    _presence_kinds,
     _presence_at,
 )
