@@ -227,3 +227,44 @@ def test_a_cell_compared_with_a_constant() -> None:
 def test_no_presence_key_without_such_a_line() -> None:
     """The key is optional: a statement without these lines has none."""
     assert "presence" not in spec_of(question(SCORES_PARAMS, SCORES))
+
+
+# -- a string kept out of a list of strings, a string two lists share -----------------------------
+
+CODES = [
+    "1 <= banned.length <= 300",
+    "banned[i].length == 5",
+    "code.length == 5",
+    "code and banned[i] consist of lowercase English letters.",
+]
+CODES_PARAMS = [("banned", "string[]"), ("code", "string")]
+
+
+def test_a_string_kept_out_of_a_list_of_strings() -> None:
+    """``code will never be in the list banned``: the string drawn again, its length kept."""
+    spec = spec_of(question(CODES_PARAMS, [*CODES, "code will never be in the list banned."]))
+    assert spec["presence"] == [["absent", 1, 0]]
+    for banned, code in draws(spec):
+        assert code not in banned and len(code) == 5, (banned, code)
+    reports(spec, [["abcde", "fghij"], "fghij"], "code = 'fghij' is in banned")
+    # two letters of length 1 to 3: too few other strings to be sure of room
+    items = ["1 <= banned.length <= 300", "1 <= code.length <= 3"]
+    items += ["code and banned[i] consist of only 'a' and 'b'.", "code is not in banned."]
+    assert "too few other values" in refused(question(CODES_PARAMS, items))
+
+
+def test_a_string_two_lists_share() -> None:
+    """``There is at least one common word between menu1 and menu2``: where none is shared,
+    one item of the second becomes one of the first (distinct strings stay distinct)."""
+    items = [
+        "1 <= menu1.length, menu2.length <= 50",
+        "1 <= menu1[i].length, menu2[i].length <= 3",
+        "menu1[i] and menu2[i] consist of lowercase English letters.",
+        "All the strings of menu2 are unique.",
+        "There is at least one common word between menu1 and menu2.",
+    ]
+    spec = spec_of(question([("menu1", "string[]"), ("menu2", "string[]")], items))
+    assert spec["presence"] == [["common", 1, 0]]
+    for menu1, menu2 in draws(spec):
+        assert set(menu1) & set(menu2) and len(set(menu2)) == len(menu2), (menu1, menu2)
+    reports(spec, [["ab"], ["cd"]], "no item in common")

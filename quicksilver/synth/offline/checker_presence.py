@@ -24,7 +24,14 @@ def check_presence(spec: dict[str, Any], args: list[Any]) -> list[str]:
         name, value = names[rule[1]], args[rule[1]]
         if not isinstance(value, list | str):
             continue  # the shape was reported with the lengths
-        if rule[0] == "node":
+        other = args[rule[2]] if rule[0] in ("absent", "common") else None
+        if rule[0] == "absent":
+            if isinstance(other, list) and value in other:
+                out.append(f"{name} = {value!r} is in {names[rule[2]]}, which must not hold it")
+        elif rule[0] == "common":
+            if isinstance(other, list) and not {repr(x) for x in value} & {repr(x) for x in other}:
+                out.append(f"{name} and {names[rule[2]]} have no item in common")
+        elif rule[0] == "node":
             nodes = [v for v in value if v is not None]
             out += [
                 f"{names[j]} = {args[j]!r} is the value of no node of {name}"

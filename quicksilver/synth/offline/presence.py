@@ -78,6 +78,14 @@ _TREE = (
     rf"(?P<a>{_N})(?: and (?P<b>{_N}))? (?:(?:are|is|will) )?(?:exists?|be present|present) in "
     r"the (?:binary )?tree",
 )
+_ABSENT = (
+    rf"(?P<a>{_N}) (?:will not be|is not|will never be|is never|does not appear) in "
+    rf"(?:the (?:given )?(?:list|array) )?(?P<b>{_N})"
+)
+_COMMON = (
+    rf"there (?:is|will be|exists?) at least (?:one|a) common (?:string|element|value|item|word) "
+    rf"(?:between|of|in) (?P<a>{_N}) and (?P<b>{_N})"
+)
 _CELL = rf"(?P<p>{_N})\[(?P<i>[^\[\]]+)\](?:\[(?P<j>[^\[\]]+)\])?"
 _SETWORDS = r"(?P<set>'.'(?:, '.')*,? or '.')"
 _AT = (
@@ -133,6 +141,14 @@ def _more_forms(facts: Facts, text: str, line: str, acts: Acts) -> bool:
                 return False
             rule = (scope, p.name, _ADJ[m["adj"].lower()], _k(m["k"]), None, line)
             return _queue(facts, rule, acts)
+    for kind, form in (("absent", _ABSENT), ("common", _COMMON)):
+        m = re.fullmatch(_PRE + form, text, flags=re.I)
+        a, b = (facts.by_name.get(m[g]) for g in ("a", "b")) if m else (None, None)
+        if a is None or b is None or a.name == b.name or not (a.join and b.join):
+            continue
+        if (a.depth, b.depth) == ((1, 2) if kind == "absent" else (2, 2)):
+            changed, other = (a, b) if kind == "absent" else (b, a)
+            return _queue(facts, (kind, changed.name, None, other.name, None, line), acts)
     m = re.fullmatch(_PRE + _KINDS, text, flags=re.I)
     if m:
         p = _only(facts, 1, "int")
@@ -344,6 +360,8 @@ def presence_spec(
         why = "a parameter in two rules on its values" if i in used else None
         if kind == "node":
             why = why or _node_problem(params[i], arg, spec)
+        elif kind in ("absent", "common"):
+            why = why or _strings_problem(kind, params[i], params[index[arg]], spec)
         else:
             why = why or _rule_problem(kind, params[i], pred, arg, spec, index)
         if why:
@@ -353,6 +371,11 @@ def presence_spec(
         if kind == "node":
             out.append(["node", i, [index[a] for a in arg]])
             notes.append(f"{', '.join(arg)}: values of random nodes of {name} (distinct nodes)")
+            continue
+        if kind in ("absent", "common"):
+            out.append([kind, i, index[arg]])
+            how = "drawn again" if kind == "absent" else "an item set to one of"
+            notes.append(f"{name}: {how} {arg} where needed, so that {line.rstrip('.')}")
             continue
         if kind == "kinds":
             out.append(["kinds", i, arg])
@@ -531,3 +554,35 @@ _QITEM = {"name", "label", "size", "bounds"}
 
 def _bare(item: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in item.items() if k in _QITEM}
+
+
+# -- a string kept out of a list of strings, a string the two lists share ------------------------
+
+
+def _strings_problem(
+    kind: str, p: dict[str, Any], other: dict[str, Any], spec: dict[str, Any]
+) -> str | None:
+    """``absent``: ``p`` a plain string, drawn again (its length kept) while ``other`` holds it,
+    with room (more strings of its least length than the size cap allows items). ``common``:
+    ``p`` a list of strings (distinct allowed) whose one item may become one of ``other``'s, of
+    the same alphabet and per-item lengths."""
+    extra = sorted(set(p) - _PLAIN) + [k for k in ("sorted",) if p.get(k)]
+    if kind == "absent" and p.get("distinct"):
+        extra.append("distinct")
+    alphabet = p["leaf"].get("alphabet") or ""
+    if extra or p["kind"] != "list" or not p["join"] or p["leaf"] != other["leaf"]:
+        return f"{p['name']} has other rules on its values, or values of another kind"
+    if kind == "absent":
+        if len(p["dims"]) != 1 or len(other["dims"]) != 2:
+            return f"{p['name']} not in {other['name']}: a string kept out of a list of strings"
+        least = _least(spec, p)
+        if least < 1 or len(alphabet) ** min(least, 4) <= 1000:
+            return f"{p['name']} may have too few other values"
+        return None
+    inner = [d.get(k) for d in (p["dims"][1:2] + other["dims"][1:2]) for k in ("lo", "hi")]
+    plain = all(set(d) <= {"name", "lo", "hi"} for d in p["dims"][1:] + other["dims"][1:])
+    if len(p["dims"]) != 2 or len(other["dims"]) != 2 or not plain or inner[:2] != inner[2:]:
+        return f"{p['name']} and {other['name']}: lists of strings of the same lengths are read"
+    if _least(spec, {"dims": p["dims"][:1]}) < 1 or _least(spec, {"dims": other["dims"][:1]}) < 1:
+        return f"{p['name']} or {other['name']} may be empty"
+    return None

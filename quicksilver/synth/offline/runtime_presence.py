@@ -27,6 +27,12 @@ def _presence(spec: dict, args: list) -> list:
                 out[j] = picks[k]
             continue
         leaf = spec["params"][a]["leaf"]
+        if rule[0] in ("absent", "common"):
+            got = _presence_strings(rule[0], out[a], out[rule[2]], leaf)
+            if got is None:
+                return [None]
+            out[a] = got
+            continue
         if isinstance(out[a], str):
             rows = list(out[a])
         else:
@@ -173,6 +179,28 @@ def _presence_kinds(rows: list, flat: bool, leaf: dict, least: int) -> bool:
     return True
 
 
+def _presence_strings(kind: str, mine: object, other: list, leaf: dict) -> object:
+    """``absent``: the string ``mine`` drawn again (its length kept) while ``other`` holds it;
+    ``common``: where the lists share no string, one item of ``mine`` at random becomes one of
+    ``other``'s. None when there is no room."""
+    if kind == "absent":
+        taken = set(other)
+        tries = 0
+        while mine in taken:
+            tries += 1
+            if tries > 200:
+                return None
+            mine = "".join(random.choice(leaf["alphabet"]) for _ in range(len(mine)))
+        return mine
+    if set(mine) & set(other):
+        return mine
+    if not mine or not other:
+        return None
+    got = list(mine)
+    got[random.randrange(len(got))] = random.choice(other)
+    return got
+
+
 def _presence_at(rows: list, flat: bool, leaf: dict, where: list, pred: list, args: list) -> bool:
     """The item at ``where`` (one index per level) meets ``pred``: set when it does not."""
     idx = []
@@ -216,5 +244,6 @@ PRESENCE_RUNTIME = (
     _presence_count,
     _presence_each,
     _presence_kinds,
+    _presence_strings,
     _presence_at,
 )
