@@ -223,11 +223,11 @@ def _words(text: str) -> set[str]:
 
 
 _DEFS = (  # each: the parameter p (or none), the value v, the noun
-    rf"(?:an? |the )?(?P<noun>[^.;:]+?) if (?P<p>{_N})\[\w+\](?:\[\w+\])? ==? (?P<v>-?\d+|'.')",
-    rf"if (?P<p>{_N})\[\w+\](?:\[\w+\])? ==? (?P<v>-?\d+|'.'), (?P<noun>[^.;:]+)",
+    rf"(?:an? |the )?(?P<noun>[^.;:,\n]+?) if (?P<p>{_N})\[\w+\](?:\[\w+\])? ==? (?P<v>-?\d+|'.')",
+    rf"if (?P<p>{_N})\[\w+\](?:\[\w+\])? ==? (?P<v>-?\d+|'.'), (?P<noun>[^.;:\n]+)",
     rf"(?P<p>{_N})\[\w+\](?:\[\w+\])? ==? (?P<v>-?\d+|'.') (?:represents|means|indicates|denotes)"
-    r" (?P<noun>[^.;:,]+)",
-    r"(?P<v>'.'|-?\d+) (?:represents|representing|means|indicates|denotes) (?P<noun>[^.;:,]+)",
+    r" (?P<noun>[^.;:,\n]+)",
+    r"(?P<v>'.'|-?\d+) (?:represents|representing|means|indicates|denotes) (?P<noun>[^.;:,\n]+)",
     r"(?P<noun>[a-z][a-z ]*?) \(represented (?:as|by) (?P<v>'.'|-?\d+)\)",
 )
 
@@ -421,8 +421,11 @@ def _rule_problem(
         return f"a {kind[:-1]} of {p['name']} may hold fewer than {arg} items"
     if kind == "at":
         for w in arg:
-            if w[0] != "i" and spec["params"][index[w[1]]]["kind"] not in ("quantity", "list"):
+            src = spec["params"][index[w[1]]] if w[0] != "i" else None
+            if src is not None and src["kind"] not in ("quantity", "list"):
                 return f"{w[1]} is not an integer or a list of integers"
+            if w[0] == "item" and _least(spec, src) <= w[2]:
+                return f"{w[1]} may hold no item {w[2]}"
     return None
 
 
