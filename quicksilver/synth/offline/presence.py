@@ -13,6 +13,14 @@ Two ideas the Constraints state of a list's (or a grid's) items beyond each item
   j, f]`` the item ``f`` of the integer list ``j`` (a field name: ``click = [click_r,
   click_c]``).
 
+Beside them: the same count in each row or column (``Each column contains at least one
+non-negative integer``: ``[..., "row" | "col"]``), not all items equal (``at least two houses
+have different colors``: ``["kinds", p, 2]``), scalars that are values of distinct nodes of the
+tree (``x and y are exist in the tree``: ``["node", t, [a, ...]]``), a string kept out of a list
+of strings (``target will not be in the list deadends``: ``["absent", a, b]``) and a string two
+lists of strings share (``There is at least a common string between list1 and list2``:
+``["common", b, a]``, the first index the list changed).
+
 A property ``pred`` is ``[op, v]``: ``op`` one of ``== != < <= > >=`` with ``v`` a constant or
 ``{"arg": j}`` (the scalar parameter ``j``), or ``in`` / ``not`` with a list of values.
 
@@ -286,6 +294,9 @@ def _owner(facts: Facts, owners: set[str], v: Any, named: str | None) -> Param |
 
 
 def _position(facts: Facts, m: re.Match[str], line: str, acts: Acts) -> bool:
+    """One of ``_AT`` into an ``at`` rule: each index a constant, a scalar or a field (or the
+    two items of a list that addresses the one grid), the property a value set, a comparison,
+    or a defined noun (``not``: its complement); False when any part is none of these."""
     groups = m.re.groupindex
     if "a" in groups:  # ``entrance will always be an empty cell``: a list of two indices
         a = facts.by_name.get(m["a"])
@@ -396,6 +407,7 @@ def presence_spec(
 def _rule_problem(
     kind: str, p: dict[str, Any], pred: list[Any], arg: Any, spec: dict[str, Any], index: dict
 ) -> str | None:
+    """Why the runtime cannot keep a ``count``, ``kinds`` or ``at`` rule on ``p``, or None."""
     extra = sorted(set(p) - _PLAIN) + [k for k in ("sorted", "distinct") if p.get(k)]
     if extra or p["kind"] != "list" or len(p["dims"]) > 2:
         return f"{p['name']} has other rules on its values ({', '.join(extra) or p['kind']})"
