@@ -96,9 +96,10 @@ def test_fixed_length_list_needs_its_length() -> None:
     assert "startPos" in refused(question(ROBOT_PARAMS, items, ROBOT_PROSE))
 
 
-def test_a_position_named_by_fields_is_refused() -> None:
+def test_a_position_named_by_fields_is_one_cell() -> None:
     """``grid[row][col] > 0`` where ``start = [row, col]``: one cell's value, which a bound on
-    every value would misread (the whole grid positive): reported."""
+    every value would misread (the whole grid positive): read as that cell's rule
+    (presence.py), the grid's own range unchanged."""
     inp = question(
         [("grid", "integer[][]"), ("start", "integer[]")],
         [
@@ -113,7 +114,9 @@ def test_a_position_named_by_fields_is_refused() -> None:
         ],
         "You are given a grid and start = [row, col].",
     )
-    assert "a constraint on one specific position" in refused(inp)
+    spec = spec_of(inp)
+    assert spec["params"][0]["leaf"]["lo"] == [0]
+    assert spec["presence"] == [["at", 0, [["item", 1, 0], ["item", 1, 1]], [">", 0]]]
 
 
 # -- row forms with another index -----------------------------------------------------------------

@@ -70,11 +70,11 @@ from quicksilver.sources.text import constraint_lines, html_to_text
 from quicksilver.synth import OFFLINE_SYNTHESIZER, GeneratorResult, SynthInput
 from quicksilver.synth.offline.analysis import Analysis, SpecResult
 from quicksilver.synth.offline.constraints import Param, parse_type
+from quicksilver.synth.offline.entries import PERF_ENTRY
 from quicksilver.synth.offline.policy import PERF_POLICY, SAMPLING_POLICY
 from quicksilver.synth.offline.runtime import (
     DEFAULT_SIZE_CAP,
     OFFLINE_PERF_SYNTHESIZER,
-    PERF_ENTRY,
     PERF_SPEC_CAP,
     emit_generator,
     sample_spec,

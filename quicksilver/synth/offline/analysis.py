@@ -35,6 +35,7 @@ from quicksilver.synth.offline.neighbours import neighbour_checks, neighbour_spe
 from quicksilver.synth.offline.numstrings import order_spec
 from quicksilver.synth.offline.numtheory import numtheory_specs
 from quicksilver.synth.offline.occurs import occur_room, occur_specs
+from quicksilver.synth.offline.presence import presence_prepare, presence_spec
 from quicksilver.synth.offline.quantified import chain_room, quant_specs
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.relations import share_ranges, zip_specs
@@ -130,6 +131,7 @@ class Analysis:
         even_lengths(self.facts)
         occur_room(self.facts)
         members_prepare(self.facts)
+        presence_prepare(self.facts)
         q = Quantities(self.facts, self.problems)
         schedule = Schedule(
             self.facts,
@@ -161,12 +163,15 @@ class Analysis:
         self.problems += derived_ranges(self.facts.derived, quantities, params)
         spec: dict[str, Any] = {"quantities": quantities, "params": params}
         members = members_spec(self.facts, spec, zips, relations, self.problems, self.notes)
+        presence = presence_spec(self.facts, spec, members, self.problems, self.notes)
         if self.problems:
             return SpecResult(None, self.notes, self.problems)
         if relations:
             spec["relations"] = relations
         if members:
             spec["members"] = members
+        if presence:  # a value present, one position (presence.py)
+            spec["presence"] = presence
         if num_order:  # two integers written as strings, in order (numstrings.py)
             spec["num_order"] = num_order
         if zips:

@@ -47,6 +47,7 @@ from quicksilver.synth.offline.neighbours import neighbour_form
 from quicksilver.synth.offline.numstrings import answer_form, number_form
 from quicksilver.synth.offline.numtheory import numtheory_form, size_form
 from quicksilver.synth.offline.occurs import occur_form
+from quicksilver.synth.offline.presence import presence_form
 from quicksilver.synth.offline.quantified import parent_tree, quantified_bound
 from quicksilver.synth.offline.word_sentences import word_count_form
 
@@ -540,4 +541,5 @@ TEXT_FORMS: tuple[Callable[[Facts, str, str, Acts], bool], ...] = (
     word_count_form,  # how many words a text holds (word_sentences.py)
     adj_form,  # adjacency lists (adjacency.py)
     degree_form,  # a graph's degree bound (graph_degree.py)
+    presence_form,  # a value present, one position (presence.py)
 )

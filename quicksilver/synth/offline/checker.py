@@ -57,6 +57,7 @@ from quicksilver.synth.offline.checker_members import check_members
 from quicksilver.synth.offline.checker_neighbours import check_neighbours
 from quicksilver.synth.offline.checker_numstr import check_num_order
 from quicksilver.synth.offline.checker_occurs import check_occurs, check_sizes
+from quicksilver.synth.offline.checker_presence import check_presence
 from quicksilver.synth.offline.checker_quant import check_quant, head_rows
 from quicksilver.synth.offline.checker_relations import check_relations
 from quicksilver.synth.offline.checker_spec import spec_from_generator
@@ -125,6 +126,7 @@ def check_input(spec: dict[str, Any], args: list[Any]) -> list[str]:
         + check_num_order(spec, args)
         + check_occurs(spec, args)
         + check_members(spec, args)
+        + check_presence(spec, args)
         + check_neighbours(spec, args)
         + check_quant(spec, args)
         + check_adjacency(spec, args, q)

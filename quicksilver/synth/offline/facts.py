@@ -132,6 +132,7 @@ class Facts:
         self.zips: list[tuple[str, str, str, str]] = []
         # membership between parameters (members.py): (op, a, b, line)
         self.members: list[tuple[str, str, Any, str]] = []
+        self.presence: list[tuple[Any, ...]] = []  # a value present, one position (presence.py)
         # a quantity bounded by a product or power of others (nonlinear.py): (key, op, expr,
         # denominator, line)
         self.polys: list[tuple[str, str, Any, int, str]] = []

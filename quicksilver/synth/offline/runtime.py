@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from quicksilver.synth import OFFLINE_SYNTHESIZER
+from quicksilver.synth.offline.entries import EDGE_ENTRY
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_adj import ADJ_RUNTIME, _adj_lists, _deg_edges
 from quicksilver.synth.offline.runtime_forms import FORMS_RUNTIME, _relate, _shaped
@@ -55,6 +56,7 @@ from quicksilver.synth.offline.runtime_parts import (
     _zip,
 )
 from quicksilver.synth.offline.runtime_perf import _perf_variants
+from quicksilver.synth.offline.runtime_presence import PRESENCE_RUNTIME, _presence
 from quicksilver.synth.offline.runtime_quant import QUANT_RUNTIME, _chains, _parent_tree
 from quicksilver.synth.offline.runtime_trees import TREES_RUNTIME, _shaped_tree
 from quicksilver.synth.offline.runtime_words import WORDS_RUNTIME
@@ -604,6 +606,7 @@ def _generate_from_spec(spec: dict, size_cap: int) -> list:
         if "relations" in spec and None not in args:  # two strings of one format: formats.py
             args = _relate(spec, args)
         args = _members(spec, args) if "members" in spec and None not in args else args
+        args = _presence(spec, args) if "presence" in spec and None not in args else args
         args = _num_order(spec, args) if "num_order" in spec and None not in args else args
         if (
             all(a is not None for a in args)
@@ -646,6 +649,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *OCCURS_RUNTIME,
     *TREES_RUNTIME,
     *MEMBERS_RUNTIME,
+    *PRESENCE_RUNTIME,
     *NUMSTR_RUNTIME,
     *NEIGHBOURS_RUNTIME,
     *QUANT_RUNTIME,
@@ -673,52 +677,6 @@ OFFLINE_PERF_SYNTHESIZER = "quicksilver-offline-perf-synth/1"  # the "model" of 
 # The cap a perf spec is built with: above any stated bound, so none is capped. The runtime only
 # compares sizes with a cap (it allocates by the sizes it picks: at most ``scale`` per dimension).
 PERF_SPEC_CAP = 2**62
-
-EDGE_ENTRY = '''def generate_edge_cases():
-    """The inputs a judge always tries: every length, count and scalar at its smallest allowed
-    value, then one above it, then every value at the low and at the high end of its range
-    (what the constraints leave no room for is left out). The caller seeds random."""
-    global _SIZE_MODE, _VALUE_MODE
-    previous = _SIZE_MODE, _VALUE_MODE
-    out = []
-    patterns = (("min", "random"), ("min1", "random"), ("random", "low"), ("random", "high"))
-    for sizes, values in patterns:
-        _SIZE_MODE, _VALUE_MODE = sizes, values
-        try:
-            case = _generate(SIZE_CAP)
-        except RuntimeError:
-            continue
-        finally:
-            _SIZE_MODE, _VALUE_MODE = previous
-        if case not in out:
-            out.append(case)
-    return out
-'''
-
-PERF_ENTRY = '''_PERF_PATTERN = None  # the worst-case search appends its choice (docs/sas.md)
-
-
-def perf_input_gen(scale):
-    """One performance input: every length and count min(stated max, scale) (policy above),
-    in the structured variant _PERF_PATTERN when the worst-case search chose one."""
-    return perf_input_variant(scale, _PERF_PATTERN)
-
-
-def perf_input_variant(scale, pattern):
-    """perf_input_gen(scale) in the structured variant ``pattern`` (None: random values)."""
-    global _SIZE_MODE, _PATTERN
-    previous = _SIZE_MODE, _PATTERN
-    _SIZE_MODE, _PATTERN = "max", pattern
-    try:
-        return _generate(max(1, int(scale)))
-    finally:
-        _SIZE_MODE, _PATTERN = previous
-
-
-def perf_variants():
-    """The structured variants the worst-case search tries on this task (see _perf_variants)."""
-    return _perf_variants(SPEC)
-'''
 
 
 def emit_generator(
