@@ -46,6 +46,7 @@ from quicksilver.synth.offline.neighbours import neighbour_form
 from quicksilver.synth.offline.numstrings import answer_form, number_form
 from quicksilver.synth.offline.numtheory import numtheory_form, size_form
 from quicksilver.synth.offline.occurs import occur_form
+from quicksilver.synth.offline.sums import sum_parity
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _HOW_MANY = (
@@ -532,4 +533,5 @@ TEXT_FORMS: tuple[Callable[[Facts, str, str, Acts], bool], ...] = (
     number_form,  # integers written as strings (numstrings.py)
     answer_form,  # ranges of the answer in more words (numstrings.py)
     neighbour_form,  # neighbours and equal lengths (neighbours.py)
+    sum_parity,  # the parity of a sum of values (sums.py)
 )

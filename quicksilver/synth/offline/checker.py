@@ -58,6 +58,7 @@ from quicksilver.synth.offline.checker_numstr import check_num_order
 from quicksilver.synth.offline.checker_occurs import check_occurs, check_sizes
 from quicksilver.synth.offline.checker_relations import check_relations
 from quicksilver.synth.offline.checker_spec import spec_from_generator
+from quicksilver.synth.offline.checker_sums import check_sums
 from quicksilver.synth.offline.checker_trees import check_tree_shape
 
 __all__ = ["check_input", "spec_from_generator"]
@@ -121,6 +122,7 @@ def check_input(spec: dict[str, Any], args: list[Any]) -> list[str]:
         + check_occurs(spec, args)
         + check_members(spec, args)
         + check_neighbours(spec, args)
+        + check_sums(spec, args)
         + check_form_relations(spec.get("relations", []), params, args)
     )
 

@@ -15,6 +15,7 @@ from functools import partial
 from quicksilver.synth.offline.constraints import Lin, Ref, Unsupported, split_top
 from quicksilver.synth.offline.facts import Facts
 from quicksilver.synth.offline.relations import zip_relation
+from quicksilver.synth.offline.sums import value_sum_rule
 
 Acts = list[Callable[[], None]]
 # one side of a comparison: ("one", [form], ""), ("min" | "max", [forms], ""), ("sum", [], key)
@@ -202,21 +203,24 @@ class Comparisons:
 
     def _value_sum(self, a: Side, op: str, b: Side, line: str, acts: Acts) -> None:
         """``0 <= sum(nums[i]) <= 1000``: a constant bound on the sum of a list's values. An
-        upper bound is kept (``value_sums``); a lower one only where it cannot bind (at most 0:
-        the values are never negative, which the parameter's spec checks)."""
+        upper bound is kept (``value_sums``); a lower one where it cannot bind (at most 0: the
+        values are never negative, which the parameter's spec checks), or as a rule the runtime
+        meets (above 0, or a fixed sum: :func:`~.sums.value_sum_rule`)."""
         facts = self.facts
-        if (a[0] == "vsum" and b[0] == "vsum") or op == "==":
+        if a[0] == "vsum" and b[0] == "vsum":
             raise Unsupported("only a constant bound on a sum of values is supported")
         bound = b if a[0] == "vsum" else a
         if bound[0] != "one" or bound[1][0].terms or bound[1][0].const.denominator != 1:
             raise Unsupported("only a constant bound on a sum of values is supported")
         value = int(bound[1][0].const)
         name = a[2] if a[0] == "vsum" else b[2]
-        if a[0] == "vsum":  # sum <= value (or < value)
+        if op == "==":  # a fixed sum, met by the runtime (sums.py)
+            value_sum_rule(facts, name, op, value, line, acts)
+        elif a[0] == "vsum":  # sum <= value (or < value)
             limit = value - 1 if op == "<" else value
             acts.append(lambda: facts.value_sums.setdefault(name, []).append((limit, line)))
-        elif value - (op == "<") > 0:
-            raise Unsupported("a least sum of values above 0")
+        elif value - (op == "<") > 0:  # a least sum, met by the runtime (sums.py)
+            value_sum_rule(facts, name, op, value + (op == "<"), line, acts)
         else:
             acts.append(lambda: facts.value_sums.setdefault(name, []))
 

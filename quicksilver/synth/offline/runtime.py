@@ -54,6 +54,7 @@ from quicksilver.synth.offline.runtime_parts import (
     _zip,
 )
 from quicksilver.synth.offline.runtime_perf import _perf_variants
+from quicksilver.synth.offline.runtime_sums import SUMS_RUNTIME, _grow_sum, _meet_sum
 from quicksilver.synth.offline.runtime_trees import TREES_RUNTIME, _shaped_tree
 
 log = logging.getLogger(__name__)
@@ -243,6 +244,8 @@ def _level_counts(dims: list, q: dict, size_cap: int) -> list:
             if dim.get("sum_max") is not None:
                 limit = min(dim["sum_max"], max(size_cap, lo * total))
                 counts = _fit_sum(counts, lo, limit)
+            if dim.get("sum_min") is not None:  # a least sum of the lengths (sums.py)
+                counts = _grow_sum(counts, dim["hi"], dim["sum_min"])
         levels.append(counts)
     return levels
 
@@ -436,6 +439,11 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         inner = [_below_index(p, row, q) for row in inner]
     if p.get("values_sum_max") is not None:  # one level, values in one constant range from 0 up
         inner = [_shrink_sum(row, p["leaf"]["lo"][0], p["values_sum_max"]) for row in inner]
+    if p.get("values_sum"):  # a least, fixed or odd/even sum of values (sums.py)
+        top = p.get("values_sum_max")
+        inner = [_meet_sum(row, p["leaf"], p["values_sum"], top) for row in inner]
+        if None in inner:
+            return None
     for counts in reversed(levels[:-1]):
         nested = []
         i = 0
@@ -635,6 +643,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *MEMBERS_RUNTIME,
     *NUMSTR_RUNTIME,
     *NEIGHBOURS_RUNTIME,
+    *SUMS_RUNTIME,
     _apart,
     _below_index,
     _variant_values,

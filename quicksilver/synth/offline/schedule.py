@@ -23,6 +23,7 @@ from quicksilver.synth.offline.nonlinear import MAX_EXPONENT, bound_of, interval
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.report import describe_quantity
 from quicksilver.synth.offline.shapes import columns
+from quicksilver.synth.offline.sums import least_length_sum, value_sum_room
 
 Con = tuple[dict[str, int], int, str]  # (terms, const, why): sum(coef * class) + const >= 0
 
@@ -109,6 +110,7 @@ class Schedule:
         cons += self._col_room()
         cons += self._polys(cons, set(per_item))
         cons += self._value_sum_room()
+        cons += value_sum_room(self.facts, self.classes)  # a least or odd sum of values (sums.py)
         self._conditions(per_item)
         self._least_sums(per_item, cons)
         for key, limits in self.facts.sums.items():
@@ -186,11 +188,13 @@ class Schedule:
                     outer_lo = max(outer_lo, -(const // terms[outer]))
             floor = outer_lo * per_item[cls]["lo"]
             for value, line in least:
-                if value > floor:
-                    self.problems.append(
-                        f'"{line}": the other constraints allow a sum of {floor} '
-                        f"({outer} >= {outer_lo}, {cls} >= {per_item[cls]['lo']})"
-                    )
+                if value > floor:  # met by lengthening items (sums.py)
+                    tops = [v for v, _ in self.facts.sums.get(key, [])]
+                    got = least_length_sum(per_item[cls], outer, value, line, tops)
+                    if isinstance(got, str):
+                        self.problems.append(got)
+                    else:
+                        cons.append(got)
 
     @staticmethod
     def _item_range(cls: str, own: list[Con]) -> tuple[int, int | None]:

@@ -19,6 +19,7 @@ import re
 from quicksilver.synth.offline.constraints import REF_RE
 from quicksilver.synth.offline.facts import Facts
 from quicksilver.synth.offline.node_wording import node_wordings
+from quicksilver.synth.offline.sums import sum_wordings
 from quicksilver.synth.offline.unique_wording import unique_wordings
 
 _REFS = rf"{REF_RE.pattern}(?:(?:,\s*|,?\s+and\s+){REF_RE.pattern})*"
@@ -74,6 +75,7 @@ def restate(text: str, facts: Facts) -> list[list[str]]:
     out += _character_wordings(text, facts)
     out += node_wordings(text, facts)  # a tree's or a linked list's nodes (node_wording.py)
     out += unique_wordings(text, facts)  # distinctness, permutations, order (unique_wording.py)
+    out += sum_wordings(text, facts)  # totals of lengths and values (sums.py)
     return out
 
 
