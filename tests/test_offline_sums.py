@@ -123,10 +123,12 @@ def test_the_checker_reports_a_sum_of_lengths_below_the_least() -> None:
 def test_a_least_sum_of_lengths_that_cannot_be_met_is_refused() -> None:
     lines = [*ROWS_ITEMS, "2000 <= sum(nums[i].length)", "sum(nums[i].length) <= 1000"]
     assert "no draw can reach" in refused(question(ROWS, lines))
-    # a least sum bounded by another size stays refused
-    lines = ["1 <= k <= sum(nums[i].length) <= 2000", "1 <= nums.length <= 10"]
-    lines += ["0 <= nums[i].length <= 50", "1 <= nums[i][j] <= 9"]
-    assert "sum" in refused(question([*ROWS, ("k", "integer")], lines))
+    # a sum equal to another size stays refused
+    lines = ["sum(nums[i].length) == arr.length", "1 <= nums.length <= arr.length <= 100"]
+    lines += ["1 <= nums[i].length <= 50", "1 <= nums[i][j], arr[i] <= 9"]
+    assert "sum(nums[i].length) == arr.length" in refused(
+        question([*ROWS, ("arr", "integer[]")], lines)
+    )
 
 
 # -- sums of values -------------------------------------------------------------------------------
@@ -183,3 +185,54 @@ def test_a_fixed_sum_of_values() -> None:
 def test_a_sum_of_values_that_cannot_be_met_is_refused(items: list[str], why: str) -> None:
     lines = ["1 <= nums.length <= 9", *items]
     assert why in refused(question([("nums", "integer[]")], lines))
+
+
+# -- a scalar at most a sum -----------------------------------------------------------------------
+
+
+def test_a_scalar_at_most_a_sum_of_lengths() -> None:
+    items = [
+        "n == piles.length",
+        "1 <= n <= 1000",
+        "1 <= piles[i][j] <= 10^5",
+        "1 <= k <= sum(piles[i].length) <= 2000",
+    ]
+    spec = spec_of(question([("piles", "integer[][]"), ("k", "integer")], items))
+    k = spec["params"][1]
+    assert k["below_sum"] == {"of": "piles", "level": 1, "strict": False}
+    assert spec["params"][0]["dims"][1]["hi"] == 2000  # each item at most the whole sum
+    seen = set()
+    for piles, k in draws(spec):
+        total = sum(len(p) for p in piles)
+        assert 1 <= k <= total <= 2000
+        seen.add(k == total)
+    assert seen == {True, False}
+    reports(spec, [[[1], [2]], 3], "k = 3 breaks k <= the sum 2")
+
+
+@pytest.mark.parametrize(
+    "bound", ["1 <= orders <= min(sum(inventory[i]), 10^9)", "1 <= orders <= sum(inventory)"]
+)
+def test_a_scalar_at_most_a_sum_of_values(bound: str) -> None:
+    items = ["1 <= inventory.length <= 10", "1 <= inventory[i] <= 20", bound, "orders <= 10^9"]
+    spec = spec_of(question([("inventory", "integer[]"), ("orders", "integer")], items))
+    assert "values_sum" not in spec["params"][0]  # the values' least sum is already 1
+    for inventory, orders in draws(spec):
+        assert 1 <= orders <= sum(inventory)
+    reports(spec, [[1, 2], 4], "orders = 4 breaks orders <= the sum 3")
+    strict = [*items[:2], "0 <= orders < sum(inventory)", "orders <= 10^9"]
+    spec = spec_of(question([("inventory", "integer[]"), ("orders", "integer")], strict))
+    for inventory, orders in draws(spec, 30):
+        assert 0 <= orders < sum(inventory)
+    reports(spec, [[1, 2], 3], "orders = 3 breaks orders < the sum 3")
+
+
+def test_a_scalar_at_most_a_sum_that_others_depend_on_is_refused() -> None:
+    items = ["1 <= nums.length <= 10", "0 <= nums[i] <= k", "1 <= k <= sum(nums)", "k <= 100"]
+    assert "other bounds depend on" in refused(
+        question([("nums", "integer[]"), ("k", "integer")], items)
+    )
+    items = ["1 <= nums.length <= 10", "0 <= nums[i] <= 9", "1 <= 2 * k <= sum(nums)", "k <= 100"]
+    assert "only a scalar at most the sum" in refused(
+        question([("nums", "integer[]"), ("k", "integer")], items)
+    )

@@ -25,6 +25,20 @@ def check_sums(spec: dict[str, Any], args: list[Any]) -> list[str]:
         rule = p.get("values_sum")
         if rule and isinstance(arg, list):
             out += _value_sum(p["name"], arg, rule)
+    names = [p["name"] for p in spec.get("params", [])]
+    for p, arg in zip(spec.get("params", []), args, strict=False):
+        rule = p.get("below_sum")
+        if rule and rule["of"] in names and isinstance(arg, int):
+            of = args[names.index(rule["of"])]
+            if rule["level"]:
+                total = _lengths_at(of, rule["level"])
+            elif isinstance(of, list) and all(isinstance(x, int) for x in of):
+                total = sum(of)
+            else:
+                total = None
+            if total is not None and (arg > total or (rule["strict"] and arg == total)):
+                op = "<" if rule["strict"] else "<="
+                out.append(f"{p['name']} = {arg} breaks {p['name']} {op} the sum {total}")
     return out
 
 

@@ -54,7 +54,12 @@ from quicksilver.synth.offline.runtime_parts import (
     _zip,
 )
 from quicksilver.synth.offline.runtime_perf import _perf_variants
-from quicksilver.synth.offline.runtime_sums import SUMS_RUNTIME, _grow_sum, _meet_sum
+from quicksilver.synth.offline.runtime_sums import (
+    SUMS_RUNTIME,
+    _below_sum,
+    _grow_sum,
+    _meet_sum,
+)
 from quicksilver.synth.offline.runtime_trees import TREES_RUNTIME, _shaped_tree
 
 log = logging.getLogger(__name__)
@@ -604,6 +609,8 @@ def _generate_from_spec(spec: dict, size_cap: int) -> list:
             args = _relate(spec, args)
         args = _members(spec, args) if "members" in spec and None not in args else args
         args = _num_order(spec, args) if "num_order" in spec and None not in args else args
+        if None not in args and any("below_sum" in p for p in spec["params"]):  # sums.py
+            args = _below_sum(spec, args, q, _SIZE_MODE) or [None]
         if all(a is not None for a in args) and all(  # None: rows the sizes left no room for
             _zip(spec["params"], args, rule, q) for rule in spec.get("zips", ())
         ):

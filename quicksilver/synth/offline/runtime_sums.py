@@ -77,4 +77,32 @@ def _meet_sum(row: list, leaf: dict, rule: dict, top: object) -> list | None:
     return out
 
 
-SUMS_RUNTIME = (_grow_sum, _sum_target, _meet_sum)
+def _below_sum(spec: dict, args: list, q: dict, mode: str) -> list | None:
+    """A scalar at most a sum of the drawn lists (``"below_sum"``: ``k <= sum(piles[i].length)``,
+    ``orders <= sum(inventory[i])``) set within its constant bounds and the sum: kept when it
+    fits, else the sum's value in "max" mode, else drawn again below it. None when the sum is
+    below its least value (drawn again)."""
+    names = [p["name"] for p in spec["params"]]
+    out = list(args)
+    for i, p in enumerate(spec["params"]):
+        rule = p.get("below_sum")
+        if not rule:
+            continue
+        arg = args[names.index(rule["of"])]
+        items = [arg]
+        for _ in range(rule["level"] or 0):
+            items = [x for it in items for x in it]
+        total = sum(len(x) for x in items) if rule["level"] else sum(arg)
+        item = next(x for x in spec["quantities"] if x["name"] == p["q"])
+        lo = max([-(b["rest"] // b["coef"]) for b in item["bounds"] if b["coef"] > 0], default=0)
+        tops = [b["rest"] // -b["coef"] for b in item["bounds"] if b["coef"] < 0]
+        top = min([total - rule["strict"], *tops])
+        if top < lo:
+            return None
+        if out[i] > top:
+            out[i] = top if mode == "max" else random.randint(lo, top)
+        q[p["q"]] = out[i]
+    return out
+
+
+SUMS_RUNTIME = (_grow_sum, _sum_target, _meet_sum, _below_sum)

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from quicksilver.synth.offline.constraints import REF_RE, Unsupported
+from quicksilver.synth.offline.constraints import REF_RE, Lin, Unsupported
 from quicksilver.synth.offline.facts import Facts
 
 Acts = list[Callable[[], None]]  # as in comparisons.py, which calls value_sum_rule
@@ -124,6 +124,62 @@ def value_sum_rule(facts: Facts, name: str, op: str, value: int, line: str, acts
     acts.append(lambda: facts.sum_rules.setdefault(name, []).append(("min", value, 0, line)))
 
 
+def scalar_below_sum(facts: Facts, lin: Lin, of: str, strict: bool, line: str, acts: Acts) -> None:
+    """``k <= sum(piles[i].length)`` (``of``: the per-item length key) or ``orders <= sum(
+    inventory[i])`` (``of``: the list's name): a scalar parameter alone at most the sum, queued
+    for :func:`below_sum_room` and :func:`sum_specs`."""
+    ref = lin.single()
+    if ref is None or ref.kind != "q":
+        raise Unsupported("a bound on a sum by an expression (only a scalar at most the sum)")
+    key = ref.key
+    acts.append(lambda: facts.mention(lin, line))
+    acts.append(partial(facts.below_sums.append, (key, of, strict, line)))
+
+
+def _least(cls: str, cons: list[Con]) -> int:
+    """The least value constant bounds in ``cons`` give ``cls`` (0 when none does)."""
+    least = 0
+    for terms, const, _ in cons:
+        if list(terms) == [cls] and terms[cls] > 0:
+            least = max(least, -(const // terms[cls]))
+    return least
+
+
+def below_sum_room(
+    facts: Facts, classes: dict[str, str], cons: list[Con], problems: list[str]
+) -> list[Con]:
+    """For ``k <= sum(...)``: the sum at least k's least value (a least sum of lengths or of
+    values, met as stated ones are, where the other bounds do not already give it), and k at
+    most the sum's greatest stated value. k is set after the list is drawn, so nothing else may
+    depend on it: another bound on it by a quantity, or a bound of values by it, is reported."""
+    out: list[Con] = []
+    for key, of, strict, line in facts.below_sums:
+        k = classes.get(key)
+        if k is None:
+            continue  # an unknown name: reported
+        bounds = [b for info in facts.leaf.values() for b, _, _ in (*info.lo, *info.hi)]
+        if any(k in terms and len(terms) > 1 for terms, _, _ in cons) or any(
+            classes.get(r.key) == k for b in bounds for r in b.terms
+        ):
+            problems.append(f'"{line}": a scalar at most a sum, which other bounds depend on')
+            continue
+        least = _least(k, cons) + strict
+        if of in facts.by_name:  # the values of a list
+            tops = [v for v, _ in facts.value_sums.get(of, [])]
+            rng = _range(facts, of)
+            outer = classes.get(facts.by_name[of].dim_key(0))
+            floor = _least(outer, cons) * rng[0] if rng and outer and rng[0] > 0 else 0
+            if least > floor:
+                facts.sum_rules.setdefault(of, []).append(("min", least, 0, line))
+        else:
+            tops = [v for v, _ in facts.sums.get(of, [])]
+            if least > 0:
+                facts.sum_mins.setdefault(of, []).append((least, line))
+        if tops:
+            out.append(({k: -1}, min(tops) - strict, f"{line} (the sum at most {min(tops)})"))
+    return out
+
+
 def _range(facts: Facts, name: str) -> tuple[int, int] | None:
     """The constant value range of a list's elements, if every stated bound is a constant."""
     info = facts.leaf[name]
@@ -167,6 +223,29 @@ def least_length_sum(
     dim["sum_min"] = max(dim.get("sum_min", 0), least)
     need = (least + hi - 1) // hi
     return ({outer: 1}, -need, f"{line} (each item at most {hi} long)")
+
+
+def below_specs(
+    facts: Facts,
+    params: list[dict[str, Any]],
+    quantities: list[dict[str, Any]],
+    names: dict[str, str],
+    problems: list[str],
+) -> None:
+    """A scalar parameter at most a sum: its ``"below_sum"`` (``{"of": list, "level": d or
+    None for the values, "strict"}``); the runtime sets it once the list is drawn, within its
+    own constant bounds, so it may carry no remainder, exclusion or bound by another quantity."""
+    for key, of, strict, line in facts.below_sums:
+        cls = names.get(key, key)
+        p = next((s for s in params if s["kind"] == "quantity" and s.get("q") == cls), None)
+        item = next((i for i in quantities if i["name"] == cls), None)
+        name = of if of in facts.by_name else re.sub(r"(?:\[i\])+\.length$", "", of)
+        level = None if of in facts.by_name else of.count("[i]")
+        loose = item is None or any(not isinstance(b["rest"], int) for b in item["bounds"])
+        if p is None or loose or any(k in item for k in ("mod", "ne", "poly", "digits", "cap")):
+            problems.append(f'"{line}": a bound by a sum, of a scalar parameter alone')
+            continue
+        p["below_sum"] = {"of": name, "level": level, "strict": strict}
 
 
 def sum_specs(facts: Facts, params: list[dict[str, Any]], problems: list[str]) -> None:
