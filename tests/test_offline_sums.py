@@ -236,3 +236,18 @@ def test_a_scalar_at_most_a_sum_that_others_depend_on_is_refused() -> None:
     assert "only a scalar at most the sum" in refused(
         question([("nums", "integer[]"), ("k", "integer")], items)
     )
+
+
+def test_a_total_says_lengths_or_values() -> None:
+    """``The total sum of grid ...`` sums a grid's values, not its cells: not read as lengths;
+    ``The total sum of nums ...`` of a list of integers is its values' sum."""
+    grid = ["1 <= grid.length, grid[i].length <= 10", "0 <= grid[i][j] <= 9"]
+    line = "The total sum of grid is at most 100."
+    assert line in refused(question([("grid", "integer[][]")], [*grid, line]))
+    nums = ["1 <= nums.length <= 10", "0 <= nums[i] <= 50", "The total sum of nums is at most 100."]
+    spec = spec_of(question([("nums", "integer[]")], nums))
+    assert spec["params"][0]["values_sum_max"] == 100
+    for (values,) in draws(spec, 20):
+        assert sum(values) <= 100
+    lines = [*nums[:2], "The sum of the lengths of nums does not exceed 100."]
+    assert "lengths of nums" in refused(question([("nums", "integer[]")], lines))

@@ -44,7 +44,7 @@ _AT_MOST = (
     r"is not greater than|is not more than|<=)"
 )
 _TOTAL = re.compile(
-    rf"(?:the )?(?:total sum|total|sum total|total length|sum) of (?:the )?(?:lengths? of )?"
+    rf"(?:the )?(?P<w>total sum|total|sum total|total length|sum) of (?:the )?(?P<l>lengths? of )?"
     rf"(?:all )?(?:the )?(?:strings (?:in|of) )?(?P<x>{REF_RE.pattern})(?:\.length)?"
     rf" {_AT_MOST} (?P<b>.+)",
     flags=re.I,
@@ -75,9 +75,16 @@ def sum_wordings(text: str, facts: Facts) -> list[list[str]]:
         out.append([m["c"]])
     m = _TOTAL.fullmatch(text)
     if m:
-        out.append([f"sum({_lengths(m['x'], facts)}) <= {m['b']}"])
+        lengths = bool(m["l"]) or "length" in m["w"].lower() or ".length" in m["x"]
+        x = _lengths(m["x"], facts) if lengths else m["x"]
+        if lengths == x.endswith(".length"):  # lengths of a list of lists, or values
+            out.append([f"sum({x}) <= {m['b']}"])
     m = _IN_ALL.fullmatch(text)
-    lists = [p.name for p in facts.params if p.depth == 2 and not p.join and not p.tree]
+    lists = [
+        p.name
+        for p in facts.params
+        if p.depth == 2 and not p.join and not p.tree and p.leaf == "int"
+    ]
     if m and len(lists) == 1:
         out.append([f"sum({lists[0]}[i].length) <= {m['b']}"])
     return out
@@ -85,7 +92,8 @@ def sum_wordings(text: str, facts: Facts) -> list[list[str]]:
 
 def _lengths(x: str, facts: Facts) -> str:
     """``words``, ``words[i]`` or ``words[i].length`` of a list of strings or lists as its
-    per-item length ``words[i].length``; anything else as it is written (a sum of values)."""
+    per-item length ``words[i].length`` (the wording says lengths); anything else as it is
+    written, which is then no per-item length and not restated."""
     name = re.sub(r"(?:\[i\])?(?:\.length)?$", "", x)
     p = facts.by_name.get(name)
     return f"{name}[i].length" if p is not None and p.depth >= 2 and not p.tree else x
