@@ -251,3 +251,13 @@ def test_a_total_says_lengths_or_values() -> None:
         assert sum(values) <= 100
     lines = [*nums[:2], "The sum of the lengths of nums does not exceed 100."]
     assert "lengths of nums" in refused(question([("nums", "integer[]")], lines))
+
+
+def test_a_strict_least_sum_of_values_binds() -> None:
+    """``0 < sum(nums)`` is a least sum of 1 (once read as one that cannot bind)."""
+    items = ["1 <= nums.length <= 5", "0 <= nums[i] <= 3", "0 < sum(nums)"]
+    spec = spec_of(question([("nums", "integer[]")], items))
+    assert spec["params"][0]["values_sum"] == {"min": 1}
+    for (nums,) in draws(spec):
+        assert sum(nums) >= 1
+    reports(spec, [[0, 0]], "sum to 0, below 1")

@@ -235,7 +235,7 @@ class Comparisons:
         elif a[0] == "vsum":  # sum <= value (or < value)
             limit = value - 1 if op == "<" else value
             acts.append(lambda: facts.value_sums.setdefault(name, []).append((limit, line)))
-        elif value - (op == "<") > 0:  # a least sum, met by the runtime (sums.py)
+        elif value + (op == "<") > 0:  # a least sum (value + 1 for <), met by the runtime
             value_sum_rule(facts, name, op, value + (op == "<"), line, acts)
         else:
             acts.append(lambda: facts.value_sums.setdefault(name, []))
