@@ -966,18 +966,19 @@ def test_min_max_sum_and_halves() -> None:
     assert any(sum(map(len, words)) > 200 for (words,) in got)
     reason = reason_of(question([("x", "integer")], ["1 <= x <= max(5, 10)"]))
     assert '"1 <= x <= max(5, 10)": a bound by the larger (or smaller) of two values' in reason
-    reason = reason_of(
-        question(
-            [("words", "string[]")],
-            [
-                "1 <= words.length <= 10",
-                "0 <= words[i].length <= 5",
-                "1 <= sum(words[i].length) <= 20",
-                "words[i] consists of lowercase English letters.",
-            ],
-        )
-    )
-    assert '"1 <= sum(words[i].length) <= 20": the other constraints allow a sum of 0' in reason
+    # a least sum the fewest, shortest items miss is met by lengthening items (sums.py)
+    items = [
+        "1 <= words.length <= 10",
+        "0 <= words[i].length <= 5",
+        "1 <= sum(words[i].length) <= 20",
+        "words[i] consists of lowercase English letters.",
+    ]
+    got = samples(question([("words", "string[]")], items), 200)
+    assert all(1 <= sum(map(len, words)) <= 20 for (words,) in got)
+    # ... and one that ten items of at most 5 cannot reach is refused
+    items[2] = "60 <= sum(words[i].length) <= 100"
+    reason = reason_of(question([("words", "string[]")], items))
+    assert "60 <= sum(words[i].length) <= 100" in reason
 
 
 def test_a_row_form_in_the_description_states_the_rows_length() -> None:
@@ -1569,12 +1570,12 @@ def test_a_bound_on_the_sum_of_values() -> None:
     )
     for (rods,) in samples(inp, 100):
         assert sum(rods) <= 50 and min(rods) >= 1, rods
-    assert "a least sum of values above 0" in reason_of(
-        question(
-            [("count", "integer[]")],
-            ["count.length == 256", "0 <= count[i] <= 10^9", "1 <= sum(count) <= 10^9"],
-        )
+    # a least sum of values above 0 is met by moving values up (sums.py)
+    count = question(
+        [("count", "integer[]")],
+        ["count.length == 256", "0 <= count[i] <= 10^9", "1 <= sum(count) <= 10^9"],
     )
+    assert all(1 <= sum(c) <= 10**9 for (c,) in samples(count, 50))
     assert "a bound on the sum of nums's values" in reason_of(
         question(
             [("nums", "integer[]")],

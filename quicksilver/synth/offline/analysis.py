@@ -43,6 +43,7 @@ from quicksilver.synth.offline.report import param_notes
 from quicksilver.synth.offline.schedule import Schedule
 from quicksilver.synth.offline.sentences import LineReader
 from quicksilver.synth.offline.shapes import ParamSpecs
+from quicksilver.synth.offline.sums import below_specs, sum_specs
 
 _NAME = r"[A-Za-z_]\w*"
 _ALONE = r"(?![\w\[]|\.\w|\s*[-+*/^(])"  # a bare name: n, not n + 1, 2 * n or n.length
@@ -157,6 +158,8 @@ class Analysis:
         neighbour_specs(self.facts, params, self.problems)
         adj_specs(self.facts, params, quantities, self.problems)
         degree_specs(self.facts, params, self.problems)
+        sum_specs(self.facts, params, self.problems)  # a least or odd sum of values (sums.py)
+        below_specs(self.facts, params, quantities, q.names, self.problems)  # k <= sum(x)
         zips = zip_specs(self.facts, params, self.problems)
         relations = relations_spec(self.facts, params, self.problems)
         num_order = order_spec(self.facts, params, quantities, self.problems)

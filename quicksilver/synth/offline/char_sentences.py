@@ -49,6 +49,7 @@ from quicksilver.synth.offline.numtheory import numtheory_form, size_form
 from quicksilver.synth.offline.occurs import occur_form
 from quicksilver.synth.offline.presence import presence_form
 from quicksilver.synth.offline.quantified import parent_tree, quantified_bound
+from quicksilver.synth.offline.sums import sum_parity
 from quicksilver.synth.offline.word_sentences import word_count_form
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
@@ -542,4 +543,5 @@ TEXT_FORMS: tuple[Callable[[Facts, str, str, Acts], bool], ...] = (
     adj_form,  # adjacency lists (adjacency.py)
     degree_form,  # a graph's degree bound (graph_degree.py)
     presence_form,  # a value present, one position (presence.py)
+    sum_parity,  # the parity of a sum of values (sums.py)
 )

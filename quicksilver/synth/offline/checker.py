@@ -61,6 +61,7 @@ from quicksilver.synth.offline.checker_presence import check_presence
 from quicksilver.synth.offline.checker_quant import check_quant, head_rows
 from quicksilver.synth.offline.checker_relations import check_relations
 from quicksilver.synth.offline.checker_spec import spec_from_generator
+from quicksilver.synth.offline.checker_sums import check_sums
 from quicksilver.synth.offline.checker_trees import check_tree_shape
 from quicksilver.synth.offline.checker_words import check_words
 
@@ -130,6 +131,7 @@ def check_input(spec: dict[str, Any], args: list[Any]) -> list[str]:
         + check_neighbours(spec, args)
         + check_quant(spec, args)
         + check_adjacency(spec, args, q)
+        + check_sums(spec, args)
         + check_form_relations(spec.get("relations", []), params, args)
     )
 

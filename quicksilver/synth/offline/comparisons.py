@@ -15,6 +15,7 @@ from functools import partial
 from quicksilver.synth.offline.constraints import Lin, Ref, Unsupported, split_top
 from quicksilver.synth.offline.facts import Facts
 from quicksilver.synth.offline.relations import zip_relation
+from quicksilver.synth.offline.sums import scalar_below_sum, value_sum_rule
 
 Acts = list[Callable[[], None]]
 # one side of a comparison: ("one", [form], ""), ("min" | "max", [forms], ""), ("sum", [], key)
@@ -131,6 +132,10 @@ class Comparisons:
             args = split_top(m.group(2))
             if len(args) < 2:
                 raise Unsupported(f"cannot read {text!r}")
+            sums = [a for a in args if re.match(r"sum\s*\(", a, flags=re.I)]
+            if sums and m.group(1).lower() == "min" and len(sums) == 1:  # min(sum(x), 10^9)
+                rest = [self.facts.parse(a) for a in args if a is not sums[0]]
+                return ("minsum", rest, sums[0])
             return (m.group(1).lower(), [self.facts.parse(a) for a in args], "")
         m = re.fullmatch(r"sum\s*\((.*)\)", text, flags=re.I)
         if m:
@@ -147,6 +152,12 @@ class Comparisons:
         """``a op b`` where either side may be a min / max / sum (see :meth:`_side_item`)."""
         if op in (">=", ">"):
             a, b, op = b, a, "<=" if op == ">=" else "<"
+        if b[0] == "minsum" and a[0] == "one" and op != "==":  # k <= min(sum(x), 10^9)
+            self._relate_items(a, op, ("min" if len(b[1]) > 1 else "one", b[1], ""), line, acts)
+            self._relate_items(a, op, self._side_item(b[2]), line, acts)
+            return
+        if "minsum" in (a[0], b[0]):
+            raise Unsupported("a bound by the smaller of a sum and another value")
         if a[0] == "vsum" or b[0] == "vsum":
             self._value_sum(a, op, b, line, acts)
             return
@@ -181,6 +192,9 @@ class Comparisons:
         if (a[0] == "sum" and b[0] == "sum") or op == "==":
             raise Unsupported("only a constant bound on a sum of lengths is supported")
         bound = b if a[0] == "sum" else a
+        if a[0] == "one" and bound[1][0].terms:  # k <= sum(piles[i].length) (sums.py)
+            scalar_below_sum(facts, a[1][0], b[2], op == "<", line, acts)
+            return
         if bound[0] != "one" or bound[1][0].terms or bound[1][0].const.denominator != 1:
             raise Unsupported("only a constant bound on a sum of lengths is supported")
         value = int(bound[1][0].const)
@@ -202,21 +216,27 @@ class Comparisons:
 
     def _value_sum(self, a: Side, op: str, b: Side, line: str, acts: Acts) -> None:
         """``0 <= sum(nums[i]) <= 1000``: a constant bound on the sum of a list's values. An
-        upper bound is kept (``value_sums``); a lower one only where it cannot bind (at most 0:
-        the values are never negative, which the parameter's spec checks)."""
+        upper bound is kept (``value_sums``); a lower one where it cannot bind (at most 0: the
+        values are never negative, which the parameter's spec checks), or as a rule the runtime
+        meets (above 0, or a fixed sum: :func:`~.sums.value_sum_rule`)."""
         facts = self.facts
-        if (a[0] == "vsum" and b[0] == "vsum") or op == "==":
+        if a[0] == "vsum" and b[0] == "vsum":
             raise Unsupported("only a constant bound on a sum of values is supported")
         bound = b if a[0] == "vsum" else a
+        if a[0] == "one" and bound[1][0].terms and op != "==":  # k <= sum(nums) (sums.py)
+            scalar_below_sum(facts, a[1][0], b[2], op == "<", line, acts)
+            return
         if bound[0] != "one" or bound[1][0].terms or bound[1][0].const.denominator != 1:
             raise Unsupported("only a constant bound on a sum of values is supported")
         value = int(bound[1][0].const)
         name = a[2] if a[0] == "vsum" else b[2]
-        if a[0] == "vsum":  # sum <= value (or < value)
+        if op == "==":  # a fixed sum, met by the runtime (sums.py)
+            value_sum_rule(facts, name, op, value, line, acts)
+        elif a[0] == "vsum":  # sum <= value (or < value)
             limit = value - 1 if op == "<" else value
             acts.append(lambda: facts.value_sums.setdefault(name, []).append((limit, line)))
-        elif value - (op == "<") > 0:
-            raise Unsupported("a least sum of values above 0")
+        elif value + (op == "<") > 0:  # a least sum (value + 1 for <), met by the runtime
+            value_sum_rule(facts, name, op, value + (op == "<"), line, acts)
         else:
             acts.append(lambda: facts.value_sums.setdefault(name, []))
 

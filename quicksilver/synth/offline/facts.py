@@ -126,6 +126,10 @@ class Facts:
         # a list's values summed (``sum(nums[i]) <= 1000``): name -> [(limit, line)]; an empty
         # list where only a least sum that cannot bind was stated
         self.value_sums: dict[str, list[tuple[int, str]]] = {}
+        # a least sum or a parity of a list's values (sums.py): name -> [(kind, a, b, line)]
+        self.sum_rules: dict[str, list[tuple[str, int, int, str]]] = {}
+        # a scalar at most a sum (``k <= sum(piles[i].length)``, sums.py): (key, of, strict, line)
+        self.below_sums: list[tuple[str, str, bool, str]] = []
         self.eqs: list[tuple[Lin, str]] = []  # equalities that are not aliases (n == e.length + 1)
         self.nes: list[tuple[Lin, str]] = []  # form != 0 over quantities
         # relations item by item between two lists (``l[i] < r[i]``): (a, b, op, line)

@@ -58,6 +58,12 @@ from quicksilver.synth.offline.runtime_parts import (
 from quicksilver.synth.offline.runtime_perf import _perf_variants
 from quicksilver.synth.offline.runtime_presence import PRESENCE_RUNTIME, _presence
 from quicksilver.synth.offline.runtime_quant import QUANT_RUNTIME, _chains, _parent_tree
+from quicksilver.synth.offline.runtime_sums import (
+    SUMS_RUNTIME,
+    _below_sum,
+    _grow_sum,
+    _meet_sum,
+)
 from quicksilver.synth.offline.runtime_trees import TREES_RUNTIME, _shaped_tree
 from quicksilver.synth.offline.runtime_words import WORDS_RUNTIME
 
@@ -248,6 +254,8 @@ def _level_counts(dims: list, q: dict, size_cap: int) -> list:
             if dim.get("sum_max") is not None:
                 limit = min(dim["sum_max"], max(size_cap, lo * total))
                 counts = _fit_sum(counts, lo, limit)
+            if dim.get("sum_min") is not None:  # a least sum of the lengths (sums.py)
+                counts = _grow_sum(counts, dim["hi"], dim["sum_min"])
         levels.append(counts)
     return levels
 
@@ -446,6 +454,11 @@ def _build_param(p: dict, q: dict, size_cap: int) -> object:
         inner = [_parent_tree(p["parent_tree"], row, path or _chance(_BOUNDARY_P)) for row in inner]
     if p.get("values_sum_max") is not None:  # one level, values in one constant range from 0 up
         inner = [_shrink_sum(row, p["leaf"]["lo"][0], p["values_sum_max"]) for row in inner]
+    if p.get("values_sum"):  # a least, fixed or odd/even sum of values (sums.py)
+        top = p.get("values_sum_max")
+        inner = [_meet_sum(row, p["leaf"], p["values_sum"], top) for row in inner]
+        if None in inner:
+            return None
     for counts in reversed(levels[:-1]):
         nested = []
         i = 0
@@ -608,6 +621,8 @@ def _generate_from_spec(spec: dict, size_cap: int) -> list:
         args = _members(spec, args) if "members" in spec and None not in args else args
         args = _presence(spec, args) if "presence" in spec and None not in args else args
         args = _num_order(spec, args) if "num_order" in spec and None not in args else args
+        if None not in args and any("below_sum" in p for p in spec["params"]):  # sums.py
+            args = _below_sum(spec, args, q, _SIZE_MODE) or [None]
         if (
             all(a is not None for a in args)
             and all(  # None: rows the sizes left no room for
@@ -655,6 +670,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *QUANT_RUNTIME,
     *WORDS_RUNTIME,
     *ADJ_RUNTIME,
+    *SUMS_RUNTIME,
     _apart,
     _below_index,
     _variant_values,

@@ -23,6 +23,7 @@ from quicksilver.synth.offline.nonlinear import MAX_EXPONENT, bound_of, interval
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.report import describe_quantity
 from quicksilver.synth.offline.shapes import columns
+from quicksilver.synth.offline.sums import below_sum_room, least_length_sum, value_sum_room
 
 Con = tuple[dict[str, int], int, str]  # (terms, const, why): sum(coef * class) + const >= 0
 
@@ -108,7 +109,9 @@ class Schedule:
         cons += self._graph_room()
         cons += self._col_room()
         cons += self._polys(cons, set(per_item))
+        cons += below_sum_room(self.facts, self.classes, cons, self.problems)  # (sums.py)
         cons += self._value_sum_room()
+        cons += value_sum_room(self.facts, self.classes)  # a least or odd sum of values (sums.py)
         self._conditions(per_item)
         self._least_sums(per_item, cons)
         for key, limits in self.facts.sums.items():
@@ -186,11 +189,13 @@ class Schedule:
                     outer_lo = max(outer_lo, -(const // terms[outer]))
             floor = outer_lo * per_item[cls]["lo"]
             for value, line in least:
-                if value > floor:
-                    self.problems.append(
-                        f'"{line}": the other constraints allow a sum of {floor} '
-                        f"({outer} >= {outer_lo}, {cls} >= {per_item[cls]['lo']})"
-                    )
+                if value > floor:  # met by lengthening items (sums.py)
+                    tops = [v for v, _ in self.facts.sums.get(key, [])]
+                    got = least_length_sum(per_item[cls], outer, value, line, tops)
+                    if isinstance(got, str):
+                        self.problems.append(got)
+                    else:
+                        cons.append(got)
 
     @staticmethod
     def _item_range(cls: str, own: list[Con]) -> tuple[int, int | None]:
@@ -208,6 +213,8 @@ class Schedule:
     def _per_item(self, cls: str, own: list[Con]) -> dict[str, Any]:
         """The constant bounds of a per-item length, from its own constraints."""
         lo, hi = self._item_range(cls, own)
+        if hi is None and self.facts.sums.get(cls):  # at most the whole sum (sums.py)
+            hi = min(v for v, _ in self.facts.sums[cls])
         if hi is None:
             self.problems.append(f"no stated upper bound for {cls}")
             hi = lo

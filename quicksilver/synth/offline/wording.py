@@ -19,6 +19,7 @@ import re
 from quicksilver.synth.offline.constraints import REF_RE
 from quicksilver.synth.offline.facts import Facts
 from quicksilver.synth.offline.node_wording import node_wordings
+from quicksilver.synth.offline.sums import sum_wordings
 from quicksilver.synth.offline.unique_wording import unique_wordings
 from quicksilver.synth.offline.word_sentences import word_wordings
 
@@ -76,6 +77,7 @@ def restate(text: str, facts: Facts) -> list[list[str]]:
     out += node_wordings(text, facts)  # a tree's or a linked list's nodes (node_wording.py)
     out += unique_wordings(text, facts)  # distinctness, permutations, order (unique_wording.py)
     out += word_wordings(text, facts)  # spaces and words in more wordings (word_sentences.py)
+    out += sum_wordings(text, facts)  # totals of lengths and values (sums.py)
     return out
 
 
