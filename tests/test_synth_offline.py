@@ -2566,6 +2566,16 @@ NUMS_ITEMS = ["1 <= nums.length <= 100", "1 <= nums[i] <= 100"]
             "Test data are generated such that at least two values of nums differ.",
             "Test data are generated such that at least two values of nums differ",
         ),
+        # the subject first: `X is guaranteed to ...` (k-closest-points-to-origin drew ties at
+        # the k-th distance, product-of-array-except-self products beyond 32 bits)
+        (
+            "The answer is guaranteed to be unique (except for the order that it is in).",
+            "The answer is guaranteed to be unique (except for the order that it is in)",
+        ),
+        (
+            "The product of any prefix of nums is guaranteed to fit in a 32-bit integer.",
+            "The product of any prefix of nums is guaranteed to fit in a 32-bit integer",
+        ),
         (
             "Every value of nums appears exactly twice, except for one value which appears once.",
             "Every value of nums appears exactly twice, except for one value which appears once",
@@ -2597,6 +2607,12 @@ def test_a_guarantee_the_description_states_in_a_known_form_is_read() -> None:
     fits = "The test cases are generated so that the answer fits in a 32-bit integer."
     spec = build_spec(_with_prose(nums, fits)).spec
     assert spec is not None and spec["answer"]["text"] == fits.rstrip(".")
+    fits = "The answer is guaranteed to fit in a 32-bit signed integer."  # the subject first
+    spec = build_spec(_with_prose(nums, fits)).spec
+    assert spec is not None and spec["answer"]["text"] == fits.rstrip(".")
+    # a narrative sentence that says guaranteed is no guarantee about the input
+    story = "There are extra students that are guaranteed to pass any exam they take."
+    assert build_spec(_with_prose(nums, story)).spec is not None
     stated = question(
         [("nums", "integer[]")],
         [*NUMS_ITEMS, "The answer is guaranteed to fit in a 32-bit integer."],

@@ -42,6 +42,13 @@ _GUARANTEE = re.compile(
     r"(?:generated|guaranteed)(?: in (?:such )?a way| such| so)+ that)\s+(?P<clause>.+)",
     flags=re.I,
 )
+# ``The answer is guaranteed to be unique``, ``s is guaranteed to be a valid expression``: the
+# same guarantee with the subject first
+_SUBJECT_GUARANTEED = re.compile(
+    r"(?:note:\s*)?(?!there\b)(?P<subject>(?:(?!\b(?:that|which|who)\b)[^,;:])+?) "
+    r"(?P<verb>is|are|will be) (?:always )?guaranteed to\s+(?P<pred>.+)",
+    flags=re.I,
+)
 # ``It is guaranteed that under the given constraints, there is always a solution``: a guarantee
 # the statement says follows from the Constraints, so it rules out no input they allow
 _IMPLIED = re.compile(r"\b(?:under|for|with) the (?:given )?constraints\b", flags=re.I)
@@ -117,6 +124,10 @@ class DescribedGuarantees:
                 continue
             if m := _GUARANTEE.fullmatch(sentence):
                 self._guarantee(sentence, this_answer(last, m["clause"]))  # numstrings.py
+            elif m := _SUBJECT_GUARANTEED.fullmatch(sentence):
+                verb = "is" if m["verb"].lower() == "will be" else m["verb"]
+                pred = re.sub(r"^be\s+", "", m["pred"])  # is guaranteed to be unique: is unique
+                self._guarantee(sentence, f"{m['subject']} {verb} {pred}")
             elif m := _LETTERS_PERMUTATION.fullmatch(sentence):
                 self._letters_permutation(sentence, m["subject"])
             elif _SAME_LENGTH.search(sentence):
