@@ -97,6 +97,18 @@ def test_a_lazy_list_answer_is_iterated_as_leetcodes_driver_does():
     assert _judge("integer")(range(1), 0) is False
 
 
+def test_a_set_or_tuple_at_a_list_level_is_the_list_leetcode_writes():
+    # walkccc's accepted find-the-difference-of-two-arrays returns [set1 - set2, set2 - set1]
+    # for a list<list<integer>>; LeetCode's driver writes each set as a list
+    judge = _judge("list<list<integer>>")
+    assert judge([{1, 3}, {4, 6}], [[1, 3], [4, 6]]) is True
+    assert judge(((1, 3), (4, 6)), [[1, 3], [4, 6]]) is True
+    assert judge([{1, 3}, {4, 7}], [[1, 3], [4, 6]]) is False
+    assert judge([[[1, 3]], [4, 6]], [[1, 3], [4, 6]]) is False  # one level too deep
+    # only as deep as the declared type: a set is no integer
+    assert _judge("integer[]")([{1}], [1]) is False
+
+
 def test_the_row_and_the_harness_iterate_the_same_lazy_types():
     import ast
     from pathlib import Path

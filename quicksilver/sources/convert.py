@@ -139,8 +139,9 @@ TREE_TO_LIST = """\
         return out
 """
 _TREE_HELPERS = (TREE_FROM_LIST, TREE_TO_LIST)
-# A list answer returned lazily, as LeetCode's driver accepts it (it iterates the value): made a
-# list before it is compared. The sandbox's harness does the same inside the measured call
+# A list answer returned lazily, or as a tuple or a set at a list level (LeetCode's driver
+# iterates the value and writes a list): made a list before it is compared, at every list level
+# the declared type has. The sandbox's harness does the same inside the measured call
 # (harness._LAZY); a row carries it so that the Mercury authors' evaluator, which hands
 # ``evaluate_offline`` the raw return value, agrees.
 LAZY_TYPES = (
@@ -159,9 +160,27 @@ LAZY_TO_LIST = (
     + "\n".join(textwrap.wrap(", ".join(LAZY_TYPES) + ",", 88, initial_indent=" " * 8,
                               subsequent_indent=" " * 8, break_on_hyphens=False))
     + "\n    }\n"
-    + "    if type(outputs) in lazy:\n"
-    + "        outputs = list(outputs)\n"
+    + "    def as_list(x, depth):\n"
+    + "        # LeetCode's driver writes any of these where a list is declared, in its order\n"
+    + "        if type(x) in lazy or isinstance(x, (tuple, set, frozenset)):\n"
+    + "            x = list(x)\n"
+    + "        if depth > 1 and isinstance(x, list):\n"
+    + "            return [as_list(v, depth - 1) for v in x]\n"
+    + "        return x\n"
+    + "    outputs = as_list(outputs, {depth})\n"
 )  # fmt: skip
+
+
+def list_depth(t: str) -> int:
+    """How many list levels the LeetCode type ``t`` has (``integer[][]``: 2)."""
+    t, depth = t.strip(), 0
+    while True:
+        if t.endswith("[]"):
+            t, depth = t[:-2], depth + 1
+        elif t.startswith("list<") and t.endswith(">"):
+            t, depth = t[5:-1], depth + 1
+        else:
+            return depth
 
 
 def _convert(expr: str, t: str, which: int) -> str:
@@ -219,7 +238,7 @@ def evaluate_offline_source(
         *_tree_helper(t, 1),
     ]
     if sig.output_param is None and base_type(t) != t and not tuples_as_lists:
-        lines += LAZY_TO_LIST.splitlines()
+        lines += LAZY_TO_LIST.replace("{depth}", str(list_depth(t))).splitlines()
     lines.append(f"    got = {got}")
     if tuples_as_lists:
         lines += [
