@@ -282,3 +282,36 @@ def test_the_largest_element_below_a_scalar() -> None:
         ["1 <= plants.length <= 50", "1 <= plants[i] <= 10^6", "max(plants[i]) >= k >= 1"],
     )
     assert refused(inp)
+
+
+# -- a chain across the values ---------------------------------------------------------------------
+
+
+def test_a_chain_bounds_a_scalar_across_the_values_between() -> None:
+    """``1 <= people[i] <= limit <= 3 * 10^4``: the chain says ``1 <= limit`` too, which no
+    pair of neighbours in it says; the scalar had no lower bound and the question was refused.
+    Used only where nothing else bounds the scalar from that side."""
+    inp = question(
+        [("people", "integer[]"), ("limit", "integer")],
+        ["1 <= people.length <= 50", "1 <= people[i] <= limit <= 3 * 10^4"],
+    )
+    spec = spec_of(inp)
+    limits = set()
+    for people, limit in draws(spec):
+        limits.add(limit)
+        assert 1 <= limit <= 30_000 and all(1 <= p <= limit for p in people)
+    assert min(limits) == 1  # the least limit, drawn in the edge cases
+    reports(spec, [[1], 0], "limit")
+    # strict steps: 0 <= nums[i] < k gives k >= 1
+    strict = question(
+        [("nums", "integer[]"), ("k", "integer")],
+        ["1 <= nums.length <= 50", "0 <= nums[i] < k <= 100"],
+    )
+    assert all(k >= 1 and all(0 <= v < k for v in nums) for nums, k in draws(spec_of(strict)))
+    # a stated lower bound stays the scalar's own: the spec is the one it was
+    stated = question(
+        [("people", "integer[]"), ("limit", "integer")],
+        ["1 <= people.length <= 50", "1 <= people[i] <= limit <= 3 * 10^4", "5 <= limit"],
+    )
+    texts = [b["text"] for q in spec_of(stated)["quantities"] for b in q["bounds"]]
+    assert not any("across" in t for t in texts), texts

@@ -48,7 +48,36 @@ class Comparisons:
             for a in sides[i]:
                 for b in sides[i + 1]:
                     self._relate_items(a, op, b, line, acts)
+        self._across_values(sides, ops, line, acts)
         return True
+
+    def _across_values(
+        self, sides: list[list[Side]], ops: list[str], line: str, acts: Acts
+    ) -> None:
+        """``1 <= people[i] <= limit <= 3 * 10^4``: the chain says ``1 <= limit`` too (the
+        values sit between them). Only across one side of values, between two sides of
+        quantities or constants, in a chain of one direction: what the chain states and no
+        pairwise reading gives. Kept apart (``facts.across``): the schedule uses it only where
+        nothing else bounds the quantity on that side, so no spec that is read changes."""
+        if len(ops) < 2 or not (set(ops) <= {"<=", "<"} or set(ops) <= {">=", ">"}):
+            return
+
+        def plain(side: list[Side]) -> bool:
+            return all(k == "one" and not any(r.kind == "leaf" for r in f[0].terms)
+                       for k, f, _ in side)  # fmt: skip
+
+        for i in range(1, len(ops)):
+            middle = sides[i]
+            if plain(middle) or not plain(sides[i - 1]) or not plain(sides[i + 1]):
+                continue
+            if not all(k == "one" for k, _, _ in middle):
+                continue
+            strict = ops[i - 1] in ("<", ">") or ops[i] in ("<", ">")
+            ascending = ops[i] in ("<=", "<")
+            for low in sides[i - 1 if ascending else i + 1]:
+                for high in sides[i + 1 if ascending else i - 1]:
+                    diff = high[1][0] - low[1][0] - (Lin(Fraction(1)) if strict else Lin())
+                    acts.append(partial(self.facts.across.append, (diff, line)))
 
     def relate(self, a: Lin, op: str, b: Lin, line: str, acts: Acts) -> None:
         """``a op b`` between two linear forms: a relation between quantities, a bound on the

@@ -120,6 +120,9 @@ class Facts:
         self.num_order: list[tuple[str, str, str, str]] = []  # the same, of numbers (numstrings)
         self.returns: str | None = None  # the method's return type (metaData), numstrings.py
         self.lins: list[tuple[Lin, str]] = []  # (form >= 0, line) over q refs
+        # what a chain says across its values (1 <= people[i] <= limit: limit >= 1), used by
+        # the schedule only where nothing else bounds that quantity on that side
+        self.across: list[tuple[Lin, str]] = []
         self.leaf: dict[str, LeafInfo] = {p.name: LeafInfo() for p in params}
         self.sums: dict[str, list[tuple[int, str]]] = {}
         self.sum_mins: dict[str, list[tuple[int, str]]] = {}  # stated least sums of lengths

@@ -76,6 +76,16 @@ class Schedule:
                 continue
             cons.append((terms, const, line))
         cons += self._distinct_room()
+        for lin, line in self.facts.across:  # 1 <= people[i] <= limit: limit >= 1
+            got = self.q.to_cls(lin, integral=True) if lin.terms else None
+            if got is not None and len(got[0]) == 1:
+                ((c, k),) = got[0].items()
+                if (
+                    c not in self.q.hidden
+                    and not self.q.is_size(c)
+                    and not any((t.get(c, 0) > 0) == (k > 0) and c in t for t, _, _ in cons)
+                ):
+                    cons.append((got[0], got[1], f"{line} (across the values between)"))
         # per-item lengths (words[i].length, lists[i].length): only constant bounds of their own
         leaf_refs = {
             classes.get(ref.key)
