@@ -327,3 +327,16 @@ def test_an_item_subscript_and_a_misspelt_name_are_the_parameter() -> None:
         question([("rectangles", "integer[][]")], ["1 <= rectangles.length <= 200",
                                                     "recanges[i].length == 4"])
     )  # fmt: skip
+
+
+def test_the_length_of_an_array_no_parameter_holds_says_nothing() -> None:
+    # xor-operation-in-an-array: nums is built from n and start, and `n == nums.length` names
+    # the length of no input; n keeps its own bounds
+    inp = question([("n", "integer"), ("start", "integer")],
+                   ["1 <= n <= 1000", "0 <= start <= 1000", "n == nums.length"])  # fmt: skip
+    for n, start in draws(spec_of(inp), 40):
+        assert 1 <= n <= 1000 and 0 <= start <= 1000
+    # beside a collection it may be a misspelt input's length: still refused
+    beside = question([("n", "integer"), ("arr", "integer[]")],
+                      ["1 <= n <= 1000", "1 <= arr[i] <= 10", "n == nums.length"])  # fmt: skip
+    assert "nums.length" in refused(beside)

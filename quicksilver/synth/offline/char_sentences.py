@@ -42,6 +42,7 @@ from quicksilver.synth.offline.constraints import (
     word_items,
 )
 from quicksilver.synth.offline.facts import Facts, LeafInfo
+from quicksilver.synth.offline.field_names import described_length
 from quicksilver.synth.offline.members import read_members
 from quicksilver.synth.offline.neighbours import neighbour_form
 from quicksilver.synth.offline.numstrings import answer_form, number_form
@@ -544,4 +545,5 @@ TEXT_FORMS: tuple[Callable[[Facts, str, str, Acts], bool], ...] = (
     degree_form,  # a graph's degree bound (graph_degree.py)
     presence_form,  # a value present, one position (presence.py)
     sum_parity,  # the parity of a sum of values (sums.py)
+    described_length,  # the length of an array no parameter holds (field_names.py)
 )

@@ -108,3 +108,19 @@ def case_twin(params: list[Param], name: str) -> Param | None:
     quantity; None when none or several do."""
     found = [p for p in params if p.name != name and p.name.lower() == name.lower()]
     return found[0] if len(found) == 1 else None
+
+
+def described_length(facts: Any, text: str, line: str, acts: list[Any]) -> bool:
+    """``n == nums.length`` where ``nums`` is an array the statement builds from its scalar
+    inputs (xor-operation-in-an-array: ``nums[i] = start + 2 * i``; a grid of n rows to paint):
+    the line names the length of no input. Read as saying nothing only where no parameter is a
+    collection at all, so it cannot be a misspelt input's length, and ``n`` is a parameter whose
+    own bounds stay."""
+    m = re.fullmatch(r"(\w+) == (\w+)\.length|(\w+)\.length == (\w+)", text.strip())
+    if not m:
+        return False
+    scalar, name = (m[1], m[2]) if m[1] else (m[4], m[3])
+    p = facts.by_name.get(scalar)
+    if p is None or not p.is_quantity or name in facts.by_name or name in facts.fields:
+        return False
+    return all(q.is_quantity for q in facts.params)
