@@ -1127,6 +1127,18 @@ def test_no_leading_zeros() -> None:
         ["1 <= s.length <= 5", "s consists of lowercase English letters", "s has no leading zeros"],
     )
     assert "no leading zeros, for strings or lists of digits" in reason_of(words)
+    # `Each string`: every string parameter (add-binary's a and b); with no subject, the one
+    each = question(
+        [("a", "string"), ("b", "string")],
+        [
+            "1 <= a.length, b.length <= 4",
+            "a and b consist only of '0' or '1' characters.",
+            "Each string does not contain leading zeros except for the zero itself.",
+        ],
+    )
+    pairs = samples(each, 300)
+    assert all(x == "0" or x[0] != "0" for pair in pairs for x in pair)
+    assert any(len(x) > 1 for pair in pairs for x in pair)
 
 
 @pytest.mark.parametrize(

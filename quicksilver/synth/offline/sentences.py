@@ -360,14 +360,14 @@ class LineReader:
         return True
 
     def _subjects(self, subject: str, what: str) -> list[str]:
-        """The parameters a sentence about text names (``num1 and num2``, ``nums[i]``), or the
-        one string parameter for ``Each string`` or no subject at all."""
+        """The parameters a sentence about text names (``num1 and num2``, ``nums[i]``), every
+        string parameter for ``Each string``, or the one string parameter for no subject."""
         subject = re.sub(r"^(?:both|each of|all of|the)\s+", "", subject, flags=re.I)
         if not subject or re.fullmatch(
             r"(?:each|every|all) (?:the )?strings?", subject, flags=re.I
         ):
-            names = [p.name for p in self.facts.params if p.join]
-            if len(names) != 1:
+            names = [p.name for p in self.facts.params if p.join]  # Each string: all of them
+            if len(names) != 1 and (not subject or not names):
                 raise Unsupported(f"{what} of a text, but not exactly one string parameter")
             return names
         names = []
