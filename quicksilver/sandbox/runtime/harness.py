@@ -58,13 +58,9 @@ PROTOCOL = 5  # bump on any change of the commands or replies; the host checks i
 
 FIXED_FDS = (40, 41, 42, 43)  # the channels' numbers once settled (see _settle)
 
-# What LeetCode's Python driver accepts where a list is declared and our wire does not: its
-# serialiser iterates the return value, so an accepted solution may return ``map(...)``,
-# ``range(...)``, ``itertools.accumulate(...)``, ``d.values()`` or a generator. Such a value
-# (of exactly one of these builtin types) is made a list inside the measured call, where its
-# lazy work is done and counted; never while encoding, which runs outside the measurement.
-# LeetCode-style (class) tasks only: a function-style task (HumanEval's) is judged by Python's
-# own ``==``, where a ``map`` is no list.
+# Lazy list answers LeetCode's driver iterates (``map``, ``range``, generators, dict views, ...):
+# made a list inside the measured call of a class task, where the work is counted, never while
+# encoding (outside the measurement). docs/profiler.md, "A lazy answer is iterated inside the call".
 _LAZY = frozenset(
     {
         map, filter, zip, range, reversed, enumerate,
@@ -296,9 +292,7 @@ def _noop() -> None:
 
 
 def _null_class() -> None:
-    """The null call of a class task: the lazy answer's check a real call pays on a plain
-    answer (``call``), and nothing else, so the null takes it away as before it took away the
-    call itself."""
+    """A class task's null call: the lazy answer's check a real call pays, and nothing else."""
     out = None
     _list(out) if type(out) in _LAZY else out
 
