@@ -1,6 +1,6 @@
 """Public LeetCode corpora, mirrored locally, read as Quicksilver snapshot files (bench only).
 
-Three public repositories carry LeetCode's real English statements and accepted Python 3
+Four public repositories carry LeetCode's real English statements and accepted Python 3
 solutions by independent authors; ``fetch`` (or ``git clone``) brings them, and nothing read from
 them is ever committed here:
 
@@ -10,7 +10,11 @@ them is ever committed here:
   heading for paid-only questions, and the question's URL (hence its titleSlug); ``Solution*.py``
   beside it are the author's Python 3 solutions;
 - ``walkccc/LeetCode``: ``solutions/<N>. <Title>/<N>.py``, one solution per question;
-- ``neetcode-gh/leetcode``: ``python/<NNNN>-<slug>.py``, one per question (about 400).
+- ``neetcode-gh/leetcode``: ``python/<NNNN>-<slug>.py``, one per question (about 400);
+- ``theabbie/leetcode``: ``<slug>.py`` at the top, one per question (about 2,300), its README
+  says "a dump of all my accepted leetcode solutions", written by a tool from LeetCode's own
+  submission list (the latest accepted Python 3 submission of each question). Files are named by
+  titleSlug, so they join doocs' questions by slug, not by number.
 
 A snapshot file needs LeetCode's ``metaData`` (method name, parameter and return types), which no
 corpus carries: it is read from the first doocs solution's annotations (``List[int]`` ->
@@ -156,6 +160,16 @@ def walkccc_solutions(repo: Repo) -> dict[int, list[tuple[str, str, str]]]:
 
 def neetcode_solutions(repo: Repo) -> dict[int, list[tuple[str, str, str]]]:
     return _solutions_by_number(repo, r"^python/(\d{4})-[\w-]+\.py$")
+
+
+def theabbie_solutions(repo: Repo) -> dict[str, list[tuple[str, str, str]]]:
+    """theabbie/leetcode's solutions by titleSlug (``two-sum.py`` at the top level)."""
+    out: dict[str, list[tuple[str, str, str]]] = {}
+    for f in repo.files:
+        m = re.fullmatch(r"([a-z0-9]+(?:-[a-z0-9]+)*)\.py", f)
+        if m:
+            out.setdefault(m.group(1), []).append((repo.show(f), repo.name, repo.url(f)))
+    return out
 
 
 # --- signature -------------------------------------------------------------------------------
@@ -411,7 +425,7 @@ def snapshot(problem: Problem, repos: list[Repo]) -> SnapshotFile:
 
 
 def load_corpora(
-    doocs: Path, walkccc: Path | None, neetcode: Path | None
+    doocs: Path, walkccc: Path | None, neetcode: Path | None, theabbie: Path | None = None
 ) -> tuple[dict[int, Problem], list[Repo]]:
     """Every doocs question, with the other corpora's solutions added (doocs' first)."""
     d = Repo(doocs, "doocs/leetcode")
@@ -428,4 +442,11 @@ def load_corpora(
         for number, sols in reader(repo).items():
             if number in problems:
                 problems[number].solutions.extend(sols)
+    if theabbie is not None:
+        repo = Repo(theabbie, "theabbie/leetcode")
+        repos.append(repo)
+        by_slug = {p.slug: p for p in problems.values()}
+        for slug, sols in theabbie_solutions(repo).items():
+            if slug in by_slug:
+                by_slug[slug].solutions.extend(sols)
     return problems, repos

@@ -1,12 +1,13 @@
 """Real LeetCode through the Mercury build: a seeded draw of free questions from public corpora.
 
 Takes local mirrors of public LeetCode corpora (bench/leetcode_corpora.py says which and what
-each gives: doocs/leetcode's real English statements and Python 3 solutions, walkccc/LeetCode's
-and neetcode-gh/leetcode's solutions), draws ``--n`` free questions with ``--seed`` in LeetCode's
-own mix of difficulties (the share of each difficulty among the corpus' free questions), writes
-them as a snapshot folder under ``--out`` (never under the repository: the corpora's content is
-not ours to commit), and builds it with the shipped configs/mercury.yaml through the command a
-maintainer uses (``quicksilver build mercury``). It then prints, from the build's own stage files:
+each gives: doocs/leetcode's real English statements and Python 3 solutions, walkccc/LeetCode's,
+neetcode-gh/leetcode's and theabbie/leetcode's solutions), draws ``--n`` free questions with
+``--seed`` in LeetCode's own mix of difficulties (the share of each difficulty among the corpus'
+free questions), writes them as a snapshot folder under ``--out`` (never under the repository:
+the corpora's content is not ours to commit), and builds it with the shipped configs/mercury.yaml
+through the command a maintainer uses (``quicksilver build mercury``). It then prints, from the
+build's own stage files:
 
 - how many questions became published tasks, and how many got an offline generator;
 - every question the offline synthesizer refused, with the lines it quoted;
@@ -24,9 +25,9 @@ seed to measure (the default draws one and prints it); never tune to one draw.
     python bench/real_leetcode.py ... --set profile.measure.meter=cpu       # faster, same funnel
 
 ``--corpora DIR`` holds the mirrors as ``fetch`` leaves them (``doocs+leetcode/repo``, ...);
-``--doocs``, ``--walkccc`` and ``--neetcode`` name them one by one instead. ``--no-build`` stops
-after the draw (the snapshot folder is written); ``--report WORK`` prints the findings of an
-earlier run's work folder again.
+``--doocs``, ``--walkccc``, ``--neetcode`` and ``--theabbie`` name them one by one instead.
+``--no-build`` stops after the draw (the snapshot folder is written); ``--report WORK`` prints
+the findings of an earlier run's work folder again.
 """
 
 from __future__ import annotations
@@ -200,6 +201,7 @@ def main() -> None:
     p.add_argument("--doocs", type=Path, default=None)
     p.add_argument("--walkccc", type=Path, default=None)
     p.add_argument("--neetcode", type=Path, default=None)
+    p.add_argument("--theabbie", type=Path, default=None)
     p.add_argument("--n", type=int, default=40, help="questions to draw")
     p.add_argument("--seed", type=int, default=None, help="the draw's seed (default: a fresh one)")
     p.add_argument("--out", type=Path, default=None, help="work folder (default: a new temp one)")
@@ -242,6 +244,7 @@ def main() -> None:
         doocs,
         mirror(args.walkccc, "walkccc+LeetCode"),
         mirror(args.neetcode, "neetcode-gh+leetcode"),
+        mirror(args.theabbie, "theabbie+leetcode"),
     )
     candidates, kept_out = pool(problems, repos)
     if args.only:

@@ -1,7 +1,7 @@
 """bench/leetcode_corpora.py: public corpora read as snapshot files (bench/real_leetcode.py).
 
-The corpora's content is never committed, so these tests build two tiny git repositories in the
-shapes of doocs/leetcode and walkccc/LeetCode, with statements we wrote in LeetCode's form, and
+The corpora's content is never committed, so these tests build tiny git repositories in the
+shapes of doocs/leetcode, walkccc/LeetCode and theabbie/leetcode, with statements we wrote in LeetCode's form, and
 check what the bench makes of them: the metaData inferred from the signature (character and long
 included), the statement's examples as tests, the paid-only lock, the solutions of both authors,
 and the questions kept out of the pool with their reason.
@@ -138,6 +138,32 @@ def test_paid_questions_and_design_questions_stay_out_of_the_pool(corpora) -> No
         bench.signature(
             "class Solution:\n    def f(self, root: 'Node') -> int:\n        return 0\n"
         )
+
+
+def test_theabbie_solutions_join_doocs_questions_by_slug(corpora, tmp_path: Path) -> None:
+    """theabbie/leetcode names files by titleSlug: they join by slug, after the numbered corpora;
+    a file of another language, a README or a slug no doocs question has joins nothing."""
+    bench, doocs, walkccc = corpora
+    theabbie = _repo(
+        tmp_path / "theabbie",
+        {
+            "has-word.py": GRID_SOLUTION.replace("k < 5", "5 > k"),
+            "locked.cpp": "class Solution {};",
+            "README.md": "# leetcode",
+            "no-such-question.py": GRID_SOLUTION,
+        },
+    )
+    problems, repos = bench.load_corpora(doocs, walkccc, None, theabbie)
+    assert [r.name for r in repos] == ["doocs/leetcode", "walkccc/LeetCode", "theabbie/leetcode"]
+    snap = bench.snapshot(problems[9901], repos)
+    assert [s.note for s in snap.solutions] == [
+        "doocs/leetcode",
+        "walkccc/LeetCode",
+        "theabbie/leetcode",
+    ]
+    assert "5 > k" in snap.solutions[2].code
+    assert snap.solutions[2].url.endswith("/has-word.py")
+    assert [len(p.solutions) for _, p in sorted(problems.items())] == [3, 1]
 
 
 def test_the_bench_never_writes_inside_the_repository() -> None:
