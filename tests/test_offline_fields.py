@@ -340,3 +340,32 @@ def test_the_length_of_an_array_no_parameter_holds_says_nothing() -> None:
     beside = question([("n", "integer"), ("arr", "integer[]")],
                       ["1 <= n <= 1000", "1 <= arr[i] <= 10", "n == nums.length"])  # fmt: skip
     assert "nums.length" in refused(beside)
+
+
+# -- LeetCode's typo: a row's length written after the index (``mat.length[i]``) ----------------
+
+SORTED_ROWS = [
+    "m == mat.length",
+    "n == mat.length[i]",
+    "1 <= m, n <= 40",
+    "1 <= mat[i][j] <= 5000",
+]
+
+
+def test_a_length_indexed_after_the_name_is_the_rows_length() -> None:
+    """``n == mat.length[i]`` can only mean ``mat[i].length`` (a length is an int): every row has
+    ``n`` items, and the checker reports a ragged grid."""
+    spec = spec_of(question([("mat", "integer[][]"), ("k", "integer")], [*SORTED_ROWS, "k == 1"]))
+    widths = set()
+    for mat, _ in draws(spec):
+        assert 1 <= len(mat) <= 40
+        assert len({len(row) for row in mat}) == 1
+        widths.add(len(mat[0]))
+        assert all(1 <= v <= 5000 for row in mat for v in row)
+    assert len(widths) > 5  # n is drawn on its own, not tied to m
+    reports(spec, [[[1, 2], [3]], 1], "mat")
+
+
+def test_an_indexed_length_of_a_name_that_is_no_parameter_is_still_refused() -> None:
+    items = ["m == mat.length", "n == grid.length[i]", "1 <= m, n <= 40", "1 <= mat[i][j] <= 9"]
+    assert "grid.length[i]" in refused(question([("mat", "integer[][]")], items))

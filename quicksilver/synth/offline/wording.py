@@ -65,6 +65,11 @@ def restate(text: str, facts: Facts) -> list[list[str]]:
     m = re.fullmatch(r"characters? (?:in|of) (.+)", text, flags=re.I)
     if m:
         out.append([f"All characters in {m.group(1)}"])
+    m = re.fullmatch(r"(.*?)\b([A-Za-z_]\w*)\.length\[([a-z])\](.*)", text)
+    if m and m[2] in facts.by_name:
+        # LeetCode's typo `n == mat.length[i]` for `mat[i].length`: no other reading indexes a
+        # length (an int), and the index is the row's (issue 26)
+        out.append([f"{m[1]}{m[2]}[{m[3]}].length{m[4]}"])
     m = re.fullmatch(
         r"(?:the )?(?:letters|characters) (?:in|of) all (?:the )?(?:input |given )?strings "
         r"(?:are|is) (?:all )?(?:from|in) (.+)",
