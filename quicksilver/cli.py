@@ -19,6 +19,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from quicksilver.config import MeasureConfig, SandboxConfig, SandboxLimits
+from quicksilver.config.measure import LEETCODE_RECURSION_LIMIT, LEETCODE_STACK_MB
 
 app = typer.Typer(
     add_completion=False,
@@ -118,7 +119,11 @@ def _configs(
     max_rounds: int | None = None,
     budget: float | None = None,
 ) -> tuple[SandboxConfig, MeasureConfig]:
-    limits: dict[str, Any] = {}
+    # as deep as the Mercury build judged its references (configs/mercury.yaml) and LeetCode
+    limits: dict[str, Any] = {
+        "recursion_limit": LEETCODE_RECURSION_LIMIT,
+        "stack_mb": LEETCODE_STACK_MB,
+    }
     if timeout is not None:
         limits["cpu_seconds"] = timeout
     if memory is not None:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from quicksilver.config import MeasureConfig
+from quicksilver.config import MeasureConfig, load_build_config
+from quicksilver.config.measure import LEETCODE_RECURSION_LIMIT, LEETCODE_STACK_MB
 from quicksilver.meters import InstructionsMeter, MeterError, perf_event_attr
 from quicksilver.profiler import Case, Job, ProfileTask, profile_many, profile_solution
 from quicksilver.rows import load_records
@@ -356,3 +357,46 @@ def test_converged_only_when_the_ci_target_is_met() -> None:
     )
     res = profile_solution(task, code, sandbox=quick_sandbox(), measure=easy)
     assert res.converged is True and res.rounds == 2 and res.flags == []
+
+
+DEEP = (
+    "from functools import cache\n"
+    "def f(n):\n"
+    "    @cache\n"
+    "    def go(i):\n"
+    "        return 0 if i == n else go(i + 1) + 1\n"
+    "    return go(0)\n"
+)
+
+
+@requires_qemu
+@pytest.mark.parametrize("meter", ["cpu", "icount"])
+def test_recursion_as_deep_as_leetcode_allows_passes_with_the_stack_it_needs(meter: str) -> None:
+    """Accepted LeetCode solutions recurse once per element at sizes up to 10^5 and never raise
+    the limit themselves (docs/real-leetcode.md). Recursion through ``functools.cache`` takes C
+    stack at every level: 50,000 levels need the larger ``stack_mb`` configs/mercury.yaml sets,
+    under the emulator (its guest's stack) as natively, and die within 8 MB."""
+    task = ProfileTask("deep", "f", (Case([50_000], 50_000),), kind="function")
+    deep = quick_sandbox(
+        recursion_limit=LEETCODE_RECURSION_LIMIT, stack_mb=LEETCODE_STACK_MB, cpu_seconds=20.0
+    )
+    res = profile_solution(task, DEEP, meter=meter, sandbox=deep)
+    assert res.passed, res.error
+    small = quick_sandbox(recursion_limit=LEETCODE_RECURSION_LIMIT, stack_mb=8, cpu_seconds=20.0)
+    res = profile_solution(task, DEEP, meter=meter, sandbox=small)
+    assert not res.passed and res.error
+
+
+def test_the_build_and_scoring_let_solutions_recurse_alike() -> None:
+    """The Mercury build judges its references with LeetCode's depth, and ``quicksilver profile``
+    / ``score`` judge a sample with the same (before, the build allowed 10,000 frames and
+    scoring Python's 1,000: a sample as deep as a reference failed)."""
+    from quicksilver.cli import _configs
+
+    build = load_build_config(Path(__file__).parents[1] / "configs" / "mercury.yaml")
+    build_limits = build.profile.sandbox.limits
+    scoring = _configs(None, None, False, "cpu")[0].limits
+    for limits in (build_limits, scoring):
+        assert limits.recursion_limit == LEETCODE_RECURSION_LIMIT
+        assert limits.stack_mb == LEETCODE_STACK_MB
+    assert LEETCODE_RECURSION_LIMIT >= 2 * 100_000  # a cached level counts twice, n up to 10^5

@@ -18,6 +18,16 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+LEETCODE_RECURSION_LIMIT = 500_000
+"""How deep a solution may recurse, as LeetCode's judge lets accepted solutions (a memoised
+search per element at n = 10^5, ``functools.cache`` counting twice a level; none of the public
+corpora's accepted solutions raises the limit itself: docs/real-leetcode.md). configs/mercury.yaml
+and ``quicksilver profile`` / ``score`` use it."""
+
+LEETCODE_STACK_MB = 256
+"""The stack that recursion takes (about 0.5 KB of C stack a ``functools.cache`` level)."""
+
+
 class SandboxLimits(_Strict):
     """Resource limits for one sandboxed solution process."""
 
@@ -44,6 +54,13 @@ class SandboxLimits(_Strict):
     )
     recursion_limit: int | None = Field(
         None, ge=100, description="sys.setrecursionlimit in the sandbox; None keeps Python's"
+    )
+    stack_mb: int | None = Field(
+        None,
+        ge=8,
+        description="RLIMIT_STACK of the sandbox, set before it starts (the emulator sizes its "
+        "guest's stack from it): recursion through C calls such as functools.cache takes about "
+        "0.5 KB of C stack a level, so 8 MB ends near 16,000 levels; None keeps the host's",
     )
 
     @property

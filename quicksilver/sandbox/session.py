@@ -211,6 +211,14 @@ class SandboxSession:
             ) + self.meter.wrap(harness, weak=False)
             fds = (*inner, info_w, seccomp_r)
             env = {"PATH": "/usr/bin:/bin"}
+        stack_mb = self.config.limits.stack_mb
+        if stack_mb is not None:
+            # before anything starts: the kernel lays out the process's stack at exec, and the
+            # emulator sizes its guest's stack from this limit when it starts
+            prlimit = shutil.which("prlimit")
+            if prlimit is None:
+                raise SandboxError("sandbox.limits.stack_mb needs prlimit (util-linux)")
+            argv = [prlimit, f"--stack={stack_mb << 20}", "--", *argv]
         setpriv = shutil.which("setpriv")
         if setpriv:
             # Kill the sandbox if this process (the thread that started it) dies.
