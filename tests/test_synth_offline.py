@@ -2588,6 +2588,16 @@ NUMS_ITEMS = ["1 <= nums.length <= 100", "1 <= nums[i] <= 100"]
             "The product of any prefix of nums is guaranteed to fit in a 32-bit integer.",
             "The product of any prefix of nums is guaranteed to fit in a 32-bit integer",
         ),
+        # in other words: `You may assume ...` with a clause that rules inputs out (3sum-closest
+        # drew ties between two closest sums; evaluate-division, contradicting equations)
+        (
+            "You may assume that each input would have exactly one solution.",
+            "You may assume that each input would have exactly one solution",
+        ),
+        (
+            "You may assume that the queries will not divide by zero and there is no contradiction.",
+            "You may assume that the queries will not divide by zero and there is no contradiction",
+        ),
         (
             "Every value of nums appears exactly twice, except for one value which appears once.",
             "Every value of nums appears exactly twice, except for one value which appears once",
@@ -2633,6 +2643,15 @@ def test_a_guarantee_the_description_states_in_a_known_form_is_read() -> None:
     assert spec is not None and spec["answer"]["text"].startswith("The answer is guaranteed")
     implied = "It is guaranteed that under the given constraints, there is always a solution."
     assert build_spec(_with_prose(nums, implied)).spec is not None
+    # `You may assume ...`: a Constraints form is read; the problem's own rules rule out nothing
+    assumed = "You may assume that nums is sorted in non-decreasing order."
+    assert all(xs == sorted(xs) for (xs,) in samples(_with_prose(nums, assumed), 50))
+    for rules in (
+        "You may assume that you have an infinite number of each kind of coin.",
+        "You may assume all four edges of the grid are all surrounded by water.",
+        "You may assume that both players are playing optimally.",
+    ):
+        assert build_spec(_with_prose(nums, rules)).spec == build_spec(nums).spec
 
 
 def test_no_leading_zeros_of_an_integer_holds_of_every_value() -> None:

@@ -49,6 +49,21 @@ _SUBJECT_GUARANTEED = re.compile(
     r"(?P<verb>is|are|will be) (?:always )?guaranteed to\s+(?P<pred>.+)",
     flags=re.I,
 )
+# ``You may assume that each input would have exactly one solution``: a guarantee in other words
+# when the clause rules inputs out (``_ASSUMED_INPUT``); ``You may assume all four edges of the
+# grid are surrounded by water`` or ``that you have an infinite number of each kind of coin`` set
+# the rules of the problem, which no input can break
+_ASSUME = re.compile(
+    r"(?:note:\s*)?(?:furthermore,\s*|also,\s*)?you (?:may|can) (?:safely )?(?:also )?"
+    r"assume(?: that)?\s+(?P<clause>.+)",
+    flags=re.I,
+)
+_ASSUMED_INPUT = re.compile(
+    r"\b(?:exactly one|only one|unique|always|valid|exists?|contradictions?|will not|won't|"
+    r"does not|do not|doesn't|don't|never|at least|at most|no (?:two|duplicates?|leading)|"
+    r"distinct|guaranteed)\b",
+    flags=re.I,
+)
 # ``It is guaranteed that under the given constraints, there is always a solution``: a guarantee
 # the statement says follows from the Constraints, so it rules out no input they allow
 _IMPLIED = re.compile(r"\b(?:under|for|with) the (?:given )?constraints\b", flags=re.I)
@@ -128,6 +143,8 @@ class DescribedGuarantees:
                 verb = "is" if m["verb"].lower() == "will be" else m["verb"]
                 pred = re.sub(r"^be\s+", "", m["pred"])  # is guaranteed to be unique: is unique
                 self._guarantee(sentence, f"{m['subject']} {verb} {pred}")
+            elif m := _ASSUME.fullmatch(sentence):
+                self._assumed(sentence, m["clause"])
             elif m := _LETTERS_PERMUTATION.fullmatch(sentence):
                 self._letters_permutation(sentence, m["subject"])
             elif _SAME_LENGTH.search(sentence):
@@ -176,6 +193,14 @@ class DescribedGuarantees:
                 self.notes.append(f'"{sentence}": read from the description')
                 return
         self.problems.append(f'"{sentence}": a guarantee in the description, not read')
+
+    def _assumed(self, sentence: str, clause: str) -> None:
+        """``You may assume ...``: a Constraints form is read; a clause that rules inputs out is a
+        guarantee (read or refused); any other sets the problem's rules and is passed over."""
+        if _ASSUMED_INPUT.search(clause):
+            self._guarantee(sentence, clause)
+        elif self._reads(clause):
+            self.notes.append(f'"{sentence}": read from the description')
 
     def _same_length(self, sentence: str) -> None:
         """``All the strings of words are of the same length`` in the description: read as the
