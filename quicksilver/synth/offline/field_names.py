@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from quicksilver.synth.offline.constraints import Param, split_top
+from quicksilver.synth.offline.constraints import Param, Ref, split_top
 
 _NAMES = r"([A-Za-z_]\w*(?:,\s*[A-Za-z_]\w*)+)"
 # queries[j] = [row_j, col_j] (i is FIELDS_RE's): each name carries that index
@@ -124,3 +124,37 @@ def described_length(facts: Any, text: str, line: str, acts: list[Any]) -> bool:
     if p is None or not p.is_quantity or name in facts.by_name or name in facts.fields:
         return False
     return all(q.is_quantity for q in facts.params)
+
+
+def named_field(facts: Any, name: str, idx: list[str]) -> Ref | None:
+    """``weight[i]`` for the field ``weight_i`` that a row form names (the description's
+    ``edges[i] = [from_i, to_i, weight_i]``), and ``weights_i`` for the one field a letter
+    apart (``boxes[i] = [ports_i, weight_i]``, names of six letters at least): that field of
+    its rows. None when no field is so named."""
+    if name in facts.by_name:
+        return None
+    if len(idx) == 1 and re.fullmatch(r"[a-z]", idx[0].strip()):
+        field = f"{name}_{idx[0].strip()}"
+        if field in facts.fields:
+            owner, col = facts.fields[field]
+            return Ref("leaf", params=(owner,), col=col)
+        return None
+    m = re.fullmatch(r"([A-Za-z]\w*)_([a-z])", name)
+    if idx or not m or len(m.group(1)) < 6 or name in facts.fields:
+        return None
+    near = [
+        f for f in facts.fields if f.endswith(f"_{m.group(2)}") and _one_letter(f[:-2], m.group(1))
+    ]
+    if len(near) != 1:
+        return None
+    owner, col = facts.fields[near[0]]
+    facts.aliases[name] = near[0]
+    return Ref("leaf", params=(owner,), col=col)
+
+
+def _one_letter(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by one letter added or dropped (``weight``, ``weights``)."""
+    short, long = sorted((a, b), key=len)
+    return len(long) == len(short) + 1 and any(
+        long[:k] + long[k + 1 :] == short for k in range(len(long))
+    )
