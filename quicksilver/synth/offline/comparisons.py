@@ -15,7 +15,7 @@ from functools import partial
 from quicksilver.synth.offline.constraints import Lin, Ref, Unsupported, split_top
 from quicksilver.synth.offline.facts import Facts
 from quicksilver.synth.offline.relations import zip_relation
-from quicksilver.synth.offline.row_fields import consecutive_fields, field_relation
+from quicksilver.synth.offline.row_fields import alias_list, consecutive_fields, field_relation
 from quicksilver.synth.offline.sums import scalar_below_sum, value_sum_rule
 
 Acts = list[Callable[[], None]]
@@ -34,8 +34,10 @@ class Comparisons:
         comparison."""
         # a lone ``=`` is an equality too (``n = board[i].length``)
         parts = re.split(r"(<=|>=|==|!=|<|>|(?<![<>=!])=(?!=))", text)
-        if consecutive_fields(self.facts, text, line, acts):
-            return True  # end_i < start_i+1: fields of consecutive rows (row_fields.py)
+        if consecutive_fields(self.facts, text, line, acts) or alias_list(
+            self.chain, text, line, acts
+        ):
+            return True  # end_i < start_i+1, a_i == q[i][0], b_i == q[i][1] (row_fields.py)
         if len(parts) < 3:
             return False
         ops, segs = ["==" if o == "=" else o for o in parts[1::2]], parts[0::2]

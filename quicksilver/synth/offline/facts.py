@@ -27,7 +27,12 @@ from quicksilver.synth.offline.constraints import (
     clean,
     split_top,
 )
-from quicksilver.synth.offline.field_names import case_twin, field_definitions, named_field
+from quicksilver.synth.offline.field_names import (
+    case_twin,
+    field_definitions,
+    named_field,
+    string_field,
+)
 
 
 @dataclass
@@ -253,6 +258,8 @@ class Facts:
         ):
             p = twin  # arrivaltime for arrivalTime: the notes say so
             self.aliases[name] = twin.name
+        if p is None and not idx and (text := string_field(self, name, suffix)):
+            return text  # cityA_i.length of string rows: every field alike (field_names.py)
         if p is None and name in self.fields and not idx:
             owner, col = self.fields[name]
             if suffix:

@@ -41,7 +41,8 @@ def other_index_rows(by_name: dict[str, Param], prose: str) -> list[tuple[str, s
     for m in _OTHER_INDEX.finditer(prose):
         p = by_name.get(m.group(1))
         names = split_top(m.group(3))
-        if p is None or p.depth != 2 or p.tree or p.node:
+        strings = p is not None and p.join and p.depth == 3  # string rows (string_field)
+        if p is None or (p.depth != 2 and not strings) or p.tree or p.node:
             continue
         if all(n.endswith("_" + m.group(2)) for n in names):
             out.append((p.name, m.group(3)))
@@ -158,3 +159,47 @@ def _one_letter(a: str, b: str) -> bool:
     return len(long) == len(short) + 1 and any(
         long[:k] + long[k + 1 :] == short for k in range(len(long))
     )
+
+
+def string_field(facts: Any, name: str, suffix: str | None) -> Ref | None:
+    """A field of rows of strings (``paths[i] = [cityA_i, cityB_i]``): ``cityA_i.length`` is
+    the length of the rows' strings, ``cityA_i`` their characters. The runtime draws every
+    string of the rows alike, so a line must say the same of every field of those rows
+    (``1 <= cityA_i.length, cityB_i.length <= 10``, or one line per field in the same words):
+    :func:`string_fields_problems` checks it. None for any other name."""
+    if name not in facts.fields or suffix not in (None, "length", "size"):
+        return None
+    owner = facts.by_name[facts.fields[name][0]]
+    if not (owner.join and owner.depth == 3 and not owner.tree):
+        return None
+    if suffix is None:
+        return Ref("leaf", params=(owner.name,))
+    return Ref("q", key=owner.dim_key(2))
+
+
+def string_fields_problems(facts: Any, lines: list[str]) -> list[str]:
+    """The lines that name some fields of rows of strings but not all (in other words than
+    for the others): their strings are drawn alike, so what one field's line says must hold
+    for every field. A line is compared with the others with each field's name taken out."""
+    owners: dict[str, list[str]] = {}
+    for f, (owner, _) in facts.fields.items():
+        p = facts.by_name[owner]
+        if p.join and p.depth == 3 and not p.tree:
+            owners.setdefault(owner, []).append(f)
+    out = []
+    for owner, names in owners.items():
+        said: dict[str, set[str]] = {}
+        for line in lines:
+            found = [f for f in names if re.search(rf"(?<![\w.]){re.escape(f)}(?!\w)", line)]
+            if found:
+                text = line
+                for f in sorted(found, key=len, reverse=True):
+                    text = re.sub(rf"(?<![\w.]){re.escape(f)}(?!\w)", "#", text)
+                said.setdefault(text, set()).update(found)
+        for text, found in said.items():
+            if set(found) != set(names):
+                out.append(
+                    f'"{text}": says of some fields of {owner} what it does not say of all '
+                    "(the rows' strings are drawn alike)"
+                )
+    return out

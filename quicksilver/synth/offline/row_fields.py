@@ -52,6 +52,10 @@ def field_relation(facts: Facts, a: Lin, op: str, b: Lin, line: str, acts: Acts)
     if op == "==":
         if ra is not None and rb is not None and ra.col == rb.col:
             return True  # items[i][0] == profit_i: the row form's own name for that position
+        if ra is not None and rb is not None and _one_indexed(facts, p.name, ra.col, rb.col, line):
+            rule = ("base1", line)  # x_i == queries[i][1] of a 1-indexed array: its field 0
+            acts.append(partial(facts.leaf[p.name].lins.append, rule))
+            return True
         if ra is not None and rb is not None:
             raise Unsupported(f"an alias of fields of {p.name} that the row form does not give")
         raise Unsupported("a field equal to an expression of other fields")
@@ -69,6 +73,47 @@ def field_relation(facts: Facts, a: Lin, op: str, b: Lin, line: str, acts: Acts)
     rule = ("row", target, ">=" if sign > 0 else "<=", terms, int(-diff.const * sign), line)
     acts.append(partial(facts.leaf[p.name].lins.append, rule))
     return True
+
+
+def _one_indexed(facts: Facts, owner: str, a: int, b: int, line: str) -> bool:
+    """``x_i == queries[i][1]`` where the description calls ``queries`` a ``1-indexed`` array:
+    the line counts the row's positions from 1, so the name is the field the row form gives
+    position 0 (``queries[i] = [x_i, y_i]``). Each alias must be so; :func:`base1_problems`
+    then refuses any other line that indexes those rows by a number."""
+    low, high = sorted((a, b))
+    if high != low + 1:
+        return False
+    if not re.search(rf"\b1-indexed (?:[\w-]+ ){{0,4}}{re.escape(owner)}\b", facts.prose):
+        return False
+    digits = {int(d) for d in re.findall(rf"{re.escape(owner)}\[\w+\]\[(\d+)\]", line)}
+    names = [f for f, (o, c) in facts.fields.items() if o == owner and c == low]
+    return high in digits and any(re.search(rf"\b{re.escape(f)}\b", line) for f in names)
+
+
+def base1_problems(facts: Facts, lines: list[str]) -> list[str]:
+    """The lines that index the rows of a 1-indexed array (one read through its aliases,
+    :func:`_one_indexed`) by a number, other than those aliases: counted from 0 as they are
+    read, they would mean another field."""
+    out = []
+    for owner, info in facts.leaf.items():
+        aliases = {r[1] for r in info.lins if r[0] == "base1"}
+        if not aliases:
+            continue
+        for line in lines:
+            if line not in aliases and re.search(rf"{re.escape(owner)}\[\w+\]\[\d+\]", line):
+                out.append(f'"{line}": a position of the rows of the 1-indexed {owner}')
+    return out
+
+
+_ALIAS = r"(?:\w+ ?== ?\w+\[\w+\]\[\d+\]|\w+\[\w+\]\[\d+\] ?== ?\w+)"
+
+
+def alias_list(chain: Callable[[str, Acts, str], bool], text: str, line: str, acts: Acts) -> bool:
+    """``a_i == queries[i][0], b_i == queries[i][1]``: aliases one after another, each read as a
+    line of its own (``chain``), not as one chain with comma lists."""
+    if not re.fullmatch(rf"{_ALIAS}(?:, ?{_ALIAS})+", text):
+        return False
+    return all(chain(part, acts, line) for part in re.split(r", ?", text))
 
 
 def consecutive_fields(facts: Facts, text: str, line: str, acts: Acts) -> bool:
@@ -167,6 +212,8 @@ def lins_spec(info: LeafInfo, out: dict[str, Any], problems: list[str], most: in
     named = {c for r in info.lins if r[0] == "row" for c, _ in r[3]}
     for rule in info.lins:
         line = rule[-1]
+        if rule[0] == "base1":
+            continue  # said nothing new (base1_problems checked the other lines)
         cols = [rule[1], *(c for c, _ in rule[3])] if rule[0] == "row" else list(rule[1:3])
         if special or max(cols) >= len(out["cols"]):
             problems.append(f'"{line}": a relation between fields, in rows drawn otherwise')
@@ -186,7 +233,8 @@ def lins_spec(info: LeafInfo, out: dict[str, Any], problems: list[str], most: in
             problems.append(f'"{line}": {why}')
             continue
         rules.append(list(rule[:4]))
-    out["lins"] = rules
+    if rules:
+        out["lins"] = rules
 
 
 def _chain_problem(
