@@ -61,7 +61,9 @@ def field_relation(facts: Facts, a: Lin, op: str, b: Lin, line: str, acts: Acts)
         raise Unsupported("a field equal to an expression of other fields")
     diff = b - a - (Lin(Fraction(1)) if op == "<" else Lin())  # diff >= 0
     coefs = {r.col: c for r, c in diff.terms.items()}
-    if len(coefs) < 2 or any(c.denominator != 1 for c in [*coefs.values(), diff.const]):
+    if len(coefs) < 2:
+        return False  # one field: a bound, or nothing the family reads
+    if any(c.denominator != 1 for c in [*coefs.values(), diff.const]):
         raise Unsupported("a relation between fields with fractions")
     single = [r.col for r in (ra, rb) if r is not None and list(coefs).count(r.col) == 1]
     units = sorted(c for c, k in coefs.items() if abs(k) == 1)
@@ -247,7 +249,8 @@ def _chain_problem(
     pair = [x for x in info.pairs if x[:2] == (b, a) and x[2] != "!="]
     if not pair or len([r for r in info.lins if r[0] == "next"]) > 1:
         return "fields of consecutive rows, with no order between them in a row"
-    if {a, b} & ruled or out.get("unique_rows"):
+    others = [x for x in info.pairs if x not in pair and {a, b} & set(x[:2])]
+    if {a, b} & ruled or out.get("unique_rows") or others:
         return "fields of consecutive rows, with other rules on them"
     leaf = out["cols"][a]
     lo, hi = leaf["lo"], leaf["hi"]
