@@ -26,7 +26,7 @@ from quicksilver.synth.offline.constraints import FIELDS_RE, Param, clean, split
 from quicksilver.synth.offline.described import DescribedGuarantees, description_sentences
 from quicksilver.synth.offline.described_rows import described_rows
 from quicksilver.synth.offline.facts import Facts
-from quicksilver.synth.offline.field_names import other_index_rows
+from quicksilver.synth.offline.field_names import other_index_rows, string_fields_problems
 from quicksilver.synth.offline.formats import even_lengths, relations_spec
 from quicksilver.synth.offline.graph_degree import degree_room, degree_specs
 from quicksilver.synth.offline.graph_sentences import described_graph
@@ -40,6 +40,7 @@ from quicksilver.synth.offline.quantified import chain_room, quant_specs
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.relations import share_ranges, zip_specs
 from quicksilver.synth.offline.report import param_notes
+from quicksilver.synth.offline.row_fields import base1_problems
 from quicksilver.synth.offline.schedule import Schedule
 from quicksilver.synth.offline.sentences import LineReader
 from quicksilver.synth.offline.shapes import ParamSpecs
@@ -112,6 +113,9 @@ class Analysis:
             reader.read(line)
         for definition in self._row_forms(lines, prose):
             reader.read(definition)
+        self.problems += string_fields_problems(self.facts, lines) + base1_problems(
+            self.facts, lines
+        )  # field_names.py, row_fields.py
         self._described_bst(prose)
         self._described_grids(prose)
         self._described_binary(prose)

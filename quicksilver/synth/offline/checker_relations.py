@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from quicksilver.synth.offline.checker_rows import check_row_fields
+
 
 def check_relations(spec: dict[str, Any], args: list[Any]) -> list[str]:
     """The relations between items this module checks: ``zips``, and ``below_index``."""
-    out = check_zips(spec, args)
+    out = check_zips(spec, args) + check_row_fields(spec, args)  # fields of rows: checker_rows
     for p, arg in zip(spec.get("params", []), args, strict=False):
         if ("sorted_col" in p or "apart_cols" in p) and isinstance(arg, list):
             out += _check_row_order(p, arg)

@@ -15,6 +15,7 @@ from functools import partial
 from quicksilver.synth.offline.constraints import Lin, Ref, Unsupported, split_top
 from quicksilver.synth.offline.facts import Facts
 from quicksilver.synth.offline.relations import zip_relation
+from quicksilver.synth.offline.row_fields import alias_list, consecutive_fields, field_relation
 from quicksilver.synth.offline.sums import scalar_below_sum, value_sum_rule
 
 Acts = list[Callable[[], None]]
@@ -33,6 +34,10 @@ class Comparisons:
         comparison."""
         # a lone ``=`` is an equality too (``n = board[i].length``)
         parts = re.split(r"(<=|>=|==|!=|<|>|(?<![<>=!])=(?!=))", text)
+        if consecutive_fields(self.facts, text, line, acts) or alias_list(
+            self.chain, text, line, acts
+        ):
+            return True  # end_i < start_i+1, a_i == q[i][0], b_i == q[i][1] (row_fields.py)
         if len(parts) < 3:
             return False
         ops, segs = ["==" if o == "=" else o for o in parts[1::2]], parts[0::2]
@@ -133,8 +138,10 @@ class Comparisons:
             leaf_ref, other, leaf_left = ra, _q_form(b), True
         elif rb is not None and rb.kind == "leaf" and "leaf" not in {r.kind for r in a.terms}:
             leaf_ref, other, leaf_left = rb, _q_form(a), False
-        else:
+        elif not field_relation(facts, a, op, b, line, acts):  # fields of a row (row_fields.py)
             raise Unsupported("a relation between elements")
+        else:
+            return
         acts.append(lambda: facts.mention(other, line))
         strict = op == "<"
         for name in leaf_ref.params:

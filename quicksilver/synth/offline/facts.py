@@ -27,7 +27,12 @@ from quicksilver.synth.offline.constraints import (
     clean,
     split_top,
 )
-from quicksilver.synth.offline.field_names import case_twin, field_definitions
+from quicksilver.synth.offline.field_names import (
+    case_twin,
+    field_definitions,
+    named_field,
+    string_field,
+)
 
 
 @dataclass
@@ -46,6 +51,8 @@ class LeafInfo:
     tree_shape: tuple[str, str] | None = None  # "complete" | "perfect" (tree_shapes.py), the line
     cols: dict[int, LeafInfo] = field(default_factory=dict)  # per-field bounds of rows
     pairs: list[tuple[int, int, str, str]] = field(default_factory=list)  # (a, b, op, line)
+    # relations between fields of one row or of consecutive rows (row_fields.py)
+    lins: list[tuple[Any, ...]] = field(default_factory=list)
     unique_rows: str | None = None  # the line that says no two rows are the same
     # the fields that tell rows apart when only some do (``All pairs (from_i, to_i) are
     # distinct`` of rows with more fields); empty: every field
@@ -251,11 +258,15 @@ class Facts:
         ):
             p = twin  # arrivaltime for arrivalTime: the notes say so
             self.aliases[name] = twin.name
+        if p is None and not idx and (text := string_field(self, name, suffix)):
+            return text  # cityA_i.length of string rows: every field alike (field_names.py)
         if p is None and name in self.fields and not idx:
             owner, col = self.fields[name]
             if suffix:
                 raise Unsupported(f"{raw}: a field of {owner} has no .{suffix}")
             return Ref("leaf", params=(owner,), col=col)
+        if p is None and not suffix and (named := named_field(self, name, idx)):
+            return named  # weight[i] for weight_i, weights_i for weight_i (row_fields.py)
         if p is None:
             if idx or suffix:
                 raise Unsupported(f"{raw} is not a parameter or a size of one")

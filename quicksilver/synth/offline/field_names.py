@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from quicksilver.synth.offline.constraints import Param, split_top
+from quicksilver.synth.offline.constraints import Param, Ref, split_top
 
 _NAMES = r"([A-Za-z_]\w*(?:,\s*[A-Za-z_]\w*)+)"
 # queries[j] = [row_j, col_j] (i is FIELDS_RE's): each name carries that index
@@ -41,7 +41,8 @@ def other_index_rows(by_name: dict[str, Param], prose: str) -> list[tuple[str, s
     for m in _OTHER_INDEX.finditer(prose):
         p = by_name.get(m.group(1))
         names = split_top(m.group(3))
-        if p is None or p.depth != 2 or p.tree or p.node:
+        strings = p is not None and p.join and p.depth == 3  # string rows (string_field)
+        if p is None or (p.depth != 2 and not strings) or p.tree or p.node:
             continue
         if all(n.endswith("_" + m.group(2)) for n in names):
             out.append((p.name, m.group(3)))
@@ -124,3 +125,81 @@ def described_length(facts: Any, text: str, line: str, acts: list[Any]) -> bool:
     if p is None or not p.is_quantity or name in facts.by_name or name in facts.fields:
         return False
     return all(q.is_quantity for q in facts.params)
+
+
+def named_field(facts: Any, name: str, idx: list[str]) -> Ref | None:
+    """``weight[i]`` for the field ``weight_i`` that a row form names (the description's
+    ``edges[i] = [from_i, to_i, weight_i]``), and ``weights_i`` for the one field a letter
+    apart (``boxes[i] = [ports_i, weight_i]``, names of six letters at least): that field of
+    its rows. None when no field is so named."""
+    if name in facts.by_name:
+        return None
+    if len(idx) == 1 and re.fullmatch(r"[a-z]", idx[0].strip()):
+        field = f"{name}_{idx[0].strip()}"
+        if field in facts.fields:
+            owner, col = facts.fields[field]
+            return Ref("leaf", params=(owner,), col=col)
+        return None
+    m = re.fullmatch(r"([A-Za-z]\w*)_([a-z])", name)
+    if idx or not m or len(m.group(1)) < 6 or name in facts.fields:
+        return None
+    near = [
+        f for f in facts.fields if f.endswith(f"_{m.group(2)}") and _one_letter(f[:-2], m.group(1))
+    ]
+    if len(near) != 1:
+        return None
+    owner, col = facts.fields[near[0]]
+    facts.aliases[name] = near[0]
+    return Ref("leaf", params=(owner,), col=col)
+
+
+def _one_letter(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by one letter added or dropped (``weight``, ``weights``)."""
+    short, long = sorted((a, b), key=len)
+    return len(long) == len(short) + 1 and any(
+        long[:k] + long[k + 1 :] == short for k in range(len(long))
+    )
+
+
+def string_field(facts: Any, name: str, suffix: str | None) -> Ref | None:
+    """A field of rows of strings (``paths[i] = [cityA_i, cityB_i]``): ``cityA_i.length`` is
+    the length of the rows' strings, ``cityA_i`` their characters. The runtime draws every
+    string of the rows alike, so a line must say the same of every field of those rows
+    (``1 <= cityA_i.length, cityB_i.length <= 10``, or one line per field in the same words):
+    :func:`string_fields_problems` checks it. None for any other name."""
+    if name not in facts.fields or suffix not in (None, "length", "size"):
+        return None
+    owner = facts.by_name[facts.fields[name][0]]
+    if not (owner.join and owner.depth == 3 and not owner.tree):
+        return None
+    if suffix is None:
+        return Ref("leaf", params=(owner.name,))
+    return Ref("q", key=owner.dim_key(2))
+
+
+def string_fields_problems(facts: Any, lines: list[str]) -> list[str]:
+    """The lines that name some fields of rows of strings but not all (in other words than
+    for the others): their strings are drawn alike, so what one field's line says must hold
+    for every field. A line is compared with the others with each field's name taken out."""
+    owners: dict[str, list[str]] = {}
+    for f, (owner, _) in facts.fields.items():
+        p = facts.by_name[owner]
+        if p.join and p.depth == 3 and not p.tree:
+            owners.setdefault(owner, []).append(f)
+    out = []
+    for owner, names in owners.items():
+        said: dict[str, set[str]] = {}
+        for line in lines:
+            found = [f for f in names if re.search(rf"(?<![\w.]){re.escape(f)}(?!\w)", line)]
+            if found:
+                text = line
+                for f in sorted(found, key=len, reverse=True):
+                    text = re.sub(rf"(?<![\w.]){re.escape(f)}(?!\w)", "#", text)
+                said.setdefault(text, set()).update(found)
+        for text, found in said.items():
+            if set(found) != set(names):
+                out.append(
+                    f'"{text}": says of some fields of {owner} what it does not say of all '
+                    "(the rows' strings are drawn alike)"
+                )
+    return out

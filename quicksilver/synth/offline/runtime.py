@@ -58,6 +58,7 @@ from quicksilver.synth.offline.runtime_parts import (
 from quicksilver.synth.offline.runtime_perf import _perf_variants
 from quicksilver.synth.offline.runtime_presence import PRESENCE_RUNTIME, _presence
 from quicksilver.synth.offline.runtime_quant import QUANT_RUNTIME, _chains, _parent_tree
+from quicksilver.synth.offline.runtime_rows import ROWS_RUNTIME, _chain_rows, _fit_lins
 from quicksilver.synth.offline.runtime_sums import (
     SUMS_RUNTIME,
     _below_sum,
@@ -591,7 +592,8 @@ def _draw_rows(p: dict, q: dict, count: int, edge: bool) -> list | None:
                 if op != "!=" and row[a] > row[b]:
                     row[a], row[b] = row[b], row[a]
             # a later pair may have moved a field an earlier one holds (a_i != b_i, b_i <= c_i)
-            held = all(
+            fits = "lins" not in p or _fit_lins(p, q, row)  # a field by others (row_fields.py)
+            held = fits and all(
                 row[a] != row[b]
                 if op == "!="
                 else row[a] < row[b]
@@ -608,6 +610,8 @@ def _draw_rows(p: dict, q: dict, count: int, edge: bool) -> list | None:
         else:
             return None
         seen.add(key)
+    if "lins" in p:  # end_i < start_i+1: the rows one chain (row_fields.py)
+        return _chain_rows(p, q, table)
     return _order_rows(p, q, table) if "sorted_col" in p or "apart_cols" in p else table
 
 
@@ -671,6 +675,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *WORDS_RUNTIME,
     *ADJ_RUNTIME,
     *SUMS_RUNTIME,
+    *ROWS_RUNTIME,
     _apart,
     _below_index,
     _variant_values,

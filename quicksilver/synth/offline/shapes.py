@@ -16,6 +16,7 @@ from quicksilver.synth.offline.field_names import list_width
 from quicksilver.synth.offline.formats import form_problem
 from quicksilver.synth.offline.quantified import pinned_head
 from quicksilver.synth.offline.quantities import Quantities
+from quicksilver.synth.offline.row_fields import lins_spec, prepare_lins
 from quicksilver.synth.offline.row_order import row_order_spec
 from quicksilver.synth.offline.tree_shapes import tree_shape_spec
 from quicksilver.synth.offline.word_sentences import words_spec
@@ -53,7 +54,7 @@ class ParamSpecs:
             info.cols or info.pairs or rows or p.name in self.facts.words
         ):
             self.problems.append(f'"{info.form[1]}": a structure of rows with fields or of words')
-        if info.cols or info.pairs or rows or info.sorted_col:
+        if info.cols or info.pairs or rows or info.sorted_col or info.lins:
             return self._rows_spec(p, info, base, dims)
         if p.name in self.facts.words:
             return self._words_spec(p, info, base, dims)
@@ -302,6 +303,7 @@ class ParamSpecs:
             self.problems.append(
                 f"{p.name}: sorted, distinct, fixed or apart values together with fields"
             )
+        prepare_lins(p, info, width, self.problems)  # relations between fields (row_fields.py)
         cols = columns(p, info, width)
         if isinstance(cols, str):
             self.problems.append(cols)
@@ -331,6 +333,8 @@ class ParamSpecs:
         if info.distinct_cols:
             self._distinct_cols(info, width, out)
         row_order_spec(info, out, self.problems)
+        if info.lins:
+            lins_spec(info, out, self.problems, largest_length(dims[0], self.quantities))
         return out
 
     def _graph_spec(self, p: Param, info: LeafInfo, out: dict[str, Any]) -> dict[str, Any]:
