@@ -65,8 +65,8 @@ def union_form(facts: Facts, text: str, line: str, acts: Acts) -> bool:
     subject = None
     for form in _SUBJECTS:
         m = re.fullmatch(form, text, flags=re.I)
-        if m and m["p"] in facts.by_name:
-            subject = Ref("leaf", params=(m["p"],))
+        if m and m["p"] in facts.by_name and facts.by_name[m["p"]].leaf == "int":
+            subject = Ref("leaf", params=(m["p"],))  # of text, left to the other forms
             break
     m = m if subject else re.fullmatch(_PLAIN, text, flags=re.I)
     if m is None:
@@ -74,7 +74,9 @@ def union_form(facts: Facts, text: str, line: str, acts: Acts) -> bool:
     parts = _parts(m["v"])
     if parts is None:
         return False
-    words, spans, ranged = parts
+    words, spans, ranged, odd = parts
+    if len(words) + len(spans) + len(odd) < 2 and (subject is None or odd):
+        return False  # one value or one range alone: the other forms read it (or report it)
     if subject is not None:
         refs = [subject]
     else:
@@ -85,9 +87,11 @@ def union_form(facts: Facts, text: str, line: str, acts: Acts) -> bool:
         scalar = any(_scalar(facts, r) for r in refs)
         if not ranged and not scalar:
             return False  # a plain value set: LineReader reads it as before
+    if words and not ranged:
+        return False  # a set of words: LineReader reads it as before
+    if odd:
+        raise Unsupported(odd[0])
     if words:
-        if not ranged:
-            return False  # a set of words: LineReader reads it as before
         if re.search(r"\boperators?\b|\boperands?\b", text, flags=re.I):
             raise Unsupported(
                 "the tokens of an expression (operators and integers): a valid expression, "
@@ -96,8 +100,6 @@ def union_form(facts: Facts, text: str, line: str, acts: Acts) -> bool:
         for ref in refs:
             _apply_words(facts, ref, words, spans, line, acts)
         return True
-    if len(spans) < 2 and subject is None:
-        return False  # one range alone: the range forms read it
     for ref in refs:
         _apply(facts, ref, spans, ranged, line, acts)
     return True
@@ -121,13 +123,15 @@ def _split(items: str) -> list[str]:
     return out
 
 
-def _parts(items: str) -> tuple[list[str], list[tuple[int, int]], bool] | None:
+def _parts(items: str) -> tuple[list[str], list[tuple[int, int]], bool, list[str]] | None:
     """The quoted words and the integer parts (a value ``v`` as ``(v, v)``, a range as its
-    ends) of the items, and whether a part is a range; None when a part is neither (another
-    sentence). Unsupported for a range whose ends are not constants."""
+    ends) of the items, whether a part is a range, and why a range cannot be drawn (its ends
+    not constants, or empty: raised by the caller once the line is known to be a union); None
+    when a part is neither (another sentence)."""
     words: list[str] = []
     spans: list[tuple[int, int]] = []
     ranged = False
+    odd: list[str] = []
     for part in _split(items):
         part = re.sub(r"(\d)'s$", r"\1", part)  # "0's"
         if re.fullmatch(_NUM, part):
@@ -145,13 +149,14 @@ def _parts(items: str) -> tuple[list[str], list[tuple[int, int]], bool] | None:
         if m is None:
             return None
         a, b = m["a"].strip().strip("'\""), m["b"].strip().strip("'\"")
-        if not (re.fullmatch(_NUM, a) and re.fullmatch(_NUM, b)):
-            raise Unsupported("a union with a range whose ends are not constants")
-        if _int(a) > _int(b):
-            raise Unsupported("a union with an empty range")
-        spans.append((_int(a), _int(b)))
         ranged = True
-    return (words, spans, ranged) if words or spans else None
+        if not (re.fullmatch(_NUM, a) and re.fullmatch(_NUM, b)):
+            odd.append("a union with a range whose ends are not constants")
+        elif _int(a) > _int(b):
+            odd.append("a union with an empty range")
+        else:
+            spans.append((_int(a), _int(b)))
+    return (words, spans, ranged, odd) if words or spans or odd else None
 
 
 def _int(text: str) -> int:
