@@ -63,6 +63,7 @@ from quicksilver.synth.offline.checker_relations import check_relations
 from quicksilver.synth.offline.checker_spec import spec_from_generator
 from quicksilver.synth.offline.checker_sums import check_sums
 from quicksilver.synth.offline.checker_trees import check_tree_shape
+from quicksilver.synth.offline.checker_union import union_problem
 from quicksilver.synth.offline.checker_words import check_words
 
 __all__ = ["check_input", "spec_from_generator"]
@@ -530,7 +531,7 @@ def _leaf_problem(leaf: dict[str, Any], x: Any, q: dict[str, int]) -> str | None
                 return f"is outside [{_end(lo)}, {_end(hi)}]"
     if x in leaf.get("ne", ()):
         return f"is an excluded value (!= {x})"
-    return None
+    return union_problem(leaf, x)  # a union of values and ranges (checker_union.py)
 
 
 def _check_distinct(p: dict[str, Any], shape: _Shape) -> list[str]:

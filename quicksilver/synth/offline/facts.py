@@ -46,6 +46,7 @@ class LeafInfo:
     sorted: str | None = None  # "asc" | "desc"
     distinct: dict[str, str] | None = None  # {"level": "value"|"string", "scope": "all"|"each"}
     ne: list[int] = field(default_factory=list)  # excluded values (``nums[i] != 0``)
+    union: list[list[Any]] | None = None  # parts of a union of values and ranges (unions.py)
     bst: bool = False  # a TreeNode parameter that is a binary search tree
     depth_max: tuple[int, str] | None = None  # a tree no deeper than this (root: 1), the line
     tree_shape: tuple[str, str] | None = None  # "complete" | "perfect" (tree_shapes.py), the line

@@ -66,6 +66,7 @@ from quicksilver.synth.offline.runtime_sums import (
     _meet_sum,
 )
 from quicksilver.synth.offline.runtime_trees import TREES_RUNTIME, _shaped_tree
+from quicksilver.synth.offline.runtime_union import UNION_RUNTIME, _draw_union
 from quicksilver.synth.offline.runtime_words import WORDS_RUNTIME
 
 log = logging.getLogger(__name__)
@@ -274,6 +275,8 @@ def _draw(leaf: dict, q: dict, count: int, distinct: bool, edge: bool) -> list:
             if not (leaf["lo_strict"] if _VALUE_MODE == "low" else leaf["hi_strict"]):
                 return [end] * count
         return _draw_float(leaf, count, distinct, edge)
+    if "union" in leaf and _VALUE_MODE == "random" and not distinct:  # runtime_union.py
+        return _draw_union(leaf["union"], count, edge, kind == "word")
     if kind == "int" and "set" not in leaf:
         lo = max(_eval(f, q) for f in leaf["lo"])
         hi = min(_eval(f, q) for f in leaf["hi"])
@@ -676,6 +679,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *ADJ_RUNTIME,
     *SUMS_RUNTIME,
     *ROWS_RUNTIME,
+    *UNION_RUNTIME,
     _apart,
     _below_index,
     _variant_values,

@@ -19,6 +19,7 @@ from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.row_fields import lins_spec, prepare_lins
 from quicksilver.synth.offline.row_order import row_order_spec
 from quicksilver.synth.offline.tree_shapes import tree_shape_spec
+from quicksilver.synth.offline.unions import union_spec, word_union
 from quicksilver.synth.offline.word_sentences import words_spec
 
 
@@ -418,7 +419,7 @@ class ParamSpecs:
             **base,
             "kind": "list",
             "dims": dims[:-1],
-            "leaf": {"type": "word", "set": list(words)},
+            "leaf": {"type": "word", "set": list(words)} | word_union(info, words),
             "join": False,
             "sorted": None,
             "distinct": None,
@@ -487,7 +488,7 @@ class ParamSpecs:
         out: dict[str, Any] = {"type": "int", "lo": los, "hi": his}
         if info.ne:
             out["ne"] = sorted(set(info.ne))
-        return out
+        return out | union_spec(info, los, his)  # the parts of a union (unions.py)
 
     def _int_bound(self, lin: Lin, strict: bool, sign: int) -> Any:
         """A bound on integer values over quantity classes (a strict one made inclusive): an
@@ -523,6 +524,7 @@ def columns(p: Param, info: LeafInfo, width: int) -> list[LeafInfo] | str:
                 hi=[*info.hi, *own.hi],
                 values=values,
                 ne=[*info.ne, *own.ne],
+                union=own.union or info.union,
             )
         )
     ordered: set[int] = set()
