@@ -112,6 +112,21 @@ def test_a_whole_side_in_parentheses() -> None:
     reports(spec, [3, 4], "k = 4 breaks")
 
 
+def test_a_power_too_large_to_bound_beside_a_number() -> None:
+    """``1 <= k <= min(2000, 2^n)`` with n up to 10^5 (find-the-k-sum-of-an-array): 2^n is
+    too large to bound, but for n >= 11 it is above 2000 anyway; the bound is 2^min(n, 11)."""
+    items = ["n == nums.length", "1 <= n <= 10^5", "-10^9 <= nums[i] <= 10^9"]
+    spec = spec_of(
+        question([("nums", "integer[]"), ("k", "integer")], [*items, "1 <= k <= min(2000, 2^n)"])
+    )
+    assert item(spec, "k")["poly"][0]["num"] == ["^", 2, ["min", "n", 11]]
+    small = [sample_spec(spec, seed, 6) for seed in range(40)]
+    for nums, k in draws(spec) + small:
+        assert 1 <= k <= min(2000, 2 ** len(nums)), (len(nums), k)
+    assert any(k > 2 ** (len(nums) - 1) for nums, k in small)
+    reports(spec, [[1, 2], 5], "k = 5 breaks")
+
+
 # -- a bound on the product or power itself -------------------------------------------------------
 
 

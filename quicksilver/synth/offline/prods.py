@@ -37,7 +37,13 @@ from fractions import Fraction
 from typing import Any
 
 from quicksilver.synth.offline.constraints import REF_RE, Lin, Ref, Unsupported, tokenize
-from quicksilver.synth.offline.nonlinear import PolyParser, facts_mention, names, rename
+from quicksilver.synth.offline.nonlinear import (
+    PolyParser,
+    facts_mention,
+    interval,
+    names,
+    rename,
+)
 from quicksilver.synth.offline.nonlinear import read_nonlinear as _read_nonlinear
 from quicksilver.synth.offline.prod_ops import MAX_FACTORIAL
 
@@ -45,7 +51,7 @@ Acts = list[Callable[[], None]]
 Expr = Any
 
 _TOKEN = re.compile(r"\s*(?:(?P<num>\d+)|(?P<ref>" + REF_RE.pattern + r")|(?P<op>[-+*/^()!,]))")
-_BINOMIAL = {"ncr": "C", "c": "C", "comb": "C", "binom": "C", "choose": "C"}
+_BINOMIAL = {"ncr": "C", "c": "C", "comb": "C", "binom": "C"}
 _EXTREMES = {"max": "max", "min": "min"}
 # ``, where nCr(a, b) denotes a choose b``: the definition of a binomial's name, at the end
 _WHERE = re.compile(
@@ -176,7 +182,8 @@ def _lin_expr(lin: Lin) -> Expr | None:
 
 
 def _fold(op: str, items: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
-    """``max(a, b, c)`` on the greater side of a bound as one expression (None: not one)."""
+    """``max(a, b, c)`` on the greater side of a bound as one expression (None: not one, or one
+    of numbers only, which the chain reports as before)."""
     exprs = []
     for it in items:
         if it[0] == "expr" and it[2] != 1:
@@ -187,7 +194,7 @@ def _fold(op: str, items: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
     out = exprs[0]
     for e in exprs[1:]:
         out = [op, out, e]
-    return ("expr", out, 1)
+    return ("expr", out, 1) if names(out) else None  # max(5, 10): left to the chain
 
 
 def _side_items(seg: str, facts: Any, binomials: set[str]) -> tuple[str, list[Any]] | None:
@@ -219,11 +226,12 @@ def read_prods(text: str, line: str, facts: Any, cmp: Any, acts: Acts) -> bool:
     """A chain with a factorial, binomial, ``max`` on the greater side, or a product compared
     with numbers only (the module's docstring). False where none
     applies or an item names an element: the line is read, or reported, as before."""
-    binomials = set(_BINOMIAL) - {"c", "choose"}
+    binomials = set(_BINOMIAL)
     m = _WHERE.fullmatch(text)
-    if m:
-        text, binomials = m["rest"], binomials | {m["f"].lower()}
-    binomials.add("c")
+    if m:  # ``..., where nCr(a, b) denotes a choose b``: the definition of a known name
+        text = m["rest"]
+        if m["f"].lower() not in binomials:
+            return False
     if not _NONLINEAR.search(text) and not re.search(r"\bmax\s*\(|\bmin\s*\(", text):
         return False
     parts = re.split(r"(<=|>=|==|!=|<|>)", text)
@@ -282,6 +290,27 @@ def _expr_link(x: Any, op: str, y: Any, line: str, facts: Any, acts: Acts) -> bo
     acts.append(lambda: facts.polys.append((key, op, num, den, line)))
     facts_mention(facts, {key, *names(num)}, line, acts)
     return True
+
+
+def tame_power(
+    expr: Expr, den: int, op: str, hi: int | None, ranges: dict[str, tuple[int, int]]
+) -> Expr:
+    """``k <= min(2000, 2^n)`` with n up to 10^5: a power too large to bound (an exponent above
+    256) over a quantity that a number bounds as well is ``2^min(n, t)``, t the least exponent
+    whose power is above that number (then the bound holds whatever n is, as it does for every
+    n >= t). The same bound for every value k may take; ``expr`` unchanged elsewhere (so every
+    spec read before is unchanged: their powers are bounded)."""
+    if interval(expr, ranges) is not None or hi is None or op not in ("<=", "<") or den != 1:
+        return expr
+    if not (isinstance(expr, list) and expr[0] == "^" and isinstance(expr[1], int)):
+        return expr
+    exponent = interval(expr[2], ranges)
+    if expr[1] < 2 or exponent is None or exponent[0] < 0:
+        return expr
+    t = 0
+    while expr[1] ** t <= hi:
+        t += 1
+    return ["^", expr[1], ["min", expr[2], t]]
 
 
 # -- a range sentence with such a bound ---------------------------------------------------------
