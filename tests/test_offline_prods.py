@@ -240,3 +240,13 @@ def test_the_checker_needs_the_spec_key() -> None:
     for i in spec["quantities"]:
         i.pop("prod_in", None)
     assert check_input(spec, [[[1]]]) == []
+
+
+def test_a_scalar_in_a_range_up_to_a_factorial() -> None:
+    """``k is in the range [1, n!]``: the range sentence restated as ``1 <= k <= n!``."""
+    spec = spec_of(
+        question([("n", "integer"), ("k", "integer")], ["1 <= n <= 6", "k is in the range [1, n!]"])
+    )
+    for n, k in draws(spec):
+        assert 1 <= k <= math.factorial(n), (n, k)
+    reports(spec, [2, 3], "k = 3 breaks")
