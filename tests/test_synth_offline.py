@@ -2121,9 +2121,9 @@ def test_real_alphabet_phrasings(sentence: str, alphabet: str) -> None:
         ([("s", "string")], "s consists of a or b.", "not understood"),
         ([("s", "string")], "s consists of x and y.", "not understood"),
         (
-            [("grid", "integer[][]")],
-            "1 <= m * n * k <= 10^4",
-            "cannot read 'm * n * k' (a product of two quantities)",
+            [("x", "double"), ("n", "integer")],
+            "-10^4 <= x^n <= 10^4",
+            "cannot read 'x^n' (a power of a quantity)",
         ),
         (
             [("nums", "integer[]")],

@@ -36,6 +36,7 @@ from quicksilver.synth.offline.numstrings import order_spec
 from quicksilver.synth.offline.numtheory import numtheory_specs
 from quicksilver.synth.offline.occurs import occur_room, occur_specs
 from quicksilver.synth.offline.presence import presence_prepare, presence_spec
+from quicksilver.synth.offline.prods import attach_prod_bounds
 from quicksilver.synth.offline.quantified import chain_room, quant_specs
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.relations import share_ranges, zip_specs
@@ -148,6 +149,7 @@ class Analysis:
         )
         quantities, qnotes, per_item = schedule.run()
         self._attach_products(quantities, q.names)
+        attach_prod_bounds(self.facts, quantities, q.names, self.problems, self.notes)
         for name, (digits, line) in self.facts.digits.items():  # num's decimal digits
             item = next(i for i in quantities if i["name"] == q.names.get(name, name))
             item["digits"] = digits

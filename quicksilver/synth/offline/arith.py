@@ -9,7 +9,8 @@
   ``x < r`` is ``x < ceil(r)``, ``x <= r`` is ``x <= floor(r)``). The element's bound is then
   linear in that quantity, as ``0 <= nums[i] < n`` is. A derived quantity is compared with
   elements only: a bound on it would be a bound on the product, which the runtime could only
-  meet by drawing again (``2 <= m * n`` stays refused).
+  meet by drawing again (a product compared with numbers alone, ``2 <= m * n``, is read by
+  :mod:`.prods`).
 - Comma lists beside a product (``0 <= a, b <= min(m * n, 6)``): one chain per item.
 - The largest element below a scalar: ``max(plants[i]) <= capacity`` is ``plants[i] <=
   capacity``, and capacity at least the elements' least value (:func:`_implied`).

@@ -58,6 +58,7 @@ from quicksilver.synth.offline.checker_neighbours import check_neighbours
 from quicksilver.synth.offline.checker_numstr import check_num_order
 from quicksilver.synth.offline.checker_occurs import check_occurs, check_sizes
 from quicksilver.synth.offline.checker_presence import check_presence
+from quicksilver.synth.offline.checker_prods import check_prods
 from quicksilver.synth.offline.checker_quant import check_quant, head_rows
 from quicksilver.synth.offline.checker_relations import check_relations
 from quicksilver.synth.offline.checker_spec import spec_from_generator
@@ -119,6 +120,7 @@ def check_input(spec: dict[str, Any], args: list[Any]) -> list[str]:
     problems += _solve_hidden(quantities, q)
     problems += solve_pinned(quantities, q)  # derived quantities (arith.py)
     problems += _check_quantities(quantities, q) + check_sizes(quantities, q)
+    problems += check_prods(quantities, q)  # a product or power in numbers (prods.py)
     for p, shape in zip(params, shapes, strict=True):
         if shape is not None and p["kind"] != "quantity":
             problems += _check_values(p, shape, q)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from quicksilver.synth.offline.checker_prods import MORE, more_value
+
 
 def poly_value(expr: Any, q: dict[str, int]) -> int | None:
     """An expression of a nonlinear bound on ``q`` (None when a quantity is unknown, or for a
@@ -23,6 +25,8 @@ def poly_value(expr: Any, q: dict[str, int]) -> int | None:
         return None
     if expr[0] == "^":
         return a**b if b >= 0 else None
+    if expr[0] in MORE:  # a factorial, a binomial, max / min (prods.py)
+        return more_value(expr[0], a, b)
     return {"+": a + b, "-": a - b, "*": a * b}[expr[0]]
 
 

@@ -152,6 +152,7 @@ class Facts:
         # denominator, line)
         self.polys: list[tuple[str, str, Any, int, str]] = []
         self.derived: set[str] = set()  # quantities pinned to a product's value (arith.py)
+        self.prod_bounds: list[tuple[Any, int | None, int | None, str]] = []  # (prods.py)
         self.mods: list[tuple[str, int, int, str]] = []  # (quantity key, m, r, line): key % m == r
         self.fields: dict[str, tuple[str, int]] = {}  # a_i -> (edges, 0) for edges[i] = [a_i, b_i]
         # inner lengths every item shares (a rectangular grid): dimension key -> why

@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from quicksilver.synth.offline.constraints import REF_RE, Lin, Ref, Unsupported, tokenize
+from quicksilver.synth.offline.prod_ops import MORE_OPS, more_interval
 
 Expr = Any  # int | str | list (see the module's docstring)
 
@@ -141,6 +142,8 @@ def interval(expr: Expr, ranges: dict[str, tuple[int, int]]) -> tuple[int, int] 
     if op == "*":
         ends = [x * y for x in a for y in b]
         return min(ends), max(ends)
+    if op in MORE_OPS:  # a factorial, a binomial, max / min (prods.py)
+        return more_interval(op, a, b)
     # a power: a base and an exponent that are never negative, the exponent not too large
     if a[0] < 0 or b[0] < 0 or b[1] > MAX_EXPONENT:
         return None

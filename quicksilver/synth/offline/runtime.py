@@ -57,6 +57,7 @@ from quicksilver.synth.offline.runtime_parts import (
 )
 from quicksilver.synth.offline.runtime_perf import _perf_variants
 from quicksilver.synth.offline.runtime_presence import PRESENCE_RUNTIME, _presence
+from quicksilver.synth.offline.runtime_prods import PRODS_RUNTIME, _expr_range
 from quicksilver.synth.offline.runtime_quant import QUANT_RUNTIME, _chains, _parent_tree
 from quicksilver.synth.offline.runtime_rows import ROWS_RUNTIME, _chain_rows, _fit_lins
 from quicksilver.synth.offline.runtime_sums import (
@@ -183,6 +184,7 @@ def _sample_quantities(quantities: list, size_cap: int) -> dict:
                     hi = min(hi, num // den if b["op"] != "<" else -(-num // den) - 1)
                 if b["op"] in (">=", ">", "=="):
                     lo = max(lo, -(-num // den) if b["op"] != ">" else num // den + 1)
+            lo, hi = _expr_range(item, lo, hi, q)  # a product or power in numbers (prods.py)
             mod = item.get("mod")
             if mod:
                 lo += (mod[1] - lo) % mod[0]
@@ -672,6 +674,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *TREES_RUNTIME,
     *MEMBERS_RUNTIME,
     *PRESENCE_RUNTIME,
+    *PRODS_RUNTIME,
     *NUMSTR_RUNTIME,
     *NEIGHBOURS_RUNTIME,
     *QUANT_RUNTIME,

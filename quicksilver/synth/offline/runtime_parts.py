@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from quicksilver.synth.offline.runtime_prods import _poly_more
 from quicksilver.synth.offline.runtime_words import _word_text
 
 
@@ -142,6 +143,8 @@ def _poly(expr: object, q: dict) -> int:
         return x - y
     if op == "*":
         return x * y
+    if op in ("!", "C", "max", "min"):
+        return _poly_more(op, x, y)  # a factorial, a binomial, max / min (runtime_prods.py)
     return x**y
 
 

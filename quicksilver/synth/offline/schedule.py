@@ -20,6 +20,7 @@ from typing import Any
 from quicksilver.synth.offline.constraints import Lin, Param, Ref, Unsupported, fmt
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.nonlinear import MAX_EXPONENT, bound_of, interval, names, rename
+from quicksilver.synth.offline.prods import tame_power
 from quicksilver.synth.offline.quantities import Quantities
 from quicksilver.synth.offline.report import describe_quantity
 from quicksilver.synth.offline.shapes import columns
@@ -414,6 +415,7 @@ class Schedule:
             if target not in drawn or not used <= drawn or target in used:
                 self.problems.append(f'"{line}": a product or power of quantities not drawn first')
                 continue
+            expr_c = tame_power(expr_c, den, op, highs.get(target), ranges)  # (prods.py)
             value = interval(expr_c, ranges)
             if value is None:
                 self.problems.append(

@@ -38,7 +38,7 @@ from quicksilver.synth.offline.constraints import (
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.formats import read_form
 from quicksilver.synth.offline.graph_sentences import graph_pairs, graph_rows, matrix_rule
-from quicksilver.synth.offline.nonlinear import read_nonlinear
+from quicksilver.synth.offline.prods import read_nonlinear
 from quicksilver.synth.offline.relations import index_bound
 from quicksilver.synth.offline.row_order import field_neighbours, rows_sorted_by, sorted_field
 from quicksilver.synth.offline.row_sentences import tree_depth, tree_rows, unique_rows

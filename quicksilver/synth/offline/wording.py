@@ -19,6 +19,7 @@ import re
 from quicksilver.synth.offline.constraints import REF_RE
 from quicksilver.synth.offline.facts import Facts
 from quicksilver.synth.offline.node_wording import node_wordings
+from quicksilver.synth.offline.prods import prod_wordings
 from quicksilver.synth.offline.sums import sum_wordings
 from quicksilver.synth.offline.unique_wording import unique_wordings
 from quicksilver.synth.offline.word_sentences import word_wordings
@@ -83,6 +84,7 @@ def restate(text: str, facts: Facts) -> list[list[str]]:
     out += unique_wordings(text, facts)  # distinctness, permutations, order (unique_wording.py)
     out += word_wordings(text, facts)  # spaces and words in more wordings (word_sentences.py)
     out += sum_wordings(text, facts)  # totals of lengths and values (sums.py)
+    out += prod_wordings(text, facts)  # a range up to a product (prods.py)
     return out
 
 
