@@ -63,6 +63,7 @@ from quicksilver.synth.offline.checker_relations import check_relations
 from quicksilver.synth.offline.checker_spec import spec_from_generator
 from quicksilver.synth.offline.checker_sums import check_sums
 from quicksilver.synth.offline.checker_trees import check_tree_shape
+from quicksilver.synth.offline.checker_uniq import check_uniq
 from quicksilver.synth.offline.checker_words import check_words
 
 __all__ = ["check_input", "spec_from_generator"]
@@ -128,6 +129,7 @@ def check_input(spec: dict[str, Any], args: list[Any]) -> list[str]:
         + check_occurs(spec, args)
         + check_members(spec, args)
         + check_presence(spec, args)
+        + check_uniq(spec, args)
         + check_neighbours(spec, args)
         + check_quant(spec, args)
         + check_adjacency(spec, args, q)
