@@ -168,7 +168,7 @@ class Analysis:
         spec: dict[str, Any] = {"quantities": quantities, "params": params}
         members = members_spec(self.facts, spec, zips, relations, self.problems, self.notes)
         presence = presence_spec(self.facts, spec, members, self.problems, self.notes)
-        used = used_params(spec, [*members, *presence], zips)  # uniqueness.py
+        used = used_params(spec, members, presence, zips)  # uniqueness.py
         uniq = uniq_spec(self.facts, spec, used, self.problems, self.notes)
         if self.problems:
             return SpecResult(None, self.notes, self.problems)

@@ -14,6 +14,12 @@ def check_uniq(spec: dict[str, Any], args: list[Any]) -> list[str]:
     out: list[str] = []
     for rule in spec.get("uniq", ()):
         of = rule["of"]
+        if rule["mode"] == "groups":
+            twice = _twice([tuple(args[i] for i in pair) for pair in of])
+            if twice is not None:
+                held = " and ".join("(" + ", ".join(names[i] for i in pair) + ")" for pair in of)
+                out.append(f"the place {twice!r} is held twice by {held}")
+            continue
         lists = [_items(kind, args[i]) for kind, i in zip(rule["items"], of, strict=True)]
         if any(items is None for items in lists):
             continue  # the shape was reported with the lengths

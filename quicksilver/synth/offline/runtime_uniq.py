@@ -17,7 +17,10 @@ def _uniq(spec: dict, args: list) -> list:
     draw leaves it no room, so the input is drawn again."""
     out = list(args)
     for rule in spec["uniq"]:
-        done = _uniq_tuples(rule, out) if rule["mode"] == "tuples" else _uniq_apart(rule, out)
+        if rule["mode"] == "groups":
+            done = _uniq_groups(rule, out)
+        else:
+            done = _uniq_tuples(rule, out) if rule["mode"] == "tuples" else _uniq_apart(rule, out)
         if not done:
             return [None]
     return out
@@ -39,6 +42,21 @@ def _uniq_tuples(rule: dict, out: list) -> bool:
         seen.add(key)
     for i, lst in zip(rule["of"], lists, strict=True):
         out[i] = lst
+    return True
+
+
+def _uniq_groups(rule: dict, out: list) -> bool:
+    """Places held by scalars (``(a, b)``, ``(c, d)``): no two the same."""
+    seen: set = set()
+    for pair, cols in zip(rule["of"], rule["dom"], strict=True):
+        key = tuple(out[i] for i in pair)
+        if key in seen:
+            key = _uniq_item("row", {"cols": cols}, seen, None, key)
+            if key is None:
+                return False
+            for i, x in zip(pair, key, strict=True):
+                out[i] = x
+        seen.add(key)
     return True
 
 
@@ -114,4 +132,4 @@ def _uniq_value(dom: dict) -> object:
     return random.choice(dom["set"]) if "set" in dom else random.randint(dom["lo"], dom["hi"])
 
 
-UNIQ_RUNTIME = (_uniq, _uniq_tuples, _uniq_apart, _uniq_item, _uniq_value)
+UNIQ_RUNTIME = (_uniq, _uniq_tuples, _uniq_groups, _uniq_apart, _uniq_item, _uniq_value)

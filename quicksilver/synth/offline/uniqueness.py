@@ -14,6 +14,9 @@ The sentences read (Constraints items and the description's guarantees that
   guards and walls are unique``, ``All the given positions are unique`` (every integer list
   holds positions: rows of fields, one row such as ``king = [xKing, yKing]``), ``There are no
   repeated elements on moves`` (one list): ``whole``, no item twice over all of them;
+- ``No two pieces are on the same square`` with the description's ``(a, b) denotes the
+  position of the white rook``, ``(c, d) ...``: ``groups``, no two pairs of integer scalars
+  hold the same values;
 - ``There can be multiple ghosts in the same location``: a permission, which states nothing;
 - ``All the pairs (u_i, v_i) are unique. (i.e., no multiple edges.)``: the unique rows of
   :func:`~.row_sentences.unique_rows`, the parenthesis restating them.
@@ -51,6 +54,7 @@ _ITEM = (
     r"(?:word|value|element|string|integer|number|item|id|name|position|point|coordinate|"
     r"cell|entry|entrie)"
 )
+_PLACE = r"(?:positions|points|coordinates|cells|squares|locations)"
 _PERMIT = re.compile(
     r"there (?:can|may|could|might) be (?:multiple|several|many|two or more|more than one) "
     r"\w+ (?:in|at|on) the same (?:location|position|cell|square|point|place|coordinates?)",
@@ -78,16 +82,28 @@ _WHOLE = tuple(
     re.compile(_PRE + form, flags=re.I)
     for form in (
         rf"(?:all )?(?:of )?(?:the )?(?:given )?{_ITEM}s (?:of|in) (?:the )?{_NAMES}"
-        rf"(?: combined| together)? are (?:all )?{_UNIQUE}",
+        rf" (?:combined|together) are (?:all )?{_UNIQUE}",
+        rf"(?:all )?(?:of )?(?:the )?(?:given )?{_PLACE} (?:of|in) (?:the )?{_NAMES} are "
+        rf"(?:all )?{_UNIQUE}",
         rf"there (?:are|will be) no (?:repeated|duplicate|duplicated) {_ITEM}s (?:on|in) "
         rf"(?P<one>{_N})",
-        rf"the {_ITEM}s (?:of|in) (?P<one2>{_N}) are {_UNIQUE}",
     )
 )
 _POSITIONS = re.compile(
-    rf"{_PRE}all (?:of )?(?:the )?(?:given )?(?:positions|points|coordinates|cells) are "
+    rf"{_PRE}all (?:of )?(?:the )?(?:given )?{_PLACE} are "
     rf"{_UNIQUE}",
     flags=re.I,
+)
+_SAME_PLACE = re.compile(
+    rf"{_PRE}no two \w+ (?:(?:are|will be|lie|stand) (?:on|at|in)|share|occupy) the same "
+    r"(?:square|cell|position|point|location|place)",
+    flags=re.I,
+)
+# the description's pairs of scalars that hold one place: ``(a, b) denotes the position of the
+# white rook``
+_HELD = re.compile(
+    r"\((\w+), (\w+)\) (?:denotes|represents|is|gives|describes) the (?:position|location|"
+    r"coordinates?|cell|square) of"
 )
 _RESTATED = re.compile(
     r"(?P<head>.+?)\.? \(i\.e\.,? (?:there are )?no (?:multiple|repeated|duplicate|parallel) "
@@ -121,6 +137,8 @@ def uniq_form(facts: Facts, text: str, line: str, acts: Acts) -> bool:
             if not all(n in facts.by_name for n in names):
                 return False
             return _record(facts, "whole", names, line, acts)
+    if _SAME_PLACE.fullmatch(text):
+        return _held_places(facts, line, acts)
     if _POSITIONS.fullmatch(text):
         names = [p.name for p in facts.params if p.depth >= 1 and p.leaf == "int" and not p.join]
         if len(names) < 2 or not all(facts.width_fields(n) for n in names):
@@ -129,12 +147,25 @@ def uniq_form(facts: Facts, text: str, line: str, acts: Acts) -> bool:
     return False
 
 
+def _held_places(facts: Facts, line: str, acts: Acts) -> bool:
+    """``No two pieces are on the same square``: the places are the pairs of integer scalars
+    the description gives as a position (``(a, b) denotes the position of the white rook``),
+    two at least, each scalar in one; otherwise the line is no sentence of this family."""
+    pairs = [list(m.groups()) for m in _HELD.finditer(facts.prose)]
+    names = [n for pair in pairs for n in pair]
+    if len(pairs) < 2 or len(set(names)) != len(names):
+        return False
+    if not all(facts.by_name.get(n) and facts.by_name[n].is_quantity for n in names):
+        return False
+    acts.append(partial(facts.uniq.append, ("groups", pairs, line)))
+    return True
+
+
 def _names(m: re.Match[str]) -> list[str]:
     groups = m.groupdict()
     if groups.get("names"):
         return re.split(r",? and |, ", groups["names"])
-    one = groups.get("one") or groups.get("one2")
-    return [one] if one else [groups["a"], groups["b"]]
+    return [groups["one"]] if groups.get("one") else [groups["a"], groups["b"]]
 
 
 def _tuples(facts: Facts, noun: str, fields: list[str], line: str, acts: Acts) -> bool:
@@ -191,7 +222,11 @@ def uniq_spec(
     out: list[dict[str, Any]] = []
     for mode, names, line in facts.uniq:
         try:
-            rule = _rule(mode, [index[n] for n in names], spec, used)
+            if mode == "groups":
+                rule = _groups([[index[n] for n in pair] for pair in names], spec, used)
+                names = [n for pair in names for n in pair]
+            else:
+                rule = _rule(mode, [index[n] for n in names], spec, used)
         except Unsupported as e:
             problems.append(f'"{line}": {e}')
             continue
@@ -201,6 +236,7 @@ def uniq_spec(
             "tuples": "the items of one index drawn again where they repeat another's",
             "disjoint": "an item that another list holds drawn again",
             "whole": "an item that an earlier one repeats drawn again",
+            "groups": "the values of a place that an earlier one holds drawn again",
         }[mode]
         notes.append(f"{', '.join(names)}: {how}, so that {line.rstrip('.')}")
     return out
@@ -235,6 +271,55 @@ def _rule(mode: str, of: list[int], spec: dict[str, Any], used: set[str]) -> dic
     if len(widths) > 1:
         raise Unsupported("distinct rows of different widths")
     return {"mode": mode, "of": of, "items": items, "dom": doms, "own": own}
+
+
+def _groups(of: list[list[int]], spec: dict[str, Any], used: set[str]) -> dict[str, Any]:
+    """Places held by integer scalars (``(a, b)``, ``(c, d)``): each scalar a quantity in a
+    constant range with no other rule that nothing else names (so drawing it again changes
+    nothing else), and room for every place."""
+    doms = []
+    for pair in of:
+        cols = []
+        for i in pair:
+            p = spec["params"][i]
+            if p["kind"] != "quantity" or p["name"] in used:
+                raise Unsupported(f"{p['name']} has other rules on its value")
+            cols.append(_scalar_range(p["q"], spec))
+        doms.append(cols)
+    for cols in doms:
+        if _size("row", {"cols": cols}) < len(of):
+            raise Unsupported(f"{len(of)} places apart with room for fewer")
+    return {"mode": "groups", "of": of, "dom": doms}
+
+
+def _scalar_range(key: str, spec: dict[str, Any]) -> dict[str, Any]:
+    """The constant range of the quantity ``key``, which no other quantity or parameter
+    names."""
+    item = next(x for x in spec["quantities"] if x["name"] == key)
+    if set(item) - {"name", "label", "size", "bounds"}:
+        raise Unsupported(f"{key} has other rules on its value")
+    lo, hi = None, None
+    for b in item["bounds"]:
+        if not isinstance(b["rest"], int) or b["coef"] not in (1, -1):
+            raise Unsupported(f"{key} is bounded by other quantities")
+        if b["coef"] == 1:
+            lo = -b["rest"] if lo is None else max(lo, -b["rest"])
+        else:
+            hi = b["rest"] if hi is None else min(hi, b["rest"])
+    others = [x for x in spec["quantities"] if x is not item]
+    others += [p for p in spec["params"] if p.get("q") != key]
+    if lo is None or hi is None or _names_in(others, key):
+        raise Unsupported(f"{key} has no constant range, or another quantity names it")
+    return {"lo": lo, "hi": hi}
+
+
+def _names_in(value: Any, key: str) -> bool:
+    """Whether ``key`` is a string (a key or a value) anywhere in ``value``."""
+    if isinstance(value, dict):
+        return any(k == key or _names_in(v, key) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_names_in(v, key) for v in value)
+    return value == key
 
 
 def _item(p: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -303,10 +388,14 @@ def _most(dim: dict[str, Any], quantities: list[dict[str, Any]]) -> int:
     return min(tops)
 
 
-def used_params(spec: dict[str, Any], rules: list[list[Any]], zips: list[Any]) -> set[str]:
-    """The parameters that the rules between parameters (``members``, ``presence``: indexes
-    after the rule's name) and ``zips`` (names) change: a uniqueness rule may not change them
-    again."""
+def used_params(
+    spec: dict[str, Any], members: list[list[Any]], presence: list[list[Any]], zips: list[Any]
+) -> set[str]:
+    """The parameters that the rules between parameters change (``members``: ``[op, a, b]``,
+    ``["has", b, value, k]``; ``presence``: ``[kind, p, ...]``, ``["absent" | "common", b,
+    a]``; ``zips``: names): a uniqueness rule may not change them again."""
     names = [p["name"] for p in spec["params"]]
-    out = {names[x] for rule in rules for x in rule[1:3] if isinstance(x, int)}
+    out = {names[r[1]] for r in [*members, *presence]}
+    out |= {names[r[2]] for r in members if r[0] != "has"}
+    out |= {names[r[2]] for r in presence if r[0] in ("absent", "common")}
     return out | {n for z in zips for n in z[:2]}
