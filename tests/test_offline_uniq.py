@@ -318,6 +318,10 @@ def test_places_held_by_pairs_of_scalars() -> None:
         )
     )
     assert spec["uniq"][0]["mode"] == "groups" and spec["uniq"][0]["of"] == [[0, 1], [2, 3], [4, 5]]
+    shared = question(
+        PIECES, ["1 <= a, b, c, d, e, f <= 2", "No two pieces share the same square."], PIECES_PROSE
+    )
+    assert spec_of(shared)["uniq"][0]["of"] == [[0, 1], [2, 3], [4, 5]]
     for a, b, c, d, e, f in draws(spec):
         assert len({(a, b), (c, d), (e, f)}) == 3
         assert all(1 <= x <= 2 for x in (a, b, c, d, e, f))

@@ -121,8 +121,8 @@ def uniq_form(facts: Facts, text: str, line: str, acts: Acts) -> bool:
     if m:
         return unique_rows(facts, m["head"], line, acts)
     m = _TUPLES.fullmatch(text)
-    if m:
-        return _tuples(facts, m["noun"], re.split(r",? and |, ", m["fields"]), line, acts)
+    if m and _tuples(facts, m["noun"], re.split(r",? and |, ", m["fields"]), line, acts):
+        return True  # else: the nouns name no lists (``share the same square``: below)
     for form in _DISJOINT:
         m = form.fullmatch(text)
         if m:
