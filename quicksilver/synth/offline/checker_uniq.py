@@ -4,7 +4,6 @@ that checker.py stays within the size a module may have."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 
@@ -61,5 +60,9 @@ def _items(kind: str, arg: Any) -> list[Any] | None:
 
 def _twice(items: list[Any]) -> Any:
     """An item that occurs twice, or None."""
-    counts = Counter(items)
-    return next((x for x, c in counts.items() if c > 1), None)
+    seen: set[Any] = set()
+    for x in items:
+        if x in seen:
+            return x
+        seen.add(x)
+    return None
