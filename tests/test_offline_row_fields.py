@@ -1,4 +1,4 @@
-"""Names for row fields and relations between them in the offline synthesizer (issue 29,
+"""Names for row fields and relations between them in the offline synthesizer (issue 26,
 ``row_fields.py``, ``runtime_rows.py``, ``checker_rows.py``).
 
 Statements we wrote in LeetCode's shapes: aliases that name a row's field (``items[i][0] ==

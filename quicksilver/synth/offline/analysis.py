@@ -46,6 +46,7 @@ from quicksilver.synth.offline.schedule import Schedule
 from quicksilver.synth.offline.sentences import LineReader
 from quicksilver.synth.offline.shapes import ParamSpecs
 from quicksilver.synth.offline.sums import below_specs, sum_specs
+from quicksilver.synth.offline.uniqueness import uniq_spec, used_params
 
 _NAME = r"[A-Za-z_]\w*"
 _ALONE = r"(?![\w\[]|\.\w|\s*[-+*/^(])"  # a bare name: n, not n + 1, 2 * n or n.length
@@ -173,6 +174,8 @@ class Analysis:
         spec: dict[str, Any] = {"quantities": quantities, "params": params}
         members = members_spec(self.facts, spec, zips, relations, self.problems, self.notes)
         presence = presence_spec(self.facts, spec, members, self.problems, self.notes)
+        used = used_params(spec, members, presence, zips)  # uniqueness.py
+        uniq = uniq_spec(self.facts, spec, used, self.problems, self.notes)
         if self.problems:
             return SpecResult(None, self.notes, self.problems)
         if relations:
@@ -181,6 +184,8 @@ class Analysis:
             spec["members"] = members
         if presence:  # a value present, one position (presence.py)
             spec["presence"] = presence
+        if uniq:  # uniqueness across parameters (uniqueness.py)
+            spec["uniq"] = uniq
         if num_order:  # two integers written as strings, in order (numstrings.py)
             spec["num_order"] = num_order
         if zips:

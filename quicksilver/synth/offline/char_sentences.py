@@ -52,6 +52,7 @@ from quicksilver.synth.offline.presence import presence_form
 from quicksilver.synth.offline.quantified import parent_tree, quantified_bound
 from quicksilver.synth.offline.sums import sum_parity
 from quicksilver.synth.offline.unions import union_form
+from quicksilver.synth.offline.uniqueness import uniq_form
 from quicksilver.synth.offline.word_sentences import word_count_form
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
@@ -548,4 +549,5 @@ TEXT_FORMS: tuple[Callable[[Facts, str, str, Acts], bool], ...] = (
     sum_parity,  # the parity of a sum of values (sums.py)
     described_length,  # the length of an array no parameter holds (field_names.py)
     union_form,  # value sets that are unions of values and ranges (unions.py)
+    uniq_form,  # uniqueness across parameters (uniqueness.py)
 )

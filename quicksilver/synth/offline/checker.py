@@ -65,6 +65,7 @@ from quicksilver.synth.offline.checker_spec import spec_from_generator
 from quicksilver.synth.offline.checker_sums import check_sums
 from quicksilver.synth.offline.checker_trees import check_tree_shape
 from quicksilver.synth.offline.checker_union import union_problem
+from quicksilver.synth.offline.checker_uniq import check_uniq
 from quicksilver.synth.offline.checker_words import check_words
 
 __all__ = ["check_input", "spec_from_generator"]
@@ -131,6 +132,7 @@ def check_input(spec: dict[str, Any], args: list[Any]) -> list[str]:
         + check_occurs(spec, args)
         + check_members(spec, args)
         + check_presence(spec, args)
+        + check_uniq(spec, args)
         + check_neighbours(spec, args)
         + check_quant(spec, args)
         + check_adjacency(spec, args, q)

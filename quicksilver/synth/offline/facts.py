@@ -148,6 +148,7 @@ class Facts:
         # membership between parameters (members.py): (op, a, b, line)
         self.members: list[tuple[str, str, Any, str]] = []
         self.presence: list[tuple[Any, ...]] = []  # a value present, one position (presence.py)
+        self.uniq: list[tuple[str, list[str], str]] = []  # uniqueness.py: (mode, names, line)
         # a quantity bounded by a product or power of others (nonlinear.py): (key, op, expr,
         # denominator, line)
         self.polys: list[tuple[str, str, Any, int, str]] = []

@@ -1,4 +1,4 @@
-"""Names for row fields and relations between them (issue 29): the family of lines that speak of
+"""Names for row fields and relations between them (issue 26): the family of lines that speak of
 the fields of integer rows (``edges[i] = [u_i, v_i, w_i]``) in more ways than a bound or an
 order of two fields.
 

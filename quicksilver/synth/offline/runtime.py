@@ -68,6 +68,7 @@ from quicksilver.synth.offline.runtime_sums import (
 )
 from quicksilver.synth.offline.runtime_trees import TREES_RUNTIME, _shaped_tree
 from quicksilver.synth.offline.runtime_union import UNION_RUNTIME, _draw_union
+from quicksilver.synth.offline.runtime_uniq import UNIQ_RUNTIME, _uniq
 from quicksilver.synth.offline.runtime_words import WORDS_RUNTIME
 
 log = logging.getLogger(__name__)
@@ -630,6 +631,7 @@ def _generate_from_spec(spec: dict, size_cap: int) -> list:
         args = _members(spec, args) if "members" in spec and None not in args else args
         args = _presence(spec, args) if "presence" in spec and None not in args else args
         args = _num_order(spec, args) if "num_order" in spec and None not in args else args
+        args = _uniq(spec, args) if "uniq" in spec and None not in args else args
         if None not in args and any("below_sum" in p for p in spec["params"]):  # sums.py
             args = _below_sum(spec, args, q, _SIZE_MODE) or [None]
         if (
@@ -683,6 +685,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *SUMS_RUNTIME,
     *ROWS_RUNTIME,
     *UNION_RUNTIME,
+    *UNIQ_RUNTIME,
     _apart,
     _below_index,
     _variant_values,
