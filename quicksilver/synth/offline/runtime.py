@@ -21,6 +21,7 @@ from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.entries import EDGE_ENTRY
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_adj import ADJ_RUNTIME, _adj_lists, _deg_edges
+from quicksilver.synth.offline.runtime_derived import DERIVED_RUNTIME, _below_count
 from quicksilver.synth.offline.runtime_forms import FORMS_RUNTIME, _relate, _shaped
 from quicksilver.synth.offline.runtime_members import MEMBERS_RUNTIME, _members
 from quicksilver.synth.offline.runtime_neighbours import (
@@ -623,6 +624,8 @@ def _generate_from_spec(spec: dict, size_cap: int) -> list:
         args = _num_order(spec, args) if "num_order" in spec and None not in args else args
         if None not in args and any("below_sum" in p for p in spec["params"]):  # sums.py
             args = _below_sum(spec, args, q, _SIZE_MODE) or [None]
+        if None not in args and any("below_count" in p for p in spec["params"]):
+            args = _below_count(spec, args, q, _SIZE_MODE) or [None]  # derived_counts.py
         if (
             all(a is not None for a in args)
             and all(  # None: rows the sizes left no room for
@@ -671,6 +674,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *WORDS_RUNTIME,
     *ADJ_RUNTIME,
     *SUMS_RUNTIME,
+    *DERIVED_RUNTIME,
     _apart,
     _below_index,
     _variant_values,
