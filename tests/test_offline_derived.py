@@ -164,6 +164,47 @@ def test_a_scalar_at_most_the_depth_of_a_tree_plus_one() -> None:
     reports(spec, [[1, None, 2, 3], 0, 5], "depth = 5 breaks", "(3) + 1")
 
 
+# -- how many cells hold an amount ------------------------------------------------------------------
+
+MINE = (
+    "In a mine grid of size m x n, each cell has an integer representing the amount of gold in "
+    "that cell, 0 if it is empty."
+)
+GRID = ["m == grid.length", "n == grid[i].length", "1 <= m, n <= 15", "0 <= grid[i][j] <= 100"]
+
+
+@pytest.mark.parametrize(
+    "sentence", ["There are at most 25 cells containing gold.", "At most 25 cells contain gold."]
+)
+def test_at_most_k_cells_hold_an_amount(sentence: str) -> None:
+    spec = spec_of(question([("grid", "integer[][]")], [*GRID, sentence], MINE))
+    assert spec["presence"] == [["count", 0, [">", 0], 0, 25]]
+    got = draws(spec)
+    held = [sum(1 for row in grid for x in row if x > 0) for (grid,) in got]
+    assert all(h <= 25 for h in held)
+    assert any(h == 25 for h in held) and any(len(g) * len(g[0]) > 25 for (g,) in got)
+    reports(spec, [[[1] * 13, [2] * 13]], "26 items", "not at most 25")
+
+
+def test_at_least_k_cells_hold_an_amount() -> None:
+    items = [*GRID, "There is at least one cell containing gold."]
+    spec = spec_of(question([("grid", "integer[][]")], items, MINE))
+    assert all(any(x > 0 for row in grid for x in row) for (grid,) in draws(spec))
+    reports(spec, [[[0, 0], [0, 0]]], "0 items", "not at least 1")
+
+
+def test_an_amount_the_description_does_not_name_is_left_alone() -> None:
+    prose = "Each cell of grid holds an integer."
+    items = [*GRID, "There are at most 25 cells containing gold."]
+    assert "not understood" in refused(question([("grid", "integer[][]")], items, prose))
+
+
+def test_an_amount_that_cannot_be_none_is_refused() -> None:
+    items = [*GRID[:3], "1 <= grid[i][j] <= 100", "There are at most 25 cells containing gold."]
+    why = refused(question([("grid", "integer[][]")], items, MINE))
+    assert "does not start at 0" in why
+
+
 # -- refused ---------------------------------------------------------------------------------------
 
 

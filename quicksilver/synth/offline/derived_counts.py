@@ -15,6 +15,10 @@ read at all), a least value of the scalar the count may not reach (above 1 plus 
 other bounds or rules depend on (it is set after them), a text with leading or trailing spaces
 allowed (a string of spaces has no word), a negative integer (its sign would be a character),
 and a tree's ``height`` (counted in nodes or in edges?).
+
+Beside them, how many cells of a grid hold an amount (``There are at most 25 cells containing
+gold``, where the description calls a cell's integer ``the amount of gold``): a count rule of the
+spec's ``"presence"`` (:func:`amount_cells`), which presence.py's runtime and checker keep.
 """
 
 from __future__ import annotations
@@ -76,7 +80,7 @@ def derived_form(facts: Facts, text: str, line: str, acts: Acts) -> bool:
     no count this module knows (the line is then another form's)."""
     m = _RANGE.fullmatch(text) or _CHAIN.fullmatch(text)
     if not m:
-        return False
+        return amount_cells(facts, text, line, acts)
     got = _count_of(facts, m["d"].strip())
     if got is None:
         return False
@@ -193,7 +197,8 @@ def count_specs(
 ) -> None:
     """The scalar's ``"below_count"``; only a scalar parameter with no remainder, exclusion or
     other rule that setting it last could break, and a text whose words a string of spaces
-    cannot hide (no leading or trailing spaces)."""
+    cannot hide (no leading or trailing spaces). Then the amounts of :func:`amount_cells`."""
+    amount_specs(facts, params, problems)
     for key, kind, of, add, line in facts.below_counts:
         cls = names.get(key, key)
         p = next((s for s in params if s["kind"] == "quantity" and s.get("q") == cls), None)
@@ -217,3 +222,55 @@ def count_specs(
             problems.append(f'"{line}": words of a text that may hold leading or trailing spaces')
             continue
         p["below_count"] = {"of": of, "count": kind, "add": add}
+
+
+# -- how many cells hold an amount of something -------------------------------------------------
+
+_AMOUNT_DEF = re.compile(
+    r"(?:integers?|numbers?|values?) (?:representing|that represents?|which represents?|"
+    r"represents?|denoting|giving) the (?:amount|number|quantity) of (?P<what>[a-z]+)",
+    flags=re.I,
+)
+_CELLS = (
+    r"there (?:are|is|will be) at (?P<side>most|least) (?P<k>\d+|one|two) cells? "
+    r"(?:containing|that contains?|with|holding) (?P<what>[a-z]+)",
+    r"at (?P<side>most|least) (?P<k>\d+|one|two) cells? (?:contains?|holds?|ha(?:s|ve)) "
+    r"(?P<what>[a-z]+)",
+)
+
+
+def amount_cells(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """``There are at most 25 cells containing gold``, where the description says what a cell's
+    integer is (``an integer representing the amount of gold in that cell``): a cell contains
+    gold when its amount is above 0, and the grid's count of such cells is bounded, the rule
+    ``["count", grid, [">", 0], least, most]`` of the spec's ``"presence"`` (presence.py), which
+    its runtime and checker keep. Only for the statement's one grid of integers and a word the
+    description names as an amount; False otherwise (the line is left to the other forms)."""
+    for form in _CELLS:
+        m = re.fullmatch(form, text, flags=re.I)
+        if m:
+            break
+    else:
+        return False
+    what = m["what"].lower()
+    named = {d["what"].lower() for d in _AMOUNT_DEF.finditer(facts.prose.split("Constraints:")[0])}
+    grids = [p for p in facts.params if p.depth == 2 and p.leaf == "int" and not p.join]
+    if what.rstrip("s") not in {w.rstrip("s") for w in named} or len(grids) != 1:
+        return False
+    k = {"one": 1, "two": 2}.get(m["k"].lower()) or int(m["k"])
+    least, most = (0, k) if m["side"].lower() == "most" else (k, None)
+    rule = ("count", grids[0].name, [">", 0], least, most, line)
+    acts.append(lambda: facts.presence.append(rule))
+    return True
+
+
+def amount_specs(facts: Facts, params: list[dict[str, Any]], problems: list[str]) -> None:
+    """An amount is never negative, and at most k cells hold some where a cell may hold none:
+    the grid's least value must be 0 (the runtime sets the cells beyond k to it)."""
+    for kind, name, pred, _least, most, line in facts.presence:
+        if kind != "count" or pred != [">", 0] or most is None:
+            continue
+        leaf = next(p for p in params if p["name"] == name)["leaf"]
+        lows = leaf.get("lo") or []
+        if len(lows) != 1 or lows[0] != 0:
+            problems.append(f'"{line}": an amount whose range does not start at 0')
