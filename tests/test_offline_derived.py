@@ -231,6 +231,18 @@ def test_an_amount_that_cannot_be_none_is_refused() -> None:
             ],
             "other bounds depend on",
         ),
+        # a relation item by item changes the list after its count
+        (
+            [("nums", "integer[]"), ("other", "integer[]"), ("k", "integer")],
+            [
+                "1 <= nums.length <= 9",
+                "other.length == nums.length",
+                "0 <= nums[i], other[i] <= 9",
+                "nums[i] < other[i]",
+                "1 <= k <= the number of distinct values in nums",
+            ],
+            "item by item",
+        ),
         # a text that may be all spaces has no word
         (
             [("s", "string"), ("k", "integer")],

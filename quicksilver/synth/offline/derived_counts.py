@@ -214,6 +214,9 @@ def count_specs(
         ):
             problems.append(f'"{line}": a bound by a count, of a scalar parameter alone')
             continue
+        if any(of in (a, b) for a, b, _, _ in facts.zips):  # a zip changes it after the count
+            problems.append(f'"{line}": a count of {of}, which a relation item by item changes')
+            continue
         if (
             kind == "words"
             and " " in other["leaf"].get("alphabet", " ")
