@@ -205,6 +205,34 @@ def test_an_amount_that_cannot_be_none_is_refused() -> None:
     assert "does not start at 0" in why
 
 
+# -- one number of digits for every item -----------------------------------------------------------
+
+
+def test_every_item_has_the_same_number_of_digits() -> None:
+    items = [
+        "2 <= nums.length <= 10^5",
+        "1 <= nums[i] < 10^9",
+        "All integers in nums have the same number of digits.",
+    ]
+    spec = spec_of(question([("nums", "integer[]")], items))
+    assert spec["params"][0]["same_digits"] is True
+    got = draws(spec)
+    widths = [{len(str(x)) for x in nums} for (nums,) in got]
+    assert all(len(w) == 1 for w in widths)
+    assert len({min(w) for w in widths}) >= 4  # many counts of digits, not only the commonest
+    reports(spec, [[13, 234]], "[2, 3] digits")
+
+
+def test_the_same_number_of_digits_with_another_rule_is_refused() -> None:
+    items = [
+        "2 <= nums.length <= 9",
+        "1 <= nums[i] < 10^9",
+        "All the integers of nums are unique.",
+        "All integers in nums have the same number of digits.",
+    ]
+    assert "same number of digits" in refused(question([("nums", "integer[]")], items))
+
+
 # -- refused ---------------------------------------------------------------------------------------
 
 

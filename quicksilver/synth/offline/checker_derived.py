@@ -8,11 +8,16 @@ from typing import Any
 
 
 def check_counts(spec: dict[str, Any], args: list[Any]) -> list[str]:
-    """Each scalar's ``"below_count"``: at most the count of the other argument plus ``add``."""
+    """A list's ``"same_digits"`` (every item one count of decimal digits) and each scalar's
+    ``"below_count"``: at most the count of the other argument plus ``add``."""
     params = spec.get("params", [])
     names = [p["name"] for p in params]
     out: list[str] = []
     for p, arg in zip(params, args, strict=False):
+        if p.get("same_digits") and isinstance(arg, list):
+            widths = sorted({len(str(abs(x))) for x in arg if isinstance(x, int)})
+            if len(widths) > 1:
+                out.append(f"{p['name']}: items of {widths} digits, not one number of digits")
         rule = p.get("below_count")
         if not rule or rule["of"] not in names or not isinstance(arg, int):
             continue

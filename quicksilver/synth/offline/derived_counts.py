@@ -18,7 +18,9 @@ and a tree's ``height`` (counted in nodes or in edges?).
 
 Beside them, how many cells of a grid hold an amount (``There are at most 25 cells containing
 gold``, where the description calls a cell's integer ``the amount of gold``): a count rule of the
-spec's ``"presence"`` (:func:`amount_cells`), which presence.py's runtime and checker keep.
+spec's ``"presence"`` (:func:`amount_cells`), which presence.py's runtime and checker keep; and
+one number of digits for every item of a list (``All integers in nums have the same number of
+digits``: the list's ``"same_digits"``, :func:`same_digits`).
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ def derived_form(facts: Facts, text: str, line: str, acts: Acts) -> bool:
     no count this module knows (the line is then another form's)."""
     m = _RANGE.fullmatch(text) or _CHAIN.fullmatch(text)
     if not m:
-        return amount_cells(facts, text, line, acts)
+        return amount_cells(facts, text, line, acts) or same_digits(facts, text, line, acts)
     got = _count_of(facts, m["d"].strip())
     if got is None:
         return False
@@ -156,6 +158,8 @@ def count_room(
     always reach k's least value and that nothing else depends on k (it is set last)."""
     out: list[Con] = []
     for key, kind, of, add, line in facts.below_counts:
+        if kind == "same_digits":
+            continue
         k = classes.get(key)
         p = facts.by_name[of]
         size = classes.get(p.dim_key(0)) if kind != "digits" else classes.get(of)
@@ -199,7 +203,10 @@ def count_specs(
     other rule that setting it last could break, and a text whose words a string of spaces
     cannot hide (no leading or trailing spaces). Then the amounts of :func:`amount_cells`."""
     amount_specs(facts, params, problems)
+    same_digit_specs(facts, params, problems)
     for key, kind, of, add, line in facts.below_counts:
+        if kind == "same_digits":
+            continue
         cls = names.get(key, key)
         p = next((s for s in params if s["kind"] == "quantity" and s.get("q") == cls), None)
         item = next((i for i in quantities if i["name"] == cls), None)
@@ -277,3 +284,53 @@ def amount_specs(facts: Facts, params: list[dict[str, Any]], problems: list[str]
         lows = leaf.get("lo") or []
         if len(lows) != 1 or lows[0] != 0:
             problems.append(f'"{line}": an amount whose range does not start at 0')
+
+
+# -- one number of digits for every item -----------------------------------------------------------
+
+_SAME_DIGITS = re.compile(
+    rf"all (?:the )?(?:integers|numbers|elements|values) (?:in|of) (?P<p>{_REF}) "
+    r"(?:have|has|are of) the same number of digits",
+    flags=re.I,
+)
+
+
+def same_digits(facts: Facts, text: str, line: str, acts: Acts) -> bool:
+    """``All integers in nums have the same number of digits``: a one-level list of integers
+    whose items all have one count of decimal digits (the list's ``"same_digits"``: the
+    runtime takes the count of a random item and draws again, within that count's band, every
+    item of another count). Checked in :func:`same_digit_specs`."""
+    m = _SAME_DIGITS.fullmatch(text)
+    if not m:
+        return False
+    p = facts.by_name.get(m["p"])
+    if p is None or p.depth != 1 or p.leaf != "int" or p.join or p.tree or p.node:
+        raise Unsupported("the same number of digits, of a list of integers only")
+    acts.append(lambda: facts.below_counts.append(("", "same_digits", p.name, 0, line)))
+    return True
+
+
+_PLAIN = {"name", "type", "kind", "dims", "leaf", "join", "sorted", "distinct"}
+
+
+def same_digit_specs(facts: Facts, params: list[dict[str, Any]], problems: list[str]) -> None:
+    """The list's ``"same_digits"``: only a list of integers in one constant range from 0 up
+    (a sign is no digit) with no exclusion, distinct values or other rule on its values that
+    drawing an item again could break (an order is restored by sorting)."""
+    for _key, kind, of, _add, line in facts.below_counts:
+        if kind != "same_digits":
+            continue
+        p = next(s for s in params if s["name"] == of)
+        leaf = p["leaf"]
+        lows, highs = leaf.get("lo") or [], leaf.get("hi") or []
+        plain = set(p) <= _PLAIN and not p["distinct"] and p["kind"] == "list"
+        named = repr(facts.members) + repr(facts.presence) + repr(facts.zips)
+        plain = plain and f"'{of}'" not in named
+        ranged = all(isinstance(x, int) for x in (*lows, *highs)) and lows and highs
+        if not plain or not ranged or set(leaf) != {"type", "lo", "hi"} or max(lows) < 0:
+            problems.append(
+                f'"{line}": the same number of digits, of a list of integers in one constant '
+                "range from 0 up with no other rule on its values"
+            )
+            continue
+        p["same_digits"] = True

@@ -624,8 +624,9 @@ def _generate_from_spec(spec: dict, size_cap: int) -> list:
         args = _num_order(spec, args) if "num_order" in spec and None not in args else args
         if None not in args and any("below_sum" in p for p in spec["params"]):  # sums.py
             args = _below_sum(spec, args, q, _SIZE_MODE) or [None]
-        if None not in args and any("below_count" in p for p in spec["params"]):
-            args = _below_count(spec, args, q, _SIZE_MODE) or [None]  # derived_counts.py
+        derived = ("below_count", "same_digits")  # derived_counts.py
+        if None not in args and any(k in p for p in spec["params"] for k in derived):
+            args = _below_count(spec, args, q, _SIZE_MODE) or [None]
         if (
             all(a is not None for a in args)
             and all(  # None: rows the sizes left no room for

@@ -32,13 +32,37 @@ def _derived_count(kind: str, arg: object) -> int:
     return max(depth, default=0)
 
 
+def _same_digits(values: list, lo: int, hi: int, order: object, mode: str) -> list:
+    """``All integers in nums have the same number of digits``: a count of digits (in "random"
+    mode any of the range's, else a random item's, so an input of extremes stays one), and
+    every item of another count drawn again within that count's band of the range [lo, hi]
+    (lo >= 0); sorted again where an order is stated. Kept where the items share one count."""
+    if len({len(str(x)) for x in values}) <= 1:
+        return values
+    if mode == "random":
+        width = random.randint(len(str(lo)), len(str(hi)))
+    else:
+        width = len(str(random.choice(values)))
+    low = max(lo, 10 ** (width - 1) if width > 1 else 0)
+    high = min(hi, 10**width - 1)
+    out = [x if len(str(x)) == width else random.randint(low, high) for x in values]
+    if order:
+        out.sort(reverse=order == "desc")
+    return out
+
+
 def _below_count(spec: dict, args: list, q: dict, mode: str) -> list | None:
-    """A scalar at most a count of another argument plus a constant (``"below_count"``: ``k is
-    in the range [1, the number of words in s]``) set within its own bounds and the count:
+    """A list's items of one count of digits (``"same_digits"``), then a scalar at most a count
+    of another argument plus a constant (``"below_count"``: ``k is in the range [1, the number
+    of words in s]``) set within its own bounds and the count:
     kept when it fits, else the count in "max" mode, else drawn again below it. None when the
     count is below its least value (drawn again)."""
     names = [p["name"] for p in spec["params"]]
     out = list(args)
+    for i, p in enumerate(spec["params"]):
+        if p.get("same_digits"):
+            leaf = p["leaf"]
+            out[i] = _same_digits(out[i], max(leaf["lo"]), min(leaf["hi"]), p["sorted"], mode)
     for i, p in enumerate(spec["params"]):
         rule = p.get("below_count")
         if not rule:
@@ -56,4 +80,4 @@ def _below_count(spec: dict, args: list, q: dict, mode: str) -> list | None:
     return out
 
 
-DERIVED_RUNTIME = (_derived_count, _below_count)
+DERIVED_RUNTIME = (_derived_count, _same_digits, _below_count)
