@@ -23,6 +23,7 @@ from typing import Any
 from quicksilver.synth.offline.adjacency import adj_prepare, adj_specs
 from quicksilver.synth.offline.arith import derived_ranges
 from quicksilver.synth.offline.constraints import FIELDS_RE, Param, clean, split_top
+from quicksilver.synth.offline.derived_counts import count_specs
 from quicksilver.synth.offline.described import DescribedGuarantees, description_sentences
 from quicksilver.synth.offline.described_rows import described_rows
 from quicksilver.synth.offline.facts import Facts
@@ -167,6 +168,7 @@ class Analysis:
         degree_specs(self.facts, params, self.problems)
         sum_specs(self.facts, params, self.problems)  # a least or odd sum of values (sums.py)
         below_specs(self.facts, params, quantities, q.names, self.problems)  # k <= sum(x)
+        count_specs(self.facts, params, quantities, q.names, self.problems)  # k <= a count
         zips = zip_specs(self.facts, params, self.problems)
         relations = relations_spec(self.facts, params, self.problems)
         num_order = order_spec(self.facts, params, quantities, self.problems)

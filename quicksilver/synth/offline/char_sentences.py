@@ -41,6 +41,7 @@ from quicksilver.synth.offline.constraints import (
     split_top,
     word_items,
 )
+from quicksilver.synth.offline.derived_counts import derived_form
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.field_names import described_length
 from quicksilver.synth.offline.members import read_members
@@ -529,6 +530,7 @@ def char_notes(p: dict[str, Any]) -> list[str]:
 
 # the forms LineReader tries together (each: facts, text, line, acts -> whether it read the line)
 TEXT_FORMS: tuple[Callable[[Facts, str, str, Acts], bool], ...] = (
+    derived_form,  # a scalar at most a count of another input (derived_counts.py)
     char_parts,
     only_space,
     char_exclusion,

@@ -51,6 +51,7 @@ from typing import Any
 from quicksilver.synth.offline.checker_adj import adj_shape, check_adjacency
 from quicksilver.synth.offline.checker_arith import poly_value, solve_pinned
 from quicksilver.synth.offline.checker_chars import check_chars
+from quicksilver.synth.offline.checker_derived import check_counts
 from quicksilver.synth.offline.checker_forms import check_form
 from quicksilver.synth.offline.checker_forms import check_relations as check_form_relations
 from quicksilver.synth.offline.checker_members import check_members
@@ -137,6 +138,7 @@ def check_input(spec: dict[str, Any], args: list[Any]) -> list[str]:
         + check_quant(spec, args)
         + check_adjacency(spec, args, q)
         + check_sums(spec, args)
+        + check_counts(spec, args)  # k <= a count of another input (checker_derived.py)
         + check_form_relations(spec.get("relations", []), params, args)
     )
 

@@ -141,6 +141,7 @@ class Facts:
         self.sum_rules: dict[str, list[tuple[str, int, int, str]]] = {}
         # a scalar at most a sum (``k <= sum(piles[i].length)``, sums.py): (key, of, strict, line)
         self.below_sums: list[tuple[str, str, bool, str]] = []
+        self.below_counts: list[tuple[str, str, str, int, str]] = []  # derived_counts.py
         self.eqs: list[tuple[Lin, str]] = []  # equalities that are not aliases (n == e.length + 1)
         self.nes: list[tuple[Lin, str]] = []  # form != 0 over quantities
         # relations item by item between two lists (``l[i] < r[i]``): (a, b, op, line)

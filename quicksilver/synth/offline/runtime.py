@@ -21,6 +21,7 @@ from quicksilver.synth import OFFLINE_SYNTHESIZER
 from quicksilver.synth.offline.entries import EDGE_ENTRY
 from quicksilver.synth.offline.policy import SAMPLING_POLICY
 from quicksilver.synth.offline.runtime_adj import ADJ_RUNTIME, _adj_lists, _deg_edges
+from quicksilver.synth.offline.runtime_derived import DERIVED_RUNTIME, _below_count
 from quicksilver.synth.offline.runtime_forms import FORMS_RUNTIME, _relate, _shaped
 from quicksilver.synth.offline.runtime_members import MEMBERS_RUNTIME, _members
 from quicksilver.synth.offline.runtime_neighbours import (
@@ -634,6 +635,9 @@ def _generate_from_spec(spec: dict, size_cap: int) -> list:
         args = _uniq(spec, args) if "uniq" in spec and None not in args else args
         if None not in args and any("below_sum" in p for p in spec["params"]):  # sums.py
             args = _below_sum(spec, args, q, _SIZE_MODE) or [None]
+        derived = ("below_count", "same_digits")  # derived_counts.py
+        if None not in args and any(k in p for p in spec["params"] for k in derived):
+            args = _below_count(spec, args, q, _SIZE_MODE) or [None]
         if (
             all(a is not None for a in args)
             and all(  # None: rows the sizes left no room for
@@ -686,6 +690,7 @@ _RUNTIME: tuple[Callable[..., Any], ...] = (
     *ROWS_RUNTIME,
     *UNION_RUNTIME,
     *UNIQ_RUNTIME,
+    *DERIVED_RUNTIME,
     _apart,
     _below_index,
     _variant_values,

@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from quicksilver.synth.offline.constraints import Lin, Param, Ref, Unsupported, fmt
+from quicksilver.synth.offline.derived_counts import count_room
 from quicksilver.synth.offline.facts import Facts, LeafInfo
 from quicksilver.synth.offline.nonlinear import MAX_EXPONENT, bound_of, interval, names, rename
 from quicksilver.synth.offline.prods import tame_power
@@ -121,6 +122,7 @@ class Schedule:
         cons += self._col_room()
         cons += self._polys(cons, set(per_item))
         cons += below_sum_room(self.facts, self.classes, cons, self.problems)  # (sums.py)
+        cons += count_room(self.facts, self.classes, cons, self.problems)  # (derived_counts.py)
         cons += self._value_sum_room()
         cons += value_sum_room(self.facts, self.classes)  # a least or odd sum of values (sums.py)
         self._conditions(per_item)
