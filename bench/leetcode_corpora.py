@@ -297,6 +297,13 @@ def _depth(text: str, pos: int) -> int:
     return depth + (1 if quoted else 0)
 
 
+def _squash(text: str) -> str:
+    """Runs of whitespace made one space, outside double quotes only: a string's own spaces are
+    its value (valid-tic-tac-toe-state's ``board = ["O  ","   ","   "]``)."""
+    parts = re.split(r'("(?:[^"\\]|\\.)*")', text.strip())
+    return "".join(p if i % 2 else re.sub(r"\s+", " ", p) for i, p in enumerate(parts))
+
+
 def examples(content: str, names: list[str]) -> list[dict[str, Any]]:
     """The statement's examples as tests (``input`` in parameter order, ``expected``)."""
     out = []
@@ -308,7 +315,7 @@ def examples(content: str, names: list[str]) -> list[dict[str, Any]]:
         m = re.search(r"Input:\s*(.*?)\s*Output:\s*(.*?)\s*(?:\n|Explanation:|$)", text, re.S)
         if not m:
             continue
-        args = _assignments(" ".join(m.group(1).split()), names)
+        args = _assignments(_squash(m.group(1)), names)
         try:
             expected = _value(m.group(2))
         except (ValueError, SyntaxError):

@@ -166,6 +166,19 @@ def test_theabbie_solutions_join_doocs_questions_by_slug(corpora, tmp_path: Path
     assert [len(p.solutions) for _, p in sorted(problems.items())] == [3, 1]
 
 
+def test_an_examples_strings_keep_their_spaces() -> None:
+    """Whitespace between values is LeetCode's layout; inside a string it is the value (a board of
+    ``"O  "`` rows: squashed, the statement's own example failed an accepted solution)."""
+    bench = _load_bench()
+    html = (
+        "<pre>\n<strong>Input:</strong> board = [&quot;O&nbsp;&nbsp;&quot;,&quot;   &quot;,\n"
+        "  &quot; X &quot;],   k =  2\n<strong>Output:</strong> false\n</pre>"
+    )
+    assert bench.examples(html, ["board", "k"]) == [
+        {"input": [["O  ", "   ", " X "], 2], "expected": False}
+    ]
+
+
 def test_the_bench_never_writes_inside_the_repository() -> None:
     proc = subprocess.run(
         [
