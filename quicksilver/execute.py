@@ -407,10 +407,12 @@ def run_generator(
     memory_mb: int | None = None,
     sandbox: SandboxConfig | None = None,
     isolation: iso.Isolation | None = None,
+    load_cpu_seconds: float | None = None,
 ) -> BatchRun:
     """Call ``entry(*args)`` once per seed, after ``random.seed(seed)``, in the sandbox.
 
     Each outcome's ``value`` is what the generator returned, as plain data (tuples as lists).
+    Loading the code gets ``load_cpu_seconds`` (default: ``cpu_seconds``).
     """
     wrapped = code + _SEEDED_WRAPPER.format(entry=entry)
     return run_calls(
@@ -422,4 +424,5 @@ def run_generator(
         memory_mb=memory_mb,
         sandbox=sandbox,
         isolation=isolation,
+        load_cpu_seconds=load_cpu_seconds,
     )

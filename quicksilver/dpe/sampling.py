@@ -229,6 +229,14 @@ def call_wall(outcome: CallOutcome) -> str | None:
     return None
 
 
+GENERATOR_LOAD_CPU_SECONDS = 5.0
+"""CPU for loading a generator's code at each step, apart from the step's time wall: loading does
+not grow with the scale, so it is no wall of the input's (an offline generator carries its whole
+runtime, about 117 KB that take ~0.03 s to compile and run natively; under a test's 0.05 s wall
+a load a little slower stopped the doubling at scale 16 on a quiet machine). A load that hangs
+still stops at this limit, as a time wall."""
+
+
 def load_wall(load_error: str) -> str | None:
     if "MemoryError" in load_error:
         return MEMORY_WALL
@@ -331,6 +339,7 @@ class _Sampler:
             cpu_seconds=self.limits.time_wall_seconds,
             memory_mb=self.limits.memory_mb,
             sandbox=self.sandbox,
+            load_cpu_seconds=max(self.limits.time_wall_seconds, GENERATOR_LOAD_CPU_SECONDS),
         )
         if gen.load_error is not None:
             if _infrastructure(gen.load_error):
